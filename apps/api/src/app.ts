@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { ServerKey } from './lib/server-key.ts';
+import { createMailer, type Mailer } from './mail/outbound.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
+import { type Captcha, createCaptcha } from './modules/auth/captcha.ts';
+import { createThrottle } from './modules/auth/throttle.ts';
+import { cliBridgeRoutes } from './modules/cli-bridge/cli-bridge.routes.ts';
+import { currentUserRoutes } from './modules/current-user/current-user.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
+import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts';
+import { publicActionsRoutes } from './modules/public-actions/public-actions.routes.ts';
+import {
+  createPublicActionsService,
+  type PublicActionsService,
+} from './modules/public-actions/public-actions.service.ts';
+import { createRecipientTrust } from './modules/public-actions/recipient-trust.ts';
+import { publicConfigRoutes } from './modules/public-config/public-config.routes.ts';
+import {
+  createPublicConfigService,
+  type PublicConfigService,
+} from './modules/public-config/public-config.service.ts';
+import { quarantineAdminRoutes } from './modules/quarantine-admin/quarantine-admin.routes.ts';
+import {
+  createQuarantineAdminService,
+  type QuarantineAdminService,
+} from './modules/quarantine-admin/quarantine-admin.service.ts';
+import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.ts';
+import { spaRoutes } from './modules/spa/spa.routes.ts';
+import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
+import { createUsersService, type UsersService } from './modules/users/users.service.ts';
+import { csrfPlugin } from './plugins/app/csrf.ts';
+import { errorHandlerPlugin } from './plugins/app/error-handler.ts';
+import { sessionPlugin } from './plugins/app/session.ts';
+import { openApiPlugin } from './plugins/external/openapi.ts';
+import { securityHeadersPlugin } from './plugins/external/security-headers.ts';
+
+export const VERSION: string = JSON.parse(
+  fs.readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8'),
+).version;
+
+export interface Services {
+  tenants: TenantsService;
+  users: UsersService;
+  publicConfig: PublicConfigService;
+  sessions: SessionsService;
+  captcha: Captcha;
+  auth: AuthService;
+  mfa: MfaService;
+  mailer: Mailer;
+  publicActions: PublicActionsService;
+  quarantineAdmin: QuarantineAdminService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    clock: Clock;
+    services: Services;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  /** The server's secret; by default SECRET_KEY or DATA_DIR/secret.key. */
+  serverKey?: ServerKey;
+  /** The CLI bridge's secret; the bridge exists only when the server owns an embedded database. */
+  cliBridgeToken?: string;
+  /** pino options; false turns logging off (tests). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+/** The one way to build the server: `npm start` and the tests both use it. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      // Query strings can hold emailed codes and tokens: they never reach the log.
+      serializers: {
+        req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
+          method: req.method,
+          url: req.url.split('?')[0],
+          hostname: req.hostname,
+          remoteAddress: req.ip,
+        }),
+      },
+    },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('clock', clock);
+  const db = database.db;
+  const serverKey = options.serverKey ?? ServerKey.fromEnvOrFile(config.secretKey, config.dataDir);
+  const mailer = createMailer({
+    db,
+    relayUrl: config.smtpRelayUrl,
+    fromAddress: config.mailFrom,
+    log: app.log,
+    clock,
+  });
+  const sessions = createSessionsService({ db, clock, secureCookies: config.secureCookies });
+  const captcha = createCaptcha({ db, clock, serverKey, config });
+  const throttle = createThrottle({ db, clock });
+  const publicActions = createPublicActionsService({
+    db,
+    clock,
+    config,
+    mailer,
+    trust: createRecipientTrust(serverKey),
+    codePepper: serverKey.derive('email-codes'),
+  });
+  app.decorate('services', {
+    tenants: createTenantsService({ db }),
+    users: createUsersService({ db, clock }),
+    publicConfig: createPublicConfigService({ db, config }),
+    sessions,
+    captcha,
+    mailer,
+    auth: createAuthService({
+      db,
+      clock,
+      config,
+      serverKey,
+      mailer,
+      captcha,
+      throttle,
+      sessions,
+      log: app.log,
+    }),
+    mfa: createMfaService({ db, clock, serverKey, sessions, throttle }),
+    publicActions,
+    quarantineAdmin: createQuarantineAdminService({ db, clock, mailer, publicActions }),
+  });
+  app.addHook('onClose', async () => {
+    await mailer.stop();
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  await app.register(csrfPlugin);
+  await app.register(sessionPlugin);
+  await app.register(openApiPlugin, { version: VERSION });
+
+  await app.register(healthRoutes);
+  await app.register(publicConfigRoutes);
+  await app.register(currentUserRoutes);
+  await app.register(authRoutes);
+  await app.register(mfaRoutes);
+  await app.register(publicActionsRoutes);
+  await app.register(quarantineAdminRoutes);
+  if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
+  await app.register(spaRoutes, { distDir: config.webDistDir });
+
+  return app;
+}

@@ -1,0 +1,541 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { BRANDS, DEPLOYMENT_MODES, ROLES } from '@moat/contracts/deployment';
+import { FEATURE_NAMES, isFeatureName } from '@moat/contracts/features';
+import { VERDICTS } from '@moat/contracts/quarantine';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import { cliActor } from '../lib/actor.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { Mailer } from '../mail/outbound.ts';
+import { createAuditRepo } from '../modules/audit/audit.repo.ts';
+import { createLoginLink } from '../modules/auth/login-links.ts';
+import { createQuarantineService } from '../modules/quarantine/quarantine.service.ts';
+import { createTenantsRepo } from '../modules/tenants/tenants.repo.ts';
+import { createTenantsService } from '../modules/tenants/tenants.service.ts';
+import { createUsersRepo } from '../modules/users/users.repo.ts';
+import { createUsersService } from '../modules/users/users.service.ts';
+
+export interface CliContext {
+  db: Db;
+  config: Pick<Config, 'publicUrl'>;
+  /** Outgoing mail: the server's when the command runs through it, else the CLI's own. */
+  mailer?: Mailer;
+  clock: Clock;
+  /** Where relative file paths are resolved: the directory the command was typed in. */
+  cwd: string;
+  /** Standard input, read by the caller when a command asks for it (--password-stdin). */
+  stdin?: string | undefined;
+}
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A mistake in how the command was typed: exit code 2 and a pointer to --help. */
+class UsageError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+interface Command {
+  summary: string;
+  usage: string;
+  options: Options;
+  positionals?: boolean;
+  /** Needs standard input (read by the caller before the command runs). */
+  readsStdin?: (values: Record<string, unknown>) => boolean;
+  run(args: { values: Record<string, unknown>; positionals: string[] }, ctx: CliContext): Promise<string>;
+}
+
+const HELP = { help: { type: 'boolean', short: 'h' } } as const satisfies Options;
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function onOff(value: unknown, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on' || value === 'true') return true;
+  if (value === 'off' || value === 'false') return false;
+  throw new UsageError(`--${name} must be on or off (got "${String(value)}")`);
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: string): T | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value as T)) {
+    throw new UsageError(`--${name} must be one of: ${allowed.join(', ')} (got "${String(value)}")`);
+  }
+  return value as T;
+}
+
+const LOGO_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+};
+const MAX_LOGO_BYTES = 1024 * 1024;
+
+export const COMMANDS: Record<string, Command> = {
+  'tenant:create': {
+    summary: 'Create a tenant with one or more mail domains',
+    usage:
+      'tenant:create --name NAME --domain DOMAIN [--domain DOMAIN ...] [--brand moat|checkpoint|sonicwall] [--mode poc|paid|demo] [--msp]',
+    options: {
+      ...HELP,
+      name: { type: 'string' },
+      domain: { type: 'string', multiple: true },
+      brand: { type: 'string' },
+      mode: { type: 'string' },
+      msp: { type: 'boolean' },
+    },
+    async run({ values }, ctx) {
+      const domains = (values.domain as string[] | undefined) ?? [];
+      if (domains.length === 0) throw new UsageError('--domain is required (repeat it for more domains)');
+      const tenant = await createTenantsService({ db: ctx.db }).create(
+        {
+          name: required(values, 'name'),
+          domains,
+          brand: oneOf(values.brand, BRANDS, 'brand'),
+          deploymentMode: oneOf(values.mode, DEPLOYMENT_MODES, 'mode'),
+          isMsp: values.msp === true,
+        },
+        cliActor,
+      );
+      return `Created tenant "${tenant.name}" (id ${tenant.id}) with domain(s) ${tenant.domains.join(', ')}`;
+    },
+  },
+
+  'tenant:domain-add': {
+    summary: 'Add a mail domain to a tenant',
+    usage: 'tenant:domain-add --tenant ID|DOMAIN --domain DOMAIN',
+    options: { ...HELP, tenant: { type: 'string' }, domain: { type: 'string' } },
+    async run({ values }, ctx) {
+      const { tenant, domain } = await createTenantsService({ db: ctx.db }).addDomain(
+        required(values, 'tenant'),
+        required(values, 'domain'),
+        cliActor,
+      );
+      return `Added domain ${domain} to tenant "${tenant.name}" (id ${tenant.id})`;
+    },
+  },
+
+  'tenant:list': {
+    summary: 'List tenants with their domains',
+    usage: 'tenant:list',
+    options: { ...HELP },
+    async run(_args, ctx) {
+      const service = createTenantsService({ db: ctx.db });
+      const rows = await service.list();
+      const lines = await Promise.all(
+        rows.map(
+          async (t) =>
+            `${t.id}  ${t.name}  [${t.brand}, ${t.deploymentMode}${t.isMsp ? ', msp' : ''}]  ${(await service.domainsOf(t.id)).join(', ')}`,
+        ),
+      );
+      return lines.length ? lines.join('\n') : 'No tenants yet';
+    },
+  },
+
+  'tenant:update': {
+    summary: "Change a tenant's sign-in policy, brand or deployment mode",
+    usage:
+      'tenant:update --tenant ID|DOMAIN [--name NAME] [--brand moat|checkpoint|sonicwall] [--brand-name TEXT] [--mode poc|paid|demo] [--mfa-required on|off] [--support-access on|off] [--password-max-age DAYS|off]',
+    options: {
+      ...HELP,
+      tenant: { type: 'string' },
+      name: { type: 'string' },
+      brand: { type: 'string' },
+      'brand-name': { type: 'string' },
+      mode: { type: 'string' },
+      'mfa-required': { type: 'string' },
+      'support-access': { type: 'string' },
+      'password-max-age': { type: 'string' },
+    },
+    async run({ values }, ctx) {
+      const service = createTenantsService({ db: ctx.db });
+      const tenant = await service.resolve(required(values, 'tenant'));
+      const maxAge = values['password-max-age'];
+      if (maxAge !== undefined && maxAge !== 'off' && !/^[1-9]\d{0,3}$/.test(String(maxAge))) {
+        throw new UsageError(
+          `--password-max-age must be a number of days from 1 to 9999, or off (got "${String(maxAge)}")`,
+        );
+      }
+      if (typeof values.name === 'string' && (values.name.trim() === '' || values.name.length > 200)) {
+        throw new UsageError('--name must be 1 to 200 characters long');
+      }
+      const changes = Object.fromEntries(
+        Object.entries({
+          name: typeof values.name === 'string' ? values.name.trim() : undefined,
+          brand: oneOf(values.brand, BRANDS, 'brand'),
+          brandName: values['brand-name'] as string | undefined,
+          deploymentMode: oneOf(values.mode, DEPLOYMENT_MODES, 'mode'),
+          mfaRequired: onOff(values['mfa-required'], 'mfa-required'),
+          supportAccessEnabled: onOff(values['support-access'], 'support-access'),
+          passwordMaxAgeDays: maxAge === undefined ? undefined : maxAge === 'off' ? null : Number(maxAge),
+        }).filter(([, v]) => v !== undefined),
+      );
+      if (Object.keys(changes).length === 0) throw new UsageError('name at least one thing to change');
+      await service.update(tenant.id, changes, cliActor);
+      return `Updated tenant "${tenant.name}": ${Object.entries(changes)
+        .map(([k, v]) => `${k} = ${v === null ? 'off' : String(v)}`)
+        .join(', ')}`;
+    },
+  },
+
+  'tenant:set-logo': {
+    summary: "Set or clear a tenant's logo (PNG, JPEG, WebP or SVG, at most 1 MiB)",
+    usage: 'tenant:set-logo --tenant ID|DOMAIN (--file PATH | --clear)',
+    options: { ...HELP, tenant: { type: 'string' }, file: { type: 'string' }, clear: { type: 'boolean' } },
+    async run({ values }, ctx) {
+      const tenant = await createTenantsService({ db: ctx.db }).resolve(required(values, 'tenant'));
+      const repo = createTenantsRepo(ctx.db);
+      if (values.clear === true) {
+        if (values.file !== undefined) throw new UsageError('give either --file or --clear, not both');
+        await repo.setLogo(tenant.id, null, null);
+        return `Cleared the logo of "${tenant.name}"; the brand's default is shown`;
+      }
+      const file = path.resolve(ctx.cwd, required(values, 'file'));
+      const mime = LOGO_TYPES[path.extname(file).toLowerCase()];
+      if (!mime) throw new UsageError(`--file must end in ${Object.keys(LOGO_TYPES).join(', ')}`);
+      let body: Buffer;
+      try {
+        body = fs.readFileSync(file);
+      } catch {
+        throw new AppError('not_found', `Cannot read the file ${file}`);
+      }
+      if (body.length === 0 || body.length > MAX_LOGO_BYTES) {
+        throw new AppError(
+          'validation_error',
+          `The logo must be 1 byte to 1 MiB (it is ${body.length} bytes)`,
+        );
+      }
+      await repo.setLogo(tenant.id, body, mime);
+      return `Set the logo of "${tenant.name}" (${mime}, ${body.length} bytes)`;
+    },
+  },
+
+  'user:create': {
+    summary: 'Create a user with a password, or invite one by link',
+    usage:
+      'user:create --email EMAIL --role admin|user (--password PASSWORD | --password-stdin | --invite) [--first-name NAME] [--last-name NAME] [--tenant ID|DOMAIN]',
+    options: {
+      ...HELP,
+      email: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      invite: { type: 'boolean' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      tenant: { type: 'string' },
+    },
+    readsStdin: (values) => values['password-stdin'] === true,
+    async run({ values }, ctx) {
+      const email = required(values, 'email');
+      const role = oneOf(values.role, ROLES, 'role');
+      if (!role) throw new UsageError('--role is required (admin or user)');
+      const ways = [values.password !== undefined, values['password-stdin'] === true, values.invite === true];
+      if (ways.filter(Boolean).length !== 1) {
+        throw new UsageError('give exactly one of --password, --password-stdin or --invite');
+      }
+      const password =
+        values['password-stdin'] === true
+          ? (ctx.stdin ?? '').replace(/\r?\n$/, '')
+          : (values.password as string | undefined);
+      const tenant =
+        typeof values.tenant === 'string'
+          ? await createTenantsService({ db: ctx.db }).resolve(values.tenant)
+          : undefined;
+      const created = await createUsersService({ db: ctx.db, clock: ctx.clock }).create(
+        {
+          email,
+          role,
+          password,
+          firstName: values['first-name'] as string | undefined,
+          lastName: values['last-name'] as string | undefined,
+          tenant,
+        },
+        cliActor,
+      );
+      const line = `Created ${created.user.role} ${created.user.email} in tenant "${created.tenant.name}" (user id ${created.user.id})`;
+      if (!created.inviteToken) return line;
+      const link = `${ctx.config.publicUrl}/#/auth/reset-password?token=${created.inviteToken}`;
+      return `${line}\nInvite link (valid 7 days, shown once): ${link}`;
+    },
+  },
+
+  'auth:link': {
+    summary: 'Print a one-time sign-in link for a user (single use, valid 10 minutes)',
+    usage: 'auth:link --email EMAIL',
+    options: { ...HELP, email: { type: 'string' } },
+    async run({ values }, ctx) {
+      const link = await createLoginLink(
+        { db: ctx.db, clock: ctx.clock, publicUrl: ctx.config.publicUrl },
+        required(values, 'email'),
+        cliActor,
+      );
+      return `One-time sign-in link (valid 10 minutes, works once):\n${link}`;
+    },
+  },
+
+  'user:update': {
+    summary: "Change a user's role, flags or sign-in policy",
+    usage:
+      'user:update --email EMAIL [--role admin|user] [--mfa-required on|off] [--hidden on|off] [--automation-customer on|off] [--view-policy on|off] [--view-edit-policy on|off] [--view-private-data on|off] [--locked on|off] [--onboarding-required on|off] [--disabled on|off]',
+    options: {
+      ...HELP,
+      email: { type: 'string' },
+      role: { type: 'string' },
+      'mfa-required': { type: 'string' },
+      hidden: { type: 'string' },
+      'automation-customer': { type: 'string' },
+      'view-policy': { type: 'string' },
+      'view-edit-policy': { type: 'string' },
+      'view-private-data': { type: 'string' },
+      locked: { type: 'string' },
+      'onboarding-required': { type: 'string' },
+      disabled: { type: 'string' },
+    },
+    async run({ values }, ctx) {
+      const email = required(values, 'email').trim().toLowerCase();
+      const users = createUsersRepo(ctx.db);
+      const user = await users.findByEmail(email);
+      if (!user) throw new AppError('not_found', `No user has the email ${email}`);
+      const disabled = onOff(values.disabled, 'disabled');
+      const changes = Object.fromEntries(
+        Object.entries({
+          role: oneOf(values.role, ROLES, 'role'),
+          mfaRequired: onOff(values['mfa-required'], 'mfa-required'),
+          hidden: onOff(values.hidden, 'hidden'),
+          automationCustomer: onOff(values['automation-customer'], 'automation-customer'),
+          viewPolicy: onOff(values['view-policy'], 'view-policy'),
+          viewEditPolicy: onOff(values['view-edit-policy'], 'view-edit-policy'),
+          viewPrivateData: onOff(values['view-private-data'], 'view-private-data'),
+          locked: onOff(values.locked, 'locked'),
+          onBoardingRequired: onOff(values['onboarding-required'], 'onboarding-required'),
+          status:
+            disabled === undefined
+              ? undefined
+              : disabled
+                ? 'disabled'
+                : user.passwordHash
+                  ? 'active'
+                  : 'invited',
+        }).filter(([, v]) => v !== undefined),
+      );
+      if (Object.keys(changes).length === 0) throw new UsageError('name at least one thing to change');
+      await ctx.db.transaction(async (tx) => {
+        await users.update(user.id, changes, tx);
+        await createAuditRepo(ctx.db).record(
+          cliActor,
+          {
+            tenantId: user.tenantId,
+            action: 'user.update',
+            targetType: 'user',
+            targetId: user.id,
+            details: changes,
+          },
+          tx,
+        );
+      });
+      return `Updated ${email}: ${Object.entries(changes)
+        .map(([k, v]) => `${k} = ${String(v)}`)
+        .join(', ')}`;
+    },
+  },
+
+  'user:reset-mfa': {
+    summary: "Turn off a user's MFA (a lost authenticator); the next sign-in sets it up again if required",
+    usage: 'user:reset-mfa --email EMAIL',
+    options: { ...HELP, email: { type: 'string' } },
+    async run({ values }, ctx) {
+      const email = required(values, 'email').trim().toLowerCase();
+      const users = createUsersRepo(ctx.db);
+      const user = await users.findByEmail(email);
+      if (!user) throw new AppError('not_found', `No user has the email ${email}`);
+      await ctx.db.transaction(async (tx) => {
+        await users.update(user.id, { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null }, tx);
+        await createAuditRepo(ctx.db).record(
+          cliActor,
+          { tenantId: user.tenantId, action: 'mfa.reset', targetType: 'user', targetId: user.id },
+          tx,
+        );
+      });
+      return `MFA of ${email} is off`;
+    },
+  },
+
+  'quarantine:import': {
+    summary: 'Hold a raw .eml for a recipient (or deliver it without its attachments) and print their links',
+    usage:
+      'quarantine:import --file F.eml --recipient EMAIL [--type office365_emails] [--verdict phishing|malware|spam|suspicious] [--reason TEXT ...] [--strip-attachments]',
+    options: {
+      ...HELP,
+      file: { type: 'string' },
+      recipient: { type: 'string' },
+      type: { type: 'string' },
+      verdict: { type: 'string' },
+      reason: { type: 'string', multiple: true },
+      'strip-attachments': { type: 'boolean' },
+    },
+    async run({ values }, ctx) {
+      if (!ctx.mailer) throw new Error('quarantine:import needs a mailer');
+      const file = path.resolve(ctx.cwd, required(values, 'file'));
+      const type = (values.type as string | undefined) ?? 'office365_emails';
+      if (!/^[a-z0-9_]{1,50}$/.test(type))
+        throw new UsageError(`--type must be a SaaS type such as office365_emails (got "${type}")`);
+      const verdict = oneOf(values.verdict, VERDICTS, 'verdict') ?? 'suspicious';
+      let raw: Buffer;
+      try {
+        raw = fs.readFileSync(file);
+      } catch {
+        throw new AppError('not_found', `Cannot read the file ${file}`);
+      }
+      if (raw.length > 50 * 1024 * 1024)
+        throw new AppError('payload_too_large', 'The message is larger than 50 MiB');
+      const result = await createQuarantineService({
+        db: ctx.db,
+        clock: ctx.clock,
+        config: ctx.config,
+        mailer: ctx.mailer,
+      }).ingest(
+        {
+          raw,
+          recipient: required(values, 'recipient'),
+          saasType: type,
+          verdict,
+          reasons: (values.reason as string[] | undefined) ?? [],
+          stripAttachments: values['strip-attachments'] === true,
+          engine: 'import',
+        },
+        cliActor,
+      );
+      const m = result.message;
+      const lines = [
+        `${result.strip ? 'Delivered without its attachments' : 'Held'}: "${m.subject || '(no subject)'}" for ${m.recipient} (${m.verdict}, restore mode ${result.policy.mode}, ${m.size} bytes, sha256 ${m.rawSha256})`,
+      ];
+      if (!result.links) lines.push('Not restorable (malware): no links.');
+      else if (result.strip) lines.push(`Restore original: ${result.links.restoreOriginal}`);
+      else lines.push(`Restore email: ${result.links.restoreEmail}`);
+      lines.push(`Links work until ${m.expiresAt.toISOString()}. The recipient was notified by email.`);
+      return lines.join('\n');
+    },
+  },
+
+  'features:set': {
+    summary: "Turn a tenant's feature flags on or off",
+    usage: 'features:set --tenant ID|DOMAIN FLAG=on|off [FLAG=on|off ...]',
+    options: { ...HELP, tenant: { type: 'string' } },
+    positionals: true,
+    async run({ values, positionals }, ctx) {
+      if (positionals.length === 0) throw new UsageError('name at least one FLAG=on|off');
+      const changes: Record<string, boolean> = {};
+      for (const item of positionals) {
+        const match = /^([A-Za-z0-9_]+)=(on|off|true|false|1|0)$/.exec(item);
+        if (!match) throw new UsageError(`"${item}" is not FLAG=on|off`);
+        const [, name, value] = match as unknown as [string, string, string];
+        if (!isFeatureName(name)) {
+          const near = FEATURE_NAMES.filter((f) => f.toLowerCase().includes(name.toLowerCase().slice(0, 6)));
+          throw new UsageError(
+            `unknown flag "${name}"${near.length ? ` (did you mean ${near.slice(0, 3).join(', ')}?)` : ''}; features:list shows them all`,
+          );
+        }
+        changes[name] = ['on', 'true', '1'].includes(value);
+      }
+      const { tenant } = await createTenantsService({ db: ctx.db }).setFeatures(
+        required(values, 'tenant'),
+        changes,
+        cliActor,
+      );
+      return Object.entries(changes)
+        .map(([name, on]) => `${tenant.name}: ${name} = ${on ? 'on' : 'off'}`)
+        .join('\n');
+    },
+  },
+
+  'features:list': {
+    summary: "Show a tenant's feature flags",
+    usage: 'features:list --tenant ID|DOMAIN',
+    options: { ...HELP, tenant: { type: 'string' } },
+    async run({ values }, ctx) {
+      const service = createTenantsService({ db: ctx.db });
+      const tenant = await service.resolve(required(values, 'tenant'));
+      const flags = await service.flagsOf(tenant.id);
+      return FEATURE_NAMES.map((name) => `${name} = ${flags[name] ? 'on' : 'off'}`).join('\n');
+    },
+  },
+};
+
+export function generalHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return [
+    'Usage: npm run cli -- <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run npm run cli -- <command> --help for the options of one command.',
+  ].join('\n');
+}
+
+function commandHelp(command: Command): string {
+  return `${command.summary}.\n\nUsage: npm run cli -- ${command.usage}`;
+}
+
+export type Parsed =
+  | { kind: 'help'; text: string }
+  | { kind: 'error'; text: string }
+  | { kind: 'run'; name: string; command: Command; values: Record<string, unknown>; positionals: string[] };
+
+/** Parse a command line without touching the database. */
+export function parseCommandLine(argv: string[]): Parsed {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help')
+    return { kind: 'help', text: generalHelp() };
+  const command = COMMANDS[name];
+  if (!command) return { kind: 'error', text: `Unknown command "${name}".\n\n${generalHelp()}` };
+  try {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: command.options,
+      strict: true,
+      allowPositionals: command.positionals === true,
+    });
+    if (values.help === true) return { kind: 'help', text: commandHelp(command) };
+    return { kind: 'run', name, command, values, positionals };
+  } catch (error) {
+    return {
+      kind: 'error',
+      text: `Error: ${(error as Error).message}\nUsage: npm run cli -- ${command.usage}`,
+    };
+  }
+}
+
+/** Run a parsed command line against a database. Shared by the CLI and the server's loopback bridge. */
+export async function runCommand(argv: string[], ctx: CliContext): Promise<CliResult> {
+  const parsed = parseCommandLine(argv);
+  if (parsed.kind === 'help') return { exitCode: 0, stdout: `${parsed.text}\n`, stderr: '' };
+  if (parsed.kind === 'error') return { exitCode: 2, stdout: '', stderr: `${parsed.text}\n` };
+  try {
+    const out = await parsed.command.run({ values: parsed.values, positionals: parsed.positionals }, ctx);
+    return { exitCode: 0, stdout: `${out}\n`, stderr: '' };
+  } catch (error) {
+    if (error instanceof UsageError) {
+      return {
+        exitCode: 2,
+        stdout: '',
+        stderr: `Error: ${error.message}\nUsage: npm run cli -- ${parsed.command.usage}\n`,
+      };
+    }
+    if (error instanceof AppError) return { exitCode: 1, stdout: '', stderr: `Error: ${error.message}\n` };
+    throw error;
+  }
+}

@@ -1,0 +1,117 @@
+import { ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from '../db/client.ts';
+import { acquireDataDirLock, DataDirBusyError, isProcessAlive } from '../db/data-dir-lock.ts';
+import { systemClock } from '../lib/clock.ts';
+import { createMailer } from '../mail/outbound.ts';
+import { CLI_BRIDGE_PATH } from '../modules/cli-bridge/cli-bridge.routes.ts';
+import { type CliResult, parseCommandLine, runCommand } from './commands.ts';
+import { readControlFile } from './control-file.ts';
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function finish(result: CliResult): never {
+  if (result.stdout) process.stdout.write(result.stdout);
+  if (result.stderr) process.stderr.write(result.stderr);
+  process.exit(result.exitCode);
+}
+
+async function main(): Promise<never> {
+  const argv = process.argv.slice(2);
+  const parsed = parseCommandLine(argv);
+  if (parsed.kind === 'help') finish({ exitCode: 0, stdout: `${parsed.text}\n`, stderr: '' });
+  if (parsed.kind === 'error') finish({ exitCode: 2, stdout: '', stderr: `${parsed.text}\n` });
+
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) finish({ exitCode: 1, stdout: '', stderr: `${error.message}\n` });
+    throw error;
+  }
+  const stdin = parsed.command.readsStdin?.(parsed.values) ? await readStdin() : undefined;
+  // npm runs scripts in the project root; INIT_CWD is where the command was typed.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+
+  if (!config.databaseUrl) {
+    // The embedded database belongs to one process: if the server runs, ask it to do the work.
+    const control = readControlFile(config.dataDir);
+    if (control && isProcessAlive(control.pid)) {
+      const response = await fetch(`http://127.0.0.1:${control.port}${CLI_BRIDGE_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${control.token}` },
+        body: JSON.stringify({ argv, cwd, stdin }),
+      }).catch((error: Error) =>
+        finish({
+          exitCode: 1,
+          stdout: '',
+          stderr: `The Moat server (pid ${control.pid}) owns ${config.dataDir} but did not answer: ${error.message}\n`,
+        }),
+      );
+      if (!response.ok) {
+        const body = (await response.json().catch(() => ({}))) as { message?: string };
+        finish({
+          exitCode: 1,
+          stdout: '',
+          stderr: `The server refused the command: ${body.message ?? response.status}\n`,
+        });
+      }
+      finish((await response.json()) as CliResult);
+    }
+  }
+
+  let release = () => {};
+  if (!config.databaseUrl) {
+    try {
+      release = acquireDataDirLock(config.dataDir);
+    } catch (error) {
+      if (error instanceof DataDirBusyError) {
+        finish({
+          exitCode: 1,
+          stdout: '',
+          stderr: `${error.message} (a server starting up?); try again in a moment\n`,
+        });
+      }
+      throw error;
+    }
+  }
+  const database = await openDatabase(config);
+  try {
+    await database.migrate();
+    const mailer = createMailer({
+      db: database.db,
+      relayUrl: config.smtpRelayUrl,
+      fromAddress: config.mailFrom,
+      log: {
+        info: () => {},
+        warn: (o: unknown) => process.stderr.write(`mail: ${JSON.stringify(o)}\n`),
+        error: (o: unknown) => process.stderr.write(`mail: ${JSON.stringify(o)}\n`),
+      },
+      clock: systemClock,
+    });
+    const result = await runCommand(argv, {
+      db: database.db,
+      config,
+      clock: systemClock,
+      cwd,
+      stdin,
+      mailer,
+    });
+    // Deliver what the command queued now; whatever fails is retried by the server later.
+    await mailer.drain();
+    await mailer.stop();
+    await database.close();
+    release();
+    finish(result);
+  } catch (error) {
+    await database.close().catch(() => {});
+    release();
+    throw error;
+  }
+}
+
+await main();

@@ -1,0 +1,225 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = (fallback: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .transform((value, ctx) => {
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || n < 0 || n > 65535) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from 0 to 65535 (got "${value}")` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const optionalUrl = (protocols: string[], example: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `must be a URL such as ${example} (got "${value}")` });
+        return z.NEVER;
+      }
+      if (!protocols.includes(url.protocol)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${value}")`,
+        });
+        return z.NEVER;
+      }
+      return value;
+    });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: port(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  SMTP_PORT: port(2525),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:'], 'postgres://user@127.0.0.1:5432/moat'),
+  PUBLIC_URL: optionalUrl(['http:', 'https:'], 'https://moat.example.com'),
+  SMTP_RELAY_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://127.0.0.1:25'),
+  ADMIN_EMAIL: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      if (!/^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(value)) {
+        ctx.addIssue({ code: 'custom', message: `must be an email address (got "${value}")` });
+        return z.NEVER;
+      }
+      return value.toLowerCase();
+    }),
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || value.length >= 8, {
+      message: 'must be at least 8 characters long',
+    }),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().optional(),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      if (value === 'false' || value === '') return false;
+      if (value === 'true') return true;
+      if (/^[0-9a-fA-F.:/, ]+$/.test(value))
+        return value
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean);
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be false, true or a comma-separated list of proxy addresses (got "${value}")`,
+      });
+      return z.NEVER;
+    }),
+  RECAPTCHA_SITE_KEY: z.string().optional(),
+  RECAPTCHA_SECRET_KEY: z.string().optional(),
+  TURNSTILE_SITE_KEY: z.string().optional(),
+  TURNSTILE_SECRET_KEY: z.string().optional(),
+  CAPTCHA_DIFFICULTY: z
+    .string()
+    .default('1500')
+    .transform((value, ctx) => {
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || n < 1 || n > 1_000_000) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a whole number from 1 to 1000000 (got "${value}")`,
+        });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  SECRET_KEY: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^[0-9a-f]{64,}$/i.test(v) || Buffer.from(v, 'base64').length >= 32, {
+      message: 'must be at least 32 bytes, as 64 hex characters or base64',
+    }),
+  MAINTENANCE_DOMAINS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const domains = value
+        .split(',')
+        .map((d) => d.trim().toLowerCase())
+        .filter(Boolean);
+      const bad = domains.find((d) => !/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(d));
+      if (bad) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a comma-separated list of domains (bad: "${bad}")`,
+        });
+        return z.NEVER;
+      }
+      return domains;
+    }),
+  MAIL_FROM: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+$/.test(v), {
+      message: 'must be an email address',
+    }),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  smtpPort: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  smtpRelayUrl: string | undefined;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: string;
+  /** Whom to believe for the client address (X-Forwarded-For): false, true or proxy addresses. */
+  trustProxy: boolean | string[];
+  webDistDir: string;
+  captcha: {
+    provider: 'altcha' | 'recaptcha' | 'turnstile';
+    siteKey: string | null;
+    /** The server-side secret of reCAPTCHA or Turnstile. */
+    secretKey: string | null;
+    /** ALTCHA: the average number of tries the browser needs. */
+    difficulty: number;
+  };
+  secretKey: string | undefined;
+  /** The provider's and its parent company's domains: the maintenance rule (SPEC §4, §6). */
+  maintenanceDomains: string[];
+  mailFrom: string;
+  /** Cookies get `Secure` when the public URL is https. */
+  secureCookies: boolean;
+}
+
+/** A configuration problem, told in one line that names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** Read and validate the configuration from the environment. Throws ConfigError on the first bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid configuration: ${variable} ${issue.message}`);
+  }
+  const e = parsed.data;
+  const difficulty = e.CAPTCHA_DIFFICULTY;
+  const captcha: Config['captcha'] = e.RECAPTCHA_SITE_KEY
+    ? {
+        provider: 'recaptcha',
+        siteKey: e.RECAPTCHA_SITE_KEY,
+        secretKey: e.RECAPTCHA_SECRET_KEY ?? null,
+        difficulty,
+      }
+    : e.TURNSTILE_SITE_KEY
+      ? {
+          provider: 'turnstile',
+          siteKey: e.TURNSTILE_SITE_KEY,
+          secretKey: e.TURNSTILE_SECRET_KEY ?? null,
+          difficulty,
+        }
+      : { provider: 'altcha', siteKey: null, secretKey: null, difficulty };
+  if (captcha.provider !== 'altcha' && !captcha.secretKey) {
+    const variable = captcha.provider === 'recaptcha' ? 'RECAPTCHA_SECRET_KEY' : 'TURNSTILE_SECRET_KEY';
+    throw new ConfigError(`Invalid configuration: ${variable} is required with the site key`);
+  }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    smtpPort: e.SMTP_PORT,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl,
+    smtpRelayUrl: e.SMTP_RELAY_URL,
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD || undefined,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
+    captcha,
+    secretKey: e.SECRET_KEY,
+    maintenanceDomains: e.MAINTENANCE_DOMAINS,
+    mailFrom:
+      e.MAIL_FROM ??
+      `no-reply@${new URL(publicUrl).hostname.includes('.') ? new URL(publicUrl).hostname : 'moat.local'}`,
+    secureCookies: publicUrl.startsWith('https:'),
+  };
+}

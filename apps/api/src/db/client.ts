@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction or the database itself: repositories take either (`tx ?? db`). */
+export type DbOrTx = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute' | 'transaction'>;
+
+export interface Database {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  /** Apply pending migrations, then run `afterMigrate` while holding the same cross-process lock. */
+  migrate(afterMigrate?: (db: Db) => Promise<void>): Promise<void>;
+  /** Whether every migration shipped with this build is applied. */
+  migrationsApplied(): Promise<boolean>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+/** Any fixed number: the advisory lock that serialises migrations and first-start seeding. */
+const MIGRATION_LOCK_KEY = 746_921_337;
+
+function shippedMigrationCount(): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+async function appliedMigrationCount(db: Db): Promise<number> {
+  try {
+    const result = (await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as {
+      rows: Array<{ n: number }>;
+    };
+    return Number(result.rows[0]?.n ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** The embedded PostgreSQL (PGlite): stored under `dataDir`, or in memory when `dataDir` is null. */
+export async function openPglite(dataDir: string | null): Promise<Database> {
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const client = await PGlite.create(dataDir ?? undefined);
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    async migrate(afterMigrate) {
+      // PGlite belongs to this one process (see data-dir-lock.ts), so no cross-process lock is needed.
+      await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+      if (afterMigrate) await afterMigrate(db);
+    },
+    migrationsApplied: async () => (await appliedMigrationCount(db)) >= shippedMigrationCount(),
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: () => client.close(),
+  };
+}
+
+/** A PostgreSQL server at `url` (DATABASE_URL). */
+export async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // An idle client that errors (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    async migrate(afterMigrate) {
+      const lock = await pool.connect();
+      try {
+        await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await migratePostgres(db as never, { migrationsFolder: MIGRATIONS_DIR });
+        if (afterMigrate) await afterMigrate(db);
+      } finally {
+        await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+        lock.release();
+      }
+    },
+    migrationsApplied: async () => (await appliedMigrationCount(db)) >= shippedMigrationCount(),
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: () => pool.end(),
+  };
+}
+
+export function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+}): Promise<Database> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl)
+    : openPglite(path.join(options.dataDir, 'pgdata'));
+}

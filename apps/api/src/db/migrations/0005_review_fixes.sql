@@ -1,0 +1,2 @@
+ALTER TABLE "login_challenges" DROP CONSTRAINT "login_challenges_stage_check";--> statement-breakpoint
+ALTER TABLE "login_challenges" ADD CONSTRAINT "login_challenges_stage_check" CHECK ("login_challenges"."stage" in ('mfa_code', 'mail_verification', 'mfa_setup', 'password_expired'));

@@ -1,0 +1,530 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => new Uint8Array(value),
+});
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Customer configs of SPEC §3 "Deployment config": training, dmarc, archiving, sspm. */
+export type CustomerConfigs = Record<
+  'training' | 'dmarc' | 'archiving' | 'sspm',
+  { is_active: boolean; msp_allowed: boolean }
+>;
+
+export const tenants = pgTable(
+  'tenants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    brand: text('brand').notNull().default('moat'),
+    brandName: text('brand_name'),
+    deploymentMode: text('deployment_mode').notNull().default('poc'),
+    portalLicenseState: text('portal_license_state'),
+    // MSP
+    isMsp: boolean('is_msp').notNull().default(false),
+    isManagedService: boolean('is_managed_service').notNull().default(false),
+    isAvananMsp: boolean('is_avanan_msp').notNull().default(false),
+    isCpMsp: boolean('is_cp_msp').notNull().default(false),
+    mspBrandId: text('msp_brand_id'),
+    parentTenantId: uuid('parent_tenant_id'),
+    associationDate: timestamp('association_date', { withTimezone: true }),
+    // Licence and trial
+    demoExpirationDate: timestamp('demo_expiration_date', { withTimezone: true }),
+    paidStartDate: timestamp('paid_start_date', { withTimezone: true }),
+    paidExpirationDate: timestamp('paid_expiration_date', { withTimezone: true }),
+    trialStartDate: timestamp('trial_start_date', { withTimezone: true }).notNull().defaultNow(),
+    trialExpirationDays: integer('trial_expiration_days').notNull().default(30),
+    waitingForApproval: boolean('waiting_for_approval').notNull().default(false),
+    unifiedQuarantineManuallyDisabled: boolean('unified_quarantine_manually_disabled')
+      .notNull()
+      .default(false),
+    amplitudeKey: text('amplitude_key'),
+    customerConfigs: jsonb('customer_configs')
+      .$type<CustomerConfigs>()
+      .notNull()
+      .default({
+        training: { is_active: false, msp_allowed: true },
+        dmarc: { is_active: false, msp_allowed: true },
+        archiving: { is_active: false, msp_allowed: true },
+        sspm: { is_active: false, msp_allowed: true },
+      }),
+    /** How long quarantined mail (and its links) is kept. */
+    retentionDays: integer('retention_days').notNull().default(30),
+    // Sign-in policy
+    supportAccessEnabled: boolean('support_access_enabled').notNull().default(false),
+    mfaRequired: boolean('mfa_required').notNull().default(false),
+    passwordMaxAgeDays: integer('password_max_age_days'),
+    // Brand assets
+    logo: bytea('logo'),
+    logoMime: text('logo_mime'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('tenants_brand_check', sql`${t.brand} in ('moat', 'checkpoint', 'sonicwall')`),
+    check('tenants_deployment_mode_check', sql`${t.deploymentMode} in ('poc', 'paid', 'demo')`),
+    check('tenants_trial_days_check', sql`${t.trialExpirationDays} >= 0`),
+    check(
+      'tenants_logo_check',
+      sql`(${t.logo} is null) = (${t.logoMime} is null) and coalesce(octet_length(${t.logo}), 0) <= 1048576`,
+    ),
+  ],
+);
+
+export const tenantDomains = pgTable(
+  'tenant_domains',
+  {
+    domain: text('domain').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('tenant_domains_tenant_idx').on(t.tenantId),
+    check('tenant_domains_lowercase_check', sql`${t.domain} = lower(${t.domain})`),
+  ],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    role: text('role').notNull().default('user'),
+    status: text('status').notNull().default('active'),
+    hidden: boolean('hidden').notNull().default(false),
+    passwordHash: text('password_hash'),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    inviteTokenHash: text('invite_token_hash'),
+    inviteExpiresAt: timestamp('invite_expires_at', { withTimezone: true }),
+    /** The TOTP secret, encrypted with the server key (AES-256-GCM). */
+    mfaSecret: text('mfa_secret'),
+    /** Setup in progress from the console: encrypted, not yet verified. */
+    mfaPendingSecret: text('mfa_pending_secret'),
+    /** The last TOTP time step accepted: a step is never accepted twice. */
+    mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
+    mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+    mfaRequired: boolean('mfa_required').notNull().default(false),
+    onBoardingRequired: boolean('on_boarding_required').notNull().default(false),
+    automationCustomer: boolean('automation_customer').notNull().default(false),
+    viewPrivateData: boolean('view_private_data').notNull().default(false),
+    viewPolicy: boolean('view_policy').notNull().default(false),
+    viewEditPolicy: boolean('view_edit_policy').notNull().default(false),
+    locked: boolean('locked').notNull().default(false),
+    preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_idx').on(t.email),
+    index('users_tenant_idx').on(t.tenantId),
+    check('users_email_lowercase_check', sql`${t.email} = lower(${t.email})`),
+    check('users_role_check', sql`${t.role} in ('admin', 'user')`),
+    check('users_status_check', sql`${t.status} in ('active', 'invited', 'disabled')`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** Non-secret numeric id sent in a response header for correlation (SPEC §3). */
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    mfaVerified: boolean('mfa_verified').notNull().default(false),
+    /** Maintenance rule: the user must give a login reason before anything else. */
+    loginReasonRequired: boolean('login_reason_required').notNull().default(false),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_idx').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+export const featureFlags = pgTable(
+  'feature_flags',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
+);
+
+/** A per-tenant list of named things that are enabled, disabled or pending: SaaS apps and security tools. */
+function tenantActivationTable<N extends string>(table: N) {
+  return pgTable(
+    table,
+    {
+      tenantId: uuid('tenant_id')
+        .notNull()
+        .references(() => tenants.id, { onDelete: 'cascade' }),
+      name: text('name').notNull(),
+      state: text('state').notNull().default('enabled'),
+      updatedAt: updatedAt(),
+    },
+    (t) => [
+      primaryKey({ columns: [t.tenantId, t.name] }),
+      check(`${table}_state_check`, sql`${t.state} in ('enabled', 'disabled', 'pending')`),
+    ],
+  );
+}
+
+export const saasApps = tenantActivationTable('saas_apps');
+export const securityTools = tenantActivationTable('security_tools');
+
+export const licenceSeats = pgTable(
+  'licence_seats',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    saas: text('saas'),
+    securityTool: text('security_tool'),
+    seats: integer('seats').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('licence_seats_entry_unique').on(t.tenantId, t.saas, t.securityTool).nullsNotDistinct(),
+    check('licence_seats_seats_check', sql`${t.seats} >= 0`),
+    check('licence_seats_target_check', sql`${t.saas} is not null or ${t.securityTool} is not null`),
+  ],
+);
+
+/** Append-only: a trigger in the migrations rejects UPDATE, DELETE and TRUNCATE. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: uuid('tenant_id'),
+    actorUserId: uuid('actor_user_id'),
+    actorEmail: text('actor_email'),
+    actorType: text('actor_type').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    ip: text('ip'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_tenant_created_idx').on(t.tenantId, t.createdAt),
+    check('audit_log_actor_type_check', sql`${t.actorType} in ('user', 'system', 'cli', 'anonymous')`),
+  ],
+);
+
+/** Every email Moat sends: kept here (the outbox), and relayed when SMTP_RELAY_URL is set. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id'),
+    kind: text('kind').notNull(),
+    fromName: text('from_name').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    /** A released message goes out as these exact bytes (text and html then only describe it). */
+    raw: bytea('raw'),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('outbox_to_created_idx').on(t.toAddress, t.createdAt),
+    check('outbox_status_check', sql`${t.status} in ('kept', 'queued', 'sending', 'sent', 'failed')`),
+  ],
+);
+
+/** Failed sign-ins per account and per client address, for growing waits (brute-force protection). */
+export const authThrottle = pgTable('auth_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+});
+
+/** A sign-in whose password is proven but that still needs a step (MFA code, mail code, MFA setup). */
+export const loginChallenges = pgTable(
+  'login_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    stage: text('stage').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    pendingSecret: text('pending_secret'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('login_challenges_token_idx').on(t.tokenHash),
+    check(
+      'login_challenges_stage_check',
+      sql`${t.stage} in ('mfa_code', 'mail_verification', 'mfa_setup', 'password_expired')`,
+    ),
+  ],
+);
+
+/** Emailed one-time codes: 6 digits, stored hashed, bound to a purpose and a subject, few attempts. */
+export const emailCodes = pgTable(
+  'email_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    purpose: text('purpose').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [index('email_codes_subject_idx').on(t.purpose, t.subject, t.email, t.createdAt)],
+);
+
+/** Single-use secrets sent by link: password reset (30 min) and one-time sign-in (10 min). */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('user_tokens_user_idx').on(t.userId),
+    check('user_tokens_kind_check', sql`${t.kind} in ('password_reset', 'login_link')`),
+  ],
+);
+
+/** ALTCHA challenges already used: a solved challenge counts once. */
+export const captchaUsed = pgTable('captcha_used', {
+  nonce: text('nonce').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * A message held (or delivered with an attachment removed) for one recipient. The raw message
+ * is kept byte for byte. `publicId` is the opaque `msg` of the recipient's links (192 random
+ * bits), never the database id.
+ */
+export const quarantineMessages = pgTable(
+  'quarantine_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    publicId: text('public_id').notNull(),
+    saasType: text('saas_type').notNull(),
+    recipient: text('recipient').notNull(),
+    sender: text('sender').notNull(),
+    senderName: text('sender_name').notNull().default(''),
+    subject: text('subject').notNull().default(''),
+    messageIdHeader: text('message_id_header'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    verdict: text('verdict').notNull(),
+    reasons: jsonb('reasons').$type<string[]>().notNull().default([]),
+    /** quarantined: held whole; attachments_removed: delivered without its dangerous attachments. */
+    state: text('state').notNull(),
+    raw: bytea('raw').notNull(),
+    rawSha256: text('raw_sha256').notNull(),
+    size: integer('size').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('quarantine_messages_public_idx').on(t.publicId),
+    index('quarantine_messages_tenant_received_idx').on(t.tenantId, t.receivedAt),
+    index('quarantine_messages_recipient_idx').on(t.tenantId, t.recipient),
+    check(
+      'quarantine_messages_verdict_check',
+      sql`${t.verdict} in ('phishing', 'malware', 'spam', 'suspicious')`,
+    ),
+    check(
+      'quarantine_messages_state_check',
+      sql`${t.state} in ('quarantined', 'attachments_removed', 'restored', 'deleted')`,
+    ),
+  ],
+);
+
+export const quarantineAttachments = pgTable(
+  'quarantine_attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => quarantineMessages.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    state: text('state').notNull(),
+  },
+  (t) => [
+    index('quarantine_attachments_message_idx').on(t.messageId),
+    check('quarantine_attachments_state_check', sql`${t.state} in ('delivered', 'removed', 'cleaned')`),
+  ],
+);
+
+/** What a recipient asked for (or an automatic restore that happened), and what became of it. */
+export const restoreRequests = pgTable(
+  'restore_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => quarantineMessages.id, { onDelete: 'cascade' }),
+    /** email: the whole message; original: the message with its original attachments. */
+    kind: text('kind').notNull(),
+    requestedBy: text('requested_by').notNull(),
+    commentary: text('commentary').notNull().default(''),
+    mode: text('mode').notNull(),
+    status: text('status').notNull(),
+    decidedBy: uuid('decided_by'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    declineReason: text('decline_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('restore_requests_tenant_status_idx').on(t.tenantId, t.status, t.createdAt),
+    index('restore_requests_message_idx').on(t.messageId),
+    check('restore_requests_kind_check', sql`${t.kind} in ('email', 'original')`),
+    check(
+      'restore_requests_status_check',
+      sql`${t.status} in ('requested', 'approved', 'declined', 'restored')`,
+    ),
+  ],
+);
+
+/**
+ * A message released to its recipient: one row per message and kind, so a release happens once
+ * however often it is asked for (the unique key is the idempotency key).
+ */
+export const releases = pgTable(
+  'releases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => quarantineMessages.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    outboxId: uuid('outbox_id'),
+    releasedBy: text('released_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('releases_once_idx').on(t.messageId, t.kind)],
+);
+
+/** One per detection. */
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    messageId: uuid('message_id').references(() => quarantineMessages.id, { onDelete: 'set null' }),
+    engine: text('engine').notNull(),
+    verdict: text('verdict').notNull(),
+    description: text('description').notNull(),
+    severity: text('severity').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('security_events_tenant_created_idx').on(t.tenantId, t.createdAt)],
+);
+
+/** The tenant's restore policy per verdict; verdicts without a row use the defaults of the code. */
+export const restorePolicies = pgTable(
+  'restore_policies',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    verdict: text('verdict').notNull(),
+    mode: text('mode').notNull(),
+    identificationRequired: boolean('identification_required').notNull().default(true),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.verdict] }),
+    check(
+      'restore_policies_mode_check',
+      sql`${t.mode} in ('automatic', 'request', 'admin_approve', 'phish_request_restore', 'none')`,
+    ),
+  ],
+);
+
+/**
+ * A one-click action offered to a recipient in a notification (the action page's opaque `id`):
+ * report_safe tells the admins the recipient believes the message is safe. Performed once.
+ */
+export const messageActions = pgTable(
+  'message_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    publicId: text('public_id').notNull(),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => quarantineMessages.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    performedAt: timestamp('performed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('message_actions_public_idx').on(t.publicId),
+    check('message_actions_action_check', sql`${t.action} in ('report_safe')`),
+  ],
+);

@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+
+/** `Algorithm.Argon2id` of @node-rs/argon2 (an ambient const enum, so spelled out here). */
+const ARGON2ID = 2;
+
+/** argon2id with the OWASP-recommended minimum: m = 19 MiB, t = 2, p = 1. */
+const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_OPTIONS);
+}
+
+export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  return verify(passwordHash, password).catch(() => false);
+}
+
+/** A random password of 24 URL-safe characters (144 bits). */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}

@@ -1,0 +1,167 @@
+import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Db, DbOrTx } from '../db/client.ts';
+import { outbox } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { Rendered } from './templates.ts';
+
+export interface OutgoingMail extends Rendered {
+  tenantId: string | null;
+  /** Send these bytes as they are (a released message) instead of rendering text and html. */
+  raw?: Uint8Array;
+  /** What the mail is for (mail_verification, password_reset, …): kept in the outbox. */
+  kind: string;
+  to: string;
+  fromName: string;
+}
+
+const MAX_ATTEMPTS = 8;
+/** Wait before retry n: 5 s, 10 s, 20 s … capped at 10 minutes. */
+const retryDelayMs = (attempts: number) => Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 600_000);
+
+/**
+ * The one way out for every email. Each one is first stored in the outbox table; with an SMTP
+ * relay it is then delivered in the background (retried with back-off, picked up again after
+ * a restart), and without one it stays in the outbox with a log line.
+ */
+export function createMailer(deps: {
+  db: Db;
+  relayUrl: string | undefined;
+  fromAddress: string;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  clock: Clock;
+}) {
+  const transport: Transporter | null = deps.relayUrl ? nodemailer.createTransport(deps.relayUrl) : null;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+
+  async function deliver(id: string): Promise<void> {
+    const [row] = await deps.db
+      .update(outbox)
+      .set({ status: 'sending', attempts: sql`${outbox.attempts} + 1` })
+      .where(and(eq(outbox.id, id), inArray(outbox.status, ['queued', 'failed'])))
+      .returning();
+    if (!row || !transport) return;
+    try {
+      await transport.sendMail(
+        row.raw
+          ? { envelope: { from: deps.fromAddress, to: [row.toAddress] }, raw: Buffer.from(row.raw) }
+          : {
+              from: { name: row.fromName, address: deps.fromAddress },
+              to: row.toAddress,
+              subject: row.subject,
+              text: row.text,
+              html: row.html,
+              headers: { 'X-Moat-Mail-Kind': row.kind, 'Auto-Submitted': 'auto-generated' },
+            },
+      );
+      await deps.db
+        .update(outbox)
+        .set({ status: 'sent', sentAt: deps.clock.now(), lastError: null })
+        .where(eq(outbox.id, id));
+    } catch (error) {
+      const lastError = (error as Error).message.slice(0, 500);
+      await deps.db.update(outbox).set({ status: 'failed', lastError }).where(eq(outbox.id, id));
+      deps.log.warn(
+        { outboxId: id, attempts: row.attempts, err: lastError },
+        'mail delivery failed; will retry',
+      );
+    }
+  }
+
+  function startDelivery(id: string): void {
+    if (!transport) return;
+    void deliver(id).catch((error) => deps.log.error({ err: error, outboxId: id }, 'mail delivery crashed'));
+  }
+
+  /** Deliver what is due: queued mail, failed mail whose back-off has passed, mail stuck in sending after a crash. */
+  async function drain(): Promise<void> {
+    if (!transport) return;
+    const now = deps.clock.now().getTime();
+    const rows = await deps.db
+      .select({
+        id: outbox.id,
+        status: outbox.status,
+        attempts: outbox.attempts,
+        createdAt: outbox.createdAt,
+      })
+      .from(outbox)
+      .where(
+        and(
+          or(
+            inArray(outbox.status, ['queued', 'failed']),
+            and(eq(outbox.status, 'sending'), lt(outbox.createdAt, new Date(now - 120_000))),
+          ),
+          lt(outbox.attempts, MAX_ATTEMPTS),
+        ),
+      )
+      .orderBy(asc(outbox.createdAt))
+      .limit(50);
+    for (const row of rows) {
+      if (row.status === 'failed' && row.createdAt.getTime() + retryDelayMs(row.attempts) > now) continue;
+      if (row.status === 'sending') {
+        await deps.db.update(outbox).set({ status: 'failed' }).where(eq(outbox.id, row.id));
+      }
+      await deliver(row.id);
+    }
+  }
+
+  return {
+    /**
+     * Store the mail, then deliver it in the background. Resolves once it is stored. Inside a
+     * transaction (`tx`), delivery starts only when `deliverStored` is called after the commit.
+     */
+    async send(mail: OutgoingMail, tx?: DbOrTx): Promise<string> {
+      const [row] = await (tx ?? deps.db)
+        .insert(outbox)
+        .values({
+          tenantId: mail.tenantId,
+          kind: mail.kind,
+          fromName: mail.fromName,
+          toAddress: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          raw: mail.raw ?? null,
+          status: transport ? 'queued' : 'kept',
+        })
+        .returning({ id: outbox.id });
+      const id = row!.id;
+      if (!transport) {
+        deps.log.info(
+          { outboxId: id, to: mail.to, kind: mail.kind, subject: mail.subject },
+          'mail kept in the outbox (no SMTP_RELAY_URL)',
+        );
+        return id;
+      }
+      if (!tx) startDelivery(id);
+      return id;
+    },
+
+    /** Start delivering a mail stored inside a transaction, once that transaction committed. */
+    deliverStored: (id: string) => startDelivery(id),
+
+    /** Start retrying in the background (the server does; tests call drain() themselves). */
+    start(intervalMs = 5_000) {
+      if (!transport || timer) return;
+      timer = setInterval(() => {
+        if (running) return;
+        running = drain()
+          .catch((error) => deps.log.error({ err: error }, 'mail retry loop failed'))
+          .finally(() => {
+            running = null;
+          });
+      }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+      transport?.close();
+    },
+    drain,
+  };
+}
+export type Mailer = ReturnType<typeof createMailer>;

@@ -1,0 +1,107 @@
+import { performance } from 'node:perf_hooks';
+import { buildApp } from './app.ts';
+import { removeControlFile, writeControlFile } from './cli/control-file.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { acquireDataDirLock, DataDirBusyError } from './db/data-dir-lock.ts';
+import { systemClock } from './lib/clock.ts';
+import { newToken } from './lib/tokens.ts';
+import { type SeedResult, seedFirstTenant } from './seed.ts';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function announceAdmin(seed: SeedResult, url: string): void {
+  const lines = [
+    `First start: created tenant "${seed.tenantName}" and its admin ${seed.adminEmail}.`,
+    seed.generatedPassword
+      ? `Generated admin password (shown only this once, store it now): ${seed.generatedPassword}`
+      : 'The admin password is the one given in ADMIN_PASSWORD.',
+    `Sign in at ${url}`,
+  ];
+  const width = Math.max(...lines.map((l) => l.length));
+  const bar = `+${'-'.repeat(width + 2)}+`;
+  process.stdout.write(`\n${bar}\n${lines.map((l) => `| ${l.padEnd(width)} |`).join('\n')}\n${bar}\n\n`);
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+
+  let releaseLock = () => {};
+  if (!config.databaseUrl) {
+    try {
+      releaseLock = acquireDataDirLock(config.dataDir);
+    } catch (error) {
+      if (error instanceof DataDirBusyError) fail(`Cannot start: ${error.message}. Stop it first.`);
+      throw error;
+    }
+  }
+
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    database = await openDatabase(config);
+  } catch (error) {
+    releaseLock();
+    fail(`Cannot open the database: ${(error as Error).message}`);
+  }
+  let seed: SeedResult | null = null;
+  try {
+    await database.migrate(async (db) => {
+      seed = await seedFirstTenant(db, config, systemClock);
+    });
+  } catch (error) {
+    releaseLock();
+    fail(`Cannot prepare the database: ${(error as Error).message}`);
+  }
+
+  const cliBridgeToken = config.databaseUrl ? undefined : newToken();
+  const app = await buildApp({ config, database, cliBridgeToken });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await database.close();
+    releaseLock();
+    fail(`Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  app.services.mailer.start();
+  if (cliBridgeToken) writeControlFile(config.dataDir, { pid: process.pid, port, token: cliBridgeToken });
+
+  const url = `http://localhost:${port}`;
+  if (seed) announceAdmin(seed, url);
+  app.log.info(
+    { url, database: database.kind, startupMs: Math.round(performance.now() - started) },
+    `Moat is ready at ${url}`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      if (cliBridgeToken) removeControlFile(config.dataDir, process.pid);
+      releaseLock();
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+await main();

@@ -1,0 +1,287 @@
+import {
+  AUTH_API,
+  forgotPasswordRequestSchema,
+  loginReasonRequestSchema,
+  loginRequestSchema,
+  loginStepResponseSchema,
+  logoutReasonRequestSchema,
+  mailVerificationRequestSchema,
+  mailVerificationSendResponseSchema,
+  mfaCodeRequestSchema,
+  passwordExpiredRequestSchema,
+  resetPasswordRequestSchema,
+  successSchema,
+  tokenLoginRequestSchema,
+} from '@moat/contracts/auth';
+import { errorResponseSchema } from '@moat/contracts/errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { signedIn } from '../../plugins/app/session.ts';
+import { PasswordExpiredError, type RequestMeta, type StepOutcome } from './auth.service.ts';
+
+/** The pending sign-in (password proven, a step to go) lives in its own short cookie. */
+export const LOGIN_CHALLENGE_COOKIE = 'moat_login';
+
+export function requestMeta(request: FastifyRequest): RequestMeta {
+  return { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
+}
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  429: errorResponseSchema,
+};
+const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const auth = app.services.auth;
+  const sessions = app.services.sessions;
+  const secure = app.config.secureCookies;
+
+  function setChallengeCookie(reply: FastifyReply, token: string) {
+    reply.setCookie(LOGIN_CHALLENGE_COOKIE, token, {
+      httpOnly: true,
+      secure,
+      sameSite: 'strict',
+      path: '/api/v1',
+      maxAge: 600,
+    });
+  }
+
+  /** Set the cookies a sign-in step produced and answer its body. */
+  function answer(reply: FastifyReply, outcome: StepOutcome) {
+    if (outcome.sessionToken) sessions.setCookie(reply, outcome.sessionToken);
+    if (outcome.challengeToken) {
+      setChallengeCookie(reply, outcome.challengeToken);
+    } else if (outcome.clearChallenge) {
+      reply.clearCookie(LOGIN_CHALLENGE_COOKIE, { path: '/api/v1' });
+    }
+    return outcome.response;
+  }
+  const challengeOf = (request: FastifyRequest) => request.cookies[LOGIN_CHALLENGE_COOKIE];
+
+  app.get(
+    AUTH_API.captchaChallenge,
+    {
+      schema: { tags: ['auth'], summary: 'A fresh ALTCHA proof-of-work challenge', hide: false },
+      config: perMinute(60),
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return app.services.captcha.challenge();
+    },
+  );
+
+  app.post(
+    AUTH_API.login,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email, password and captcha; answers the next step',
+        body: loginRequestSchema,
+        response: { 200: loginStepResponseSchema, ...errors },
+      },
+      config: perMinute(30),
+    },
+    async (request, reply) => {
+      try {
+        return answer(reply, await auth.login(request.body, requestMeta(request)));
+      } catch (error) {
+        if (error instanceof PasswordExpiredError) setChallengeCookie(reply, error.challengeToken);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    AUTH_API.mfaCode,
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'The one-time code of a sign-in with MFA (success false for a wrong code; 429 ends the sign-in)',
+        body: mfaCodeRequestSchema,
+        response: { 200: loginStepResponseSchema, ...errors },
+      },
+      config: perMinute(30),
+    },
+    async (request, reply) => {
+      try {
+        return answer(
+          reply,
+          await auth.verifyMfaCode(challengeOf(request), request.body.code, requestMeta(request)),
+        );
+      } catch (error) {
+        reply.clearCookie(LOGIN_CHALLENGE_COOKIE, { path: '/api/v1' });
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    AUTH_API.mailVerificationSend,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Send again the mail verification code of the pending sign-in (after wait_time)',
+        response: { 200: mailVerificationSendResponseSchema, ...errors },
+      },
+      config: perMinute(10),
+    },
+    async (request) => auth.sendMailVerification(challengeOf(request)),
+  );
+
+  app.post(
+    AUTH_API.mailVerificationVerify,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Check the emailed code before the first MFA setup; 403 is a wrong code',
+        body: mailVerificationRequestSchema,
+        response: { 200: loginStepResponseSchema, ...errors },
+      },
+      config: perMinute(30),
+    },
+    async (request, reply) =>
+      answer(
+        reply,
+        await auth.verifyMailCode(
+          challengeOf(request),
+          request.body.email,
+          request.body.code,
+          requestMeta(request),
+        ),
+      ),
+  );
+
+  app.post(
+    AUTH_API.logout,
+    {
+      schema: { tags: ['auth'], summary: 'End the session on the server', response: { 200: successSchema } },
+    },
+    async (request, reply) => {
+      await auth.logout(request.session, request.user, requestMeta(request));
+      sessions.clearCookie(reply);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    AUTH_API.forgotPassword,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Email a reset link if the account exists; always the same answer',
+        body: forgotPasswordRequestSchema,
+        response: { 200: successSchema, ...errors },
+      },
+      config: perMinute(10),
+    },
+    async (request) => {
+      await auth.forgotPassword(request.body, requestMeta(request));
+      return { success: true };
+    },
+  );
+
+  app.post(
+    AUTH_API.resetPassword,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with a reset (or invite) link; ends every session',
+        body: resetPasswordRequestSchema,
+        response: { 200: successSchema, ...errors },
+      },
+      config: perMinute(10),
+    },
+    async (request) => {
+      await auth.resetPassword(request.body, requestMeta(request));
+      return { success: true };
+    },
+  );
+
+  app.post(
+    AUTH_API.passwordExpired,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Change an expired password with the current one',
+        body: passwordExpiredRequestSchema,
+        response: { 200: successSchema, ...errors },
+      },
+      config: perMinute(10),
+    },
+    async (request, reply) => {
+      await auth.changeExpiredPassword(challengeOf(request), request.body, requestMeta(request));
+      reply.clearCookie(LOGIN_CHALLENGE_COOKIE, { path: '/api/v1' });
+      return { success: true };
+    },
+  );
+
+  app.post(
+    AUTH_API.loginReason,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The login reason of a maintenance sign-in, written to the audit log as Login-Reason',
+        body: loginReasonRequestSchema,
+        response: { 200: successSchema, ...errors },
+      },
+      preHandler: app.requireSession,
+    },
+    async (request) => {
+      const { session, user } = signedIn(request);
+      await auth.loginReason(session, user, request.body.loginReason, requestMeta(request));
+      return { success: true };
+    },
+  );
+
+  app.post(
+    AUTH_API.logoutReason,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Record why the browser was sent back to sign-in',
+        body: logoutReasonRequestSchema,
+        response: { 200: successSchema, ...errors },
+      },
+      config: perMinute(10),
+    },
+    async (request) => {
+      await auth.logoutReason(request.body.reason, request.user, requestMeta(request));
+      return { success: true };
+    },
+  );
+
+  app.post(
+    AUTH_API.tokenLogin,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with a one-time access token from a sign-in link',
+        body: tokenLoginRequestSchema,
+        response: { 200: loginStepResponseSchema, ...errors },
+      },
+      config: perMinute(20),
+    },
+    async (request, reply) =>
+      answer(reply, await auth.tokenLogin(request.body.accessToken, requestMeta(request))),
+  );
+
+  app.get(
+    '/api/v1/auth/session',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether this browser has a live session (never a 403)',
+        response: { 200: z.object({ authenticated: z.boolean(), login_reason_required: z.boolean() }) },
+      },
+    },
+    async (request) => ({
+      authenticated: Boolean(request.session),
+      login_reason_required: Boolean(request.session?.loginReasonRequired),
+    }),
+  );
+};

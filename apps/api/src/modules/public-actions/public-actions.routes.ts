@@ -1,0 +1,202 @@
+import { errorResponseSchema } from '@moat/contracts/errors';
+import {
+  actionNameBodySchema,
+  actionResponseSchema,
+  commentaryBodySchema,
+  entityExistsResponseSchema,
+  identificationResponseSchema,
+  publicQuerySchema,
+  restoreResponseSchema,
+  verifyRecipientResponseSchema,
+} from '@moat/contracts/quarantine';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { PublicAnswer, PublicCall } from './public-actions.service.ts';
+import { RECIPIENT_TRUST_COOKIE, RECIPIENT_TRUST_MS } from './recipient-trust.ts';
+
+const typeParam = z.string().regex(/^[a-z0-9_]{1,50}$/, 'unknown type');
+const errors = {
+  400: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  405: errorResponseSchema,
+  429: errorResponseSchema,
+};
+const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+
+/** The public calls of SPEC §7, at exactly its paths. No session: the message's opaque id is the key. */
+export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = app.services.publicActions;
+  const secure = app.config.secureCookies;
+
+  const callOf = (request: FastifyRequest): PublicCall => {
+    const params = request.params as { type: string };
+    const query = request.query as { msg?: string; id?: string; email?: string; code?: string };
+    return {
+      type: params.type,
+      query: {
+        msg: query.msg,
+        id: query.msg === undefined ? query.id : undefined,
+        email: query.email,
+        code: query.code,
+      },
+      trustCookie: request.cookies[RECIPIENT_TRUST_COOKIE],
+      ip: request.ip ?? null,
+    };
+  };
+  function answer<T>(reply: FastifyReply, result: PublicAnswer<T>): T {
+    if (result.trustCookie) {
+      reply.setCookie(RECIPIENT_TRUST_COOKIE, result.trustCookie, {
+        httpOnly: true,
+        secure,
+        sameSite: 'strict',
+        path: '/api/v1',
+        maxAge: RECIPIENT_TRUST_MS / 1000,
+      });
+    }
+    return result.body;
+  }
+  const tags = ['public pages'];
+
+  app.get(
+    '/api/v1/:type/:msg/entity_exists',
+    {
+      schema: {
+        tags,
+        summary: 'Whether a held message can still be acted on',
+        params: z.object({ type: typeParam, msg: z.string().max(200) }),
+        response: { 200: entityExistsResponseSchema, ...errors },
+      },
+      config: perMinute(120),
+    },
+    async (request) => ({ isExists: await service.entityExists(request.params.type, request.params.msg) }),
+  );
+
+  app.post(
+    '/api/v1/:type/identification_needed',
+    {
+      schema: {
+        tags,
+        summary: 'Whether the recipient must prove their address (status true)',
+        params: z.object({ type: typeParam }),
+        querystring: publicQuerySchema,
+        body: actionNameBodySchema,
+        response: { 200: identificationResponseSchema, ...errors },
+      },
+      config: perMinute(60),
+    },
+    async (request) => ({ status: await service.identificationNeeded(callOf(request)) }),
+  );
+
+  app.post(
+    '/api/v1/:type/verify_recipient',
+    {
+      schema: {
+        tags,
+        summary: "Email a 6-digit code to the message's recipient (other addresses: same answer, no code)",
+        params: z.object({ type: typeParam }),
+        querystring: publicQuerySchema,
+        body: actionNameBodySchema,
+        response: { 200: verifyRecipientResponseSchema, ...errors },
+      },
+      config: perMinute(10),
+    },
+    async (request) => service.verifyRecipient(callOf(request)),
+  );
+
+  app.get(
+    '/api/v1/:type/user_response',
+    {
+      schema: {
+        tags,
+        summary: "The action page: a proven recipient performs the notification's action (once)",
+        params: z.object({ type: typeParam }),
+        querystring: publicQuerySchema,
+        response: { 200: actionResponseSchema, ...errors },
+      },
+      config: perMinute(30),
+    },
+    async (request, reply) => answer(reply, await service.userResponse(callOf(request))),
+  );
+
+  app.get(
+    '/api/v1/:type/restore/:msg/status',
+    {
+      schema: {
+        tags,
+        summary: 'Where the restore of an email stands',
+        params: z.object({ type: typeParam, msg: z.string().max(200) }),
+        querystring: publicQuerySchema,
+        response: { 200: restoreResponseSchema, ...errors },
+      },
+      config: perMinute(120),
+    },
+    async (request) => service.status(request.params.type, request.params.msg, 'email'),
+  );
+
+  const restoreGets = [
+    {
+      path: 'restore',
+      kind: 'email',
+      summary: 'Check the code; in automatic mode restore the email (once) for a proven recipient',
+    },
+    {
+      path: 'restore_original',
+      kind: 'original',
+      summary: 'Check the code; in automatic mode restore the original attachments (once)',
+    },
+  ] as const;
+  for (const route of restoreGets) {
+    app.get(
+      `/api/v1/:type/${route.path}`,
+      {
+        schema: {
+          tags,
+          summary: route.summary,
+          params: z.object({ type: typeParam }),
+          querystring: publicQuerySchema,
+          response: { 200: restoreResponseSchema, ...errors },
+        },
+        config: perMinute(30),
+      },
+      async (request, reply) => answer(reply, await service.restoreGet(callOf(request), route.kind)),
+    );
+  }
+
+  const restorePosts = [
+    {
+      path: 'restore',
+      kind: 'email',
+      summary: 'Ask the admin to release the email with a message (restores at once in automatic mode)',
+    },
+    {
+      path: 'phish_request_restore',
+      kind: 'email',
+      summary: 'Ask the admin to release an email held as phishing, with a message',
+    },
+    {
+      path: 'restore_original',
+      kind: 'original',
+      summary: 'Ask the admin to restore the original attachments, with a message',
+    },
+  ] as const;
+  for (const route of restorePosts) {
+    app.post(
+      `/api/v1/:type/${route.path}`,
+      {
+        schema: {
+          tags,
+          summary: route.summary,
+          params: z.object({ type: typeParam }),
+          querystring: publicQuerySchema,
+          body: commentaryBodySchema,
+          response: { 200: restoreResponseSchema, ...errors },
+        },
+        config: perMinute(20),
+      },
+      async (request, reply) =>
+        answer(reply, await service.restorePost(callOf(request), route.kind, request.body.commentary)),
+    );
+  }
+};

@@ -1,0 +1,477 @@
+import { type RestoreStatus, sanitiseCommentary, type Verdict } from '@moat/contracts/quarantine';
+import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/validation';
+import { and, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import {
+  messageActions,
+  quarantineAttachments,
+  quarantineMessages,
+  releases,
+  restoreRequests,
+  securityEvents,
+} from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Mailer } from '../../mail/outbound.ts';
+import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { createAuditRepo } from '../audit/audit.repo.ts';
+import { createThrottle } from '../auth/throttle.ts';
+import { createEmailCodes } from '../email-codes/email-codes.service.ts';
+import { restorePolicyOf } from '../quarantine/policy.ts';
+import { createTenantsRepo } from '../tenants/tenants.repo.ts';
+import type { RecipientTrust } from './recipient-trust.ts';
+
+export type MessageRow = typeof quarantineMessages.$inferSelect;
+type Kind = 'email' | 'original';
+const CODE_PURPOSE = 'recipient';
+/** Wrong recipient codes per message (any address) before each further one doubles a wait. */
+const MESSAGE_CODE_FAILURES_FREE = 10;
+
+/** What a public call needs from the request: the page query and the trust cookie. */
+export interface PublicCall {
+  type: string;
+  /** msg: a message's opaque id; id: an action's opaque id (the action page). */
+  query: { msg?: string; id?: string; email?: string; code?: string };
+  trustCookie: string | undefined;
+  ip: string | null;
+}
+
+export interface RestoreBody {
+  status: RestoreStatus;
+  message: string;
+  attempts_left?: number;
+}
+
+export interface PublicAnswer<T> {
+  body: T;
+  /** A new value for the trust cookie, after a successful code check. */
+  trustCookie?: string;
+}
+
+const RESTORED_TEXT: Record<Kind, string> = {
+  email: 'The email was restored to your mailbox.',
+  original: 'Attachment restored successfully!',
+};
+const REQUESTED_TEXT: Record<Kind, string> = {
+  email: 'The admin has received your request, your email will return once approved.',
+  original: 'The admin has received your request, your attachment will return once approved.',
+};
+
+/**
+ * The recipient's side of a held message (SPEC §4 "Restore flow", "Public pages"). A page load
+ * never changes anything: a restore needs the emailed code (or a browser that proved the
+ * recipient with one before), and it happens once however often it is asked for.
+ */
+export function createPublicActionsService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'publicUrl'>;
+  mailer: Mailer;
+  trust: RecipientTrust;
+  /** The server key for emailed codes (see createEmailCodes). */
+  codePepper: Buffer;
+}) {
+  const { db, clock } = deps;
+  const codes = createEmailCodes({ db, clock, pepper: deps.codePepper });
+  const throttle = createThrottle({ db, clock });
+  const tenants = createTenantsRepo(db);
+
+  /** A message that can still be acted on: known id, right type, not expired or deleted. */
+  async function live(type: string, publicId: string | undefined): Promise<MessageRow | null> {
+    if (!publicId || publicId.length > 200) return null;
+    const [row] = await db
+      .select()
+      .from(quarantineMessages)
+      .where(
+        and(
+          eq(quarantineMessages.publicId, publicId),
+          eq(quarantineMessages.saasType, type),
+          ne(quarantineMessages.state, 'deleted'),
+          gt(quarantineMessages.expiresAt, clock.now()),
+        ),
+      );
+    return row ?? null;
+  }
+
+  /** The action behind an action page's `id`, with its message if that can still be acted on. */
+  async function liveAction(type: string, publicId: string | undefined) {
+    if (!publicId || publicId.length > 200) return null;
+    const [row] = await db.select().from(messageActions).where(eq(messageActions.publicId, publicId));
+    if (!row) return null;
+    const [message] = await db
+      .select({ publicId: quarantineMessages.publicId })
+      .from(quarantineMessages)
+      .where(eq(quarantineMessages.id, row.messageId));
+    const m = message ? await live(type, message.publicId) : null;
+    return m ? { action: row, message: m } : null;
+  }
+
+  /** The message of a page: by `msg`, or through the action of `id`. */
+  async function mustFind(call: PublicCall): Promise<MessageRow> {
+    const message =
+      call.query.msg !== undefined
+        ? await live(call.type, call.query.msg)
+        : (await liveAction(call.type, call.query.id))?.message;
+    if (!message) throw new AppError('not_found', "Can't find message");
+    return message;
+  }
+
+  const policyOf = (m: MessageRow) => restorePolicyOf(db, m.tenantId, m.verdict as Verdict);
+
+  /**
+   * Whether the caller proved to be the recipient: the trust cookie, or a right code in this call
+   * (which also renews the cookie). A wrong code answers the attempts left.
+   */
+  async function prove(
+    call: PublicCall,
+    m: MessageRow,
+  ): Promise<{ proven: boolean; attemptsLeft?: number; trustCookie?: string }> {
+    if (deps.trust.trusts(call.trustCookie, m.recipient, m.tenantId, clock.now())) return { proven: true };
+    const { code } = call.query;
+    const email = call.query.email?.trim().toLowerCase();
+    if (!code || !email || !/^\d{6}$/.test(code)) return { proven: false };
+    // Wrong codes are also counted per message, whatever address they came with.
+    const messageKey = `recipient-code:${m.id}`;
+    if (await throttle.isBlocked([messageKey])) return { proven: false, attemptsLeft: 0 };
+    const check = await codes.check(CODE_PURPOSE, m.id, email, code);
+    // Only the recipient's own code proves anything: other addresses never receive theirs.
+    if (check.result !== 'ok' || email !== m.recipient) {
+      await throttle.recordFailure([{ key: messageKey, free: MESSAGE_CODE_FAILURES_FREE }]);
+      return { proven: false, attemptsLeft: check.result === 'ok' ? 0 : check.attemptsLeft };
+    }
+    return {
+      proven: true,
+      trustCookie: deps.trust.add(call.trustCookie, m.recipient, m.tenantId, clock.now()),
+    };
+  }
+
+  async function statusOf(m: MessageRow, kind: Kind): Promise<RestoreStatus> {
+    const [released] = await db
+      .select({ id: releases.id })
+      .from(releases)
+      .where(and(eq(releases.messageId, m.id), eq(releases.kind, kind)));
+    if (released) return 'restored';
+    const [request] = await db
+      .select({ status: restoreRequests.status })
+      .from(restoreRequests)
+      .where(and(eq(restoreRequests.messageId, m.id), eq(restoreRequests.kind, kind)))
+      .orderBy(desc(restoreRequests.createdAt))
+      .limit(1);
+    return (request?.status as RestoreStatus | undefined) ?? 'quarantined';
+  }
+
+  /** Send the original message to its recipient, once: the releases row is the idempotency key. */
+  async function releaseOnce(m: MessageRow, kind: Kind, by: string, requestId?: string): Promise<void> {
+    const tenant = await tenants.findById(m.tenantId);
+    const brand = mailBrand(tenant);
+    let outboxId: string | null = null;
+    await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(releases)
+        .values({ messageId: m.id, kind, releasedBy: by })
+        .onConflictDoNothing()
+        .returning({ id: releases.id });
+      if (!inserted) return;
+      outboxId = await deps.mailer.send(
+        {
+          tenantId: m.tenantId,
+          kind: kind === 'email' ? 'release' : 'release_original',
+          to: m.recipient,
+          fromName: brand.name,
+          subject: m.subject,
+          text: `Released ${kind === 'email' ? 'message' : 'original attachments'}: ${m.subject}`,
+          html: '',
+          raw: m.raw,
+        },
+        tx,
+      );
+      await tx.update(releases).set({ outboxId }).where(eq(releases.id, inserted.id));
+      await tx.update(quarantineMessages).set({ state: 'restored' }).where(eq(quarantineMessages.id, m.id));
+      await tx
+        .update(quarantineAttachments)
+        .set({ state: 'delivered' })
+        .where(eq(quarantineAttachments.messageId, m.id));
+      if (requestId) {
+        await tx
+          .update(restoreRequests)
+          .set({ status: 'restored', updatedAt: clock.now() })
+          .where(eq(restoreRequests.id, requestId));
+      } else {
+        await tx
+          .update(restoreRequests)
+          .set({ status: 'restored', updatedAt: clock.now() })
+          .where(
+            and(
+              eq(restoreRequests.messageId, m.id),
+              eq(restoreRequests.kind, kind),
+              inArray(restoreRequests.status, ['requested', 'approved']),
+            ),
+          );
+      }
+      await createAuditRepo(tx).record(
+        {
+          type: by.includes('@') ? 'anonymous' : 'user',
+          email: by.includes('@') ? by : null,
+          userId: by.includes('@') ? null : by,
+        },
+        {
+          tenantId: m.tenantId,
+          action: kind === 'email' ? 'quarantine.release' : 'quarantine.release_original',
+          targetType: 'quarantine_message',
+          targetId: m.id,
+          details: { recipient: m.recipient },
+        },
+      );
+    });
+    if (outboxId) deps.mailer.deliverStored(outboxId);
+  }
+
+  /** The message of a restore call with its policy: 404 when there is nothing to restore, 405 when it may not be. */
+  async function restorable(call: PublicCall, kind: Kind) {
+    const m = await mustFind(call);
+    if (kind === 'original' && m.state !== 'attachments_removed' && m.state !== 'restored') {
+      throw new AppError('not_found', "Can't find attachment to restore");
+    }
+    const policy = await policyOf(m);
+    if (policy.mode === 'none') {
+      throw new AppError('method_not_allowed', 'This message can not be restored. Please contact support');
+    }
+    return { m, policy };
+  }
+
+  return {
+    live,
+    releaseOnce,
+    statusOf,
+
+    async entityExists(type: string, publicId: string): Promise<boolean> {
+      return (await live(type, publicId)) !== null;
+    },
+
+    /** status true: the recipient must prove their address before acting. */
+    /** status true: the recipient must prove their address before acting (always, for an action). */
+    async identificationNeeded(call: PublicCall): Promise<boolean> {
+      const m = await mustFind(call);
+      const required = call.query.msg === undefined || (await policyOf(m)).identificationRequired;
+      return required && !deps.trust.trusts(call.trustCookie, m.recipient, m.tenantId, clock.now());
+    },
+
+    /**
+     * GET user_response (the action page): a proven recipient performs the action, once; a wrong
+     * code answers the attempts left; without any proof nothing happens (403).
+     */
+    async userResponse(
+      call: PublicCall,
+    ): Promise<
+      PublicAnswer<{ success: boolean; primary_text: string; secondary_text: string; attempts_left?: number }>
+    > {
+      const found = await liveAction(call.type, call.query.id);
+      if (!found) throw new AppError('not_found', "Can't find message to process");
+      const { action, message: m } = found;
+      const proof = await prove(call, m);
+      if (proof.attemptsLeft !== undefined) {
+        return {
+          body: {
+            success: false,
+            primary_text:
+              proof.attemptsLeft > 0
+                ? 'The code is not valid.'
+                : 'You have reached the maximum number of attempts.',
+            secondary_text: '',
+            attempts_left: proof.attemptsLeft,
+          },
+        };
+      }
+      if (!proof.proven) throw new AppError('forbidden', 'Confirm your email address first');
+      await db.transaction(async (tx) => {
+        const [done] = await tx
+          .update(messageActions)
+          .set({ performedAt: clock.now() })
+          .where(and(eq(messageActions.id, action.id), isNull(messageActions.performedAt)))
+          .returning({ id: messageActions.id });
+        if (!done) return;
+        await tx.insert(securityEvents).values({
+          tenantId: m.tenantId,
+          messageId: m.id,
+          engine: 'recipient',
+          verdict: m.verdict,
+          description: `${m.recipient} reported the message as safe`,
+          severity: 'info',
+        });
+        await createAuditRepo(tx).record(
+          { type: 'anonymous', email: m.recipient, ip: call.ip },
+          {
+            tenantId: m.tenantId,
+            action: 'quarantine.reported_safe',
+            targetType: 'quarantine_message',
+            targetId: m.id,
+          },
+        );
+      });
+      return {
+        body: {
+          success: true,
+          primary_text: 'Requested action performed successfully',
+          secondary_text: 'Your administrator will review the message you reported as safe.',
+        },
+        trustCookie: proof.trustCookie,
+      };
+    },
+
+    /**
+     * Send a code to the address if it is the message's recipient. Any other address gets the same
+     * answer and the same waits, but no email (its code is stored hashed and never sent).
+     */
+    async verifyRecipient(call: PublicCall): Promise<{ status: 'ok'; wait_time: number; message: string }> {
+      const m = await mustFind(call);
+      const email = (call.query.email ?? '').trim().toLowerCase();
+      if (!PUBLIC_EMAIL_PATTERN.test(email)) throw new AppError('bad_request', 'Email is not valid');
+      const wait = await codes.waitTime(CODE_PURPOSE, m.id, email);
+      const message = 'If this is the address the email was sent to, a verification code is on its way.';
+      if (wait > 0) return { status: 'ok', wait_time: wait, message };
+      const code = await codes.issue(CODE_PURPOSE, m.id, email);
+      if (email === m.recipient) {
+        const brand = mailBrand(await tenants.findById(m.tenantId));
+        await deps.mailer.send({
+          tenantId: m.tenantId,
+          kind: 'recipient_verification',
+          to: m.recipient,
+          fromName: brand.name,
+          ...renderMail(brand, {
+            subject: `Your ${brand.name} verification code`,
+            heading: 'Confirm it is you',
+            paragraphs: [
+              `Enter this code on the page where you asked for the message "${m.subject || '(no subject)'}".`,
+              'The code expires in 10 minutes and can be tried 3 times.',
+            ],
+            code,
+            footer: `If you did not ask for this code, ignore this email. Sent by ${brand.name}.`,
+          }),
+        });
+      }
+      await createAuditRepo(db).record(
+        { type: 'anonymous', email, ip: call.ip },
+        {
+          tenantId: m.tenantId,
+          action: 'quarantine.verify_recipient',
+          targetType: 'quarantine_message',
+          targetId: m.id,
+          details: { matches: email === m.recipient },
+        },
+      );
+      return { status: 'ok', wait_time: 30, message };
+    },
+
+    /**
+     * GET restore / restore_original: checks a code when one is given; in automatic mode a proven
+     * recipient gets the message (once); otherwise it answers the current status.
+     */
+    async restoreGet(call: PublicCall, kind: Kind): Promise<PublicAnswer<RestoreBody>> {
+      const { m, policy } = await restorable(call, kind);
+      const proof = await prove(call, m);
+      const current = await statusOf(m, kind);
+      if (proof.attemptsLeft !== undefined) {
+        return {
+          body: {
+            status: current,
+            message:
+              proof.attemptsLeft > 0
+                ? 'The code is not valid.'
+                : 'You have reached the maximum number of attempts.',
+            attempts_left: proof.attemptsLeft,
+          },
+        };
+      }
+      if (policy.mode === 'automatic' && proof.proven && current !== 'restored') {
+        await releaseOnce(m, kind, m.recipient);
+        return {
+          body: { status: 'restored' as const, message: RESTORED_TEXT[kind] },
+          trustCookie: proof.trustCookie,
+        };
+      }
+      if (policy.mode === 'automatic' && !proof.proven && policy.identificationRequired) {
+        throw new AppError('forbidden', 'Confirm your email address first');
+      }
+      return {
+        body: { status: current, message: current === 'restored' ? RESTORED_TEXT[kind] : '' },
+        trustCookie: proof.trustCookie,
+      };
+    },
+
+    /** POST restore / phish_request_restore / restore_original: a request to the admin, or the restore itself in automatic mode. */
+    async restorePost(call: PublicCall, kind: Kind, commentary: string): Promise<PublicAnswer<RestoreBody>> {
+      const { m, policy } = await restorable(call, kind);
+      const proof =
+        kind === 'original'
+          ? await prove({ ...call, query: { ...call.query, code: undefined } }, m)
+          : await prove(call, m);
+      if (policy.identificationRequired && !proof.proven)
+        throw new AppError('forbidden', 'Confirm your email address first');
+      const current = await statusOf(m, kind);
+      if (current === 'restored')
+        return { body: { status: current, message: RESTORED_TEXT[kind] }, trustCookie: proof.trustCookie };
+      if (policy.mode === 'automatic') {
+        await releaseOnce(m, kind, m.recipient);
+        return {
+          body: { status: 'restored' as const, message: RESTORED_TEXT[kind] },
+          trustCookie: proof.trustCookie,
+        };
+      }
+      if (current === 'requested' || current === 'approved') {
+        return { body: { status: current, message: REQUESTED_TEXT[kind] }, trustCookie: proof.trustCookie };
+      }
+      const text = sanitiseCommentary(commentary);
+      if (!text)
+        throw new AppError('validation_error', 'Please enter a message', [
+          { field: 'body.commentary', message: 'enter_a_message' },
+        ]);
+      await db.transaction(async (tx) => {
+        const [request] = await tx
+          .insert(restoreRequests)
+          .values({
+            tenantId: m.tenantId,
+            messageId: m.id,
+            kind,
+            requestedBy: m.recipient,
+            commentary: text,
+            mode: policy.mode,
+            status: 'requested',
+          })
+          .returning({ id: restoreRequests.id });
+        await createAuditRepo(tx).record(
+          { type: 'anonymous', email: m.recipient, ip: call.ip },
+          {
+            tenantId: m.tenantId,
+            action: 'quarantine.restore_requested',
+            targetType: 'restore_request',
+            targetId: request!.id,
+            details: { kind, mode: policy.mode },
+          },
+        );
+      });
+      return {
+        body: { status: 'requested' as const, message: REQUESTED_TEXT[kind] },
+        trustCookie: proof.trustCookie,
+      };
+    },
+
+    async status(type: string, publicId: string, kind: Kind): Promise<RestoreBody> {
+      const m = await live(type, publicId);
+      if (!m) throw new AppError('not_found', "Can't find message");
+      const status = await statusOf(m, kind);
+      return {
+        status,
+        message:
+          status === 'restored'
+            ? RESTORED_TEXT[kind]
+            : status === 'requested'
+              ? REQUESTED_TEXT[kind]
+              : status === 'declined'
+                ? 'The admin declined your request.'
+                : '',
+      };
+    },
+  };
+}
+export type PublicActionsService = ReturnType<typeof createPublicActionsService>;

@@ -1,0 +1,49 @@
+import { createHmac } from 'node:crypto';
+import type { ServerKey } from '../../lib/server-key.ts';
+import { safeEqual } from '../../lib/tokens.ts';
+
+/** After a successful code check the browser is trusted for that recipient for 30 days. */
+export const RECIPIENT_TRUST_COOKIE = 'moat_rcpt';
+export const RECIPIENT_TRUST_MS = 30 * 86_400_000;
+const MAX_ENTRIES = 10;
+
+interface Entry {
+  /** recipient email */
+  r: string;
+  /** tenant id */
+  t: string;
+  /** expiry, ms since epoch */
+  x: number;
+}
+
+/** A signed HttpOnly cookie listing the recipients this browser proved, each with its expiry. */
+export function createRecipientTrust(serverKey: ServerKey) {
+  const key = serverKey.derive('recipient-trust');
+  const sign = (body: string) => createHmac('sha256', key).update(body).digest('base64url');
+
+  function read(cookie: string | undefined, now: Date): Entry[] {
+    if (!cookie) return [];
+    const [body, mac] = cookie.split('.');
+    if (!body || !mac || !safeEqual(mac, sign(body))) return [];
+    try {
+      const entries = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Entry[];
+      return Array.isArray(entries) ? entries.filter((e) => e.x > now.getTime()) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  return {
+    trusts(cookie: string | undefined, recipient: string, tenantId: string, now: Date): boolean {
+      return read(cookie, now).some((e) => e.r === recipient && e.t === tenantId);
+    },
+    /** The cookie value with this recipient added (or renewed). */
+    add(cookie: string | undefined, recipient: string, tenantId: string, now: Date): string {
+      const entries = read(cookie, now).filter((e) => !(e.r === recipient && e.t === tenantId));
+      entries.push({ r: recipient, t: tenantId, x: now.getTime() + RECIPIENT_TRUST_MS });
+      const body = Buffer.from(JSON.stringify(entries.slice(-MAX_ENTRIES))).toString('base64url');
+      return `${body}.${sign(body)}`;
+    },
+  };
+}
+export type RecipientTrust = ReturnType<typeof createRecipientTrust>;

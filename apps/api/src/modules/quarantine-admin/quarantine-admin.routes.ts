@@ -1,0 +1,161 @@
+import { errorResponseSchema } from '@moat/contracts/errors';
+import { RESTORE_STATUSES } from '@moat/contracts/quarantine';
+import {
+  bulkBodySchema,
+  bulkResultSchema,
+  declineBodySchema,
+  listQuerySchema,
+  messageDetailSchema,
+  messageListSchema,
+  QUARANTINE_ADMIN_API,
+  restoreRequestListSchema,
+} from '@moat/contracts/quarantine-admin';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { signedIn } from '../../plugins/app/session.ts';
+
+const errors = {
+  400: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  405: errorResponseSchema,
+  409: errorResponseSchema,
+};
+const idParams = z.object({ id: z.uuid() });
+
+/** Only admins act on held mail; SPEC §8's 'Insufficient privileges' answers anyone else. */
+function admin(request: FastifyRequest): { tenantId: string; actor: Actor } {
+  const { user } = signedIn(request);
+  if (user.role !== 'admin') throw new AppError('insufficient_privileges', 'Insufficient privileges');
+  return {
+    tenantId: user.tenantId,
+    actor: { type: 'user', userId: user.id, email: user.email, ip: request.ip },
+  };
+}
+
+export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = app.services.quarantineAdmin;
+  const tags = ['quarantine'];
+  const common = { preHandler: app.requireUser };
+
+  app.get(
+    QUARANTINE_ADMIN_API.restoreRequests,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "The tenant's restore requests, newest first",
+        querystring: listQuerySchema,
+        response: { 200: restoreRequestListSchema, ...errors },
+      },
+    },
+    async (request) => service.listRequests(admin(request).tenantId, request.query),
+  );
+
+  for (const action of ['approve', 'decline'] as const) {
+    app.post(
+      `${QUARANTINE_ADMIN_API.restoreRequests}/:id/${action}`,
+      {
+        ...common,
+        schema: {
+          tags,
+          summary:
+            action === 'approve'
+              ? 'Approve: release the message to its recipient'
+              : 'Decline with a reason; the recipient is told by email',
+          params: idParams,
+          ...(action === 'decline' ? { body: declineBodySchema } : {}),
+          response: { 200: z.object({ status: z.enum(RESTORE_STATUSES) }), ...errors },
+        },
+      },
+      async (request) => {
+        const { tenantId, actor } = admin(request);
+        const { id } = request.params as { id: string };
+        const status =
+          action === 'approve'
+            ? await service.approve(tenantId, id, actor)
+            : await service.decline(tenantId, id, (request.body as { reason: string }).reason, actor);
+        return { status };
+      },
+    );
+  }
+
+  app.post(
+    QUARANTINE_ADMIN_API.restoreRequestsBulk,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Approve or decline several requests',
+        body: bulkBodySchema,
+        response: { 200: bulkResultSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { tenantId, actor } = admin(request);
+      const results = [];
+      for (const id of request.body.ids) {
+        try {
+          const status =
+            request.body.action === 'approve'
+              ? await service.approve(tenantId, id, actor)
+              : await service.decline(tenantId, id, request.body.reason ?? '', actor);
+          results.push({ id, status, error: null });
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          results.push({ id, status: null, error: error.message });
+        }
+      }
+      return { results };
+    },
+  );
+
+  app.get(
+    QUARANTINE_ADMIN_API.messages,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "The tenant's held messages",
+        querystring: listQuerySchema,
+        response: { 200: messageListSchema, ...errors },
+      },
+    },
+    async (request) => service.listMessages(admin(request).tenantId, request.query),
+  );
+
+  app.get(
+    `${QUARANTINE_ADMIN_API.messages}/:id`,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Headers and a safe text rendering of a held message',
+        params: idParams,
+        response: { 200: messageDetailSchema, ...errors },
+      },
+    },
+    async (request) => service.message(admin(request).tenantId, request.params.id),
+  );
+
+  app.post(
+    `${QUARANTINE_ADMIN_API.messages}/:id/release`,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Release a held message to its recipient (once)',
+        params: idParams,
+        response: { 200: z.object({ status: z.literal('restored') }), ...errors },
+      },
+    },
+    async (request) => {
+      const { tenantId, actor } = admin(request);
+      await service.release(tenantId, request.params.id, actor);
+      return { status: 'restored' as const };
+    },
+  );
+};

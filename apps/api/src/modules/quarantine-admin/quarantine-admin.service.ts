@@ -1,0 +1,293 @@
+import type { RestoreMode, RestoreStatus, Verdict } from '@moat/contracts/quarantine';
+import type { MessageSummary, RestoreRequestItem } from '@moat/contracts/quarantine-admin';
+import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { simpleParser } from 'mailparser';
+import type { Db } from '../../db/client.ts';
+import { quarantineAttachments, quarantineMessages, restoreRequests } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Mailer } from '../../mail/outbound.ts';
+import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { createAuditRepo } from '../audit/audit.repo.ts';
+import type { PublicActionsService } from '../public-actions/public-actions.service.ts';
+import { createTenantsRepo } from '../tenants/tenants.repo.ts';
+
+type MessageRow = typeof quarantineMessages.$inferSelect;
+type AttachmentRow = typeof quarantineAttachments.$inferSelect;
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function summary(m: MessageRow, attachments: AttachmentRow[]): MessageSummary {
+  return {
+    id: m.id,
+    saas_type: m.saasType,
+    recipient: m.recipient,
+    sender: m.sender,
+    sender_name: m.senderName,
+    subject: m.subject,
+    received_at: m.receivedAt.toISOString(),
+    verdict: m.verdict as Verdict,
+    reasons: m.reasons,
+    state: m.state as MessageSummary['state'],
+    size: m.size,
+    attachments: attachments
+      .filter((a) => a.messageId === m.id)
+      .map((a) => ({
+        id: a.id,
+        filename: a.filename,
+        content_type: a.contentType,
+        size: a.size,
+        sha256: a.sha256,
+        state: a.state as 'removed',
+      })),
+  };
+}
+
+/** Links of a body, shown as text: [text, href] pairs from anchors and bare URLs. */
+function linksOf(html: string | null, text: string): Array<{ text: string; href: string }> {
+  const links: Array<{ text: string; href: string }> = [];
+  if (html) {
+    for (const match of html.matchAll(/<a\b[^>]*href\s*=\s*["']([^"']+)["'][^>]*>([\s\S]*?)<\/a>/gi)) {
+      links.push({ href: match[1]!, text: match[2]!.replace(/<[^>]*>/g, '').trim() });
+    }
+  }
+  for (const match of text.matchAll(/\bhttps?:\/\/[^\s<>"')]+/gi)) {
+    if (!links.some((l) => l.href === match[0])) links.push({ href: match[0], text: match[0] });
+  }
+  return links.slice(0, 100);
+}
+
+/** The admin side of the loop (SPEC §2.4 User Interaction): review, approve (release), decline. */
+export function createQuarantineAdminService(deps: {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  publicActions: PublicActionsService;
+}) {
+  const { db } = deps;
+  const audit = createAuditRepo(db);
+  const tenants = createTenantsRepo(db);
+
+  async function attachmentsOf(ids: string[]) {
+    return ids.length
+      ? db.select().from(quarantineAttachments).where(inArray(quarantineAttachments.messageId, ids))
+      : [];
+  }
+
+  async function requestIn(tenantId: string, id: string) {
+    const [row] = await db
+      .select({ request: restoreRequests, message: quarantineMessages })
+      .from(restoreRequests)
+      .innerJoin(quarantineMessages, eq(quarantineMessages.id, restoreRequests.messageId))
+      .where(and(eq(restoreRequests.id, id), eq(restoreRequests.tenantId, tenantId)));
+    if (!row) throw new AppError('not_found', 'No such restore request');
+    return row;
+  }
+
+  function searchOf(q: string | undefined): SQL | undefined {
+    if (!q) return undefined;
+    const like = `%${escapeLike(q)}%`;
+    return or(
+      ilike(quarantineMessages.subject, like),
+      ilike(quarantineMessages.sender, like),
+      ilike(quarantineMessages.recipient, like),
+    );
+  }
+
+  return {
+    async listRequests(
+      tenantId: string,
+      query: { q?: string; status?: RestoreStatus; limit: number; offset: number },
+    ) {
+      const where = and(
+        eq(restoreRequests.tenantId, tenantId),
+        query.status ? eq(restoreRequests.status, query.status) : undefined,
+        searchOf(query.q),
+      );
+      const rows = await db
+        .select({ request: restoreRequests, message: quarantineMessages })
+        .from(restoreRequests)
+        .innerJoin(quarantineMessages, eq(quarantineMessages.id, restoreRequests.messageId))
+        .where(where)
+        .orderBy(desc(restoreRequests.createdAt))
+        .limit(query.limit)
+        .offset(query.offset);
+      const [total] = await db
+        .select({ n: count() })
+        .from(restoreRequests)
+        .innerJoin(quarantineMessages, eq(quarantineMessages.id, restoreRequests.messageId))
+        .where(where);
+      const attachments = await attachmentsOf(rows.map((r) => r.message.id));
+      const items: RestoreRequestItem[] = rows.map(({ request: r, message }) => ({
+        id: r.id,
+        kind: r.kind as 'email',
+        requested_by: r.requestedBy,
+        commentary: r.commentary,
+        mode: r.mode as RestoreMode,
+        status: r.status as RestoreStatus,
+        created_at: r.createdAt.toISOString(),
+        decided_at: r.decidedAt?.toISOString() ?? null,
+        decline_reason: r.declineReason,
+        message: summary(message, attachments),
+      }));
+      return { items, total: Number(total?.n ?? 0) };
+    },
+
+    async listMessages(
+      tenantId: string,
+      query: { q?: string; verdict?: Verdict; state?: string; limit: number; offset: number },
+    ) {
+      const where = and(
+        eq(quarantineMessages.tenantId, tenantId),
+        query.verdict ? eq(quarantineMessages.verdict, query.verdict) : undefined,
+        query.state
+          ? eq(quarantineMessages.state, query.state)
+          : inArray(quarantineMessages.state, ['quarantined', 'attachments_removed', 'restored']),
+        searchOf(query.q),
+      );
+      const rows = await db
+        .select()
+        .from(quarantineMessages)
+        .where(where)
+        .orderBy(desc(quarantineMessages.receivedAt))
+        .limit(query.limit)
+        .offset(query.offset);
+      const [total] = await db.select({ n: count() }).from(quarantineMessages).where(where);
+      const attachments = await attachmentsOf(rows.map((r) => r.id));
+      return { items: rows.map((m) => summary(m, attachments)), total: Number(total?.n ?? 0) };
+    },
+
+    /** Headers and a safe text rendering of the body: nothing remote, links as inert text. */
+    async message(tenantId: string, id: string) {
+      const [m] = await db
+        .select()
+        .from(quarantineMessages)
+        .where(and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId)));
+      if (!m) throw new AppError('not_found', 'No such message');
+      const parsed = await simpleParser(Buffer.from(m.raw), { skipImageLinks: true });
+      const headers = parsed.headerLines.slice(0, 200).map((h) => {
+        const colon = h.line.indexOf(':');
+        return {
+          name: h.line.slice(0, colon),
+          value: h.line
+            .slice(colon + 1)
+            .replace(/\r?\n[ \t]+/g, ' ')
+            .trim(),
+        };
+      });
+      const text = parsed.text ?? '';
+      const html = typeof parsed.html === 'string' ? parsed.html : null;
+      return {
+        ...summary(m, await attachmentsOf([m.id])),
+        headers,
+        body_text: text ? text.slice(0, 200_000) : null,
+        links: linksOf(html, text),
+        raw_sha256: m.rawSha256,
+      };
+    },
+
+    /** Approve: release the message to its recipient (once), and mark the request restored. */
+    async approve(tenantId: string, id: string, actor: Actor): Promise<RestoreStatus> {
+      const { request, message } = await requestIn(tenantId, id);
+      const now = deps.clock.now();
+      // Only a request still open moves on: a decline racing this approve wins or loses whole.
+      const [taken] = await db
+        .update(restoreRequests)
+        .set({ status: 'approved', decidedBy: actor.userId ?? null, decidedAt: now, updatedAt: now })
+        .where(and(eq(restoreRequests.id, id), eq(restoreRequests.status, 'requested')))
+        .returning({ id: restoreRequests.id });
+      if (!taken) {
+        const { request: current } = await requestIn(tenantId, id);
+        if (current.status === 'declined') throw new AppError('conflict', 'This request was declined');
+        if (current.status === 'restored') return 'restored';
+      } else {
+        await audit.record(actor, {
+          tenantId,
+          action: 'restore_request.approve',
+          targetType: 'restore_request',
+          targetId: id,
+        });
+      }
+      await deps.publicActions.releaseOnce(
+        message,
+        request.kind as 'email' | 'original',
+        actor.userId ?? 'admin',
+        id,
+      );
+      return 'restored';
+    },
+
+    /** Decline with a reason: the recipient is told by email. */
+    async decline(tenantId: string, id: string, reason: string, actor: Actor): Promise<RestoreStatus> {
+      const { request, message } = await requestIn(tenantId, id);
+      if (request.status !== 'requested')
+        throw new AppError('conflict', `This request is already ${request.status}`);
+      const brand = mailBrand(await tenants.findById(tenantId));
+      let outboxId = '';
+      await db.transaction(async (tx) => {
+        const [taken] = await tx
+          .update(restoreRequests)
+          .set({
+            status: 'declined',
+            declineReason: reason,
+            decidedBy: actor.userId ?? null,
+            decidedAt: deps.clock.now(),
+            updatedAt: deps.clock.now(),
+          })
+          .where(and(eq(restoreRequests.id, id), eq(restoreRequests.status, 'requested')))
+          .returning({ id: restoreRequests.id });
+        if (!taken) throw new AppError('conflict', 'This request is no longer open');
+        outboxId = await deps.mailer.send(
+          {
+            tenantId,
+            kind: 'restore_declined',
+            to: message.recipient,
+            fromName: brand.name,
+            ...renderMail(brand, {
+              subject: `Your request was declined: ${message.subject || '(no subject)'}`,
+              heading: 'Your restore request was declined',
+              paragraphs: [
+                `An administrator declined your request to restore the message "${message.subject || '(no subject)'}" from ${message.sender}.`,
+                `Reason: ${reason}`,
+                'If you still need it, reply to your administrator directly.',
+              ],
+            }),
+          },
+          tx,
+        );
+        await createAuditRepo(tx).record(actor, {
+          tenantId,
+          action: 'restore_request.decline',
+          targetType: 'restore_request',
+          targetId: id,
+          details: { reason },
+        });
+      });
+      deps.mailer.deliverStored(outboxId);
+      return 'declined';
+    },
+
+    /** Release a held message directly from the quarantine list. */
+    async release(tenantId: string, id: string, actor: Actor): Promise<void> {
+      const [m] = await db
+        .select()
+        .from(quarantineMessages)
+        .where(and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId)));
+      if (!m) throw new AppError('not_found', 'No such message');
+      if (m.verdict === 'malware') throw new AppError('method_not_allowed', 'Malware is never released');
+      await audit.record(actor, {
+        tenantId,
+        action: 'quarantine.admin_release',
+        targetType: 'quarantine_message',
+        targetId: id,
+      });
+      await deps.publicActions.releaseOnce(
+        m,
+        m.state === 'attachments_removed' ? 'original' : 'email',
+        actor.userId ?? 'admin',
+      );
+    },
+  };
+}
+export type QuarantineAdminService = ReturnType<typeof createQuarantineAdminService>;

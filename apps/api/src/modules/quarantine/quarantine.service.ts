@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import type { Verdict } from '@moat/contracts/quarantine';
+import { ROUTES } from '@moat/contracts/routes';
+import { domainOfEmail, emailSchema } from '@moat/contracts/validation';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import {
+  messageActions,
+  quarantineAttachments,
+  quarantineMessages,
+  securityEvents,
+} from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Mailer } from '../../mail/outbound.ts';
+import { parseMessage, sha256 } from '../../mail/parse.ts';
+import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { createAuditRepo } from '../audit/audit.repo.ts';
+import { createTenantsRepo } from '../tenants/tenants.repo.ts';
+import { restoreLinks } from './links.ts';
+import { restorePolicyOf } from './policy.ts';
+
+/** Why a message was held, as a recipient reads it: "…because it looks like phishing". */
+const VERDICT_WORDS: Record<Verdict, string> = {
+  phishing: 'it looks like phishing',
+  malware: 'it contains malware',
+  spam: 'it looks like spam',
+  suspicious: 'it looks suspicious',
+};
+
+export interface IngestInput {
+  raw: Buffer;
+  recipient: string;
+  saasType: string;
+  verdict: Verdict;
+  reasons: string[];
+  /** Deliver the message without its attachments (kept here for restore-original) instead of holding it. */
+  stripAttachments: boolean;
+  engine: string;
+}
+
+/** Holding mail: the one path for the CLI import and the SMTP gateway. */
+export function createQuarantineService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'publicUrl'>;
+  mailer: Mailer;
+}) {
+  const tenants = createTenantsRepo(deps.db);
+
+  /** The message without its attachments, with a note where to get them back. */
+  async function strippedCopy(
+    parsed: Awaited<ReturnType<typeof parseMessage>>,
+    recipient: string,
+    note: string,
+  ) {
+    const composer = new MailComposer({
+      from: parsed.fromName ? { name: parsed.fromName, address: parsed.fromAddress } : parsed.fromAddress,
+      to: recipient,
+      subject: parsed.subject,
+      date: parsed.date ?? undefined,
+      text: `${note}\n\n${parsed.text}`,
+      ...(parsed.html
+        ? {
+            html: `<p style="padding:8px;border:1px solid #d9480f">${note.replace(/[<>&]/g, '')}</p>${parsed.html}`,
+          }
+        : {}),
+      headers: { 'X-Moat-Attachments-Removed': String(parsed.attachments.length) },
+    });
+    return composer.compile().build();
+  }
+
+  return {
+    async ingest(input: IngestInput, actor: Actor) {
+      const recipient = emailSchema.safeParse(input.recipient);
+      if (!recipient.success)
+        throw new AppError('validation_error', `"${input.recipient}" is not a valid email address`);
+      const tenant = await tenants.findByDomain(domainOfEmail(recipient.data));
+      if (!tenant) throw new AppError('not_found', `No tenant has the domain of ${recipient.data}`);
+      if (input.raw.length === 0) throw new AppError('validation_error', 'The message is empty');
+      const parsed = await parseMessage(input.raw);
+      const policy = await restorePolicyOf(deps.db, tenant.id, input.verdict);
+      const now = deps.clock.now();
+      const publicId = randomBytes(24).toString('base64url');
+      const actionId = randomBytes(24).toString('base64url');
+      const reportSafeUrl = `${deps.config.publicUrl}/#${ROUTES.emailActions.action}?${new URLSearchParams({ type: input.saasType, id: actionId })}`;
+      const strip = input.stripAttachments && parsed.attachments.length > 0;
+      const links = restoreLinks(deps.config.publicUrl, { saasType: input.saasType, publicId }, policy.mode);
+      const brand = mailBrand(tenant);
+      const reasons = input.reasons.length ? input.reasons : [`Detected as ${input.verdict}`];
+      const facts = [
+        `From: ${parsed.fromName ? `${parsed.fromName} <${parsed.fromAddress}>` : parsed.fromAddress}`,
+        `Subject: ${parsed.subject || '(no subject)'}`,
+        `Received: ${(parsed.date ?? now).toUTCString()}`,
+        `Why: ${reasons.join('; ')}`,
+      ];
+      const restorable = policy.mode !== 'none';
+
+      const outboxIds: string[] = [];
+      const message = await deps.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(quarantineMessages)
+          .values({
+            tenantId: tenant.id,
+            publicId,
+            saasType: input.saasType,
+            recipient: recipient.data,
+            sender: parsed.fromAddress,
+            senderName: parsed.fromName,
+            subject: parsed.subject,
+            messageIdHeader: parsed.messageId,
+            receivedAt: now,
+            verdict: input.verdict,
+            reasons,
+            state: strip ? 'attachments_removed' : 'quarantined',
+            raw: input.raw,
+            rawSha256: sha256(input.raw),
+            size: input.raw.length,
+            expiresAt: new Date(now.getTime() + tenant.retentionDays * 86_400_000),
+          })
+          .returning();
+        const message = row!;
+        if (parsed.attachments.length) {
+          await tx.insert(quarantineAttachments).values(
+            parsed.attachments.map((a) => ({
+              messageId: message.id,
+              filename: a.filename,
+              contentType: a.contentType,
+              size: a.size,
+              sha256: a.sha256,
+              state: 'removed',
+            })),
+          );
+        }
+        await tx
+          .insert(messageActions)
+          .values({ publicId: actionId, messageId: message.id, action: 'report_safe' });
+        await tx.insert(securityEvents).values({
+          tenantId: tenant.id,
+          messageId: message.id,
+          engine: input.engine,
+          verdict: input.verdict,
+          description: reasons.join('; '),
+          severity: input.verdict === 'malware' || input.verdict === 'phishing' ? 'high' : 'medium',
+        });
+        if (strip) {
+          const names = parsed.attachments.map((a) => a.filename).join(', ');
+          const note = restorable
+            ? `${brand.name} removed ${parsed.attachments.length} attachment(s) from this message (${names}). Restore the original: ${links.restoreOriginal}`
+            : `${brand.name} removed ${parsed.attachments.length} attachment(s) from this message (${names}) because they are dangerous.`;
+          outboxIds.push(
+            await deps.mailer.send(
+              {
+                tenantId: tenant.id,
+                kind: 'stripped_delivery',
+                to: recipient.data,
+                fromName: brand.name,
+                subject: parsed.subject,
+                text: note,
+                html: '',
+                raw: await strippedCopy(parsed, recipient.data, note),
+              },
+              tx,
+            ),
+          );
+        }
+        const action = !restorable
+          ? undefined
+          : strip
+            ? { label: 'Restore the original attachment', url: links.restoreOriginal }
+            : {
+                label: policy.mode === 'automatic' ? 'Restore this email' : 'Request this email',
+                url: links.restoreEmail,
+              };
+        outboxIds.push(
+          await deps.mailer.send(
+            {
+              tenantId: tenant.id,
+              kind: strip ? 'attachment_removed_notice' : 'quarantine_notice',
+              to: recipient.data,
+              fromName: brand.name,
+              ...renderMail(brand, {
+                subject: strip
+                  ? `An attachment was removed: ${parsed.subject || '(no subject)'}`
+                  : `A message to you was held: ${parsed.subject || '(no subject)'}`,
+                heading: strip
+                  ? 'We removed an attachment from a message to you'
+                  : 'We held a message sent to you',
+                paragraphs: [
+                  strip
+                    ? `The message below was delivered to you without its attachments (${parsed.attachments.map((a) => a.filename).join(', ')}), because ${VERDICT_WORDS[input.verdict]}.`
+                    : `The message below was not delivered to you, because ${VERDICT_WORDS[input.verdict]}.`,
+                  ...facts,
+                  restorable
+                    ? policy.mode === 'automatic'
+                      ? 'If you trust it, you can restore it with the button below. You will be asked to confirm your email address.'
+                      : 'If you need it, you can ask your administrator to release it with the button below.'
+                    : 'It cannot be restored because it is dangerous. Contact your administrator if you need it.',
+                  `This link works until ${message.expiresAt.toUTCString()}.`,
+                ],
+                action,
+                links: [{ label: 'Report this message as safe to your administrator', url: reportSafeUrl }],
+              }),
+            },
+            tx,
+          ),
+        );
+        await createAuditRepo(tx).record(actor, {
+          tenantId: tenant.id,
+          action: strip ? 'quarantine.strip' : 'quarantine.hold',
+          targetType: 'quarantine_message',
+          targetId: message.id,
+          details: { recipient: recipient.data, verdict: input.verdict, mode: policy.mode },
+        });
+        return message;
+      });
+      for (const id of outboxIds) deps.mailer.deliverStored(id);
+      return { message, policy, links: restorable ? links : null, strip };
+    },
+  };
+}
+export type QuarantineService = ReturnType<typeof createQuarantineService>;

@@ -1,0 +1,149 @@
+import type { Brand, DeploymentMode } from '@moat/contracts/deployment';
+import { domainSchema } from '@moat/contracts/validation';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { createAuditRepo } from '../audit/audit.repo.ts';
+import { createFeaturesRepo } from '../features/features.repo.ts';
+import { createTenantsRepo, type NewTenant, type TenantRow } from './tenants.repo.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface CreateTenantInput {
+  name: string;
+  domains: string[];
+  brand?: Brand;
+  deploymentMode?: DeploymentMode;
+  isMsp?: boolean;
+}
+
+function parseDomain(raw: string): string {
+  const parsed = domainSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new AppError('validation_error', `"${raw}" is not a valid mail domain (for example: example.com)`, [
+      { field: 'domain', message: 'invalid_domain' },
+    ]);
+  }
+  return parsed.data;
+}
+
+export function createTenantsService({ db }: { db: Db }) {
+  const tenants = createTenantsRepo(db);
+  const features = createFeaturesRepo(db);
+  const audit = createAuditRepo(db);
+
+  async function assertDomainFree(domain: string): Promise<void> {
+    const owner = await tenants.domainOwner(domain);
+    if (owner) throw new AppError('conflict', `The domain ${domain} already belongs to a tenant`);
+  }
+
+  return {
+    /** A tenant by its id or by one of its domains. */
+    async resolve(ref: string): Promise<TenantRow> {
+      const value = ref.trim().toLowerCase();
+      const tenant = UUID.test(value) ? await tenants.findById(value) : await tenants.findByDomain(value);
+      if (!tenant) throw new AppError('not_found', `No tenant has the id or domain "${ref}"`);
+      return tenant;
+    },
+
+    async create(input: CreateTenantInput, actor: Actor): Promise<TenantRow & { domains: string[] }> {
+      const name = input.name.trim();
+      if (!name || name.length > 200) {
+        throw new AppError('validation_error', 'The tenant name must be 1 to 200 characters long', [
+          { field: 'name', message: 'invalid_name' },
+        ]);
+      }
+      if (input.domains.length === 0) {
+        throw new AppError('validation_error', 'A tenant needs at least one mail domain', [
+          { field: 'domain', message: 'required' },
+        ]);
+      }
+      const domains = [...new Set(input.domains.map(parseDomain))];
+      for (const domain of domains) await assertDomainFree(domain);
+      return db.transaction(async (tx) => {
+        const tenant = await tenants.insert(
+          {
+            name,
+            brand: input.brand ?? 'moat',
+            deploymentMode: input.deploymentMode ?? 'poc',
+            isMsp: input.isMsp ?? false,
+          },
+          tx,
+        );
+        for (const domain of domains) await tenants.addDomain(tenant.id, domain, tx);
+        await audit.record(
+          actor,
+          {
+            tenantId: tenant.id,
+            action: 'tenant.create',
+            targetType: 'tenant',
+            targetId: tenant.id,
+            details: { name, domains, brand: tenant.brand, deploymentMode: tenant.deploymentMode },
+          },
+          tx,
+        );
+        return { ...tenant, domains };
+      });
+    },
+
+    async addDomain(
+      tenantRef: string,
+      rawDomain: string,
+      actor: Actor,
+    ): Promise<{ tenant: TenantRow; domain: string }> {
+      const tenant = await this.resolve(tenantRef);
+      const domain = parseDomain(rawDomain);
+      await assertDomainFree(domain);
+      await db.transaction(async (tx) => {
+        await tenants.addDomain(tenant.id, domain, tx);
+        await audit.record(
+          actor,
+          {
+            tenantId: tenant.id,
+            action: 'tenant.domain_add',
+            targetType: 'tenant',
+            targetId: tenant.id,
+            details: { domain },
+          },
+          tx,
+        );
+      });
+      return { tenant, domain };
+    },
+
+    async setFeatures(tenantRef: string, values: Record<string, boolean>, actor: Actor) {
+      const tenant = await this.resolve(tenantRef);
+      await db.transaction(async (tx) => {
+        await features.set(tenant.id, values, tx);
+        await audit.record(
+          actor,
+          {
+            tenantId: tenant.id,
+            action: 'tenant.features_set',
+            targetType: 'tenant',
+            targetId: tenant.id,
+            details: values,
+          },
+          tx,
+        );
+      });
+      return { tenant, flags: await features.flagsOf(tenant.id) };
+    },
+
+    async update(tenantId: string, changes: Partial<NewTenant>, actor: Actor): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tenants.update(tenantId, changes, tx);
+        await audit.record(
+          actor,
+          { tenantId, action: 'tenant.update', targetType: 'tenant', targetId: tenantId, details: changes },
+          tx,
+        );
+      });
+    },
+
+    domainsOf: (tenantId: string) => tenants.domainsOf(tenantId),
+    flagsOf: (tenantId: string) => features.flagsOf(tenantId),
+    list: () => tenants.list(),
+  };
+}
+export type TenantsService = ReturnType<typeof createTenantsService>;

@@ -1,0 +1,76 @@
+import { SESSION_ID_HEADER } from '@moat/contracts/constants';
+import { NOT_AUTHENTICATED_MESSAGE, SESSION_COOKIE } from '@moat/contracts/current-user';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../../errors.ts';
+import { hashToken } from '../../lib/tokens.ts';
+import { createSessionsRepo, type SessionRow } from '../../modules/sessions/sessions.repo.ts';
+import type { UserRow } from '../../modules/users/users.repo.ts';
+
+/** Idle timeout (DESIGN §4): a session unused this long is over. */
+export const SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+/** Only touch last_seen_at this often, to keep reads cheap. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    session: SessionRow | null;
+    user: UserRow | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: a live session, its login reason given (SPEC §4 "Maintenance rule"). */
+    requireUser: (request: FastifyRequest) => Promise<void>;
+    /** preHandler: a live session, even one still owing its login reason. */
+    requireSession: (request: FastifyRequest) => Promise<void>;
+  }
+}
+
+export interface SignedIn {
+  session: SessionRow;
+  user: UserRow;
+}
+
+/** The session and user of a request that passed requireUser or requireSession. */
+export function signedIn(request: FastifyRequest): SignedIn {
+  if (!request.session || !request.user) throw new AppError('forbidden', NOT_AUTHENTICATED_MESSAGE);
+  return { session: request.session, user: request.user };
+}
+
+/**
+ * Reads the session cookie on every request: a live session (not revoked, within its idle and
+ * absolute timeouts) sets `request.session` and `request.user`. The non-secret numeric session
+ * id goes out in a response header on every answer, errors included.
+ */
+export const sessionPlugin = fp(async (app: FastifyInstance) => {
+  const repo = createSessionsRepo(app.database.db);
+  app.decorateRequest('session', null);
+  app.decorateRequest('user', null);
+  app.decorate('requireSession', async (request: FastifyRequest) => {
+    signedIn(request);
+  });
+  app.decorate('requireUser', async (request: FastifyRequest) => {
+    const { session, user } = signedIn(request);
+    // A locked account (SPEC §4 "Locked account") reads only who it is; the console is closed to it.
+    if (user.locked) throw new AppError('forbidden', 'This account is locked');
+    if (session.loginReasonRequired) {
+      throw new AppError('login_reason_required', 'Give the reason for this sign-in first');
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return;
+    const now = app.clock.now();
+    const found = await repo.findLive(hashToken(token), now);
+    if (!found) return;
+    const idleFor = now.getTime() - found.session.lastSeenAt.getTime();
+    if (idleFor > SESSION_IDLE_TIMEOUT_MS || found.user.status !== 'active') {
+      await repo.revoke(found.session.id, now);
+      return;
+    }
+    if (idleFor > TOUCH_INTERVAL_MS) await repo.touch(found.session.id, now);
+    request.session = found.session;
+    request.user = found.user;
+    reply.header(SESSION_ID_HEADER, String(found.session.id));
+  });
+});

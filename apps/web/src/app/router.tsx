@@ -1,0 +1,266 @@
+import { ROUTES, SHELL_AREAS } from '@moat/contracts/routes';
+import { ROUTE_PATTERNS, USER_INTERACTION_ROUTES, v1PolicyEditPath } from '@moat/contracts/web-routes';
+import type { QueryClient } from '@tanstack/react-query';
+import { createHashRouter, type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
+import { RouteFallback } from '../components/ui/RouteFallback';
+import { redirectIfSignedIn, requireActiveUser, requireLockedUser } from './guards';
+import { lazyComponent, lazyElement } from './lazy-route';
+import { legacyRoutes } from './legacy-routes';
+import { RootLayout } from './RootLayout';
+import { RouteErrorPage } from './RouteErrorPage';
+import { startupTokenMiddleware } from './startup-token';
+
+const SHELL_ROUTE_ID = 'shell';
+
+const loadAreaPage = () => import('../areas/shell/AreaPage');
+const loadNotFound = () => import('../areas/errors/NotFoundPage');
+
+/** The whole route table of SPEC §2. Every area is a lazy chunk; guards are loaders. */
+export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  const activeUser = requireActiveUser(queryClient);
+  const lockedUser = requireLockedUser(queryClient);
+
+  return [
+    {
+      path: ROUTES.root,
+      middleware: [startupTokenMiddleware(queryClient)],
+      Component: RootLayout,
+      HydrateFallback: RouteFallback,
+      errorElement: <RouteErrorPage />,
+      children: [
+        { index: true, loader: () => redirect(ROUTES.auth.login), element: null },
+
+        // Sign-in area (SPEC §2.1)
+        {
+          path: ROUTES.auth.root,
+          lazy: lazyComponent(() => import('../areas/auth/AuthLayout'), 'AuthLayout'),
+          children: [
+            { index: true, loader: () => redirect(ROUTES.auth.login), element: null },
+            {
+              path: ROUTES.auth.login,
+              loader: redirectIfSignedIn,
+              lazy: lazyComponent(() => import('../areas/auth/LoginPage'), 'LoginPage'),
+            },
+            {
+              path: ROUTES.auth.forgotPassword,
+              loader: redirectIfSignedIn,
+              lazy: lazyComponent(() => import('../areas/auth/ForgotPasswordPage'), 'ForgotPasswordPage'),
+            },
+            {
+              path: ROUTES.auth.resetPassword,
+              lazy: lazyComponent(() => import('../areas/auth/ResetPasswordPage'), 'ResetPasswordPage'),
+            },
+            {
+              path: ROUTE_PATTERNS.passwordExpired,
+              lazy: lazyComponent(() => import('../areas/auth/PasswordExpiredPage'), 'PasswordExpiredPage'),
+            },
+            {
+              path: ROUTES.auth.samlLogin,
+              lazy: lazyElement(
+                () => import('../areas/auth/ExternalSignInPage'),
+                (m) => <m.ExternalSignInPage provider="saml" />,
+              ),
+            },
+            {
+              path: ROUTES.auth.office365,
+              lazy: lazyElement(
+                () => import('../areas/auth/ExternalSignInPage'),
+                (m) => <m.ExternalSignInPage provider="office365" />,
+              ),
+            },
+            {
+              path: ROUTES.auth.loginGoogle,
+              lazy: lazyElement(
+                () => import('../areas/auth/ExternalSignInPage'),
+                (m) => <m.ExternalSignInPage provider="google" />,
+              ),
+            },
+          ],
+        },
+        {
+          path: ROUTES.sonicwallLogin,
+          lazy: lazyComponent(() => import('../areas/auth/SonicwallLoginPage'), 'SonicwallLoginPage'),
+        },
+
+        // Public email-actions area (SPEC §2.2)
+        {
+          path: ROUTES.emailActions.root,
+          lazy: lazyComponent(
+            () => import('../areas/email-actions/EmailActionsLayout'),
+            'EmailActionsLayout',
+          ),
+          children: [
+            {
+              path: ROUTES.emailActions.restoreEmail,
+              lazy: lazyComponent(
+                () => import('../areas/email-actions/RestoreEmailPage'),
+                'RestoreEmailPage',
+              ),
+            },
+            {
+              path: ROUTES.emailActions.restoreAttachment,
+              lazy: lazyComponent(
+                () => import('../areas/email-actions/RestoreAttachmentPage'),
+                'RestoreAttachmentPage',
+              ),
+            },
+            {
+              path: ROUTES.emailActions.restoreOriginal,
+              lazy: lazyComponent(
+                () => import('../areas/email-actions/RestoreOriginalPage'),
+                'RestoreOriginalPage',
+              ),
+            },
+            {
+              path: ROUTES.emailActions.action,
+              lazy: lazyComponent(() => import('../areas/email-actions/ActionPage'), 'ActionPage'),
+            },
+            { index: true, lazy: lazyComponent(loadNotFound, 'NotFoundMessage') },
+          ],
+        },
+
+        // Error pages (SPEC §2.3)
+        {
+          path: ROUTES.errors.root,
+          lazy: lazyComponent(() => import('../areas/errors/ErrorsLayout'), 'ErrorsLayout'),
+          children: [
+            {
+              path: ROUTES.errors.unauthorized,
+              lazy: lazyComponent(() => import('../areas/errors/ErrorPages'), 'UnauthorizedPage'),
+            },
+            {
+              path: ROUTES.errors.forbidden,
+              lazy: lazyComponent(() => import('../areas/errors/ErrorPages'), 'ForbiddenPage'),
+            },
+            {
+              path: ROUTE_PATTERNS.forbiddenWithRest,
+              lazy: lazyComponent(() => import('../areas/errors/ErrorPages'), 'ForbiddenPage'),
+            },
+            {
+              path: ROUTES.errors.gone,
+              lazy: lazyComponent(() => import('../areas/errors/ErrorPages'), 'GonePage'),
+            },
+            { index: true, lazy: lazyComponent(loadNotFound, 'NotFoundMessage') },
+          ],
+        },
+
+        // Locked account (SPEC §2.3, §4 "Locked account")
+        {
+          path: ROUTES.accessBlocked.root,
+          loader: lockedUser,
+          lazy: lazyComponent(
+            () => import('../areas/access-blocked/AccessBlockedLayout'),
+            'AccessBlockedLayout',
+          ),
+          children: [
+            { index: true, loader: () => redirect(ROUTES.accessBlocked.customerLocked), element: null },
+            {
+              path: ROUTES.accessBlocked.customerLocked,
+              lazy: lazyComponent(
+                () => import('../areas/access-blocked/AccessBlockedPages'),
+                'CustomerLockedPage',
+              ),
+            },
+            {
+              path: ROUTES.accessBlocked.requestSent,
+              lazy: lazyComponent(
+                () => import('../areas/access-blocked/AccessBlockedPages'),
+                'RequestSentPage',
+              ),
+            },
+          ],
+        },
+
+        // Onboarding and wizard (guarded)
+        {
+          path: ROUTES.onboarding.root,
+          loader: activeUser,
+          lazy: lazyComponent(() => import('../areas/onboarding/OnboardingLayout'), 'OnboardingLayout'),
+          children: [
+            {
+              index: true,
+              lazy: lazyComponent(() => import('../areas/onboarding/OnboardingPages'), 'OnboardingPage'),
+            },
+            {
+              path: ROUTES.onboarding.saasSelection,
+              lazy: lazyComponent(() => import('../areas/onboarding/OnboardingPages'), 'SaasSelectionPage'),
+            },
+            {
+              path: ROUTES.onboarding.allSet,
+              lazy: lazyComponent(() => import('../areas/onboarding/OnboardingPages'), 'AllSetPage'),
+            },
+          ],
+        },
+        {
+          path: ROUTES.wizard,
+          loader: activeUser,
+          lazy: lazyComponent(() => import('../areas/onboarding/OnboardingPages'), 'WizardPage'),
+        },
+        {
+          path: ROUTES.redirectRoute,
+          loader: async (args: LoaderFunctionArgs) => {
+            await activeUser(args);
+            return redirect(ROUTES.dashboard);
+          },
+          element: null,
+        },
+
+        // Main shell (SPEC §2.4)
+        {
+          id: SHELL_ROUTE_ID,
+          loader: activeUser,
+          lazy: lazyComponent(() => import('../areas/shell/ShellLayout'), 'ShellLayout'),
+          children: [
+            {
+              path: USER_INTERACTION_ROUTES.restoreRequests,
+              lazy: lazyComponent(
+                () => import('../areas/user-interaction/RestoreRequestsPage'),
+                'RestoreRequestsPage',
+              ),
+            },
+            {
+              path: USER_INTERACTION_ROUTES.quarantineItems,
+              lazy: lazyComponent(
+                () => import('../areas/user-interaction/QuarantineItemsPage'),
+                'QuarantineItemsPage',
+              ),
+            },
+            ...SHELL_AREAS.map(
+              (area): RouteObject => ({
+                path: `/${area.path}/*`,
+                lazy: lazyElement(loadAreaPage, (m) => <m.AreaPage area={area.key} />),
+              }),
+            ),
+            {
+              path: ROUTES.archiveSearch,
+              lazy: lazyElement(loadAreaPage, (m) => <m.AreaPage area="archiving" section="archiveSearch" />),
+            },
+            {
+              path: ROUTES.trial,
+              lazy: lazyComponent(() => import('../areas/shell/TrialPage'), 'TrialPage'),
+            },
+            {
+              path: ROUTE_PATTERNS.policyEdit,
+              loader: ({ params }) => redirect(v1PolicyEditPath(params.id ?? '')),
+              element: null,
+            },
+            ...[ROUTE_PATTERNS.v1Feature, ROUTE_PATTERNS.v1Subfeature, ROUTE_PATTERNS.v1SubfeatureId].map(
+              (path): RouteObject => ({
+                path,
+                lazy: lazyComponent(() => import('../areas/shell/FeaturePage'), 'FeaturePage'),
+              }),
+            ),
+          ],
+        },
+
+        ...legacyRoutes(),
+
+        { path: ROUTE_PATTERNS.notFound, lazy: lazyComponent(loadNotFound, 'NotFoundPage') },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createHashRouter(createRoutes(queryClient));
+}

@@ -1,0 +1,32 @@
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { ROUTES } from '@moat/contracts/routes';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { TranslationKey } from '../../lib/i18n';
+import { useDocumentTitle } from '../../lib/use-document-title';
+
+export type ExternalProvider = 'saml' | 'office365' | 'google';
+
+const TITLES: Record<ExternalProvider, TranslationKey> = {
+  saml: 'auth.external.samlTitle',
+  office365: 'auth.external.office365Title',
+  google: 'auth.external.googleTitle',
+};
+
+/** The OAuth popup pages (SPEC §2.1). The providers are wired in the sign-in issue. */
+export function ExternalSignInPage({ provider }: { provider: ExternalProvider }) {
+  const { t } = useTranslation();
+  const title = t(TITLES[provider]);
+  useDocumentTitle(title);
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {title}
+      </Title>
+      <Text>{t('auth.external.unavailable')}</Text>
+      <Anchor component={Link} to={ROUTES.auth.login} size="sm">
+        {t('common.backToLogin')}
+      </Anchor>
+    </Stack>
+  );
+}

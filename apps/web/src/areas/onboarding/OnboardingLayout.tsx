@@ -1,0 +1,10 @@
+import { Outlet } from 'react-router';
+import { CenteredPage } from '../../components/ui/CenteredPage';
+
+export function OnboardingLayout() {
+  return (
+    <CenteredPage>
+      <Outlet />
+    </CenteredPage>
+  );
+}

@@ -1,0 +1,58 @@
+import { Anchor, Breadcrumbs, EmptyState, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useDocumentTitle } from '../../lib/use-document-title';
+
+export interface Crumb {
+  label: string;
+  /** Omitted for the current page. */
+  to?: string;
+}
+
+/** A shell page: breadcrumb trail, title, content. */
+export function PageFrame({
+  title,
+  trail,
+  children,
+}: {
+  title: string;
+  trail: Crumb[];
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  useDocumentTitle(title);
+  return (
+    <Stack gap="lg">
+      <nav aria-label={t('common.breadcrumb')}>
+        <Breadcrumbs separatorMargin="xs">
+          {trail.map((crumb) =>
+            crumb.to ? (
+              <Anchor key={crumb.label} component={Link} to={crumb.to} size="sm">
+                {crumb.label}
+              </Anchor>
+            ) : (
+              <Text key={crumb.label} size="sm" aria-current="page">
+                {crumb.label}
+              </Text>
+            ),
+          )}
+        </Breadcrumbs>
+      </nav>
+      <Title order={1}>{title}</Title>
+      {children}
+    </Stack>
+  );
+}
+
+/** The placeholder of an area whose screens come with a later issue. */
+export function NoDataYet({ subject }: { subject: string }) {
+  const { t } = useTranslation();
+  return (
+    <EmptyState
+      title={t('shell.emptyTitle')}
+      description={t('shell.emptyDescription', { area: subject })}
+      withIndicatorBackground
+    />
+  );
+}

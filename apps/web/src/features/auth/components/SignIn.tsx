@@ -1,0 +1,130 @@
+import { Button, Center, Loader, Stack, Text } from '@mantine/core';
+import type { LoginStepResponse } from '@moat/contracts/auth';
+import type { CurrentUser } from '@moat/contracts/current-user';
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TranslationKey } from '../../../lib/i18n';
+import { LoginForm, type LoginNotice } from './LoginForm';
+import { LoginReasonDialog, MailVerificationDialog, RequiredMfaSetupDialog } from './lazy-dialogs';
+import { OneTimeCodeForm } from './OneTimeCodeForm';
+
+/** Where the sign-in stands (SPEC §4 "Login"). */
+type Step =
+  | { kind: 'credentials' }
+  | { kind: 'mfaCode' }
+  | { kind: 'mailVerification' }
+  | { kind: 'mfaSetup' }
+  | { kind: 'loadingUser'; reasonRequired: boolean }
+  | { kind: 'loginReason'; user: CurrentUser };
+
+/**
+ * The whole sign-in: the login form, then the step the server asks for (one-time code, mail
+ * verification then the MFA setup an admin requires), then — once a session is open — the user
+ * (`loadUser` retries until it answers), the maintenance rule's login reason, and `onSignedIn`.
+ */
+export function SignIn({
+  samlAuth,
+  initialEmail,
+  initialNotice,
+  loadUser,
+  onSignedIn,
+  onPasswordExpired,
+}: {
+  samlAuth: boolean;
+  initialEmail?: string;
+  initialNotice?: LoginNotice | null;
+  loadUser: (signal: AbortSignal) => Promise<CurrentUser>;
+  onSignedIn: (user: CurrentUser) => void;
+  onPasswordExpired: (email: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [step, setStep] = useState<Step>({ kind: 'credentials' });
+  const [email, setEmail] = useState(initialEmail ?? '');
+  const [notice, setNotice] = useState<LoginNotice | null>(initialNotice ?? null);
+
+  const onStep = useCallback((answer: LoginStepResponse) => {
+    setEmail(answer.email);
+    switch (answer.next) {
+      case 'done':
+        setStep({ kind: 'loadingUser', reasonRequired: answer.login_reason_required });
+        return;
+      case 'mfa_code':
+        setStep({ kind: 'mfaCode' });
+        return;
+      case 'mail_verification':
+        setStep({ kind: 'mailVerification' });
+        return;
+      case 'mfa_setup':
+        setStep({ kind: 'mfaSetup' });
+        return;
+    }
+  }, []);
+
+  const restart = useCallback((key: TranslationKey | null) => {
+    setNotice(key ? { key, tone: 'error' } : null);
+    setStep({ kind: 'credentials' });
+  }, []);
+
+  const loadingUser = step.kind === 'loadingUser' ? step : null;
+  useEffect(() => {
+    if (!loadingUser) return;
+    const controller = new AbortController();
+    loadUser(controller.signal).then(
+      (user) => {
+        if (loadingUser.reasonRequired) setStep({ kind: 'loginReason', user });
+        else onSignedIn(user);
+      },
+      () => {
+        // Aborted: the page was left.
+      },
+    );
+    return () => controller.abort();
+  }, [loadingUser, loadUser, onSignedIn]);
+
+  if (step.kind === 'mfaCode') {
+    return <OneTimeCodeForm email={email} onStep={onStep} onCancel={restart} />;
+  }
+
+  if (step.kind === 'loadingUser' || step.kind === 'loginReason') {
+    return (
+      <>
+        <Center mih={200}>
+          <Stack align="center" gap="sm" role="status">
+            <Loader />
+            <Text>{t('auth.signIn.signingIn')}</Text>
+          </Stack>
+        </Center>
+        {step.kind === 'loadingUser' && (
+          <Button variant="subtle" fullWidth onClick={() => restart(null)}>
+            {t('common.backToLogin')}
+          </Button>
+        )}
+        {step.kind === 'loginReason' && (
+          <Suspense fallback={null}>
+            <LoginReasonDialog opened onSubmitted={() => onSignedIn(step.user)} />
+          </Suspense>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <LoginForm
+        samlAuth={samlAuth}
+        initialEmail={email}
+        notice={notice}
+        onStep={onStep}
+        onPasswordExpired={onPasswordExpired}
+      />
+      <Suspense fallback={null}>
+        {step.kind === 'mailVerification' && (
+          <MailVerificationDialog email={email} onStep={onStep} onCancel={restart} />
+        )}
+        {step.kind === 'mfaSetup' && (
+          <RequiredMfaSetupDialog email={email} onStep={onStep} onCancel={restart} />
+        )}
+      </Suspense>
+    </>
+  );
+}

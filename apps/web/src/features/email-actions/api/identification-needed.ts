@@ -1,0 +1,46 @@
+import {
+  type IdentificationNeededBody,
+  type IdentificationNeededResponse,
+  PUBLIC_ACTION_API,
+  type PublicActionName,
+} from '@moat/contracts/web-email-actions';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/http';
+import { queryKeys } from '../../../lib/query-keys';
+import type { ActionParams } from '../action-params';
+
+const identificationResponse = {
+  parse(value: unknown): IdentificationNeededResponse {
+    if (typeof value === 'object' && value !== null && 'status' in value) return { status: value.status };
+    throw new TypeError('identification_needed answer without status');
+  },
+};
+
+/**
+ * POST /api/v1/{type}/identification_needed: asks whether the recipient must prove who they are
+ * (a truthy status) before the action runs. Checks only; it changes nothing on the server.
+ */
+export function checkIdentificationNeeded(
+  params: ActionParams,
+  actionName: PublicActionName,
+  signal?: AbortSignal,
+): Promise<IdentificationNeededResponse> {
+  const body: IdentificationNeededBody = { action_name: actionName };
+  return apiPost(PUBLIC_ACTION_API.identificationNeeded(params.type), body, {
+    query: params.query,
+    signal,
+    schema: identificationResponse,
+  });
+}
+
+export function identificationNeededQueryOptions(params: ActionParams, actionName: PublicActionName) {
+  return queryOptions({
+    queryKey: queryKeys.identificationNeeded(params.type, actionName, params.query.toString()),
+    queryFn: ({ signal }) => checkIdentificationNeeded(params, actionName, signal),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export function useIdentificationNeeded(params: ActionParams, actionName: PublicActionName, enabled = true) {
+  return useQuery({ ...identificationNeededQueryOptions(params, actionName), enabled });
+}

@@ -1,0 +1,20 @@
+import { QUARANTINE_ADMIN_API } from '@moat/contracts/quarantine-admin';
+import { restoreDecisionResponseSchema } from '@moat/contracts/web-quarantine-admin';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/http';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** POST /api/v1/restore_requests/{id}/approve: releases the message to its recipient. */
+export function approveRestoreRequest(id: string) {
+  return apiPost(QUARANTINE_ADMIN_API.restoreRequestAction(id, 'approve'), undefined, {
+    schema: restoreDecisionResponseSchema,
+  });
+}
+
+export function useApproveRestoreRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: approveRestoreRequest,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.quarantine.all() }),
+  });
+}

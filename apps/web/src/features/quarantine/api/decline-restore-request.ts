@@ -1,0 +1,22 @@
+import { QUARANTINE_ADMIN_API } from '@moat/contracts/quarantine-admin';
+import { restoreDecisionResponseSchema } from '@moat/contracts/web-quarantine-admin';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/http';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** POST /api/v1/restore_requests/{id}/decline {reason}: the recipient is told by email. */
+export function declineRestoreRequest({ id, reason }: { id: string; reason: string }) {
+  return apiPost(
+    QUARANTINE_ADMIN_API.restoreRequestAction(id, 'decline'),
+    { reason },
+    { schema: restoreDecisionResponseSchema },
+  );
+}
+
+export function useDeclineRestoreRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: declineRestoreRequest,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.quarantine.all() }),
+  });
+}

@@ -1,0 +1,176 @@
+import {
+  Accordion,
+  Alert,
+  Button,
+  Center,
+  Code,
+  Group,
+  List,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
+import { formatBytes, formatDateTime } from '../../../lib/format';
+import { useQuarantineMessage } from '../api/get-quarantine-message';
+import { ATTACHMENT_STATE_LABEL, MESSAGE_STATE_LABEL } from '../labels';
+import { VerdictBadge } from './Badges';
+
+/** A label and its value in the preview's summary. */
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="preview-field">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/**
+ * A held message, safely (SPEC §2.4 User Interaction): headers, the body as plain pre-wrapped text
+ * (never HTML), links listed as inert text, and the attachments with their SHA-256 and state.
+ * `extra` (e.g. the recipient's request) goes under the summary.
+ */
+export function MessagePreview({ id, extra }: { id: string; extra?: ReactNode }) {
+  const { t, i18n } = useTranslation();
+  const message = useQuarantineMessage(id);
+
+  if (message.isPending) {
+    return (
+      <Center py="xl" role="status">
+        <Loader />
+        <VisuallyHidden>{t('app.loading')}</VisuallyHidden>
+      </Center>
+    );
+  }
+  if (message.isError) {
+    return (
+      <Alert color="red" variant="light" role="alert" title={t('quarantine.preview.loadFailed')}>
+        <Stack gap="xs" align="flex-start">
+          <ApiErrorMessage error={message.error} />
+          <Button size="xs" variant="light" onClick={() => void message.refetch()}>
+            {t('quarantine.list.retry')}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+
+  const m = message.data;
+  const sender = m.sender_name ? `${m.sender_name} <${m.sender}>` : m.sender;
+  return (
+    <Stack gap="lg">
+      <Title order={3} className="preview-subject">
+        {m.subject || t('quarantine.list.noSubject')}
+      </Title>
+      <dl className="preview-fields">
+        <Field label={t('quarantine.preview.from')}>{sender}</Field>
+        <Field label={t('quarantine.preview.to')}>{m.recipient}</Field>
+        <Field label={t('quarantine.preview.received')}>{formatDateTime(m.received_at, i18n.language)}</Field>
+        <Field label={t('quarantine.preview.verdict')}>
+          <VerdictBadge verdict={m.verdict} />
+        </Field>
+        {m.reasons.length > 0 && (
+          <Field label={t('quarantine.preview.reasons')}>{m.reasons.join(', ')}</Field>
+        )}
+        <Field label={t('quarantine.preview.state')}>{t(MESSAGE_STATE_LABEL[m.state])}</Field>
+        <Field label={t('quarantine.preview.size')}>{formatBytes(m.size, i18n.language)}</Field>
+        <Field label={t('quarantine.preview.sha256')}>
+          <Code className="preview-hash">{m.raw_sha256}</Code>
+        </Field>
+      </dl>
+      {extra}
+
+      <section aria-labelledby={`body-${m.id}`}>
+        <Title order={4} id={`body-${m.id}`} mb="xs">
+          {t('quarantine.preview.body')}
+        </Title>
+        {m.body_text ? (
+          <pre className="preview-body">{m.body_text}</pre>
+        ) : (
+          <Text c="dimmed">{t('quarantine.preview.noBody')}</Text>
+        )}
+      </section>
+
+      {m.links.length > 0 && (
+        <section aria-labelledby={`links-${m.id}`}>
+          <Title order={4} id={`links-${m.id}`} mb="xs">
+            {t('quarantine.preview.links', { count: m.links.length })}
+          </Title>
+          <Text size="sm" c="dimmed" mb="xs">
+            {t('quarantine.preview.linksNote')}
+          </Text>
+          <List spacing="xs" size="sm" className="preview-links">
+            {m.links.map((link, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: links may repeat; their order is fixed.
+              <List.Item key={index}>
+                {link.text && link.text !== link.href && <Text span>{link.text}: </Text>}
+                <Code className="preview-hash">{link.href}</Code>
+              </List.Item>
+            ))}
+          </List>
+        </section>
+      )}
+
+      <section aria-labelledby={`attachments-${m.id}`}>
+        <Title order={4} id={`attachments-${m.id}`} mb="xs">
+          {t('quarantine.preview.attachments', { count: m.attachments.length })}
+        </Title>
+        {m.attachments.length === 0 ? (
+          <Text c="dimmed">{t('quarantine.preview.noAttachments')}</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={560}>
+            <Table verticalSpacing="xs" className="preview-attachments">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('quarantine.preview.attachmentName')}</Table.Th>
+                  <Table.Th>{t('quarantine.preview.attachmentType')}</Table.Th>
+                  <Table.Th>{t('quarantine.preview.size')}</Table.Th>
+                  <Table.Th>{t('quarantine.preview.sha256')}</Table.Th>
+                  <Table.Th>{t('quarantine.preview.state')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {m.attachments.map((attachment) => (
+                  <Table.Tr key={attachment.id}>
+                    <Table.Td className="preview-wrap">{attachment.filename}</Table.Td>
+                    <Table.Td>{attachment.content_type}</Table.Td>
+                    <Table.Td>{formatBytes(attachment.size, i18n.language)}</Table.Td>
+                    <Table.Td>
+                      <Code className="preview-hash">{attachment.sha256}</Code>
+                    </Table.Td>
+                    <Table.Td>{t(ATTACHMENT_STATE_LABEL[attachment.state])}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </section>
+
+      <Accordion variant="contained">
+        <Accordion.Item value="headers">
+          <Accordion.Control>
+            {t('quarantine.preview.headers', { count: m.headers.length })}
+          </Accordion.Control>
+          <Accordion.Panel>
+            <dl className="preview-headers">
+              {m.headers.map((header, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: headers repeat (Received); their order is fixed.
+                <Group key={index} gap={4} wrap="nowrap" align="flex-start" className="preview-header">
+                  <dt>{header.name}:</dt>
+                  <dd>{header.value}</dd>
+                </Group>
+              ))}
+            </dl>
+          </Accordion.Panel>
+        </Accordion.Item>
+      </Accordion>
+    </Stack>
+  );
+}

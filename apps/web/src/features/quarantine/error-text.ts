@@ -1,0 +1,9 @@
+import type { TFunction } from 'i18next';
+import { messageKeyOf } from '../../lib/error-messages';
+import { isApiError } from '../../lib/http';
+
+/** The words of a failed decision: the server's reason for a 4xx (e.g. "already declined"), else the code's message. */
+export function decisionErrorText(t: TFunction, error: unknown): string {
+  if (isApiError(error) && error.status >= 400 && error.status < 500 && error.message) return error.message;
+  return t(messageKeyOf(error));
+}

@@ -1,0 +1,205 @@
+import {
+  ERROR_CODES,
+  ERROR_STATUS,
+  type ErrorCode,
+  type FieldError,
+  isErrorResponse,
+} from '@moat/contracts/errors';
+
+/** Codes the client itself produces when no usable answer came from the server. */
+export const CLIENT_ERROR_CODES = ['network_error', 'invalid_response'] as const;
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
+export type ApiErrorCode = ErrorCode | ClientErrorCode;
+
+/** Every failed call ends as one of these: the API's `ErrorResponse`, or a client-side stand-in. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** HTTP status; 0 when no answer arrived (network failure). */
+  readonly status: number;
+  readonly code: ApiErrorCode;
+  readonly details: FieldError[] | null;
+  readonly reqId: string | null;
+
+  constructor(init: {
+    status: number;
+    code: ApiErrorCode;
+    message: string;
+    details?: FieldError[] | null;
+    reqId?: string | null;
+  }) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details ?? null;
+    this.reqId = init.reqId ?? null;
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type QueryParams = URLSearchParams | Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions<T> {
+  query?: QueryParams;
+  /** Sent as JSON. */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Checks the answer's shape (a zod schema from contracts fits); a mismatch becomes `invalid_response`. */
+  schema?: { parse: (value: unknown) => T };
+}
+
+export interface ApiErrorContext {
+  method: HttpMethod;
+  /** Path and query of the call, e.g. `/api/v1/current_user`. */
+  url: string;
+}
+
+export type ApiErrorListener = (error: ApiError, context: ApiErrorContext) => void;
+
+const apiErrorListeners = new Set<ApiErrorListener>();
+
+/**
+ * The one place where the global HTTP error rules of SPEC §8 ("Global": token mismatch, trial
+ * expired, not authenticated, insufficient privileges, the global error handler) hook in. Every
+ * failed call is reported here before it is thrown to the caller. Returns an unsubscribe function.
+ */
+export function onApiError(listener: ApiErrorListener): () => void {
+  apiErrorListeners.add(listener);
+  return () => {
+    apiErrorListeners.delete(listener);
+  };
+}
+
+/** Header the server's CSRF rule requires on state-changing calls; sent on every call. */
+export const REQUESTED_WITH_HEADER = 'X-Requested-With';
+export const REQUESTED_WITH_VALUE = 'moat';
+
+export function buildUrl(path: string, query?: QueryParams): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  if (query instanceof URLSearchParams) {
+    for (const [key, value] of query) params.append(key, value);
+  } else {
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined && value !== null) params.append(key, String(value));
+    }
+  }
+  const search = params.toString();
+  if (!search) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${search}`;
+}
+
+const STATUS_CODES = new Map<number, ErrorCode>();
+for (const code of ERROR_CODES) {
+  if (!STATUS_CODES.has(ERROR_STATUS[code])) STATUS_CODES.set(ERROR_STATUS[code], code);
+}
+
+/** The error code for a status when the answer did not carry one. */
+export function codeForStatus(status: number): ErrorCode {
+  return STATUS_CODES.get(status) ?? (status >= 500 ? 'internal_error' : 'bad_request');
+}
+
+async function readBody(response: Response): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const text = await response.text();
+  if (text === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const body = await readBody(response).catch(() => ({ ok: false as const }));
+  if (body.ok && isErrorResponse(body.value)) {
+    const { code, message, details, reqId } = body.value;
+    return new ApiError({ status: response.status, code, message, details, reqId });
+  }
+  const bodyMessage =
+    body.ok && typeof body.value === 'object' && body.value !== null && 'message' in body.value
+      ? body.value.message
+      : undefined;
+  return new ApiError({
+    status: response.status,
+    code: codeForStatus(response.status),
+    message: typeof bodyMessage === 'string' ? bodyMessage : response.statusText,
+  });
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+async function send<T>(method: HttpMethod, url: string, options: RequestOptions<T>): Promise<T> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    [REQUESTED_WITH_HEADER]: REQUESTED_WITH_VALUE,
+  };
+  const init: RequestInit = { method, headers, credentials: 'same-origin', signal: options.signal };
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(options.body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ApiError({
+      status: 0,
+      code: 'network_error',
+      message: error instanceof Error ? error.message : 'Network request failed',
+    });
+  }
+
+  if (!response.ok) throw await toApiError(response);
+
+  const body = await readBody(response);
+  if (!body.ok) {
+    throw new ApiError({ status: response.status, code: 'invalid_response', message: 'Unparsable answer' });
+  }
+  if (!options.schema) return body.value as T;
+  try {
+    return options.schema.parse(body.value);
+  } catch {
+    throw new ApiError({
+      status: response.status,
+      code: 'invalid_response',
+      message: 'Answer does not match its schema',
+    });
+  }
+}
+
+/** One call to the API: same-origin cookies, JSON both ways, failures as `ApiError`. */
+export async function request<T>(
+  method: HttpMethod,
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<T> {
+  const url = buildUrl(path, options.query);
+  try {
+    return await send(method, url, options);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      for (const listener of apiErrorListeners) listener(error, { method, url });
+    }
+    throw error;
+  }
+}
+
+type BodylessOptions<T> = Omit<RequestOptions<T>, 'body'>;
+
+export const apiGet = <T>(path: string, options?: BodylessOptions<T>) => request<T>('GET', path, options);
+export const apiDelete = <T>(path: string, options?: BodylessOptions<T>) =>
+  request<T>('DELETE', path, options);
+export const apiPost = <T>(path: string, body?: unknown, options?: BodylessOptions<T>) =>
+  request<T>('POST', path, { ...options, body });
+export const apiPut = <T>(path: string, body?: unknown, options?: BodylessOptions<T>) =>
+  request<T>('PUT', path, { ...options, body });
+export const apiPatch = <T>(path: string, body?: unknown, options?: BodylessOptions<T>) =>
+  request<T>('PATCH', path, { ...options, body });

@@ -1,0 +1,143 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ERROR_CODES } from '@moat/contracts/errors';
+import { SHELL_AREAS } from '@moat/contracts/routes';
+import { describe, expect, it } from 'vitest';
+import en from '../locales/en.json';
+import { errorMessageKey } from './error-messages';
+import { CLIENT_ERROR_CODES } from './http';
+import { createI18n } from './i18n';
+
+const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'test' ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+function leafKeys(tree: object, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'object' && value !== null ? leafKeys(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
+
+const translationKeys = new Set(leafKeys(en));
+/** Plural forms (`key_one`, `key_other`) are one key in the source. */
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+const hasKey = (key: string) => translationKeys.has(key) || translationKeys.has(`${key}_other`);
+const namespaces = Object.keys(en).join('|');
+/** t('key'), t("key"), i18nKey="key", and any string literal shaped like a key ('auth.login.title'). */
+const keyPatterns = [
+  /\bt\(\s*['"`]([^'"`$]+)['"`]/g,
+  /i18nKey=["']([^"']+)["']/g,
+  new RegExp(`['"\`]((?:${namespaces})\\.[A-Za-z0-9_.]+)['"\`]`, 'g'),
+];
+
+function keysUsedIn(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return keyPatterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1] as string));
+}
+
+const usedKeys = new Map<string, string[]>();
+for (const file of sourceFiles(SRC)) {
+  for (const key of keysUsedIn(file)) {
+    usedKeys.set(key, [...(usedKeys.get(key) ?? []), relative(SRC, file)]);
+  }
+}
+
+describe('translations', () => {
+  it('finds the keys the source uses (the scan itself works)', () => {
+    expect(usedKeys.size).toBeGreaterThan(80);
+    expect(usedKeys.has('auth.login.title')).toBe(true);
+  });
+
+  it('has an English text for every key used in the source', () => {
+    const missing = [...usedKeys.entries()]
+      .filter(([key]) => !hasKey(key))
+      .map(([key, files]) => `${key} (${files.join(', ')})`);
+    expect(missing).toEqual([]);
+  });
+
+  it('has a title for every shell area', () => {
+    const missing = SHELL_AREAS.map((area) => `shell.areas.${area.key}`).filter(
+      (key) => !translationKeys.has(key),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('has a distinct message for every error code', () => {
+    const codes = [...ERROR_CODES, ...CLIENT_ERROR_CODES];
+    const keys = codes.map(errorMessageKey);
+    expect(keys.filter((key) => !translationKeys.has(key))).toEqual([]);
+    expect(new Set(keys).size).toBe(codes.length);
+  });
+
+  it('uses no key only in en.json', () => {
+    const dynamicPrefixes = ['shell.areas.', 'shell.sections.'];
+    const unused = [...translationKeys].filter(
+      (key) =>
+        !usedKeys.has(key.replace(PLURAL_SUFFIX, '')) &&
+        !dynamicPrefixes.some((prefix) => key.startsWith(prefix)),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it('keeps the exact wordings of the specification', () => {
+    const i18n = createI18n();
+    const exact: Record<string, string> = {
+      'emailActions.connectionError': 'Connection error',
+      'emailActions.action.missingParams': 'Could not find email message to restore.',
+      'emailActions.restoreOriginal.missingParams': "Error: Can't find attachment to restore",
+      'emailActions.action.progress': 'Processing your email, this may take a while...',
+      'emailActions.restoreOriginal.progress': 'Restoring your attachment(s), this may take a while...',
+      'emailActions.restoreOriginal.title': 'Attachment Restore',
+      'emailActions.action.title': 'Mail action',
+      'emailActions.userVerification': 'User Verification',
+      'emailActions.thankYou': 'Thank You',
+      'emailActions.identificationNotFound': "Error: Can't check the identification",
+      'emailActions.unknownError': 'Error: Unknown error occurred. Please contact support.',
+      'emailActions.action.identificationUnparsable': 'Error processing e-mail',
+      'emailActions.restoreOriginal.identificationUnparsable': 'Error checking the identification',
+      'errors.notFound.checkpointTitle': 'Sorry, the page could not be found',
+      'emailActions.emailLabel': 'Enter your email address:',
+      'emailActions.codeLabel': 'Enter the verification code that was sent to you',
+      'emailActions.resendCode': 'Resend code',
+      'emailActions.done': 'Done',
+      'emailActions.action.success': 'Requested action performed successfully',
+      'emailActions.action.notFound': "Error: Can't find message to process",
+      'emailActions.action.verifyUnparsable': 'Error verifying email',
+      'emailActions.restoreOriginal.requestLabel':
+        'Enter a message to be sent with attachment recover request',
+      'emailActions.restoreOriginal.restored': 'Attachment restored successfully!',
+      'emailActions.restoreOriginal.requested':
+        'The admin has received your request, your attachment will return once approved.',
+      'emailActions.restoreOriginal.notFound': "Error: Can't find attachment to restore",
+      'emailActions.restoreOriginal.notRestorable':
+        'Error: This attachment can not be restored. Please contact support',
+      'emailActions.restoreOriginal.invalidEmail': 'Please input a valid email.',
+      'emailActions.restoreEmail.invalidEmail': 'Email is not valid',
+      'emailActions.restoreEmail.missingParams': 'Could not find email.',
+      'emailActions.restoreEmail.identificationUnparsable': 'Error checking the identification',
+      'emailActions.submit': 'Submit',
+    };
+    // SPEC §8 "Restore page" words, inside the page's sentences.
+    const containing: Record<string, string> = {
+      'emailActions.restoreEmail.notFound': "Can't find message",
+      'emailActions.restoreEmail.notRestorable': "message can't be restored",
+      'emailActions.restoreEmail.verifyNotFound': "Can't find email",
+      'emailActions.restoreEmail.verifyFailed': 'ailed verifying email',
+      'emailActions.enterMessage': 'enter a message',
+      'emailActions.maxAttempts': 'maximum number of attempts',
+    };
+    for (const [key, text] of Object.entries(containing)) {
+      expect(i18n.t(key as 'app.name'), key).toContain(text);
+    }
+    for (const [key, text] of Object.entries(exact)) {
+      expect(i18n.t(key as 'app.name'), key).toBe(text);
+    }
+  });
+});

@@ -1,0 +1,11 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Sets the browser tab title to "<title> - <app name>" while the calling page is shown. */
+export function useDocumentTitle(title: string): void {
+  const { t } = useTranslation();
+  const full = t('app.documentTitle', { title });
+  useEffect(() => {
+    document.title = full;
+  }, [full]);
+}

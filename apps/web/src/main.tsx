@@ -1,0 +1,30 @@
+import '@mantine/core/styles.css';
+import './styles/app.css';
+import './styles/brand.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { AppProviders } from './app/AppProviders';
+import { hashUrlForLegacyEntry } from './app/entry-url';
+import { createAppRouter } from './app/router';
+import { createI18n } from './lib/i18n';
+import { createQueryClient } from './lib/query-client';
+
+const legacyEntry = hashUrlForLegacyEntry(window.location);
+if (legacyEntry) window.history.replaceState(null, '', legacyEntry);
+
+const i18n = createI18n();
+document.documentElement.lang = i18n.language;
+const queryClient = createQueryClient();
+const router = createAppRouter(queryClient);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+createRoot(container).render(
+  <StrictMode>
+    <AppProviders queryClient={queryClient} i18n={i18n}>
+      <RouterProvider router={router} />
+    </AppProviders>
+  </StrictMode>,
+);

@@ -1,0 +1,32 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/** Tests get `baseURL` from the server that global setup started, and fail on any CSP violation or page error. */
+export const test = base.extend<{ pageErrors: string[] }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+  baseURL: async ({}, use) => {
+    await use(process.env.MOAT_E2E_URL);
+  },
+  pageErrors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      const text = message.text();
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(text))
+        errors.push(`csp: ${text}`);
+    });
+    await use(errors);
+    expect(errors, 'no page errors or CSP violations').toEqual([]);
+  },
+});
+
+export { expect };
+
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    ),
+  ).toEqual([]);
+}

@@ -1,0 +1,63 @@
+import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
+
+test.describe('foundation in a real browser', () => {
+  test('/#/ shows the login page', async ({ page, pageErrors }) => {
+    await page.goto('/#/');
+    await expect(page).toHaveURL(/#\/auth\/login$/);
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await expect(page.getByLabel('Email')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Password' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Forgot your password?' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('/#/nowhere shows the not-found page', async ({ page, pageErrors }) => {
+    await page.goto('/#/nowhere');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('/#/email_action.html?type=a&id=b lands on the action page with its query', async ({ page }) => {
+    await page.goto('/#/email_action.html?type=a&id=b');
+    await expect(page).toHaveURL(/#\/email-actions\/action\?type=a&id=b$/);
+  });
+
+  test('an old mail link opened as a real path lands on the hash route', async ({ page }) => {
+    await page.goto('/restore_original.html?type=office365_emails&msg=m1');
+    await expect(page).toHaveURL(/#\/email-actions\/restore-original\?type=office365_emails&msg=m1$/);
+    await expect(page.getByRole('heading', { name: 'Attachment Restore' })).toBeVisible();
+  });
+
+  test('the action page says which parameters are missing', async ({ page }) => {
+    await page.goto('/#/email-actions/action?type=a');
+    await expect(page.getByText('Could not find email message to restore.')).toBeVisible();
+  });
+
+  test('a console area without a session goes to sign-in with its return URL', async ({ page }) => {
+    await page.goto('/#/security-events');
+    await expect(page).toHaveURL(/#\/auth\/login\?returnUrl=%2Fsecurity-events$/);
+  });
+
+  test('the login page fits a 360 px wide screen', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto('/#/auth/login');
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
+  test('/api/docs lists the endpoints', async ({ page, pageErrors }) => {
+    await page.goto('/api/docs');
+    await expect(page.getByText('/api/v1/generic/ui_features_public').first()).toBeVisible();
+    await expect(page.getByText('/healthz').first()).toBeVisible();
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('/healthz answers 200', async ({ request }) => {
+    const res = await request.get('/healthz');
+    expect(res.status()).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+});

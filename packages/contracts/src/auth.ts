@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { ONE_TIME_CODE_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
+import { emailSchema } from './validation.ts';
+
+/** Auth paths (DESIGN §4: /api/v1/auth/…) and the MFA and mail-verification calls of SPEC §7. */
+export const AUTH_API = {
+  captchaChallenge: '/api/v1/auth/captcha/challenge',
+  login: '/api/v1/auth/login',
+  mfaCode: '/api/v1/auth/mfa/verify',
+  logout: '/api/v1/auth/logout',
+  forgotPassword: '/api/v1/auth/forgot_password',
+  resetPassword: '/api/v1/auth/reset_password',
+  passwordExpired: '/api/v1/auth/password_expired',
+  loginReason: '/api/v1/auth/login_reason',
+  logoutReason: '/api/v1/auth/logout_reason',
+  tokenLogin: '/api/v1/auth/token',
+  mailVerificationSend: '/api/v1/mail_verification/send',
+  mailVerificationVerify: '/api/v1/mail_verification/verify',
+  mfaSetup: '/api/v1/mfa/setup',
+  mfaSetupPublic: '/api/v1/mfa/setup_public',
+  mfaVerifySetup: '/api/v1/mfa/verify_setup',
+  mfaVerifyPublic: '/api/v1/mfa/verify_public',
+  mfaDisable: (email: string) => `/api/v1/mfa/disable/${encodeURIComponent(email)}`,
+} as const;
+
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
+/** SPEC §8: a login answer containing this goes to the password-expired page. */
+export const PASSWORD_EXPIRED_MESSAGE = 'Expiration error, password has expired';
+export const TENANT_APPROVAL_MESSAGE =
+  'Support access to this tenant is turned off. An administrator of the tenant must approve support access before you can sign in.';
+
+const codeSchema = z
+  .string()
+  .trim()
+  .regex(new RegExp(`^\\d{${ONE_TIME_CODE_LENGTH}}$`), 'invalid_code');
+
+/** POST /api/v1/auth/login — the login form (SPEC §3). */
+export const loginRequestSchema = z
+  .object({
+    email: emailSchema,
+    current_password: z.string().min(1, 'invalid_password').max(1024),
+    recaptcha_token: z.string().max(20_000).nullish(),
+  })
+  .meta({ id: 'LoginRequest' });
+export type LoginRequest = z.input<typeof loginRequestSchema>;
+
+/**
+ * What the sign-in needs next. `done`: a session is open. `mfa_code`: the one-time-code form.
+ * `mail_verification`: a code was emailed, then `mfa_setup` (MFA required by the admin).
+ */
+export const LOGIN_STEPS = ['done', 'mfa_code', 'mail_verification', 'mfa_setup'] as const;
+export type LoginStep = (typeof LOGIN_STEPS)[number];
+
+export const loginStepResponseSchema = z
+  .object({
+    success: z.boolean(),
+    next: z.enum(LOGIN_STEPS),
+    email: z.string(),
+    mfaWasSet: z.boolean(),
+    automation_customer: z.boolean(),
+    /** Maintenance rule: the user must give a login reason before using the console. */
+    login_reason_required: z.boolean(),
+  })
+  .meta({ id: 'LoginStepResponse' });
+export type LoginStepResponse = z.infer<typeof loginStepResponseSchema>;
+
+/** POST /api/v1/auth/mfa/verify — the one-time-code form. A wrong code answers success false. */
+export const mfaCodeRequestSchema = z.object({ code: codeSchema }).meta({ id: 'MfaCodeRequest' });
+
+/** POST /api/v1/mail_verification/verify (SPEC §7). 403 means a wrong code. */
+export const mailVerificationRequestSchema = z
+  .object({ email: emailSchema, code: codeSchema })
+  .meta({ id: 'MailVerificationRequest' });
+
+export const mailVerificationSendResponseSchema = z
+  .object({ success: z.boolean(), wait_time: z.number().int() })
+  .meta({ id: 'MailVerificationSendResponse' });
+
+/** MFA settings (SPEC §3). */
+export const mfaSettingsSchema = z
+  .object({
+    mfaWasSet: z.boolean(),
+    isMfaEnabled: z.boolean(),
+    isVerified: z.boolean(),
+    /** Required by an admin (tenant or user): then it cannot be disabled. */
+    mfaRequired: z.boolean(),
+  })
+  .meta({ id: 'MfaSettings' });
+export type MfaSettings = z.infer<typeof mfaSettingsSchema>;
+
+export const mfaUserRequestSchema = z.object({ userEmail: emailSchema }).meta({ id: 'MfaUserRequest' });
+
+export const mfaEnrolmentSchema = z
+  .object({ secret: z.string(), qrCodeSrc: z.string(), otpauthUrl: z.string() })
+  .meta({ id: 'MfaEnrolment' });
+export type MfaEnrolment = z.infer<typeof mfaEnrolmentSchema>;
+
+export const mfaVerifySetupRequestSchema = z
+  .object({ code: codeSchema, userEmail: emailSchema, secret: z.string().max(200) })
+  .meta({ id: 'MfaVerifySetupRequest' });
+
+export const mfaDisableRequestSchema = z
+  .object({ password: z.string().min(1).max(1024) })
+  .meta({ id: 'MfaDisableRequest' });
+
+export const successSchema = z.object({ success: z.boolean() }).meta({ id: 'Success' });
+
+export const newPasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, 'password_too_short')
+  .max(1024, 'password_too_long');
+
+export const forgotPasswordRequestSchema = z
+  .object({ email: emailSchema, recaptcha_token: z.string().max(20_000).nullish() })
+  .meta({ id: 'ForgotPasswordRequest' });
+
+export const resetPasswordRequestSchema = z
+  .object({ token: z.string().min(1).max(200), newPassword: newPasswordSchema })
+  .meta({ id: 'ResetPasswordRequest' });
+
+export const passwordExpiredRequestSchema = z
+  .object({
+    email: emailSchema,
+    current_password: z.string().min(PASSWORD_MIN_LENGTH, 'password_too_short').max(1024),
+    new_password: newPasswordSchema,
+    confirm_password: z.string().max(1024),
+  })
+  .refine((v) => v.new_password === v.confirm_password, {
+    path: ['confirm_password'],
+    message: 'passwords_do_not_match',
+  })
+  .meta({ id: 'PasswordExpiredRequest' });
+
+export const loginReasonRequestSchema = z
+  .object({ loginReason: z.string().trim().min(1, 'provide_login_reason').max(2000) })
+  .meta({ id: 'LoginReasonRequest' });
+
+export const logoutReasonRequestSchema = z
+  .object({ reason: z.string().trim().min(1).max(500) })
+  .meta({ id: 'LogoutReasonRequest' });
+
+export const tokenLoginRequestSchema = z
+  .object({ accessToken: z.string().min(1).max(200) })
+  .meta({ id: 'TokenLoginRequest' });

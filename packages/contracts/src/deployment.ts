@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+export const BRANDS = ['moat', 'checkpoint', 'sonicwall'] as const;
+export type Brand = (typeof BRANDS)[number];
+export const brandSchema = z.enum(BRANDS);
+
+export const DEPLOYMENT_MODES = ['poc', 'paid', 'demo'] as const;
+export type DeploymentMode = (typeof DEPLOYMENT_MODES)[number];
+export const deploymentModeSchema = z.enum(DEPLOYMENT_MODES);
+
+export const ROLES = ['admin', 'user'] as const;
+export type Role = (typeof ROLES)[number];
+export const roleSchema = z.enum(ROLES);
+
+/** SaaS apps a tenant can protect (SPEC §3 "Apps"). */
+export const SAAS_APPS = [
+  'office365_emails',
+  'google_mail',
+  'office365_onedrive',
+  'office365_sharepoint',
+  'teams',
+  'google_drive',
+  'slack',
+  'box',
+  'dropbox',
+  'smtp_emails',
+] as const;
+export type SaasApp = (typeof SAAS_APPS)[number];
+export const saasAppSchema = z.enum(SAAS_APPS);
+
+/** Security tools (engines) a tenant can activate. */
+export const SECURITY_TOOLS = [
+  'ap_avanan',
+  'anti_malware',
+  'anti_spam',
+  'dlp',
+  'url_reputation',
+  'click_time_protection',
+  'archiving',
+  'phishing_training',
+  'dmarc',
+  'sspm',
+] as const;
+export type SecurityTool = (typeof SECURITY_TOOLS)[number];
+export const securityToolSchema = z.enum(SECURITY_TOOLS);
+
+export const APP_STATES = ['enabled', 'disabled', 'pending'] as const;
+export type AppState = (typeof APP_STATES)[number];
+export const appStateSchema = z.enum(APP_STATES);

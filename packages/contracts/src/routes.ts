@@ -1,0 +1,116 @@
+/**
+ * Route paths of the web app (SPEC §2). The web's router tree and every link use these;
+ * no component writes a path as a literal.
+ */
+export const ROUTES = {
+  root: '/',
+  auth: {
+    root: '/auth',
+    login: '/auth/login',
+    forgotPassword: '/auth/forgot-password',
+    resetPassword: '/auth/reset-password',
+    passwordExpired: (email: string) => `/auth/password-expired/${encodeURIComponent(email)}`,
+    samlLogin: '/auth/saml/login',
+    office365: '/auth/office365',
+    loginGoogle: '/auth/login_google',
+  },
+  emailActions: {
+    root: '/email-actions',
+    restoreEmail: '/email-actions/restore-email',
+    restoreAttachment: '/email-actions/restore-attachment',
+    restoreOriginal: '/email-actions/restore-original',
+    action: '/email-actions/action',
+  },
+  errors: {
+    root: '/error',
+    unauthorized: '/error/401',
+    forbidden: '/error/403',
+    gone: '/error/410',
+  },
+  accessBlocked: {
+    root: '/access-blocked',
+    customerLocked: '/access-blocked/customer-locked',
+    requestSent: '/access-blocked/request-sent',
+  },
+  onboarding: {
+    root: '/onboarding',
+    saasSelection: '/onboarding/saas-selection',
+    allSet: '/onboarding/all-set',
+  },
+  wizard: '/v1/wizard',
+  redirectRoute: '/redirect_route',
+  sonicwallLogin: '/sonicwall/login',
+  trial: '/trial',
+  dashboard: '/dashboard',
+  securityEvents: '/security-events',
+  mailExplorer: '/mail-explorer',
+  policy: '/policy',
+  policyEditRule: (id: string) => `/policy/edit-rule/${encodeURIComponent(id)}`,
+  profile: '/profile',
+  userInteraction: '/user-interaction',
+  analytics: '/analytics',
+  phishingTraining: '/phishing-training',
+  configuration: '/configuration',
+  systemSettings: '/system-settings',
+  userManagement: '/system-settings/user-management',
+  checkpoint: '/checkpoint',
+  archiving: '/archiving',
+  archiveSearch: '/archiving/archive-search',
+  smartArchiving: '/smart-archiving',
+  dmarc: '/dmarc',
+  addOnsStore: '/add-ons-store',
+  noAccess: '/no-access-page',
+} as const;
+
+/**
+ * The main-shell areas (SPEC §2.4): each is a lazy route whose own screens come with the
+ * issue that builds them. `key` doubles as the i18n key of the area's title.
+ */
+export const SHELL_AREAS = [
+  { key: 'dashboard', path: 'dashboard' },
+  { key: 'securityEvents', path: 'security-events' },
+  { key: 'mailExplorer', path: 'mail-explorer' },
+  { key: 'policy', path: 'policy' },
+  { key: 'profile', path: 'profile' },
+  { key: 'userInteraction', path: 'user-interaction' },
+  { key: 'analytics', path: 'analytics' },
+  { key: 'phishingTraining', path: 'phishing-training' },
+  { key: 'configuration', path: 'configuration' },
+  { key: 'systemSettings', path: 'system-settings' },
+  { key: 'checkpoint', path: 'checkpoint' },
+  { key: 'archiving', path: 'archiving' },
+  { key: 'smartArchiving', path: 'smart-archiving' },
+  { key: 'dmarc', path: 'dmarc' },
+  { key: 'addOnsStore', path: 'add-ons-store' },
+  { key: 'noAccess', path: 'no-access-page' },
+] as const;
+
+/**
+ * Legacy paths (SPEC §2.3) and where they go. A trailing `*` keeps the rest of the path;
+ * query parameters are always kept.
+ */
+export const LEGACY_REDIRECTS: ReadonlyArray<{ from: string; to: string; keepRest?: boolean }> = [
+  { from: '!', to: '/' },
+  { from: '!/authorize-error', to: '/error/403', keepRest: true },
+  { from: '!/password-reset', to: '/auth/reset-password' },
+  { from: '!/password-expired', to: '/auth/password-expired', keepRest: true },
+  { from: '!/dashboard/google_mail', to: '/onboarding/saas-selection' },
+  { from: '!/dashboard', to: '/dashboard' },
+  { from: 'email_restore.html', to: '/email-actions/restore-email' },
+  { from: 'email_action.html', to: '/email-actions/action' },
+  { from: 'restore_original.html', to: '/email-actions/restore-original' },
+  { from: 'v1/wizard-user-management', to: '/system-settings/user-management' },
+];
+
+/**
+ * Where a legacy path goes, or null when it is not a legacy path. `pathname` is the hash
+ * route without its leading slash and without the query.
+ */
+export function legacyTarget(pathname: string): string | null {
+  const path = pathname.replace(/^\/+/, '');
+  for (const { from, to, keepRest } of LEGACY_REDIRECTS) {
+    if (path === from) return to;
+    if (keepRest && path.startsWith(`${from}/`)) return `${to}${path.slice(from.length)}`;
+  }
+  return null;
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from './constants.ts';
+
+/**
+ * Email format of the public pages (SPEC §5): local part of letters, digits and . _ % + -,
+ * then @, a domain, a dot and two or more letters.
+ */
+export const PUBLIC_EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+
+/** A mail domain: labels of letters, digits and hyphens, ending in two or more letters. */
+export const DOMAIN_PATTERN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254)
+  .regex(PUBLIC_EMAIL_PATTERN, 'invalid_email')
+  .transform((value) => value.toLowerCase());
+
+export const domainSchema = z.string().trim().toLowerCase().regex(DOMAIN_PATTERN, 'invalid_domain');
+
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, 'password_too_short')
+  .max(1024, 'password_too_long');
+
+export function domainOfEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return email.slice(at + 1).toLowerCase();
+}
