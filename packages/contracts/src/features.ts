@@ -102,3 +102,10 @@ export function resolveFeatures(stored: Iterable<{ name: string; enabled: boolea
 export function pickPublicFeatures(flags: FeatureFlags): PublicFeatures {
   return Object.fromEntries(PUBLIC_FEATURE_NAMES.map((name) => [name, flags[name]])) as PublicFeatures;
 }
+
+/** GET /api/v1/generic/ui_features: every flag of the signed-in user's tenant. */
+export const featureFlagsSchema = z
+  .object(
+    Object.fromEntries(FEATURE_NAMES.map((name) => [name, z.boolean()])) as Record<FeatureName, z.ZodBoolean>,
+  )
+  .meta({ id: 'FeatureFlags' });

@@ -12,6 +12,19 @@ export const queryKeys = {
     ['identification-needed', type, actionName, query] as const,
   entityExists: (type: string, msg: string) => ['entity-exists', type, msg] as const,
   restoreStatus: (type: string, msg: string) => ['restore-status', type, msg] as const,
+  /** The signed-in console's tenant and service data (SPEC §2.4, §4). */
+  console: {
+    features: () => ['console', 'features'] as const,
+    deployment: () => ['console', 'deployment'] as const,
+    apps: () => ['console', 'apps'] as const,
+    licenceSeats: () => ['console', 'licence-seats'] as const,
+    version: () => ['console', 'version'] as const,
+    environmentComponents: () => ['console', 'environment-components'] as const,
+    incidents: () => ['console', 'incidents'] as const,
+    learningMode: () => ['console', 'learning-mode'] as const,
+    overview: () => ['console', 'overview'] as const,
+    search: (params: ListKeyFilters) => ['console', 'search', params] as const,
+  },
   /** The admin's quarantine screens; `all()` invalidates every list and preview after a decision. */
   quarantine: {
     all: () => ['quarantine'] as const,

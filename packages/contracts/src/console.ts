@@ -1,0 +1,278 @@
+import { z } from 'zod';
+import { LICENCE_WARNING_WINDOW_DAYS, QUICK_SEARCH_DATE_RANGES } from './constants.ts';
+import { userPreferencesSchema } from './current-user.ts';
+import { APP_STATES, BRANDS, DEPLOYMENT_MODES, SAAS_APPS, SECURITY_TOOLS } from './deployment.ts';
+
+/**
+ * Calls of the signed-in console (SPEC §2.4, §4, §7). Paths SPEC §7 gives are served as written;
+ * the others follow DESIGN §4 (/api/v1/<resource>). Every one needs a session.
+ */
+export const CONSOLE_API = {
+  /** SPEC §7: the tenant's flags, all of them (the public call returns only a few). */
+  uiFeatures: '/api/v1/generic/ui_features',
+  /** SPEC §3 "Deployment config" plus the licence status of SPEC §4 "Licence state". */
+  deployment: '/api/v1/deployment',
+  /** SPEC §3 "Apps" and the tenant's security tools. */
+  apps: '/api/v1/apps',
+  /** SPEC §3 "Licence seats". */
+  licenceSeats: '/api/v1/licence_seats',
+  /** SPEC §3 "Version response". */
+  version: '/api/v1/version',
+  /** SPEC §3 "Environment components". */
+  environmentComponents: '/api/v1/environment_components',
+  /** SPEC §3 "Service-status incident": the open incidents, each on a navigation item. */
+  incidents: '/api/v1/incidents',
+  /** SPEC §3 "Learning mode data". */
+  learningMode: '/api/v1/learning_mode',
+  /** The signed-in user's preferences (theme); answers the updated current user. */
+  preferences: '/api/v1/current_user/preferences',
+  /** SPEC §7: quick search. */
+  search: '/api/v1/search',
+  /** SPEC §7: trial extension request. */
+  trialStatus: '/api/v1/trial_status',
+  /** SPEC §4 "Licence banner": the Contact us request. */
+  licenceContact: '/api/v1/licence_contact',
+  /** Overview dashboard counts. */
+  overview: '/api/v1/dashboard/overview',
+} as const;
+
+const customerConfigSchema = z.object({ is_active: z.boolean(), msp_allowed: z.boolean() });
+
+/** SPEC §4 "Licence state". */
+export const licenceStatusSchema = z
+  .object({
+    isExpired: z.boolean(),
+    isAboutToExpire: z.boolean(),
+    /** ISO date (YYYY-MM-DD) of the paid licence's end, or null. */
+    licenseExpirationDate: z.string().nullable(),
+  })
+  .meta({ id: 'LicenceStatus' });
+export type LicenceStatus = z.infer<typeof licenceStatusSchema>;
+
+/** SPEC §3 "Deployment config" of the signed-in user's tenant. Dates are ISO strings or null. */
+export const deploymentConfigSchema = z
+  .object({
+    tenant_name: z.string(),
+    brand: z.enum(BRANDS),
+    brandName: z.string(),
+    deploymentMode: z.enum(DEPLOYMENT_MODES),
+    /** 'locked' when the provider locked the portal; null otherwise. */
+    portalLicenseState: z.enum(['locked']).nullable(),
+    is_msp: z.boolean(),
+    isManagedService: z.boolean(),
+    is_avanan_msp: z.boolean(),
+    is_cp_msp: z.boolean(),
+    mspBrandID: z.string().nullable(),
+    associationDate: z.string().nullable(),
+    demoExpirationDate: z.string().nullable(),
+    paidStartDate: z.string().nullable(),
+    paidExpirationDate: z.string().nullable(),
+    /** Whole days from today to the paid expiry (negative once past); null without one. */
+    paidExpirationInDays: z.number().int().nullable(),
+    paidDurationInDays: z.number().int().nullable(),
+    trialExpirationDays: z.number().int(),
+    /** Whole days left of a poc trial (negative once past); null for other modes. */
+    pocExpiresInDays: z.number().int().nullable(),
+    trialExpired: z.boolean(),
+    waitingForApproval: z.boolean(),
+    unifiedQuarantineManuallyDisabled: z.boolean(),
+    licence: licenceStatusSchema,
+    training: customerConfigSchema,
+    dmarc: customerConfigSchema,
+    archiving: customerConfigSchema,
+    sspm: customerConfigSchema,
+    /** Where "Contact support" writes to. */
+    support_email: z.string(),
+  })
+  .meta({ id: 'DeploymentConfig' });
+export type DeploymentConfig = z.infer<typeof deploymentConfigSchema>;
+
+export const appsResponseSchema = z
+  .object({
+    apps: z.array(z.object({ name: z.enum(SAAS_APPS), state: z.enum(APP_STATES) })),
+    tools: z.array(z.object({ name: z.enum(SECURITY_TOOLS), state: z.enum(APP_STATES) })),
+  })
+  .meta({ id: 'AppsResponse' });
+export type AppsResponse = z.infer<typeof appsResponseSchema>;
+
+export const licenceSeatsResponseSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        saas: z.enum(SAAS_APPS).nullable(),
+        security_tool: z.enum(SECURITY_TOOLS).nullable(),
+        seats: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: 'LicenceSeats' });
+export type LicenceSeatsResponse = z.infer<typeof licenceSeatsResponseSchema>;
+
+export const versionResponseSchema = z
+  .object({
+    version_info: z.object({
+      /** The id of the web build the server now serves; a change means a new UI is out. */
+      ui2_version: z.string(),
+      /** The server's version. */
+      flask_version: z.string(),
+    }),
+  })
+  .meta({ id: 'VersionResponse' });
+export type VersionResponse = z.infer<typeof versionResponseSchema>;
+
+const componentSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  /** 'on', or 'off' with the reason in `detail` (an engine that is not configured). */
+  status: z.enum(['on', 'off']),
+  detail: z.string().optional(),
+});
+export const environmentComponentsSchema = z
+  .object({ services: z.array(componentSchema), engines: z.array(componentSchema) })
+  .meta({ id: 'EnvironmentComponents' });
+export type EnvironmentComponents = z.infer<typeof environmentComponentsSchema>;
+
+export const INCIDENT_SEVERITIES = ['info', 'warning', 'error'] as const;
+export type IncidentSeverity = (typeof INCIDENT_SEVERITIES)[number];
+
+/**
+ * SPEC §3 "Service-status incident". `nav_item` is the id of the navigation item it is shown on
+ * (for example 'security-events' or 'mail-explorer'); null means the whole service.
+ */
+export const incidentSchema = z.object({
+  id: z.string(),
+  nav_item: z.string().nullable(),
+  severity: z.enum(INCIDENT_SEVERITIES),
+  title: z.string(),
+  started_at: z.string(),
+});
+export type Incident = z.infer<typeof incidentSchema>;
+export const incidentsResponseSchema = z.array(incidentSchema).meta({ id: 'Incidents' });
+
+/** SPEC §3 "Learning mode data"; `progress_number` 0–100; the banner shows below 100. */
+export const learningModeSchema = z
+  .object({
+    progress_number: z.number().int().min(0).max(100),
+    modal_popup_title: z.string(),
+    modal_popup_text: z.string(),
+    modal_popup_href_text: z.string(),
+    modal_popup_href: z.string(),
+  })
+  .meta({ id: 'LearningMode' });
+export type LearningMode = z.infer<typeof learningModeSchema>;
+
+export const preferencesUpdateSchema = userPreferencesSchema;
+
+/** SPEC §7 quick search. */
+export const searchQuerySchema = z.object({
+  nosystem: z.enum(['0', '1']).optional(),
+  date_range: z.enum(QUICK_SEARCH_DATE_RANGES).default('month'),
+  /** Comma list of active app ids; empty means all of the tenant's apps. */
+  saas: z.string().max(500).optional(),
+  category_limit: z.coerce.number().int().min(1).max(50).default(8),
+  keyword: z.string().max(200).default(''),
+});
+export interface SearchQuery {
+  keyword: string;
+  date_range?: (typeof QUICK_SEARCH_DATE_RANGES)[number];
+  /** Comma list of app ids. */
+  saas?: string;
+  category_limit?: number;
+}
+
+export const SEARCH_RESULT_TYPES = ['email', 'event', 'user', 'rule'] as const;
+export const searchResultSchema = z.object({
+  /** What the result is called in the list (a subject, an address, a rule name). */
+  name: z.string(),
+  /** email, event, user or rule. */
+  type: z.enum(SEARCH_RESULT_TYPES),
+  /** The profile kind (message, event, user, rule). */
+  entity_type: z.string(),
+  entity_id: z.string(),
+  mime: z.string().nullable(),
+  /** A second line: sender and recipient, verdict, role … */
+  description: z.string().optional(),
+  error: z.string().optional(),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+export const searchGroupSchema = z.object({
+  app_name: z.string(),
+  results: z.array(searchResultSchema),
+  error: z.string().optional(),
+});
+export type SearchGroup = z.infer<typeof searchGroupSchema>;
+export const searchResponseSchema = z.array(searchGroupSchema).meta({ id: 'SearchResponse' });
+
+/** SPEC §3 "Trial extension request". */
+export const trialExtensionRequestSchema = z
+  .object({
+    requester_email_address: z.email().max(254),
+    requester_first_name: z.string().max(100),
+    requester_last_name: z.string().max(100),
+  })
+  .meta({ id: 'TrialExtensionRequest' });
+export type TrialExtensionRequest = z.infer<typeof trialExtensionRequestSchema>;
+export const trialExtensionResponseSchema = z
+  .object({ success: z.boolean(), info: z.string() })
+  .meta({ id: 'TrialExtensionResponse' });
+export type TrialExtensionResponse = z.infer<typeof trialExtensionResponseSchema>;
+
+export const licenceContactResponseSchema = z
+  .object({ success: z.boolean(), info: z.string() })
+  .meta({ id: 'LicenceContactResponse' });
+
+export const overviewSchema = z
+  .object({
+    /** Messages held now (quarantined or attachments removed). */
+    quarantined: z.number().int(),
+    /** Restore requests waiting for an admin. */
+    pending_requests: z.number().int(),
+    /** Messages released to their recipients in the last 30 days. */
+    restored_30d: z.number().int(),
+    /** Security events of the last 30 days, by verdict. */
+    events_30d: z.object({
+      total: z.number().int(),
+      phishing: z.number().int(),
+      malware: z.number().int(),
+      spam: z.number().int(),
+      suspicious: z.number().int(),
+    }),
+    /** The newest events (at most 5). */
+    recent_events: z.array(
+      z.object({
+        id: z.string(),
+        verdict: z.string(),
+        subject: z.string(),
+        recipient: z.string(),
+        detected_at: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'Overview' });
+export type Overview = z.infer<typeof overviewSchema>;
+
+/**
+ * SPEC §4 "Licence state": for paid, non-MSP deployments expiring within the warning window,
+ * about-to-expire while days left are 0 or more, expired when negative; otherwise both false.
+ */
+export function licenceState(input: {
+  deploymentMode: string;
+  isMsp: boolean;
+  paidExpirationInDays: number | null;
+}): { isExpired: boolean; isAboutToExpire: boolean } {
+  const days = input.paidExpirationInDays;
+  if (input.deploymentMode !== 'paid' || input.isMsp || days === null || days > LICENCE_WARNING_WINDOW_DAYS) {
+    return { isExpired: false, isAboutToExpire: false };
+  }
+  return { isAboutToExpire: days >= 0, isExpired: days < 0 };
+}
+
+/** Where a quick-search result leads (SPEC §2.4 "Search result links"). */
+export function searchResultPath(result: Pick<SearchResult, 'type' | 'entity_type' | 'entity_id'>): string {
+  const id = encodeURIComponent(result.entity_id);
+  if (result.type === 'rule') return `/policy/edit-rule/${id}`;
+  if (['email', 'message', 'file'].includes(result.type)) {
+    return `/profile/${result.type}/${encodeURIComponent(result.entity_type)}/${id}`;
+  }
+  return `/profile/${encodeURIComponent(result.entity_type)}/${id}`;
+}
