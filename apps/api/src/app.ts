@@ -9,6 +9,22 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { ServerKey } from './lib/server-key.ts';
+import { deploymentRoutes } from './modules/deployment/deployment.routes.ts';
+import { createDeploymentService, type DeploymentService } from './modules/deployment/deployment.service.ts';
+import { overviewRoutes } from './modules/overview/overview.routes.ts';
+import { createOverviewService } from './modules/overview/overview.service.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
+import { createSearchService, type SearchService } from './modules/search/search.service.ts';
+import { serviceStatusRoutes } from './modules/service-status/service-status.routes.ts';
+import {
+  createServiceStatusService,
+  type ServiceStatusService,
+} from './modules/service-status/service-status.service.ts';
+import { trialRoutes } from './modules/trial/trial.routes.ts';
+import { createTrialService, type TrialService } from './modules/trial/trial.service.ts';
+
+type OverviewService = ReturnType<typeof createOverviewService>;
+
 import { createMailer, type Mailer } from './mail/outbound.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
@@ -60,6 +76,11 @@ export interface Services {
   mailer: Mailer;
   publicActions: PublicActionsService;
   quarantineAdmin: QuarantineAdminService;
+  deployment: DeploymentService;
+  trial: TrialService;
+  serviceStatus: ServiceStatusService;
+  search: SearchService;
+  overview: OverviewService;
 }
 
 declare module 'fastify' {
@@ -154,6 +175,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mfa: createMfaService({ db, clock, serverKey, sessions, throttle }),
     publicActions,
     quarantineAdmin: createQuarantineAdminService({ db, clock, mailer, publicActions }),
+    deployment: createDeploymentService({ db, clock, mailer, supportEmail: config.supportEmail }),
+    trial: createTrialService({ db, clock, mailer, supportEmail: config.supportEmail }),
+    serviceStatus: createServiceStatusService({
+      database,
+      clock,
+      serverVersion: VERSION,
+      webDistDir: config.webDistDir,
+      smtpRelayUrl: config.smtpRelayUrl,
+    }),
+    search: createSearchService({ db, clock, logger: app.log }),
+    overview: createOverviewService({ db, clock }),
   });
   app.addHook('onClose', async () => {
     await mailer.stop();
@@ -178,6 +210,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mfaRoutes);
   await app.register(publicActionsRoutes);
   await app.register(quarantineAdminRoutes);
+  await app.register(deploymentRoutes);
+  await app.register(trialRoutes);
+  await app.register(serviceStatusRoutes);
+  await app.register(searchRoutes);
+  await app.register(overviewRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

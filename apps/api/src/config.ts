@@ -124,6 +124,12 @@ const envSchema = z.object({
       }
       return domains;
     }),
+  SUPPORT_EMAIL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+$/.test(v), {
+      message: 'must be an email address',
+    }),
   MAIL_FROM: z
     .string()
     .optional()
@@ -159,6 +165,8 @@ export interface Config {
   /** The provider's and its parent company's domains: the maintenance rule (SPEC §4, §6). */
   maintenanceDomains: string[];
   mailFrom: string;
+  /** Where "Contact support", licence contact and trial-extension requests go. */
+  supportEmail: string;
   /** Cookies get `Secure` when the public URL is https. */
   secureCookies: boolean;
 }
@@ -220,6 +228,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom:
       e.MAIL_FROM ??
       `no-reply@${new URL(publicUrl).hostname.includes('.') ? new URL(publicUrl).hostname : 'moat.local'}`,
+    supportEmail:
+      e.SUPPORT_EMAIL ??
+      `support@${new URL(publicUrl).hostname.includes('.') ? new URL(publicUrl).hostname : 'moat.local'}`,
     secureCookies: publicUrl.startsWith('https:'),
   };
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { LICENCE_WARNING_WINDOW_DAYS, QUICK_SEARCH_DATE_RANGES } from './constants.ts';
-import { userPreferencesSchema } from './current-user.ts';
+import { LICENCE_WARNING_WINDOW_DAYS, QUICK_SEARCH_DATE_RANGES, THEMES } from './constants.ts';
 import { APP_STATES, BRANDS, DEPLOYMENT_MODES, SAAS_APPS, SECURITY_TOOLS } from './deployment.ts';
 
 /**
@@ -161,7 +160,15 @@ export const learningModeSchema = z
   .meta({ id: 'LearningMode' });
 export type LearningMode = z.infer<typeof learningModeSchema>;
 
-export const preferencesUpdateSchema = userPreferencesSchema;
+/**
+ * PUT body of the user's preferences: merged into what is stored. Besides the theme, small
+ * scalar values only (at most 30 keys), so a preference cannot grow without bound.
+ */
+export const preferencesUpdateSchema = z
+  .object({ applicationMode: z.enum(THEMES).optional() })
+  .catchall(z.union([z.string().max(200), z.number(), z.boolean(), z.null()]))
+  .refine((value) => Object.keys(value).length <= 30, { message: 'at most 30 preferences' })
+  .meta({ id: 'UserPreferencesUpdate' });
 
 /** SPEC §7 quick search. */
 export const searchQuerySchema = z.object({

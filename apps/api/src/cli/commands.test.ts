@@ -5,7 +5,7 @@ import { verify } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
-import { auditLog, featureFlags, tenantDomains, tenants, users } from '../db/schema.ts';
+import { auditLog, featureFlags, saasApps, tenantDomains, tenants, users } from '../db/schema.ts';
 import { systemClock } from '../lib/clock.ts';
 import { openTestDatabase } from '../test/database.ts';
 import { runCommand } from './commands.ts';
@@ -306,5 +306,89 @@ describe('audit log', () => {
     const rows = await database.db.select().from(auditLog);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.action !== 'forged')).toBe(true);
+  });
+});
+
+describe('cli console commands (issue 5)', () => {
+  it('tenant:apps enables and disables apps and tools, and refuses unknown names changing nothing', async () => {
+    await run('tenant:create', '--name', 'Apps', '--domain', 'apps.test');
+    const ok = await run(
+      'tenant:apps',
+      '--tenant',
+      'apps.test',
+      '--enable',
+      'office365_emails,google_mail',
+      '--enable-tools',
+      'archiving',
+    );
+    expect(ok).toMatchObject({ exitCode: 0 });
+    expect(ok.stdout).toContain('office365_emails enabled');
+    const off = await run('tenant:apps', '--tenant', 'apps.test', '--disable', 'google_mail');
+    expect(off.exitCode).toBe(0);
+    const bad = await run('tenant:apps', '--tenant', 'apps.test', '--enable', 'office365_emails,myspace');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('bad: "myspace"');
+    const [tenant] = await database.db.select().from(tenants).where(eq(tenants.name, 'Apps'));
+    const apps = await database.db.select().from(saasApps).where(eq(saasApps.tenantId, tenant!.id));
+    expect(Object.fromEntries(apps.map((a) => [a.name, a.state]))).toEqual({
+      office365_emails: 'enabled',
+      google_mail: 'disabled',
+    });
+  });
+
+  it('tenant:update sets the licence, trial and MSP fields and refuses impossible dates', async () => {
+    await run('tenant:create', '--name', 'Lic', '--domain', 'lic.test');
+    const ok = await run(
+      'tenant:update',
+      '--tenant',
+      'lic.test',
+      '--mode',
+      'paid',
+      '--paid-expires',
+      '2027-01-31',
+      '--msp',
+      'on',
+      '--portal-locked',
+      'on',
+      '--trial-days',
+      '45',
+    );
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout).toContain('paidExpirationDate = 2027-01-31');
+    const [tenant] = await database.db.select().from(tenants).where(eq(tenants.name, 'Lic'));
+    expect(tenant).toMatchObject({ isMsp: true, portalLicenseState: 'locked', trialExpirationDays: 45 });
+    expect(tenant!.paidExpirationDate?.toISOString()).toBe('2027-01-31T00:00:00.000Z');
+    for (const args of [
+      ['--paid-expires', '2027-02-30'],
+      ['--trial-start', 'off'],
+      ['--trial-days', '-3'],
+    ]) {
+      const bad = await run('tenant:update', '--tenant', 'lic.test', ...args);
+      expect(bad.exitCode, args.join(' ')).toBe(2);
+    }
+  });
+
+  it('incident:open, incident:list and incident:resolve manage the service status', async () => {
+    const opened = await run(
+      'incident:open',
+      '--title',
+      'Mail delays',
+      '--severity',
+      'error',
+      '--nav-item',
+      'mail-explorer',
+    );
+    expect(opened.exitCode).toBe(0);
+    const id = /incident ([0-9a-f-]{36})/.exec(opened.stdout)?.[1];
+    expect((await run('incident:list')).stdout).toContain(`${id}  error  mail-explorer  Mail delays`);
+    expect((await run('incident:resolve', '--id', id!)).exitCode).toBe(0);
+    expect((await run('incident:list')).stdout).toBe('No open incidents\n');
+    expect((await run('incident:resolve', '--id', id!)).exitCode).toBe(1);
+    expect((await run('incident:open', '--title', 'x', '--severity', 'panic')).exitCode).toBe(2);
+  });
+
+  it('trial:approve says when there is no open request and refuses a bad --days', async () => {
+    expect((await run('trial:requests')).stdout).toBe('No open trial-extension requests\n');
+    expect((await run('trial:approve', '--tenant', 'lic.test', '--days', 'ten')).exitCode).toBe(2);
   });
 });

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { BRANDS, DEPLOYMENT_MODES, ROLES } from '@moat/contracts/deployment';
+import { INCIDENT_SEVERITIES } from '@moat/contracts/console';
+import { BRANDS, DEPLOYMENT_MODES, ROLES, SAAS_APPS, SECURITY_TOOLS } from '@moat/contracts/deployment';
 import { FEATURE_NAMES, isFeatureName } from '@moat/contracts/features';
 import { VERDICTS } from '@moat/contracts/quarantine';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { saasApps, securityTools } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { cliActor } from '../lib/actor.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -13,14 +15,20 @@ import type { Mailer } from '../mail/outbound.ts';
 import { createAuditRepo } from '../modules/audit/audit.repo.ts';
 import { createLoginLink } from '../modules/auth/login-links.ts';
 import { createQuarantineService } from '../modules/quarantine/quarantine.service.ts';
+import { createIncidentsRepo } from '../modules/service-status/incidents.repo.ts';
 import { createTenantsRepo } from '../modules/tenants/tenants.repo.ts';
 import { createTenantsService } from '../modules/tenants/tenants.service.ts';
+import {
+  createTrialService,
+  DEFAULT_EXTENSION_DAYS,
+  openTrialRequests,
+} from '../modules/trial/trial.service.ts';
 import { createUsersRepo } from '../modules/users/users.repo.ts';
 import { createUsersService } from '../modules/users/users.service.ts';
 
 export interface CliContext {
   db: Db;
-  config: Pick<Config, 'publicUrl'>;
+  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'supportEmail'>>;
   /** Outgoing mail: the server's when the command runs through it, else the CLI's own. */
   mailer?: Mailer;
   clock: Clock;
@@ -72,6 +80,50 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: st
     throw new UsageError(`--${name} must be one of: ${allowed.join(', ')} (got "${String(value)}")`);
   }
   return value as T;
+}
+
+/** A YYYY-MM-DD date option (midnight UTC), or null for "off" when `allowOff`. */
+function dateOrOff(value: unknown, name: string, allowOff = true): Date | null | undefined {
+  if (value === undefined) return undefined;
+  if (allowOff && value === 'off') return null;
+  const text = String(value);
+  const date = new Date(`${text}T00:00:00Z`);
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(text) ||
+    Number.isNaN(date.getTime()) ||
+    date.toISOString().slice(0, 10) !== text
+  ) {
+    throw new UsageError(
+      `--${name} must be a date as YYYY-MM-DD${allowOff ? ' or off' : ''} (got "${text}")`,
+    );
+  }
+  return date;
+}
+
+function trialServiceOf(ctx: CliContext) {
+  if (!ctx.mailer) throw new Error('the trial commands need a mailer');
+  return createTrialService({
+    db: ctx.db,
+    clock: ctx.clock,
+    mailer: ctx.mailer,
+    supportEmail: ctx.config.supportEmail ?? '',
+  });
+}
+
+const incidentsOf = (ctx: CliContext) => createIncidentsRepo({ db: ctx.db, clock: ctx.clock });
+
+function listOf<T extends string>(value: unknown, allowed: readonly T[], name: string): T[] {
+  if (value === undefined) return [];
+  const items = String(value)
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  for (const item of items) {
+    if (!(allowed as readonly string[]).includes(item)) {
+      throw new UsageError(`--${name} takes a comma list of ${allowed.join(', ')} (bad: "${item}")`);
+    }
+  }
+  return items as T[];
 }
 
 const LOGO_TYPES: Record<string, string> = {
@@ -147,7 +199,7 @@ export const COMMANDS: Record<string, Command> = {
   'tenant:update': {
     summary: "Change a tenant's sign-in policy, brand or deployment mode",
     usage:
-      'tenant:update --tenant ID|DOMAIN [--name NAME] [--brand moat|checkpoint|sonicwall] [--brand-name TEXT] [--mode poc|paid|demo] [--mfa-required on|off] [--support-access on|off] [--password-max-age DAYS|off]',
+      'tenant:update --tenant ID|DOMAIN [--name NAME] [--brand moat|checkpoint|sonicwall] [--brand-name TEXT] [--mode poc|paid|demo] [--mfa-required on|off] [--support-access on|off] [--password-max-age DAYS|off] [--msp on|off] [--managed-service on|off] [--portal-locked on|off] [--paid-start YYYY-MM-DD|off] [--paid-expires YYYY-MM-DD|off] [--trial-start YYYY-MM-DD] [--trial-days DAYS]',
     options: {
       ...HELP,
       tenant: { type: 'string' },
@@ -158,9 +210,23 @@ export const COMMANDS: Record<string, Command> = {
       'mfa-required': { type: 'string' },
       'support-access': { type: 'string' },
       'password-max-age': { type: 'string' },
+      msp: { type: 'string' },
+      'managed-service': { type: 'string' },
+      'portal-locked': { type: 'string' },
+      'paid-start': { type: 'string' },
+      'paid-expires': { type: 'string' },
+      'trial-start': { type: 'string' },
+      'trial-days': { type: 'string' },
     },
     async run({ values }, ctx) {
       const service = createTenantsService({ db: ctx.db });
+      const trialDays = values['trial-days'];
+      if (trialDays !== undefined && !/^\d{1,4}$/.test(String(trialDays))) {
+        throw new UsageError(
+          `--trial-days must be a number of days from 0 to 9999 (got "${String(trialDays)}")`,
+        );
+      }
+      const locked = onOff(values['portal-locked'], 'portal-locked');
       const tenant = await service.resolve(required(values, 'tenant'));
       const maxAge = values['password-max-age'];
       if (maxAge !== undefined && maxAge !== 'off' && !/^[1-9]\d{0,3}$/.test(String(maxAge))) {
@@ -180,12 +246,22 @@ export const COMMANDS: Record<string, Command> = {
           mfaRequired: onOff(values['mfa-required'], 'mfa-required'),
           supportAccessEnabled: onOff(values['support-access'], 'support-access'),
           passwordMaxAgeDays: maxAge === undefined ? undefined : maxAge === 'off' ? null : Number(maxAge),
+          isMsp: onOff(values.msp, 'msp'),
+          isManagedService: onOff(values['managed-service'], 'managed-service'),
+          portalLicenseState: locked === undefined ? undefined : locked ? 'locked' : null,
+          paidStartDate: dateOrOff(values['paid-start'], 'paid-start'),
+          paidExpirationDate: dateOrOff(values['paid-expires'], 'paid-expires'),
+          trialStartDate: dateOrOff(values['trial-start'], 'trial-start', false),
+          trialExpirationDays: trialDays === undefined ? undefined : Number(trialDays),
         }).filter(([, v]) => v !== undefined),
       );
       if (Object.keys(changes).length === 0) throw new UsageError('name at least one thing to change');
       await service.update(tenant.id, changes, cliActor);
       return `Updated tenant "${tenant.name}": ${Object.entries(changes)
-        .map(([k, v]) => `${k} = ${v === null ? 'off' : String(v)}`)
+        .map(
+          ([k, v]) =>
+            `${k} = ${v === null ? 'off' : v instanceof Date ? v.toISOString().slice(0, 10) : String(v)}`,
+        )
         .join(', ')}`;
     },
   },
@@ -283,6 +359,160 @@ export const COMMANDS: Record<string, Command> = {
         cliActor,
       );
       return `One-time sign-in link (valid 10 minutes, works once):\n${link}`;
+    },
+  },
+
+  'tenant:apps': {
+    summary: "Set the state of a tenant's SaaS apps and security tools (what the console shows)",
+    usage:
+      'tenant:apps --tenant ID|DOMAIN [--enable APP,…] [--disable APP,…] [--enable-tools TOOL,…] [--disable-tools TOOL,…]',
+    options: {
+      ...HELP,
+      tenant: { type: 'string' },
+      enable: { type: 'string' },
+      disable: { type: 'string' },
+      'enable-tools': { type: 'string' },
+      'disable-tools': { type: 'string' },
+    },
+    async run({ values }, ctx) {
+      const tenant = await createTenantsService({ db: ctx.db }).resolve(required(values, 'tenant'));
+      const changes = [
+        ...listOf(values.enable, SAAS_APPS, 'enable').map((name) => ({
+          table: saasApps,
+          name,
+          state: 'enabled',
+        })),
+        ...listOf(values.disable, SAAS_APPS, 'disable').map((name) => ({
+          table: saasApps,
+          name,
+          state: 'disabled',
+        })),
+        ...listOf(values['enable-tools'], SECURITY_TOOLS, 'enable-tools').map((name) => ({
+          table: securityTools,
+          name,
+          state: 'enabled',
+        })),
+        ...listOf(values['disable-tools'], SECURITY_TOOLS, 'disable-tools').map((name) => ({
+          table: securityTools,
+          name,
+          state: 'disabled',
+        })),
+      ];
+      if (changes.length === 0) throw new UsageError('name at least one app or tool to change');
+      await ctx.db.transaction(async (tx) => {
+        for (const { table, name, state } of changes) {
+          await tx
+            .insert(table)
+            .values({ tenantId: tenant.id, name, state })
+            .onConflictDoUpdate({
+              target: [table.tenantId, table.name],
+              set: { state, updatedAt: new Date() },
+            });
+        }
+        await createAuditRepo(ctx.db).record(
+          cliActor,
+          {
+            tenantId: tenant.id,
+            action: 'tenant.apps_update',
+            targetType: 'tenant',
+            targetId: tenant.id,
+            details: Object.fromEntries(changes.map((c) => [c.name, c.state])),
+          },
+          tx,
+        );
+      });
+      return `Updated "${tenant.name}": ${changes.map((c) => `${c.name} ${c.state}`).join(', ')}`;
+    },
+  },
+
+  'trial:requests': {
+    summary: 'List the open trial-extension requests',
+    usage: 'trial:requests',
+    options: { ...HELP },
+    async run(_args, ctx) {
+      const open = await openTrialRequests(ctx.db);
+      if (open.length === 0) return 'No open trial-extension requests';
+      return open
+        .map(
+          ({ request, tenantName }) =>
+            `${request.createdAt.toISOString()}  tenant ${request.tenantId} "${tenantName}"  by ${request.requesterFirstName} ${request.requesterLastName} <${request.requesterEmail}>`,
+        )
+        .join('\n');
+    },
+  },
+
+  'trial:approve': {
+    summary: "Approve a tenant's trial-extension request: the trial restarts today for --days days (14)",
+    usage: 'trial:approve --tenant ID|DOMAIN [--days DAYS]',
+    options: { ...HELP, tenant: { type: 'string' }, days: { type: 'string' } },
+    async run({ values }, ctx) {
+      const days = values.days === undefined ? DEFAULT_EXTENSION_DAYS : Number(values.days);
+      if (!Number.isInteger(days) || days < 1 || days > 365 || !/^\d+$/.test(String(values.days ?? days))) {
+        throw new UsageError(`--days must be a number of days from 1 to 365 (got "${String(values.days)}")`);
+      }
+      const tenant = await createTenantsService({ db: ctx.db }).resolve(required(values, 'tenant'));
+      const { requester } = await trialServiceOf(ctx).decide(tenant, { approve: true, days }, cliActor);
+      return `Extended the trial of "${tenant.name}" by ${days} day(s); told ${requester}`;
+    },
+  },
+
+  'trial:decline': {
+    summary: "Decline a tenant's trial-extension request",
+    usage: 'trial:decline --tenant ID|DOMAIN',
+    options: { ...HELP, tenant: { type: 'string' } },
+    async run({ values }, ctx) {
+      const tenant = await createTenantsService({ db: ctx.db }).resolve(required(values, 'tenant'));
+      const { requester } = await trialServiceOf(ctx).decide(tenant, { approve: false }, cliActor);
+      return `Declined the trial extension of "${tenant.name}"; told ${requester}`;
+    },
+  },
+
+  'incident:open': {
+    summary: 'Open a service-status incident, shown on a navigation item of every console',
+    usage: 'incident:open --title TEXT [--severity info|warning|error] [--nav-item ID]',
+    options: {
+      ...HELP,
+      title: { type: 'string' },
+      severity: { type: 'string' },
+      'nav-item': { type: 'string' },
+    },
+    async run({ values }, ctx) {
+      const title = required(values, 'title').trim();
+      if (title === '' || title.length > 200)
+        throw new UsageError('--title must be 1 to 200 characters long');
+      const navItem = values['nav-item'] as string | undefined;
+      if (navItem !== undefined && !/^[a-z0-9-]{1,60}$/.test(navItem)) {
+        throw new UsageError(
+          `--nav-item must be a navigation item id such as security-events (got "${navItem}")`,
+        );
+      }
+      const severity = oneOf(values.severity, INCIDENT_SEVERITIES, 'severity') ?? 'warning';
+      const incident = await incidentsOf(ctx).open({ title, severity, navItem: navItem ?? null });
+      return `Opened incident ${incident.id} (${severity}${navItem ? ` on ${navItem}` : ''}): ${title}`;
+    },
+  },
+
+  'incident:resolve': {
+    summary: 'Resolve a service-status incident',
+    usage: 'incident:resolve --id ID',
+    options: { ...HELP, id: { type: 'string' } },
+    async run({ values }, ctx) {
+      const id = required(values, 'id');
+      await incidentsOf(ctx).resolve(id);
+      return `Resolved incident ${id}`;
+    },
+  },
+
+  'incident:list': {
+    summary: 'List the open service-status incidents',
+    usage: 'incident:list',
+    options: { ...HELP },
+    async run(_args, ctx) {
+      const open = await incidentsOf(ctx).list();
+      if (open.length === 0) return 'No open incidents';
+      return open
+        .map((i) => `${i.id}  ${i.severity}  ${i.nav_item ?? '(whole service)'}  ${i.title}`)
+        .join('\n');
     },
   },
 

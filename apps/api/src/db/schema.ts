@@ -385,6 +385,11 @@ export const quarantineMessages = pgTable(
     uniqueIndex('quarantine_messages_public_idx').on(t.publicId),
     index('quarantine_messages_tenant_received_idx').on(t.tenantId, t.receivedAt),
     index('quarantine_messages_recipient_idx').on(t.tenantId, t.recipient),
+    /** Quick search (SPEC §7): substring match on what a person remembers of a message. */
+    index('quarantine_messages_search_trgm_idx').using(
+      'gin',
+      sql`(${t.subject} || ' ' || ${t.senderName} || ' ' || ${t.sender} || ' ' || ${t.recipient}) gin_trgm_ops`,
+    ),
     check(
       'quarantine_messages_verdict_check',
       sql`${t.verdict} in ('phishing', 'malware', 'spam', 'suspicious')`,
@@ -483,7 +488,13 @@ export const securityEvents = pgTable(
     severity: text('severity').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('security_events_tenant_created_idx').on(t.tenantId, t.createdAt)],
+  (t) => [
+    index('security_events_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('security_events_search_trgm_idx').using(
+      'gin',
+      sql`(${t.engine} || ' ' || ${t.verdict} || ' ' || ${t.description}) gin_trgm_ops`,
+    ),
+  ],
 );
 
 /** The tenant's restore policy per verdict; verdicts without a row use the defaults of the code. */
@@ -526,5 +537,65 @@ export const messageActions = pgTable(
   (t) => [
     uniqueIndex('message_actions_public_idx').on(t.publicId),
     check('message_actions_action_check', sql`${t.action} in ('report_safe')`),
+  ],
+);
+
+/** A trial-extension request (SPEC §4 "Trial extension"), stored for the provider to approve. */
+export const trialExtensionRequests = pgTable(
+  'trial_extension_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    requesterEmail: text('requester_email').notNull(),
+    requesterFirstName: text('requester_first_name').notNull(),
+    requesterLastName: text('requester_last_name').notNull(),
+    status: text('status').notNull().default('requested'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    extendedDays: integer('extended_days'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('trial_extension_requests_tenant_idx').on(t.tenantId, t.createdAt),
+    /** At most one open request per tenant: a second click does not make a second request. */
+    uniqueIndex('trial_extension_requests_open_idx').on(t.tenantId).where(sql`${t.status} = 'requested'`),
+    check('trial_extension_requests_status_check', sql`${t.status} in ('requested', 'approved', 'declined')`),
+  ],
+);
+
+/** The licence banner's Contact us (SPEC §4 "Licence banner"). */
+export const licenceContactRequests = pgTable(
+  'licence_contact_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('licence_contact_requests_tenant_idx').on(t.tenantId, t.createdAt)],
+);
+
+/**
+ * A service-status incident (SPEC §3): the provider's, for every tenant; shown on the navigation
+ * item it names until resolved. Opened and resolved with the CLI.
+ */
+export const serviceIncidents = pgTable(
+  'service_incidents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    navItem: text('nav_item'),
+    severity: text('severity').notNull(),
+    title: text('title').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('service_incidents_open_idx').on(t.resolvedAt),
+    check('service_incidents_severity_check', sql`${t.severity} in ('info', 'warning', 'error')`),
   ],
 );

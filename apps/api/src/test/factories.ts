@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
-import { sessions, tenantDomains, tenants, users } from '../db/schema.ts';
+import { quarantineMessages, securityEvents, sessions, tenantDomains, tenants, users } from '../db/schema.ts';
 import { hashToken, newToken } from '../lib/tokens.ts';
 
 const unique = () => randomBytes(4).toString('hex');
@@ -49,4 +49,47 @@ export async function buildSession(
     })
     .returning();
   return { session: session!, token };
+}
+
+/** A held message (and, unless `event: false`, its security event) written straight to the tables. */
+export async function buildQuarantinedMessage(
+  db: Db,
+  tenantId: string,
+  overrides: Partial<typeof quarantineMessages.$inferInsert> & { event?: boolean } = {},
+) {
+  const { event = true, ...values } = overrides;
+  const raw = Buffer.from(`Subject: ${values.subject ?? 'Hello'}\r\n\r\nBody\r\n`);
+  const receivedAt = values.receivedAt ?? new Date();
+  const [message] = await db
+    .insert(quarantineMessages)
+    .values({
+      tenantId,
+      publicId: randomBytes(24).toString('base64url'),
+      saasType: 'office365_emails',
+      recipient: `r${unique()}@example.test`,
+      sender: 'sender@outside.test',
+      subject: 'Hello',
+      receivedAt,
+      verdict: 'phishing',
+      reasons: ['Lookalike sender domain'],
+      state: 'quarantined',
+      raw,
+      rawSha256: createHash('sha256').update(raw).digest('hex'),
+      size: raw.length,
+      expiresAt: new Date(receivedAt.getTime() + 30 * 86_400_000),
+      ...values,
+    })
+    .returning();
+  if (event) {
+    await db.insert(securityEvents).values({
+      tenantId,
+      messageId: message!.id,
+      engine: 'anti_phishing',
+      verdict: message!.verdict,
+      description: message!.reasons.join('; '),
+      severity: 'high',
+      createdAt: receivedAt,
+    });
+  }
+  return message!;
 }

@@ -1,8 +1,12 @@
 import { API } from '@moat/contracts/api-paths';
+import { CONSOLE_API, preferencesUpdateSchema } from '@moat/contracts/console';
 import { currentUserSchema, NOT_AUTHENTICATED_MESSAGE } from '@moat/contracts/current-user';
 import { errorResponseSchema } from '@moat/contracts/errors';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { signedIn } from '../../plugins/app/session.ts';
 import type { UserRow } from '../users/users.repo.ts';
 
 export function toCurrentUser(user: UserRow) {
@@ -38,6 +42,28 @@ export const currentUserRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       if (!request.user) throw new AppError('forbidden', NOT_AUTHENTICATED_MESSAGE);
       return toCurrentUser(request.user);
+    },
+  );
+
+  app.put(
+    CONSOLE_API.preferences,
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['session'],
+        summary: "Save the user's preferences (the theme is applicationMode); answers the current user",
+        body: preferencesUpdateSchema,
+        response: { 200: currentUserSchema, 400: errorResponseSchema, 403: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const { user } = signedIn(request);
+      const [row] = await app.database.db
+        .update(users)
+        .set({ preferences: sql`${users.preferences} || ${JSON.stringify(request.body)}::jsonb` })
+        .where(eq(users.id, user.id))
+        .returning({ preferences: users.preferences });
+      return toCurrentUser({ ...user, preferences: row?.preferences ?? user.preferences });
     },
   );
 };

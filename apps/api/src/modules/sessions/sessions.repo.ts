@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { sessions, users } from '../../db/schema.ts';
+import { sessions, tenants, users } from '../../db/schema.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -9,9 +9,14 @@ export function createSessionsRepo(db: DbOrTx) {
     /** A live session (not revoked, not past its absolute expiry) with its user, by token hash. */
     async findLive(tokenHash: string, now: Date, tx?: DbOrTx) {
       const [row] = await (tx ?? db)
-        .select({ session: sessions, user: users })
+        .select({
+          session: sessions,
+          user: users,
+          tenantLocked: sql<boolean>`coalesce(${tenants.portalLicenseState} = 'locked', false)`,
+        })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
+        .innerJoin(tenants, eq(tenants.id, users.tenantId))
         .where(
           and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)),
         );

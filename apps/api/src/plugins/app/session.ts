@@ -3,6 +3,7 @@ import { NOT_AUTHENTICATED_MESSAGE, SESSION_COOKIE } from '@moat/contracts/curre
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { createSessionsRepo, type SessionRow } from '../../modules/sessions/sessions.repo.ts';
 import type { UserRow } from '../../modules/users/users.repo.ts';
@@ -70,7 +71,14 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
     }
     if (idleFor > TOUCH_INTERVAL_MS) await repo.touch(found.session.id, now);
     request.session = found.session;
-    request.user = found.user;
+    // A portal the provider locked (portalLicenseState 'locked') locks every account of it.
+    request.user = found.tenantLocked ? { ...found.user, locked: true } : found.user;
     reply.header(SESSION_ID_HEADER, String(found.session.id));
   });
 });
+
+/** The signed-in user of a request as the audit log names them. */
+export function userActorOf(request: FastifyRequest): Actor {
+  const { user } = signedIn(request);
+  return { type: 'user', userId: user.id, email: user.email, ip: request.ip };
+}

@@ -1,0 +1,54 @@
+import type { Overview } from '@moat/contracts/console';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+
+const WINDOW_MS = 30 * 86_400_000;
+
+type Row = Record<string, unknown>;
+const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
+
+/** The Overview dashboard's counts, straight from the quarantine and events tables. */
+export function createOverviewService(deps: { db: Db; clock: Clock }) {
+  const { db } = deps;
+  return {
+    async overview(tenantId: string): Promise<Overview> {
+      const since = new Date(deps.clock.now().getTime() - WINDOW_MS);
+      const [held, pending, restored, byVerdict, recent] = await Promise.all([
+        db.execute(sql`select count(*)::int as n from quarantine_messages
+          where tenant_id = ${tenantId} and state in ('quarantined', 'attachments_removed')`),
+        db.execute(sql`select count(*)::int as n from restore_requests
+          where tenant_id = ${tenantId} and status = 'requested'`),
+        db.execute(sql`select count(*)::int as n from releases r
+          join quarantine_messages m on m.id = r.message_id
+          where m.tenant_id = ${tenantId} and r.created_at >= ${since}`),
+        db.execute(sql`select verdict, count(*)::int as n from security_events
+          where tenant_id = ${tenantId} and created_at >= ${since} group by verdict`),
+        db.execute(sql`select e.id, e.verdict, e.created_at, coalesce(m.subject, e.description) as subject,
+            coalesce(m.recipient, '') as recipient
+          from security_events e left join quarantine_messages m on m.id = e.message_id
+          where e.tenant_id = ${tenantId} order by e.created_at desc limit 5`),
+      ]);
+      const count = (result: unknown) => Number(rowsOf(result)[0]?.n ?? 0);
+      const verdicts = { phishing: 0, malware: 0, spam: 0, suspicious: 0 };
+      for (const row of rowsOf(byVerdict)) {
+        if (Object.hasOwn(verdicts, String(row.verdict))) {
+          verdicts[row.verdict as keyof typeof verdicts] = Number(row.n);
+        }
+      }
+      return {
+        quarantined: count(held),
+        pending_requests: count(pending),
+        restored_30d: count(restored),
+        events_30d: { total: Object.values(verdicts).reduce((a, b) => a + b, 0), ...verdicts },
+        recent_events: rowsOf(recent).map((r) => ({
+          id: String(r.id),
+          verdict: String(r.verdict),
+          subject: String(r.subject),
+          recipient: String(r.recipient),
+          detected_at: new Date(r.created_at as string).toISOString(),
+        })),
+      };
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { CONSOLE_API, type SearchGroup } from '@moat/contracts/console';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releases, restoreRequests } from '../../db/schema.ts';
+import { buildTestApp } from '../../test/app.ts';
+import { signedInAs } from '../../test/console.ts';
+import { buildQuarantinedMessage, buildUser } from '../../test/factories.ts';
+import { containsPattern } from './search.service.ts';
+
+const DAY = 86_400_000;
+let t: Awaited<ReturnType<typeof buildTestApp>>;
+let me: Awaited<ReturnType<typeof signedInAs>>;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  me = await signedInAs(t.app, t.db, { apps: ['office365_emails', 'google_mail'] });
+  const tenantId = me.tenant.id;
+  await buildQuarantinedMessage(t.db, tenantId, {
+    subject: 'Overdue invoice 4471',
+    saasType: 'office365_emails',
+  });
+  await buildQuarantinedMessage(t.db, tenantId, {
+    subject: 'Your INVOICE is ready',
+    saasType: 'google_mail',
+  });
+  await buildQuarantinedMessage(t.db, tenantId, {
+    subject: 'Old invoice',
+    receivedAt: new Date(Date.now() - 60 * DAY),
+  });
+  await buildQuarantinedMessage(t.db, tenantId, { subject: 'Discount 100% off', verdict: 'spam' });
+  await buildQuarantinedMessage(t.db, tenantId, { subject: 'Teams invoice', saasType: 'teams' });
+  await buildUser(t.db, tenantId, { email: 'invoice.clerk@acme.test', firstName: 'Ivy', lastName: 'Clerk' });
+  await buildUser(t.db, tenantId, { email: 'invoice.support@provider.test', hidden: true });
+  const other = await signedInAs(t.app, t.db, { apps: ['office365_emails'] });
+  await buildQuarantinedMessage(t.db, other.tenant.id, { subject: 'Other tenant invoice' });
+});
+afterAll(() => t.close());
+
+const search = async (query: string) => {
+  const res = await me.get(`${CONSOLE_API.search}?nosystem=1&${query}`);
+  expect(res.statusCode).toBe(200);
+  return res.json() as SearchGroup[];
+};
+const names = (groups: SearchGroup[]) =>
+  groups.flatMap((g) => g.results.map((r) => `${g.app_name}/${r.type}/${r.name}`));
+
+describe('GET /api/v1/search', () => {
+  it("finds the tenant's messages by a piece of the subject, any case, grouped by app", async () => {
+    const groups = await search('keyword=invoice');
+    expect(groups.map((g) => g.app_name)).toEqual(['office365_emails', 'google_mail', 'portal']);
+    const found = names(groups);
+    expect(found).toContain('office365_emails/email/Overdue invoice 4471');
+    expect(found).toContain('google_mail/email/Your INVOICE is ready');
+    expect(found).toContain('office365_emails/event/phishing: Overdue invoice 4471');
+    expect(found).toContain('portal/user/Ivy Clerk');
+    const email = groups[0]!.results.find((r) => r.type === 'email')!;
+    expect(email).toMatchObject({ entity_type: 'message', mime: 'message/rfc822' });
+  });
+
+  it("never shows another tenant's data, hidden users, apps not active, or messages outside the date range", async () => {
+    const found = names(await search('keyword=invoice'));
+    expect(found.join()).not.toContain('Other tenant');
+    expect(found.join()).not.toContain('invoice.support');
+    expect(found.join()).not.toContain('Teams invoice');
+    expect(found.join()).not.toContain('Old invoice');
+    expect(names(await search('keyword=invoice&date_range=year')).join()).toContain('Old invoice');
+    expect(names(await search('keyword=invoice&date_range=day')).join()).not.toContain('Old invoice');
+  });
+
+  it('limits each category and keeps to the apps asked for', async () => {
+    const groups = await search('keyword=invoice&saas=google_mail&category_limit=1');
+    expect(groups.map((g) => g.app_name)).toEqual(['google_mail', 'portal']);
+    expect(groups[0]!.results.filter((r) => r.type === 'email')).toHaveLength(1);
+  });
+
+  it('takes LIKE wildcards literally and answers nothing for an empty keyword', async () => {
+    expect(names(await search('keyword=100%25'))).toEqual(
+      expect.arrayContaining(['office365_emails/email/Discount 100% off']),
+    );
+    expect(names(await search(`keyword=${encodeURIComponent('%')}`)).join()).not.toContain('invoice');
+    expect(names(await search('keyword=inv_ice')).length).toBe(0);
+    expect(await search('keyword=%20%20')).toEqual([]);
+    expect(containsPattern('a%b_c\\')).toBe('%a\\%b\\_c\\\\%');
+  });
+
+  it('finds policy rules by their words', async () => {
+    const groups = await search('keyword=restore policy: phish');
+    expect(names(groups)).toEqual(['portal/rule/Restore policy: phishing']);
+    expect(groups[0]!.results[0]).toMatchObject({ entity_id: 'phishing', entity_type: 'rule' });
+  });
+
+  it('refuses bad parameters with 400 and answers 403 without a session', async () => {
+    expect((await me.get(`${CONSOLE_API.search}?keyword=a&date_range=decade`)).statusCode).toBe(400);
+    expect((await me.get(`${CONSOLE_API.search}?keyword=a&category_limit=0`)).statusCode).toBe(400);
+    expect((await me.get(`${CONSOLE_API.search}?keyword=${'a'.repeat(201)}`)).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: `${CONSOLE_API.search}?keyword=a` })).statusCode).toBe(
+      403,
+    );
+  });
+});
+
+describe('GET /api/v1/dashboard/overview', () => {
+  it('counts held messages, pending requests, releases and the events of 30 days by verdict', async () => {
+    const fresh = await signedInAs(t.app, t.db);
+    const empty = (await fresh.get(CONSOLE_API.overview)).json();
+    expect(empty).toMatchObject({ quarantined: 0, pending_requests: 0, restored_30d: 0, recent_events: [] });
+    const a = await buildQuarantinedMessage(t.db, fresh.tenant.id, {
+      subject: 'A',
+      verdict: 'malware',
+      receivedAt: new Date(Date.now() - 2 * DAY),
+    });
+    const b = await buildQuarantinedMessage(t.db, fresh.tenant.id, {
+      subject: 'B',
+      state: 'restored',
+      receivedAt: new Date(Date.now() - DAY),
+    });
+    await buildQuarantinedMessage(t.db, fresh.tenant.id, {
+      subject: 'C',
+      receivedAt: new Date(Date.now() - 40 * DAY),
+    });
+    await t.db.insert(restoreRequests).values({
+      tenantId: fresh.tenant.id,
+      messageId: a.id,
+      kind: 'email',
+      requestedBy: a.recipient,
+      mode: 'request',
+      status: 'requested',
+    });
+    await t.db.insert(releases).values({ messageId: b.id, kind: 'email', releasedBy: 'admin' });
+    const overview = (await fresh.get(CONSOLE_API.overview)).json();
+    expect(overview).toMatchObject({
+      quarantined: 2,
+      pending_requests: 1,
+      restored_30d: 1,
+      events_30d: { total: 2, malware: 1, phishing: 1, spam: 0, suspicious: 0 },
+    });
+    expect(overview.recent_events.map((e: { subject: string }) => e.subject)).toEqual(['B', 'A', 'C']);
+  });
+});

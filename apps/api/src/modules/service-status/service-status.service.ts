@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type {
+  EnvironmentComponents,
+  Incident,
+  IncidentSeverity,
+  VersionResponse,
+} from '@moat/contracts/console';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { createIncidentsRepo } from './incidents.repo.ts';
+
+/** The id of the web build being served: `version.json`, written by the web build next to index.html. */
+export function createWebBuildVersion(distDir: string) {
+  const file = path.join(distDir, 'version.json');
+  let cached: { mtimeMs: number; version: string } | null = null;
+  return (): string => {
+    try {
+      const { mtimeMs } = fs.statSync(file);
+      if (cached?.mtimeMs !== mtimeMs) {
+        const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { ui2_version?: unknown };
+        cached = {
+          mtimeMs,
+          version: typeof parsed.ui2_version === 'string' ? parsed.ui2_version : 'unknown',
+        };
+      }
+      return cached.version;
+    } catch {
+      return 'unknown';
+    }
+  };
+}
+
+export function createServiceStatusService(deps: {
+  database: Database;
+  clock: Clock;
+  serverVersion: string;
+  webDistDir: string;
+  smtpRelayUrl: string | undefined;
+}) {
+  const { db } = deps.database;
+  const webVersion = createWebBuildVersion(deps.webDistDir);
+  let databaseVersion: string | null = null;
+
+  const incidents = createIncidentsRepo({ db, clock: deps.clock });
+
+  return {
+    version(): VersionResponse {
+      return { version_info: { ui2_version: webVersion(), flask_version: deps.serverVersion } };
+    },
+
+    /** What runs this service, with versions: read from the running pieces, not declared. */
+    async environmentComponents(): Promise<EnvironmentComponents> {
+      if (!databaseVersion) {
+        const result = (await db.execute(sql`select current_setting('server_version') as v`)) as {
+          rows: Array<{ v: string }>;
+        };
+        databaseVersion = String(result.rows[0]?.v ?? 'unknown');
+      }
+      const embedded = deps.database.kind === 'pglite';
+      return {
+        services: [
+          { name: 'Moat API', version: deps.serverVersion, status: 'on' },
+          { name: 'Web console', version: webVersion(), status: 'on' },
+          {
+            name: embedded ? 'PostgreSQL (embedded PGlite)' : 'PostgreSQL',
+            version: databaseVersion,
+            status: 'on',
+          },
+          { name: 'Node.js', version: process.versions.node, status: 'on' },
+          deps.smtpRelayUrl
+            ? { name: 'Outbound mail relay', version: 'SMTP', status: 'on' }
+            : {
+                name: 'Outbound mail relay',
+                version: 'SMTP',
+                status: 'off',
+                detail: 'SMTP_RELAY_URL is not set: mail is kept in the outbox',
+              },
+        ],
+        // Detection engines register here as the mail gateway gains them.
+        engines: [],
+      };
+    },
+
+    openIncidents: () => incidents.list(),
+    openIncident: incidents.open,
+    resolveIncident: incidents.resolve,
+  };
+}
+export type ServiceStatusService = ReturnType<typeof createServiceStatusService>;
