@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { benchLogin } from './login.ts';
+import { benchSearch } from './search.ts';
 import { benchStartup } from './startup.ts';
 
 const only = process.argv[2];
 const results: Record<string, unknown> = {};
 if (!only || only === 'startup') results.startup = await benchStartup();
 if (!only || only === 'login') results.login = await benchLogin();
+if (!only || only === 'search') results.search = await benchSearch();
 fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
 fs.writeFileSync(
   path.join(import.meta.dirname, 'results', `${only ?? 'all'}.json`),
