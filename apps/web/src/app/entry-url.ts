@@ -1,13 +1,101 @@
 import { legacyTarget } from '@moat/contracts/routes';
+import { STARTUP_TOKEN_PARAMS } from '@moat/contracts/web-auth';
+import { type MiddlewareFunction, replace } from 'react-router';
+import { applyDebugParam, DEBUG_PARAM } from '../lib/debug-mode';
+import { safeAppPath } from '../lib/return-url';
+
+/** SPEC §2.3: an entry URL may carry `route`, a base64-encoded, URL-encoded target path. */
+export const ROUTE_PARAM = 'route';
+
+/** Query parameters of a real URL (`/?accessToken=…#/x`) that the hash route must see. */
+const CARRIED_PARAMS: readonly string[] = [...STARTUP_TOKEN_PARAMS, DEBUG_PARAM];
+
+function decodeBase64(value: string): string | null {
+  const standard = value.trim().replace(/-/g, '+').replace(/_/g, '/');
+  const padded = standard.padEnd(standard.length + ((4 - (standard.length % 4)) % 4), '=');
+  try {
+    const bytes = Uint8Array.from(atob(padded), (char) => char.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
 
 /**
- * Links in old notification mails point at real paths (`/email_action.html?type=…&id=…`). When
- * the page was opened that way, the hash route to use instead; null when nothing is to change.
+ * The route a `route` parameter asks for, or null when it is not a path inside this app. A leading
+ * '/#' is dropped ('/#/policy' is '/policy'); legacy '/#!/…' paths go where SPEC §2.3 sends them
+ * ('/#!/authorize-error…' becomes the error 403 page).
+ */
+export function decodeRouteTarget(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const decoded = decodeBase64(value);
+  if (decoded === null) return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(decoded);
+  } catch {
+    return null;
+  }
+  const hashed = /^\/?#(.*)$/s.exec(path);
+  if (hashed) {
+    path = hashed[1] ?? '';
+    if (path.startsWith('!')) {
+      const [pathname = '', ...query] = path.split('?');
+      const target = legacyTarget(pathname);
+      if (target === null) return null;
+      path = query.length ? `${target}?${query.join('?')}` : target;
+    }
+  }
+  if (path === '') path = '/';
+  return safeAppPath(path);
+}
+
+function withParams(path: string, params: URLSearchParams): string {
+  const search = params.toString();
+  if (!search) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${search}`;
+}
+
+/**
+ * The URL to replace the one the page was opened with, or null when nothing is to change:
+ * - a `route` parameter becomes the hash route it names (refused when not a path of this app);
+ * - a real legacy path (`/email_action.html?type=…`, links in old mails) becomes its hash route;
+ * - sign-in tokens and `debug` in the real query move into the hash route, where the start-up
+ *   middleware and the troubleshooting switch read them.
+ * Other parameters of the real query go along.
  */
 export function hashUrlForLegacyEntry(
   location: Pick<Location, 'pathname' | 'search' | 'hash'>,
 ): string | null {
-  if (location.hash || location.pathname === '/') return null;
-  const target = legacyTarget(location.pathname);
-  return target === null ? null : `/#${target}${location.search}`;
+  const params = new URLSearchParams(location.search);
+  if (params.has(ROUTE_PARAM)) {
+    const target = decodeRouteTarget(params.get(ROUTE_PARAM));
+    params.delete(ROUTE_PARAM);
+    const current = location.hash.replace(/^#/, '') || '/';
+    return `/#${withParams(target ?? current, params)}`;
+  }
+  if (!location.hash && location.pathname !== '/') {
+    const target = legacyTarget(location.pathname);
+    return target === null ? null : `/#${target}${location.search}`;
+  }
+  if (CARRIED_PARAMS.some((name) => params.has(name))) {
+    const current = location.hash.replace(/^#/, '') || '/';
+    return `/#${withParams(current, params)}`;
+  }
+  return null;
+}
+
+/**
+ * Root middleware for the hash route's own query: `debug=1|0` switches troubleshooting mode, and
+ * a `route` parameter (SPEC §2.3) is followed when it names a path of this app, else dropped.
+ */
+export function entryParamsMiddleware(): MiddlewareFunction {
+  return ({ request }, next) => {
+    const url = new URL(request.url);
+    applyDebugParam(url.searchParams);
+    if (!url.searchParams.has(ROUTE_PARAM)) return next();
+    const target = decodeRouteTarget(url.searchParams.get(ROUTE_PARAM));
+    url.searchParams.delete(ROUTE_PARAM);
+    throw replace(withParams(target ?? url.pathname, url.searchParams));
+  };
 }

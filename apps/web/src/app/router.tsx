@@ -3,7 +3,17 @@ import { ROUTE_PATTERNS, USER_INTERACTION_ROUTES, v1PolicyEditPath } from '@moat
 import type { QueryClient } from '@tanstack/react-query';
 import { createHashRouter, type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
 import { RouteFallback } from '../components/ui/RouteFallback';
-import { redirectIfSignedIn, requireActiveUser, requireLockedUser } from './guards';
+import { entryParamsMiddleware } from './entry-url';
+import {
+  featureGuard,
+  guarded,
+  onboardingGuard,
+  policyGuard,
+  redirectIfSignedIn,
+  requireActiveUser,
+  requireLockedUser,
+  smartArchivingGuard,
+} from './guards';
 import { lazyComponent, lazyElement } from './lazy-route';
 import { legacyRoutes } from './legacy-routes';
 import { RootLayout } from './RootLayout';
@@ -15,20 +25,36 @@ const SHELL_ROUTE_ID = 'shell';
 const loadAreaPage = () => import('../areas/shell/AreaPage');
 const loadNotFound = () => import('../areas/errors/NotFoundPage');
 
+type ShellAreaKey = (typeof SHELL_AREAS)[number]['key'];
+
 /** The whole route table of SPEC §2. Every area is a lazy chunk; guards are loaders. */
 export function createRoutes(queryClient: QueryClient): RouteObject[] {
   const activeUser = requireActiveUser(queryClient);
   const lockedUser = requireLockedUser(queryClient);
+  // Every main-shell route runs the feature guard (SPEC §2.5); some add their own rule.
+  const shellGuard = featureGuard(queryClient);
+  const areaGuards: Partial<Record<ShellAreaKey, typeof shellGuard>> = {
+    policy: policyGuard(queryClient),
+    smartArchiving: smartArchivingGuard(queryClient),
+  };
 
   return [
     {
       path: ROUTES.root,
-      middleware: [startupTokenMiddleware(queryClient)],
+      middleware: [entryParamsMiddleware(), startupTokenMiddleware(queryClient)],
       Component: RootLayout,
       HydrateFallback: RouteFallback,
       errorElement: <RouteErrorPage />,
       children: [
-        { index: true, loader: () => redirect(ROUTES.auth.login), element: null },
+        {
+          // '#/': a signed-in user lands on the overview (SPEC §2.3), anyone else on sign-in.
+          index: true,
+          loader: async (args: LoaderFunctionArgs) => {
+            await redirectIfSignedIn(args);
+            return redirect(ROUTES.auth.login);
+          },
+          element: null,
+        },
 
         // Sign-in area (SPEC §2.1)
         {
@@ -174,7 +200,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         // Onboarding and wizard (guarded)
         {
           path: ROUTES.onboarding.root,
-          loader: activeUser,
+          loader: onboardingGuard(queryClient, 'onboarding'),
           lazy: lazyComponent(() => import('../areas/onboarding/OnboardingLayout'), 'OnboardingLayout'),
           children: [
             {
@@ -193,7 +219,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         },
         {
           path: ROUTES.wizard,
-          loader: activeUser,
+          loader: onboardingGuard(queryClient, 'wizard'),
           lazy: lazyComponent(() => import('../areas/onboarding/OnboardingPages'), 'WizardPage'),
         },
         {
@@ -213,6 +239,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           children: [
             {
               path: USER_INTERACTION_ROUTES.restoreRequests,
+              loader: shellGuard,
               lazy: lazyComponent(
                 () => import('../areas/user-interaction/RestoreRequestsPage'),
                 'RestoreRequestsPage',
@@ -220,6 +247,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: USER_INTERACTION_ROUTES.quarantineItems,
+              loader: shellGuard,
               lazy: lazyComponent(
                 () => import('../areas/user-interaction/QuarantineItemsPage'),
                 'QuarantineItemsPage',
@@ -228,25 +256,30 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             ...SHELL_AREAS.map(
               (area): RouteObject => ({
                 path: `/${area.path}/*`,
+                loader: areaGuards[area.key] ?? shellGuard,
                 lazy: lazyElement(loadAreaPage, (m) => <m.AreaPage area={area.key} />),
               }),
             ),
             {
               path: ROUTES.archiveSearch,
+              loader: shellGuard,
               lazy: lazyElement(loadAreaPage, (m) => <m.AreaPage area="archiving" section="archiveSearch" />),
             },
             {
               path: ROUTES.trial,
+              // The trial page itself bypasses the trial and onboarding redirects (route data flag).
+              loader: featureGuard(queryClient, { bypass: true }),
               lazy: lazyComponent(() => import('../areas/shell/TrialPage'), 'TrialPage'),
             },
             {
               path: ROUTE_PATTERNS.policyEdit,
-              loader: ({ params }) => redirect(v1PolicyEditPath(params.id ?? '')),
+              loader: guarded(shellGuard, async ({ params }) => redirect(v1PolicyEditPath(params.id ?? ''))),
               element: null,
             },
             ...[ROUTE_PATTERNS.v1Feature, ROUTE_PATTERNS.v1Subfeature, ROUTE_PATTERNS.v1SubfeatureId].map(
               (path): RouteObject => ({
                 path,
+                loader: shellGuard,
                 lazy: lazyComponent(() => import('../areas/shell/FeaturePage'), 'FeaturePage'),
               }),
             ),

@@ -134,7 +134,80 @@ function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
-async function send<T>(method: HttpMethod, url: string, options: RequestOptions<T>): Promise<T> {
+/**
+ * SPEC §4 "No-RDS mode": calls whose URL contains one of these fragments are answered by the
+ * client with `NO_RDS_ANSWER` while feature enableUINoRDS is on.
+ */
+export const NO_RDS_URL_FRAGMENTS = [
+  'blacklist',
+  'anomaly_whitelist',
+  'exceptions_list',
+  'policy_status_counts',
+  'system_log',
+  'cache_query',
+  'policy_catalog',
+  'dashboard_widget',
+  'policy_rule',
+] as const;
+export const NO_RDS_ANSWER = Object.freeze({
+  info: 'An error occurred. Please try again later.',
+  rdsError: true,
+});
+
+/**
+ * SPEC §4 "New web API mode": URL prefixes (of this API) and the endpoint each moves to while
+ * feature enableNewWebAPI is on. Empty, as the specification says.
+ */
+export const NEW_WEB_API_ENDPOINTS: Readonly<Record<string, string>> = Object.freeze({});
+/** The cookie holding the bearer token of the new web API. */
+export const WEB_API_TOKEN_COOKIE = 'web_api_token';
+
+export interface RequestModes {
+  /** Feature enableUINoRDS. */
+  noRds: boolean;
+  /** Feature enableNewWebAPI. */
+  newWebApi: boolean;
+  /** The URL mapping of the new web API; `NEW_WEB_API_ENDPOINTS` unless given. */
+  webApiEndpoints?: Readonly<Record<string, string>>;
+}
+
+const OFF: RequestModes = { noRds: false, newWebApi: false };
+let requestModes: RequestModes = OFF;
+
+/**
+ * Switches the request rewriting of SPEC §4 ("No-RDS mode", "New web API mode"); the shell calls
+ * it once the tenant's flags are known, and with both off when it goes away.
+ */
+export function configureRequestModes(modes: RequestModes = OFF): void {
+  requestModes = { ...modes };
+}
+
+function cookie(name: string): string | null {
+  if (typeof document === 'undefined') return null;
+  for (const part of document.cookie.split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return null;
+}
+
+function isNoRdsUrl(url: string): boolean {
+  return NO_RDS_URL_FRAGMENTS.some((fragment) => url.includes(fragment));
+}
+
+/** The new web API's endpoint for `url` (its query kept), or null when it is not mapped. */
+function newWebApiUrl(url: string, endpoints: Readonly<Record<string, string>>): string | null {
+  const [path = '', ...query] = url.split('?');
+  const prefix = Object.keys(endpoints)
+    .filter((from) => path === from || path.startsWith(from.endsWith('/') ? from : `${from}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (prefix === undefined) return null;
+  const target = `${endpoints[prefix]}${path.slice(prefix.length)}`;
+  return query.length ? `${target}?${query.join('?')}` : target;
+}
+
+async function send<T>(method: HttpMethod, requestUrl: string, options: RequestOptions<T>): Promise<T> {
+  let url = requestUrl;
   const headers: Record<string, string> = {
     Accept: 'application/json',
     [REQUESTED_WITH_HEADER]: REQUESTED_WITH_VALUE,
@@ -143,6 +216,15 @@ async function send<T>(method: HttpMethod, url: string, options: RequestOptions<
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(options.body);
+  }
+  if (requestModes.newWebApi) {
+    const mapped = newWebApiUrl(url, requestModes.webApiEndpoints ?? NEW_WEB_API_ENDPOINTS);
+    if (mapped !== null) {
+      url = mapped;
+      headers['Content-Type'] = 'application/json';
+      const token = cookie(WEB_API_TOKEN_COOKIE);
+      if (token) headers.Authorization = `Bearer ${token}`;
+    }
   }
 
   let response: Response;
@@ -182,6 +264,8 @@ export async function request<T>(
   options: RequestOptions<T> = {},
 ): Promise<T> {
   const url = buildUrl(path, options.query);
+  // No-RDS mode: the client answers for the server (SPEC §4), so nothing goes out.
+  if (requestModes.noRds && isNoRdsUrl(url)) return { ...NO_RDS_ANSWER } as T;
   try {
     return await send(method, url, options);
   } catch (error) {

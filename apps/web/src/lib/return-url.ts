@@ -30,6 +30,14 @@ function isSameOriginPath(value: string): boolean {
 }
 
 /**
+ * `value` when it is a path inside this app (any route, the sign-in area included), else null:
+ * never another origin ("//host", "/\host", "/\t/host", "https:…", "javascript:…").
+ */
+export function safeAppPath(value: string | null | undefined): string | null {
+  return value && isSameOriginPath(value) ? value : null;
+}
+
+/**
  * A return URL the app may navigate to after sign-in: a path inside this app, never another
  * origin ("//host", "/\host", "/\t/host", "https:…") and never back into the sign-in area.
  */

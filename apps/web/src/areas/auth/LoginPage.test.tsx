@@ -100,7 +100,8 @@ describe('login page', () => {
     await userEvent.type(screen.getByLabelText(/Email/), 'ada@example.com');
     await userEvent.type(screen.getByLabelText(/Password/), 'secret');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Analytics' })).toBeInTheDocument();
+    // The page's title is its navigation entry's (Analytics › Dashboard).
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
     expect(app.location()).toBe('/analytics/dashboard');
   });
 

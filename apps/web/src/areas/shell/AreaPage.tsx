@@ -1,25 +1,49 @@
 import { ROUTES, SHELL_AREAS } from '@moat/contracts/routes';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { NAV_ITEMS, navTrail, PAGE_ONLY_ITEMS } from '../../features/navigation/nav-items';
+import { OverviewDashboard } from '../../features/overview/components/OverviewDashboard';
 import { type Crumb, NoDataYet, PageFrame } from './PageFrame';
 
 export type ShellAreaKey = (typeof SHELL_AREAS)[number]['key'];
 export type ShellSectionKey = 'archiveSearch';
 
-/** The frame of a shell area (and of its sub-routes): breadcrumb, title and an empty state. */
+const FRAMED_ITEMS = [...NAV_ITEMS, ...PAGE_ONLY_ITEMS];
+
+/**
+ * The frame of a shell area and of every page under it: the title and breadcrumb come from the
+ * navigation entry the path belongs to (its deepest match in the rule table), else from the area.
+ * The overview (/dashboard) shows its counts; other pages say they have no data yet.
+ */
 export function AreaPage({ area, section }: { area: ShellAreaKey; section?: ShellSectionKey }) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   const areaTitle = t(`shell.areas.${area}`);
   const areaPath = `/${SHELL_AREAS.find((entry) => entry.key === area)?.path ?? ''}`;
-  const title = section ? t(`shell.sections.${section}`) : areaTitle;
+  const home: Crumb[] = area === 'dashboard' ? [] : [{ label: t('common.home'), to: ROUTES.dashboard }];
 
-  const trail: Crumb[] = [];
-  if (area !== 'dashboard') trail.push({ label: t('common.home'), to: ROUTES.dashboard });
-  trail.push(section ? { label: areaTitle, to: areaPath } : { label: areaTitle });
-  if (section) trail.push({ label: title });
+  let title: string;
+  let trail: Crumb[];
+  const entries = section ? [] : navTrail(pathname, FRAMED_ITEMS);
+  if (section) {
+    title = t(`shell.sections.${section}`);
+    trail = [...home, { label: areaTitle, to: areaPath }, { label: title }];
+  } else if (entries.length > 0) {
+    const current = entries[entries.length - 1]!;
+    title = t(current.title);
+    trail = [
+      ...home,
+      ...entries.slice(0, -1).map((entry) => ({ label: t(entry.title), to: entry.href })),
+      { label: title },
+    ];
+  } else {
+    title = areaTitle;
+    trail = [...home, { label: areaTitle }];
+  }
 
   return (
     <PageFrame title={title} trail={trail}>
-      <NoDataYet subject={title} />
+      {area === 'dashboard' && !section ? <OverviewDashboard /> : <NoDataYet subject={title} />}
     </PageFrame>
   );
 }

@@ -26,13 +26,17 @@ export function PageFrame({
     <Stack gap="lg">
       <nav aria-label={t('common.breadcrumb')}>
         <Breadcrumbs separatorMargin="xs">
-          {trail.map((crumb) =>
+          {trail.map((crumb, index) =>
             crumb.to ? (
-              <Anchor key={crumb.label} component={Link} to={crumb.to} size="sm">
+              <Anchor key={crumb.to} component={Link} to={crumb.to} size="sm">
                 {crumb.label}
               </Anchor>
             ) : (
-              <Text key={crumb.label} size="sm" aria-current="page">
+              <Text
+                key={crumb.label}
+                size="sm"
+                aria-current={index === trail.length - 1 ? 'page' : undefined}
+              >
                 {crumb.label}
               </Text>
             ),

@@ -1,42 +1,46 @@
-import { AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { AppShell, Burger, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { MENU_WIDTH_LOCKED_PX } from '@moat/contracts/constants';
 import type { CurrentUser } from '@moat/contracts/current-user';
-import { ROUTES, SHELL_AREAS } from '@moat/contracts/routes';
-import { USER_INTERACTION_ROUTES } from '@moat/contracts/web-routes';
+import { ROUTES } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLoaderData, useLocation, useSearchParams } from 'react-router';
 import { AppLogo } from '../../components/ui/AppLogo';
 import { NotificationsProvider } from '../../components/ui/Notifications';
+import { SideNav } from '../../features/navigation/components/SideNav';
+import { visibleNavItems } from '../../features/navigation/nav-items';
+import { useNavContext } from '../../features/navigation/use-nav-context';
+import { useSideNav } from '../../features/navigation/use-side-nav';
+import { QuickSearch } from '../../features/search/components/QuickSearch';
 import { currentUserPollingOptions } from '../../features/session/api/get-current-user';
-import type { TranslationKey } from '../../lib/i18n';
-import { ThemeSwitch } from './ThemeSwitch';
+import { deploymentQueryOptions } from '../../lib/console-data/get-deployment';
+import { incidentsQueryOptions } from '../../lib/console-data/get-incidents';
+import { FloatingMenu } from './FloatingMenu';
+import { HelpMenu } from './HelpMenu';
+import { NavbarLabel, ShellStatus } from './ShellStatus';
+import { TenantLogo } from './TenantLogo';
+import { ThemeSwitch, useSavedTheme } from './ThemeSwitch';
 import { UserMenu } from './UserMenu';
+import { VersionInfoDialog } from './VersionInfoDialog';
+import './shell.css';
 
 /** `?hide_menu` hides the top bar and the side menu (SPEC §2). */
 export const HIDE_MENU_PARAM = 'hide_menu';
 const HEADER_HEIGHT_PX = 56;
+/** Below Mantine's `sm` (48em) the side menu is a drawer behind the burger, with full labels. */
 const NAVBAR_BREAKPOINT = 'sm';
 const BELOW_NAVBAR_BREAKPOINT = '(max-width: 47.99em)';
-
-/** Screens under an area that have their own entry in the side navigation (SPEC §2.4). */
-const AREA_CHILDREN: Partial<
-  Record<(typeof SHELL_AREAS)[number]['key'], Array<{ label: TranslationKey; to: string }>>
-> = {
-  userInteraction: [
-    { label: 'shell.sections.restoreRequests', to: USER_INTERACTION_ROUTES.restoreRequests },
-    { label: 'shell.sections.quarantineItems', to: USER_INTERACTION_ROUTES.quarantineItems },
-  ],
-};
 
 function isHidden(value: string | null): boolean {
   return value !== null && value !== 'false' && value !== '0';
 }
 
 /**
- * The signed-in frame: top bar (logo, name, user menu) and the side list of the shell areas.
- * While it is shown, the current user is re-polled (SPEC §4 "Start-up"); leaving it stops that.
+ * The signed-in frame (SPEC §2.4): the top bar (logo, quick search on the overview, help, theme,
+ * the firewall-vendor brand's floating menu, the user menu), the side navigation built from the
+ * rule table, and the page. While it is shown, the current user is re-polled (SPEC §4
+ * "Start-up"); leaving it stops that.
  */
 export function ShellLayout() {
   const { t } = useTranslation();
@@ -45,20 +49,35 @@ export function ShellLayout() {
   const { pathname } = useLocation();
   const [searchParams] = useSearchParams();
   const [navOpened, nav] = useDisclosure(false);
-  const narrow = useMediaQuery(BELOW_NAVBAR_BREAKPOINT);
+  const [versionOpened, version] = useDisclosure(false);
+  const phone = useMediaQuery(BELOW_NAVBAR_BREAKPOINT) ?? false;
   const hideMenu = isHidden(searchParams.get(HIDE_MENU_PARAM));
+  useSavedTheme(user);
+
+  const ctx = useNavContext(user);
+  const deployment = useQuery(deploymentQueryOptions()).data;
+  const incidents = useQuery({ ...incidentsQueryOptions(), enabled: !hideMenu }).data;
+  const items = useMemo(() => (ctx ? visibleNavItems(ctx) : null), [ctx]);
+  const sideNav = useSideNav();
+
+  const versionDialog = <VersionInfoDialog opened={versionOpened} onClose={version.close} />;
+  const main = (
+    <AppShell.Main>
+      <ShellStatus user={user} />
+      <Outlet />
+    </AppShell.Main>
+  );
 
   if (hideMenu) {
     return (
       <NotificationsProvider>
-        <AppShell padding="md">
-          <AppShell.Main>
-            <Outlet />
-          </AppShell.Main>
-        </AppShell>
+        <AppShell padding="md">{main}</AppShell>
       </NotificationsProvider>
     );
   }
+
+  const showSearch = ctx !== null && pathname === ROUTES.dashboard && !ctx.features.hideSearchInputFF;
+  const wide = phone || sideNav.wide;
 
   return (
     <NotificationsProvider>
@@ -66,13 +85,13 @@ export function ShellLayout() {
         padding="md"
         header={{ height: HEADER_HEIGHT_PX }}
         navbar={{
-          width: MENU_WIDTH_LOCKED_PX,
+          width: sideNav.reservedWidth,
           breakpoint: NAVBAR_BREAKPOINT,
           collapsed: { mobile: !navOpened },
         }}
       >
         <AppShell.Header>
-          <Group h="100%" px="md" gap="sm" wrap="nowrap">
+          <div className="shell-topbar">
             <Burger
               opened={navOpened}
               onClick={nav.toggle}
@@ -83,65 +102,64 @@ export function ShellLayout() {
             />
             <Link to={ROUTES.dashboard} className="shell-brand">
               <AppLogo size={32} />
-              <Text fw={700} component="span">
+              <Text fw={700} component="span" visibleFrom="sm">
                 {t('app.name')}
               </Text>
             </Link>
-            <Group ml="auto" gap="xs" wrap="nowrap" miw={0}>
-              <UserMenu user={user} />
-            </Group>
-          </Group>
+            {showSearch && (
+              // biome-ignore lint/a11y/useSemanticElements: <search> is not known to every supported browser yet.
+              <div className="shell-topbar__search" role="search">
+                <QuickSearch />
+              </div>
+            )}
+            <div className="shell-topbar__end">
+              {deployment?.brand === 'sonicwall' && <FloatingMenu />}
+              <HelpMenu supportEmail={deployment?.support_email ?? ''} onVersionInfo={version.open} />
+              {ctx?.features.enableChangeApplicationMode && <ThemeSwitch user={user} />}
+              <UserMenu
+                user={user}
+                enableMFA={ctx?.features.enableMFA ?? false}
+                isMsp={ctx?.deployment.is_msp ?? false}
+                supportEmail={deployment?.support_email ?? ''}
+                onVersionInfo={version.open}
+              />
+            </div>
+          </div>
         </AppShell.Header>
 
         <AppShell.Navbar
           component="nav"
           aria-label={t('shell.mainNavigation')}
-          p="xs"
-          inert={narrow && !navOpened ? true : undefined}
+          className="shell-navbar"
+          data-state={phone ? 'drawer' : sideNav.locked ? 'locked' : sideNav.wide ? 'unfolded' : 'mini'}
+          style={phone ? undefined : { width: sideNav.width }}
+          inert={phone && !navOpened ? true : undefined}
+          {...(phone ? {} : sideNav.handlers)}
         >
-          <AppShell.Section grow component={ScrollArea}>
-            {SHELL_AREAS.map((area) => {
-              const to = `/${area.path}`;
-              const inArea = pathname === to || pathname.startsWith(`${to}/`);
-              const children = AREA_CHILDREN[area.key] ?? [];
-              const childActive = children.some((child) => pathname === child.to);
-              return (
-                <NavLink
-                  key={area.key}
-                  component={Link}
-                  to={to}
-                  label={t(`shell.areas.${area.key}`)}
-                  active={inArea && !childActive}
-                  aria-current={inArea && !childActive ? 'page' : undefined}
-                  opened={inArea && children.length > 0}
-                  onClick={nav.close}
-                >
-                  {children.length > 0 && inArea
-                    ? children.map((child) => (
-                        <NavLink
-                          key={child.to}
-                          component={Link}
-                          to={child.to}
-                          label={t(child.label)}
-                          active={pathname === child.to}
-                          aria-current={pathname === child.to ? 'page' : undefined}
-                          onClick={nav.close}
-                        />
-                      ))
-                    : undefined}
-                </NavLink>
-              );
-            })}
-          </AppShell.Section>
-          <AppShell.Section pt="sm">
-            <ThemeSwitch />
-          </AppShell.Section>
+          <SideNav
+            items={items}
+            incidents={incidents ?? []}
+            wide={wide}
+            header={
+              <>
+                <TenantLogo size={wide ? 40 : 32} />
+                <NavbarLabel user={user} />
+              </>
+            }
+            lock={phone ? undefined : { locked: sideNav.locked, onToggle: sideNav.toggleLock }}
+            onNavigate={nav.close}
+            onAction={(action) => {
+              if (action === 'versionInfo') version.open();
+            }}
+          />
         </AppShell.Navbar>
+        {!phone && sideNav.overlay && (
+          <div className="shell-nav-overlay" data-testid="nav-overlay" aria-hidden="true" />
+        )}
 
-        <AppShell.Main>
-          <Outlet />
-        </AppShell.Main>
+        {main}
       </AppShell>
+      {versionDialog}
     </NotificationsProvider>
   );
 }

@@ -1,15 +1,69 @@
-import { Switch, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, Menu, useMantineColorScheme } from '@mantine/core';
+import { THEMES, type ThemeMode } from '@moat/contracts/constants';
+import type { CurrentUser } from '@moat/contracts/current-user';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNotify } from '../../components/ui/Notifications';
+import { savePreferences } from '../../lib/console-data/save-preferences';
+import { queryKeys } from '../../lib/query-keys';
+import { colorSchemeOf, themeModeOf } from '../../lib/theme';
+import { ShellIcon } from './ShellIcons';
 
-/** Switches between the mixed (light) and the dark theme; the choice is kept in localStorage. */
-export function ThemeSwitch() {
+const LABEL_KEY = { mixed: 'shell.theme.mixed', dark: 'shell.theme.dark' } as const;
+
+/** Applies the user's saved theme (user_preferences.applicationMode) when it is loaded or changes. */
+export function useSavedTheme(user: CurrentUser): void {
+  const { setColorScheme } = useMantineColorScheme();
+  const saved = user.user_preferences.applicationMode;
+  useEffect(() => {
+    if (saved) setColorScheme(colorSchemeOf(saved));
+  }, [saved, setColorScheme]);
+}
+
+/**
+ * The theme selector of the top bar (SPEC §2.4, §9: a mixed theme and a dark theme). The choice
+ * applies at once and is saved to the user's preferences, whose answer (the updated user) replaces
+ * the cached current user.
+ */
+export function ThemeSwitch({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const current = themeModeOf(colorScheme);
+  const save = useMutation({
+    mutationFn: (mode: ThemeMode) => savePreferences({ ...user.user_preferences, applicationMode: mode }),
+    onSuccess: (updated) => queryClient.setQueryData(queryKeys.currentUser(), updated),
+    onError: () => notify({ tone: 'error', title: t('shell.theme.saveFailed') }),
+  });
+
+  const choose = (mode: ThemeMode) => {
+    setColorScheme(colorSchemeOf(mode));
+    if (mode !== user.user_preferences.applicationMode) save.mutate(mode);
+  };
+
   return (
-    <Switch
-      label={t('shell.darkTheme')}
-      checked={colorScheme === 'dark'}
-      onChange={(event) => setColorScheme(event.currentTarget.checked ? 'dark' : 'light')}
-    />
+    <Menu position="bottom-end" withinPortal hideDetached={false}>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('shell.theme.label')}>
+          <ShellIcon name={current === 'dark' ? 'moon' : 'sun'} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('shell.theme.label')}</Menu.Label>
+        {THEMES.map((mode) => (
+          <Menu.Item
+            key={mode}
+            aria-current={mode === current ? 'true' : undefined}
+            leftSection={<ShellIcon name={mode === 'dark' ? 'moon' : 'sun'} size={16} />}
+            rightSection={mode === current ? '✓' : undefined}
+            onClick={() => choose(mode)}
+          >
+            {t(LABEL_KEY[mode])}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
   );
 }

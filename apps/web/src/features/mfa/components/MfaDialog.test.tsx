@@ -2,6 +2,7 @@ import type { MfaSettings } from '@moat/contracts/auth';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { buildDeployment, consoleHandlers } from '../../../test/console-status-fixtures';
 import {
   buildCurrentUser,
   errorResponse,
@@ -26,6 +27,8 @@ function mfaApi(initial: Partial<MfaSettings> = {}) {
   };
   const api = stubApi({
     'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser()),
+    // SPEC §2.4: MFA setup is in the user menu of an MSP portal with enableMFA.
+    ...consoleHandlers({ enableMFA: true }, buildDeployment({ is_msp: true })),
     'POST /api/v1/mfa/setup': () => jsonResponse(200, settings),
     'PUT /api/v1/mfa/setup': () =>
       jsonResponse(200, {
@@ -55,7 +58,7 @@ const sent = (calls: RecordedCall[], method: string, path: string) =>
 async function openMfaDialog() {
   renderRoute('/dashboard');
   await userEvent.click(await screen.findByRole('button', { name: 'User menu of ada@example.com' }));
-  await userEvent.click(await screen.findByRole('menuitem', { name: 'Multi-factor authentication' }));
+  await userEvent.click(await screen.findByRole('menuitem', { name: 'MFA setup' }));
   return screen.findByRole('dialog', { name: 'Multi-factor authentication' });
 }
 
@@ -104,15 +107,12 @@ describe('MFA dialog of the signed-in user (SPEC §4 "MFA setup dialog")', () =>
     ]);
   });
 
-  it('offers no way to turn off MFA that the admin requires', async () => {
+  it('does not offer MFA setup in the user menu when the admin requires MFA', async () => {
     mfaApi({ mfaWasSet: true, isMfaEnabled: true, isVerified: true, mfaRequired: true });
-    const dialog = await openMfaDialog();
-    expect(
-      await within(dialog).findByText(
-        'Your administrator requires multi-factor authentication, so it cannot be turned off.',
-      ),
-    ).toBeInTheDocument();
-    expect(within(dialog).queryByRole('button', { name: 'Turn off' })).not.toBeInTheDocument();
+    renderRoute('/dashboard');
+    await userEvent.click(await screen.findByRole('button', { name: 'User menu of ada@example.com' }));
+    await screen.findByRole('menuitem', { name: 'Logout' });
+    expect(screen.queryByRole('menuitem', { name: 'MFA setup' })).not.toBeInTheDocument();
   });
 
   it('closes with its close button', async () => {

@@ -1,0 +1,61 @@
+import { Anchor, Button, Modal, Progress, Stack, Text } from '@mantine/core';
+import type { LearningMode } from '@moat/contracts/console';
+import { DIALOG_WIDTH } from '@moat/contracts/constants';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { safeExternalHref } from '../safe-href';
+import { useBannerPhase } from '../use-banner-phase';
+import { BannerCard } from './BannerCard';
+
+/** Below this, learning is still going on and the banner shows (SPEC §4 "Banners"). */
+export const LEARNING_COMPLETE = 100;
+
+/**
+ * The learning-mode banner (SPEC §2.4, §4): the learning progress and a dialog whose title, text
+ * and link the server supplies. Shown only while progress_number is under 100.
+ */
+export function LearningBanner({ learning }: { learning: LearningMode }) {
+  const { t } = useTranslation();
+  const { phase, dismiss } = useBannerPhase(learning.progress_number < LEARNING_COMPLETE);
+  const [details, setDetails] = useState(false);
+  const href = safeExternalHref(learning.modal_popup_href);
+
+  return (
+    <>
+      <BannerCard
+        phase={phase}
+        label={t('banners.learning.label')}
+        title={t('banners.learning.title')}
+        onClose={dismiss}
+      >
+        <Text size="sm">{t('banners.learning.progress', { progress: learning.progress_number })}</Text>
+        <Progress value={learning.progress_number} aria-label={t('banners.learning.progressLabel')} />
+        <Button
+          variant="light"
+          size="compact-sm"
+          onClick={() => setDetails(true)}
+          style={{ alignSelf: 'flex-start' }}
+        >
+          {t('banners.learning.details')}
+        </Button>
+      </BannerCard>
+      <Modal
+        opened={details}
+        onClose={() => setDetails(false)}
+        title={learning.modal_popup_title}
+        size={DIALOG_WIDTH.small}
+        centered
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
+        <Stack gap="md">
+          <Text>{learning.modal_popup_text}</Text>
+          {href && (
+            <Anchor href={href} target="_blank" rel="noopener noreferrer">
+              {learning.modal_popup_href_text}
+            </Anchor>
+          )}
+        </Stack>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+import type { Overview } from '@moat/contracts/console';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { stubShell } from '../../../areas/shell/shell-fixtures';
+import { errorResponse, jsonResponse, renderRoute } from '../../../test/render-route';
+
+const OVERVIEW: Overview = {
+  quarantined: 12,
+  pending_requests: 3,
+  restored_30d: 1250,
+  events_30d: { total: 40, phishing: 20, malware: 5, spam: 10, suspicious: 5 },
+  recent_events: [
+    {
+      id: 'e1',
+      verdict: 'phishing',
+      subject: 'Reset your password',
+      recipient: 'ada@example.com',
+      detected_at: '2026-01-02T09:30:00Z',
+    },
+  ],
+};
+
+describe('overview dashboard (/dashboard)', () => {
+  it('shows the counts as cards that lead to their pages, and the newest events', async () => {
+    stubShell({ handlers: { 'GET /api/v1/dashboard/overview': () => jsonResponse(200, OVERVIEW) } });
+    renderRoute('/dashboard');
+    const quarantined = await screen.findByRole('region', { name: 'Quarantined now' });
+    expect(within(quarantined).getByText('12')).toBeInTheDocument();
+    expect(within(quarantined).getByRole('link', { name: 'Open Quarantined Items' })).toHaveAttribute(
+      'href',
+      '/user-interaction/quarantine-item',
+    );
+    const pending = screen.getByRole('region', { name: 'Restore requests waiting' });
+    expect(within(pending).getByText('3')).toBeInTheDocument();
+    expect(within(pending).getByRole('link', { name: 'Open Restore Requests' })).toHaveAttribute(
+      'href',
+      '/user-interaction/restore-request-and-clean-attachments',
+    );
+    expect(
+      within(screen.getByRole('region', { name: 'Restored in the last 30 days' })).getByText('1,250'),
+    ).toBeInTheDocument();
+    const events = screen.getByRole('region', { name: 'Events in the last 30 days' });
+    expect(within(events).getByText('40')).toBeInTheDocument();
+    expect(within(events).getByText('Phishing: 20')).toBeInTheDocument();
+    expect(within(events).getByRole('link', { name: 'Open Events' })).toHaveAttribute(
+      'href',
+      '/security-events',
+    );
+
+    const recent = screen.getByRole('region', { name: 'Recent events' });
+    expect(within(recent).getByRole('cell', { name: 'Reset your password' })).toBeInTheDocument();
+    expect(within(recent).getByRole('cell', { name: 'Phishing' })).toBeInTheDocument();
+  });
+
+  it('says so while loading, and offers to try again when the call fails', async () => {
+    let fail = true;
+    stubShell({
+      handlers: {
+        'GET /api/v1/dashboard/overview': () =>
+          fail ? errorResponse(500, 'internal_error', 'boom') : jsonResponse(200, OVERVIEW),
+      },
+    });
+    renderRoute('/dashboard');
+    expect(await screen.findByText('Loading the overview')).toBeInTheDocument();
+    expect(await screen.findByText('The overview could not be loaded.')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('region', { name: 'Quarantined now' })).toBeInTheDocument();
+  });
+
+  it('says when there were no events', async () => {
+    stubShell({
+      handlers: {
+        'GET /api/v1/dashboard/overview': () => jsonResponse(200, { ...OVERVIEW, recent_events: [] }),
+      },
+    });
+    renderRoute('/dashboard');
+    expect(await screen.findByText('No events in the last 30 days.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,180 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import type { Overview } from '@moat/contracts/console';
+import { ROUTES } from '@moat/contracts/routes';
+import { USER_INTERACTION_ROUTES } from '@moat/contracts/web-routes';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { overviewQueryOptions } from '../../../lib/console-data/get-overview';
+import { formatDateTime } from '../../../lib/format';
+import type { TranslationKey } from '../../../lib/i18n';
+
+const VERDICTS = ['phishing', 'malware', 'spam', 'suspicious'] as const;
+type Verdict = (typeof VERDICTS)[number];
+const VERDICT_LABEL = {
+  phishing: 'overview.verdicts.phishing',
+  malware: 'overview.verdicts.malware',
+  spam: 'overview.verdicts.spam',
+  suspicious: 'overview.verdicts.suspicious',
+} as const satisfies Record<Verdict, string>;
+
+interface Tile {
+  label: TranslationKey;
+  value: number;
+  /** The page the count comes from, and its title. */
+  to: string;
+  page: TranslationKey;
+  breakdown?: Array<{ label: TranslationKey; value: number }>;
+}
+
+function tiles(data: Overview): Tile[] {
+  return [
+    {
+      label: 'overview.quarantined',
+      value: data.quarantined,
+      to: USER_INTERACTION_ROUTES.quarantineItems,
+      page: 'nav.items.quarantinedItems',
+    },
+    {
+      label: 'overview.pendingRequests',
+      value: data.pending_requests,
+      to: USER_INTERACTION_ROUTES.restoreRequests,
+      page: 'nav.items.restoreRequests',
+    },
+    {
+      label: 'overview.restored30d',
+      value: data.restored_30d,
+      to: USER_INTERACTION_ROUTES.restoreRequests,
+      page: 'nav.items.restoreRequests',
+    },
+    {
+      label: 'overview.events30d',
+      value: data.events_30d.total,
+      to: ROUTES.securityEvents,
+      page: 'nav.items.securityEvents',
+      breakdown: VERDICTS.map((verdict) => ({
+        label: VERDICT_LABEL[verdict],
+        value: data.events_30d[verdict],
+      })),
+    },
+  ];
+}
+
+function CountCard({ tile }: { tile: Tile }) {
+  const { t, i18n } = useTranslation();
+  const number = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
+  return (
+    <Card withBorder padding="md" radius="md" component="section" aria-label={t(tile.label)}>
+      <Stack gap={4} h="100%">
+        <Text size="sm" c="dimmed" fw={600}>
+          {t(tile.label)}
+        </Text>
+        <Text fz={32} fw={700} lh={1.1}>
+          {number(tile.value)}
+        </Text>
+        {tile.breakdown && (
+          <Group gap="sm" wrap="wrap">
+            {tile.breakdown.map((part) => (
+              <Text key={part.label} size="xs" c="dimmed">
+                {t(part.label)}: {number(part.value)}
+              </Text>
+            ))}
+          </Group>
+        )}
+        <Anchor component={Link} to={tile.to} size="sm" mt="auto">
+          {t('overview.open', { page: t(tile.page) })}
+        </Anchor>
+      </Stack>
+    </Card>
+  );
+}
+
+/** The overview dashboard (/dashboard): the tenant's counts, each linking to its page, and the newest events. */
+export function OverviewDashboard() {
+  const { t, i18n } = useTranslation();
+  const overview = useQuery(overviewQueryOptions());
+
+  if (overview.isPending) {
+    return (
+      <div role="status" aria-live="polite">
+        <VisuallyHidden>{t('overview.loading')}</VisuallyHidden>
+        <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
+          {[0, 1, 2, 3].map((card) => (
+            <Skeleton key={card} height={132} radius="md" />
+          ))}
+        </SimpleGrid>
+      </div>
+    );
+  }
+
+  if (overview.isError) {
+    return (
+      <Alert color="red" variant="light" title={t('overview.error')}>
+        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void overview.refetch()}>
+          {t('overview.retry')}
+        </Button>
+      </Alert>
+    );
+  }
+
+  const verdictLabel = (verdict: string) => {
+    const key = VERDICT_LABEL[verdict as Verdict];
+    return key ? t(key) : verdict;
+  };
+
+  return (
+    <Stack gap="lg">
+      <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
+        {tiles(overview.data).map((tile) => (
+          <CountCard key={tile.label} tile={tile} />
+        ))}
+      </SimpleGrid>
+      <section aria-labelledby="overview-recent-events">
+        <Title order={2} size="h4" id="overview-recent-events" mb="xs">
+          {t('overview.recentEvents')}
+        </Title>
+        {overview.data.recent_events.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('overview.noRecentEvents')}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={520}>
+            <Table striped highlightOnHover withTableBorder>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">{t('overview.columns.detected')}</Table.Th>
+                  <Table.Th scope="col">{t('overview.columns.verdict')}</Table.Th>
+                  <Table.Th scope="col">{t('overview.columns.subject')}</Table.Th>
+                  <Table.Th scope="col">{t('overview.columns.recipient')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {overview.data.recent_events.map((event) => (
+                  <Table.Tr key={event.id}>
+                    <Table.Td>{formatDateTime(event.detected_at, i18n.language)}</Table.Td>
+                    <Table.Td>{verdictLabel(event.verdict)}</Table.Td>
+                    <Table.Td>{event.subject}</Table.Td>
+                    <Table.Td>{event.recipient}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </section>
+    </Stack>
+  );
+}
