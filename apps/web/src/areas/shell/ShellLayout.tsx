@@ -90,7 +90,8 @@ export function ShellLayout() {
           collapsed: { mobile: !navOpened },
         }}
       >
-        <AppShell.Header>
+        {/* Above the side menu: the quick-search panel hangs from the top bar over it. */}
+        <AppShell.Header style={{ zIndex: 'calc(var(--mantine-z-index-app) + 2)' }}>
           <div className="shell-topbar">
             <Burger
               opened={navOpened}
