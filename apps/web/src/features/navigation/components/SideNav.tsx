@@ -98,9 +98,11 @@ export function SideNav({ items, incidents, wide, header, lock, onNavigate, onAc
 
   const label = (item: NavItem) => <span className="side-nav__label">{t(item.title)}</span>;
 
-  const render = (item: NavItem): ReactNode => {
+  const render = (item: NavItem, depth = 0): ReactNode => {
     const marker = markers.get(item.id);
     const common = {
+      'data-nav-id': item.id,
+      'data-nav-depth': depth,
       label: label(item),
       leftSection: icon(item),
       'aria-describedby': marker?.descriptionId,
@@ -121,7 +123,7 @@ export function SideNav({ items, incidents, wide, header, lock, onNavigate, onAc
           onChange={(next) => setToggled((all) => ({ ...all, [item.id]: next }))}
           childrenOffset="md"
         >
-          {item.children.map(render)}
+          {item.children.map((child) => render(child, depth + 1))}
         </NavLink>,
       ];
     }
@@ -162,7 +164,7 @@ export function SideNav({ items, incidents, wide, header, lock, onNavigate, onAc
       <div className="side-nav__header">{header}</div>
       <ScrollArea type="hover" className="side-nav__scroll" scrollbarSize={6}>
         {items ? (
-          <div className="side-nav__list">{items.map(render)}</div>
+          <div className="side-nav__list">{items.map((item) => render(item))}</div>
         ) : (
           <Stack gap="xs" p="xs" aria-busy="true">
             {[0, 1, 2, 3, 4, 5].map((row) => (
