@@ -1,3 +1,5 @@
+import { OutlineIcon } from '../../components/ui/OutlineIcon';
+
 /** Outline icons (24 × 24, current colour) of the top bar's controls; decorative. */
 const PATHS = {
   help: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.7M12 17v.01',
@@ -9,20 +11,5 @@ const PATHS = {
 export type ShellIconName = keyof typeof PATHS;
 
 export function ShellIcon({ name, size = 18 }: { name: ShellIconName; size?: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={name === 'grid' ? 3 : 1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d={PATHS[name]} />
-    </svg>
-  );
+  return <OutlineIcon d={PATHS[name]} size={size} strokeWidth={name === 'grid' ? 3 : 1.75} />;
 }

@@ -1,3 +1,4 @@
+import { OutlineIcon } from '../../../components/ui/OutlineIcon';
 import type { NavIconName } from '../nav-items';
 
 /** Outline icons (24 × 24, stroke drawn in the current colour), one per icon name of the table. */
@@ -46,40 +47,10 @@ const PATHS: Record<NavIconName, string> = {
 
 /** A navigation icon; decorative, the item's text names it. */
 export function NavIcon({ name, size = 20 }: { name: NavIconName; size?: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d={PATHS[name]} />
-    </svg>
-  );
+  return <OutlineIcon d={PATHS[name]} size={size} />;
 }
 
 /** The lock toggle's pin. */
 export function PinIcon({ size = 18 }: { size?: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M9 4h6l-1 6 3 3H7l3-3zM12 13v7" />
-    </svg>
-  );
+  return <OutlineIcon d="M9 4h6l-1 6 3 3H7l3-3zM12 13v7" size={size} />;
 }
