@@ -33,6 +33,8 @@ export const CONSOLE_API = {
   licenceContact: '/api/v1/licence_contact',
   /** Overview dashboard counts. */
   overview: '/api/v1/dashboard/overview',
+  /** The top bar's Microsoft unified quarantine toggle (admins); answers the deployment config. */
+  unifiedQuarantine: '/api/v1/unified_quarantine',
 } as const;
 
 const customerConfigSchema = z.object({ is_active: z.boolean(), msp_allowed: z.boolean() });
@@ -223,6 +225,11 @@ export const trialExtensionResponseSchema = z
   .object({ success: z.boolean(), info: z.string() })
   .meta({ id: 'TrialExtensionResponse' });
 export type TrialExtensionResponse = z.infer<typeof trialExtensionResponseSchema>;
+
+export const unifiedQuarantineBodySchema = z
+  .object({ enabled: z.boolean() })
+  .strict()
+  .meta({ id: 'UnifiedQuarantineToggle' });
 
 export const licenceContactResponseSchema = z
   .object({ success: z.boolean(), info: z.string() })

@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy/waitFor wait up to 5 s (not 1 s): lazy route chunks and the shell's queries take longer
+// on a busy shared machine. Nothing asserts a duration; this is only how long to keep looking.
+configure({ asyncUtilTimeout: 5_000 });
 
 // The ALTCHA widget needs Web Workers and a secure context; tests use a fake solver.
 vi.mock('../features/auth/captcha/altcha-solver', () => import('./fake-captcha'));

@@ -6,6 +6,7 @@ import {
   learningModeSchema,
   licenceContactResponseSchema,
   licenceSeatsResponseSchema,
+  unifiedQuarantineBodySchema,
 } from '@moat/contracts/console';
 import { errorResponseSchema } from '@moat/contracts/errors';
 import { featureFlagsSchema } from '@moat/contracts/features';
@@ -109,6 +110,27 @@ export const deploymentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => sendLogo(reply, app.services.publicConfig.logo(await tenantOf(request))),
+  );
+  app.put(
+    CONSOLE_API.unifiedQuarantine,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Turn the Microsoft unified quarantine on or off for the tenant (admins)',
+        body: unifiedQuarantineBodySchema,
+        response: { 200: deploymentConfigSchema, 400: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = signedIn(request);
+      if (user.role !== 'admin') throw new AppError('insufficient_privileges', 'Insufficient privileges');
+      return service.setUnifiedQuarantine(
+        await tenantOf(request),
+        request.body.enabled,
+        userActorOf(request),
+      );
+    },
   );
   app.post(
     CONSOLE_API.licenceContact,

@@ -8,7 +8,7 @@ import {
 import type { FeatureFlags } from '@moat/contracts/features';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { licenceContactRequests, licenceSeats, saasApps, securityTools } from '../../db/schema.ts';
+import { licenceContactRequests, licenceSeats, saasApps, securityTools, tenants } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../mail/outbound.ts';
@@ -159,6 +159,30 @@ export function createDeploymentService(deps: {
         modal_popup_href_text: 'Review security events',
         modal_popup_href: '#/security-events',
       };
+    },
+
+    /** The Microsoft unified quarantine toggle: stored as "manually disabled" on the tenant. */
+    async setUnifiedQuarantine(tenant: TenantRow, enabled: boolean, actor: Actor): Promise<DeploymentConfig> {
+      const [row] = await db.transaction(async (tx) => {
+        const updated = await tx
+          .update(tenants)
+          .set({ unifiedQuarantineManuallyDisabled: !enabled, updatedAt: clock.now() })
+          .where(eq(tenants.id, tenant.id))
+          .returning();
+        await audit.record(
+          actor,
+          {
+            tenantId: tenant.id,
+            action: 'tenant.unified_quarantine',
+            targetType: 'tenant',
+            targetId: tenant.id,
+            details: { enabled },
+          },
+          tx,
+        );
+        return updated;
+      });
+      return deploymentConfigOf(row ?? tenant, clock.now(), deps.supportEmail);
     },
 
     /**

@@ -302,3 +302,29 @@ describe('GET /api/v1/environment_components and /incidents', () => {
     await expect(t.app.services.serviceStatus.resolveIncident(opened.id)).rejects.toThrow(/No open incident/);
   });
 });
+
+describe('PUT /api/v1/unified_quarantine', () => {
+  it('lets an admin turn the Microsoft unified quarantine off and on again, and audits it', async () => {
+    const me = await signedInAs(t.app, t.db);
+    const off = await me.send('PUT', CONSOLE_API.unifiedQuarantine, { enabled: false });
+    expect(off.statusCode).toBe(200);
+    expect(off.json().unifiedQuarantineManuallyDisabled).toBe(true);
+    expect((await me.get(CONSOLE_API.deployment)).json().unifiedQuarantineManuallyDisabled).toBe(true);
+    const on = await me.send('PUT', CONSOLE_API.unifiedQuarantine, { enabled: true });
+    expect(on.json().unifiedQuarantineManuallyDisabled).toBe(false);
+    const audit = await t.db.select().from(auditLog).where(eq(auditLog.tenantId, me.tenant.id));
+    expect(audit.filter((a) => a.action === 'tenant.unified_quarantine')).toHaveLength(2);
+  });
+
+  it("refuses a user with 'Insufficient privileges' and a bad body with 400, changing nothing", async () => {
+    const user = await signedInAs(t.app, t.db, { user: { role: 'user' } });
+    const res = await user.send('PUT', CONSOLE_API.unifiedQuarantine, { enabled: false });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('Insufficient privileges');
+    const admin = await signedInAs(t.app, t.db);
+    expect((await admin.send('PUT', CONSOLE_API.unifiedQuarantine, { enabled: 'no' })).statusCode).toBe(400);
+    for (const who of [user, admin]) {
+      expect((await who.get(CONSOLE_API.deployment)).json().unifiedQuarantineManuallyDisabled).toBe(false);
+    }
+  });
+});

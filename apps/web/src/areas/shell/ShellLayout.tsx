@@ -1,4 +1,4 @@
-import { AppShell, Burger, Text } from '@mantine/core';
+import { AppShell, Box, Burger, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { CurrentUser } from '@moat/contracts/current-user';
 import { ROUTES } from '@moat/contracts/routes';
@@ -14,6 +14,8 @@ import { useNavContext } from '../../features/navigation/use-nav-context';
 import { useSideNav } from '../../features/navigation/use-side-nav';
 import { QuickSearch } from '../../features/search/components/QuickSearch';
 import { currentUserPollingOptions } from '../../features/session/api/get-current-user';
+import { UnifiedQuarantineToggle } from '../../features/unified-quarantine/components/UnifiedQuarantineToggle';
+import { showsUnifiedQuarantineToggle } from '../../features/unified-quarantine/show-toggle';
 import { deploymentQueryOptions } from '../../lib/console-data/get-deployment';
 import { incidentsQueryOptions } from '../../lib/console-data/get-incidents';
 import { FloatingMenu } from './FloatingMenu';
@@ -77,6 +79,8 @@ export function ShellLayout() {
   }
 
   const showSearch = ctx !== null && pathname === ROUTES.dashboard && !ctx.features.hideSearchInputFF;
+  const showUnifiedQuarantine =
+    ctx !== null && showsUnifiedQuarantineToggle(pathname, ctx.features, ctx.apps);
   const wide = phone || sideNav.wide;
 
   return (
@@ -114,6 +118,11 @@ export function ShellLayout() {
               </div>
             )}
             <div className="shell-topbar__end">
+              {showUnifiedQuarantine && ctx && (
+                <Box visibleFrom="sm">
+                  <UnifiedQuarantineToggle deployment={ctx.deployment} canChange={user.role === 'admin'} />
+                </Box>
+              )}
               {deployment?.brand === 'sonicwall' && <FloatingMenu />}
               <HelpMenu supportEmail={deployment?.support_email ?? ''} onVersionInfo={version.open} />
               {ctx?.features.enableChangeApplicationMode && <ThemeSwitch user={user} />}
