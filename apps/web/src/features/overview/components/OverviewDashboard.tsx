@@ -151,7 +151,13 @@ export function OverviewDashboard() {
             {t('overview.noRecentEvents')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={520}>
+          <Table.ScrollContainer
+            minWidth={520}
+            // Scrolls sideways on a phone: keyboard users reach it with Tab and scroll with the arrows.
+            scrollAreaProps={{
+              viewportProps: { tabIndex: 0, role: 'group', 'aria-label': t('overview.recentEventsTable') },
+            }}
+          >
             <Table striped highlightOnHover withTableBorder>
               <Table.Thead>
                 <Table.Tr>
