@@ -250,11 +250,16 @@ describe('welcome and learning banners (SPEC §2.4, §4, §9)', () => {
   it('hides both banners below 1400 px', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     windowWidth(1399);
-    renderStatus({
+    const { api } = renderStatus({
       features: { enableLearningMode: true },
       handlers: { 'GET /api/v1/learning_mode': () => jsonResponse(200, learning) },
     });
-    await screen.findByText('Overview', { exact: false }).catch(() => null);
+    // The shell state has what it decides on: the tenant's flags and deployment.
+    await waitFor(() =>
+      expect(api.calls.map((c) => c.url.pathname)).toEqual(
+        expect.arrayContaining(['/api/v1/generic/ui_features', '/api/v1/deployment']),
+      ),
+    );
     await advance(WELCOME_BANNER_DELAY_MS + BANNER_SLIDE_IN_DELAY_MS);
     expect(screen.queryByRole('complementary', { name: 'Announcements' })).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Welcome' })).not.toBeInTheDocument();
