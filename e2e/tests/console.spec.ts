@@ -200,8 +200,10 @@ test('a poc tenant whose trial ended lands on /trial; the admin asks for an exte
 
   // The provider approves: the console opens again.
   expect((await env.cli('trial:approve', '--tenant', 'trial.test', '--days', '14')).code).toBe(0);
-  await page.goto(`${env.moat.url}/#/security-events`);
+  // The trial page lets go once the trial runs again.
   await page.reload();
+  await expect(page).toHaveURL(/#\/dashboard/);
+  await page.goto(`${env.moat.url}/#/security-events`);
   await expect(page).toHaveURL(/#\/security-events/);
   await expect(page.getByText('14 days left')).toBeVisible();
 });

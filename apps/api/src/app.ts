@@ -25,6 +25,9 @@ import { createTrialService, type TrialService } from './modules/trial/trial.ser
 
 type OverviewService = ReturnType<typeof createOverviewService>;
 
+import { createEngines } from './engines/index.ts';
+import type { Engine } from './engines/types.ts';
+import { createGatewayProcessor, type DnsResolver, type GatewayProcessor } from './mail/gateway/processor.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
@@ -81,6 +84,8 @@ export interface Services {
   serviceStatus: ServiceStatusService;
   search: SearchService;
   overview: OverviewService;
+  /** The mail gateway's detection engines and the processor of stored inbound mail. */
+  gateway: { engines: Engine[]; processor: GatewayProcessor };
 }
 
 declare module 'fastify' {
@@ -100,6 +105,8 @@ export interface BuildAppOptions {
   serverKey?: ServerKey;
   /** The CLI bridge's secret; the bridge exists only when the server owns an embedded database. */
   cliBridgeToken?: string;
+  /** DNS for SPF, DKIM and DMARC; the system resolver by default (tests inject a fake). */
+  dnsResolver?: DnsResolver;
   /** pino options; false turns logging off (tests). */
   logger?: boolean | Record<string, unknown>;
 }
@@ -154,6 +161,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trust: createRecipientTrust(serverKey),
     codePepper: serverKey.derive('email-codes'),
   });
+  const engines = createEngines(config.gateway);
+  const processor = createGatewayProcessor({
+    db,
+    clock,
+    config,
+    mailer,
+    engines,
+    log: app.log,
+    resolver: options.dnsResolver,
+    mta: config.gateway.hostname,
+  });
   app.decorate('services', {
     tenants: createTenantsService({ db }),
     users: createUsersService({ db, clock }),
@@ -183,11 +201,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       serverVersion: VERSION,
       webDistDir: config.webDistDir,
       smtpRelayUrl: config.smtpRelayUrl,
+      engines,
     }),
     search: createSearchService({ db, clock, logger: app.log }),
     overview: createOverviewService({ db, clock }),
+    gateway: { engines, processor },
   });
   app.addHook('onClose', async () => {
+    await processor.stop();
     await mailer.stop();
   });
 

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -37,7 +39,62 @@ const optionalUrl = (protocols: string[], example: string) =>
       return value;
     });
 
+/** A whole number within [min, max], from a string variable. */
+const wholeNumber = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .transform((value, ctx) => {
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || n < min || n > max) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a whole number from ${min} to ${max} (got "${value}")`,
+        });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** A comma-separated list (blank entries dropped). */
+const commaList = (check: RegExp, what: string) =>
+  z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const items = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
+      const bad = items.find((item) => !check.test(item));
+      if (bad) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a comma-separated list of ${what} (bad: "${bad}")`,
+        });
+        return z.NEVER;
+      }
+      return items;
+    });
+
+const existingFile = z
+  .string()
+  .optional()
+  .refine((v) => !v || fs.existsSync(v), { message: 'must name a readable file' });
+
 const envSchema = z.object({
+  SMTP_HOSTNAME: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be a host name')
+    .optional(),
+  SMTP_MAX_MESSAGE_BYTES: wholeNumber(26_214_400, 1_024, 157_286_400),
+  SMTP_MAX_CONNECTIONS_PER_IP: wholeNumber(20, 1, 10_000),
+  SMTP_MAX_MESSAGES_PER_MINUTE: wholeNumber(3_000, 1, 1_000_000),
+  SMTP_TLS_KEY: existingFile,
+  SMTP_TLS_CERT: existingFile,
+  RSPAMD_URL: optionalUrl(['http:', 'https:'], 'http://127.0.0.1:11333'),
+  MALWARE_SHA256_BLOCKLIST: commaList(/^[0-9a-fA-F]{64}$/, 'SHA-256 hashes'),
+  URL_BLOCKLIST: commaList(/^[^\s,]{3,500}$/, 'hosts or URL prefixes'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: port(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -167,6 +224,16 @@ export interface Config {
   mailFrom: string;
   /** Where "Contact support", licence contact and trial-extension requests go. */
   supportEmail: string;
+  gateway: {
+    hostname: string;
+    maxMessageBytes: number;
+    maxConnectionsPerIp: number;
+    maxMessagesPerMinute: number;
+    tls: { key: string; cert: string } | undefined;
+    rspamdUrl: string | undefined;
+    malwareSha256: string[];
+    urlBlocklist: string[];
+  };
   /** Cookies get `Secure` when the public URL is https. */
   secureCookies: boolean;
 }
@@ -207,6 +274,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const variable = captcha.provider === 'recaptcha' ? 'RECAPTCHA_SECRET_KEY' : 'TURNSTILE_SECRET_KEY';
     throw new ConfigError(`Invalid configuration: ${variable} is required with the site key`);
   }
+  if (Boolean(e.SMTP_TLS_KEY) !== Boolean(e.SMTP_TLS_CERT)) {
+    throw new ConfigError(
+      `Invalid configuration: ${e.SMTP_TLS_KEY ? 'SMTP_TLS_CERT' : 'SMTP_TLS_KEY'} is required with the other one (STARTTLS needs both)`,
+    );
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     env: e.NODE_ENV,
@@ -231,6 +303,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportEmail:
       e.SUPPORT_EMAIL ??
       `support@${new URL(publicUrl).hostname.includes('.') ? new URL(publicUrl).hostname : 'moat.local'}`,
+    gateway: {
+      hostname: e.SMTP_HOSTNAME ?? os.hostname(),
+      maxMessageBytes: e.SMTP_MAX_MESSAGE_BYTES,
+      maxConnectionsPerIp: e.SMTP_MAX_CONNECTIONS_PER_IP,
+      maxMessagesPerMinute: e.SMTP_MAX_MESSAGES_PER_MINUTE,
+      tls: e.SMTP_TLS_KEY && e.SMTP_TLS_CERT ? { key: e.SMTP_TLS_KEY, cert: e.SMTP_TLS_CERT } : undefined,
+      rspamdUrl: e.RSPAMD_URL,
+      malwareSha256: e.MALWARE_SHA256_BLOCKLIST,
+      urlBlocklist: e.URL_BLOCKLIST,
+    },
     secureCookies: publicUrl.startsWith('https:'),
   };
 }

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.ts';
 import { acquireDataDirLock, DataDirBusyError } from './db/data-dir-lock.ts';
 import { systemClock } from './lib/clock.ts';
 import { newToken } from './lib/tokens.ts';
+import { createSmtpIn } from './mail/gateway/smtp-in.ts';
 import { type SeedResult, seedFirstTenant } from './seed.ts';
 
 function fail(message: string): never {
@@ -75,12 +76,38 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   app.services.mailer.start();
+  const processor = app.services.gateway.processor;
+  const smtp = createSmtpIn({
+    db: database.db,
+    clock: app.clock,
+    log: app.log,
+    options: {
+      hostname: config.gateway.hostname,
+      maxMessageBytes: config.gateway.maxMessageBytes,
+      maxRecipients: 100,
+      maxConnectionsPerIp: config.gateway.maxConnectionsPerIp,
+      maxMessagesPerMinute: config.gateway.maxMessagesPerMinute,
+      tls: config.gateway.tls,
+    },
+    onStored: () => processor.kick(),
+  });
+  let smtpPort: number;
+  try {
+    smtpPort = await smtp.listen(config.smtpPort, config.host);
+  } catch (error) {
+    await app.close();
+    await database.close();
+    releaseLock();
+    fail(`Cannot listen for SMTP on ${config.host}:${config.smtpPort}: ${(error as Error).message}`);
+  }
+  // Mail stored before a crash or restart is processed first.
+  processor.start();
   if (cliBridgeToken) writeControlFile(config.dataDir, { pid: process.pid, port, token: cliBridgeToken });
 
   const url = `http://localhost:${port}`;
   if (seed) announceAdmin(seed, url);
   app.log.info(
-    { url, database: database.kind, startupMs: Math.round(performance.now() - started) },
+    { url, smtpPort, database: database.kind, startupMs: Math.round(performance.now() - started) },
     `Moat is ready at ${url}`,
   );
 
@@ -92,6 +119,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      await smtp.close();
       await app.close();
       await database.close();
     } finally {

@@ -267,12 +267,20 @@ export const outbox = pgTable(
     status: text('status').notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** The SMTP envelope sender of relayed mail (the original sender; '' for a bounce); null: Moat's own address. */
+    envelopeFrom: text('envelope_from'),
+    /** One delivery per key (gateway mail: inbound message and recipient), however often it is queued. */
+    idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [
     index('outbox_to_created_idx').on(t.toAddress, t.createdAt),
-    check('outbox_status_check', sql`${t.status} in ('kept', 'queued', 'sending', 'sent', 'failed')`),
+    uniqueIndex('outbox_idempotency_idx').on(t.idempotencyKey),
+    check(
+      'outbox_status_check',
+      sql`${t.status} in ('kept', 'queued', 'sending', 'sent', 'failed', 'bounced')`,
+    ),
   ],
 );
 
@@ -597,5 +605,110 @@ export const serviceIncidents = pgTable(
   (t) => [
     index('service_incidents_open_idx').on(t.resolvedAt),
     check('service_incidents_severity_check', sql`${t.severity} in ('info', 'warning', 'error')`),
+  ],
+);
+
+/**
+ * Mail accepted by the SMTP gateway, stored byte for byte before the client hears 250 (DESIGN §5):
+ * `received` until the processor has delivered, stripped or quarantined it for every recipient
+ * in one transaction, then `processed`.
+ */
+export const inboundMessages = pgTable(
+  'inbound_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    clientIp: text('client_ip').notNull(),
+    helo: text('helo').notNull().default(''),
+    mailFrom: text('mail_from').notNull(),
+    rcptTo: jsonb('rcpt_to').$type<string[]>().notNull(),
+    raw: bytea('raw').notNull(),
+    size: integer('size').notNull(),
+    status: text('status').notNull().default('received'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('inbound_messages_pending_idx').on(t.status, t.receivedAt),
+    check('inbound_messages_status_check', sql`${t.status} in ('received', 'processed', 'failed')`),
+  ],
+);
+
+/**
+ * Mail Explorer: what became of every processed message for each recipient, clean or not.
+ * One row per inbound message and recipient.
+ */
+export const mailLog = pgTable(
+  'mail_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    inboundId: uuid('inbound_id').notNull(),
+    recipient: text('recipient').notNull(),
+    sender: text('sender').notNull(),
+    senderName: text('sender_name').notNull().default(''),
+    subject: text('subject').notNull().default(''),
+    messageIdHeader: text('message_id_header'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    /** clean, phishing, malware, spam or suspicious. */
+    verdict: text('verdict').notNull(),
+    /** delivered, delivered_banner, attachments_removed, quarantined, quarantined_silent, blocked. */
+    action: text('action').notNull(),
+    reasons: jsonb('reasons').$type<string[]>().notNull().default([]),
+    spf: text('spf').notNull().default('none'),
+    dkim: text('dkim').notNull().default('none'),
+    dmarc: text('dmarc').notNull().default('none'),
+    size: integer('size').notNull(),
+    attachments: integer('attachments').notNull().default(0),
+    quarantineMessageId: uuid('quarantine_message_id'),
+  },
+  (t) => [
+    uniqueIndex('mail_log_once_idx').on(t.inboundId, t.recipient),
+    index('mail_log_tenant_received_idx').on(t.tenantId, t.receivedAt),
+    index('mail_log_search_trgm_idx').using(
+      'gin',
+      sql`(${t.subject} || ' ' || ${t.senderName} || ' ' || ${t.sender} || ' ' || ${t.recipient}) gin_trgm_ops`,
+    ),
+  ],
+);
+
+/** The gateway's action per tenant and verdict (SPEC issue 6 "Policy"); verdicts without a row use the defaults. */
+export const gatewayPolicies = pgTable(
+  'gateway_policies',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    verdict: text('verdict').notNull(),
+    action: text('action').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.verdict] }),
+    check(
+      'gateway_policies_action_check',
+      sql`${t.action} in ('deliver', 'deliver_banner', 'strip', 'quarantine', 'quarantine_silent')`,
+    ),
+  ],
+);
+
+/** Allow and block lists of sender addresses and domains, per tenant. */
+export const senderLists = pgTable(
+  'sender_lists',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    list: text('list').notNull(),
+    /** A lower-case address (a@b.example) or domain (b.example). */
+    value: text('value').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.list, t.value] }),
+    check('sender_lists_list_check', sql`${t.list} in ('allow', 'block')`),
   ],
 );

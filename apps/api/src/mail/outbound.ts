@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db, DbOrTx } from '../db/client.ts';
@@ -14,6 +14,10 @@ export interface OutgoingMail extends Rendered {
   kind: string;
   to: string;
   fromName: string;
+  /** Relayed mail: the SMTP envelope sender ('' for none); default: Moat's own address. */
+  envelopeFrom?: string;
+  /** Queue this mail at most once per key; a second send with the key returns the first one's id. */
+  idempotencyKey?: string;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -46,9 +50,15 @@ export function createMailer(deps: {
     try {
       await transport.sendMail(
         row.raw
-          ? { envelope: { from: deps.fromAddress, to: [row.toAddress] }, raw: Buffer.from(row.raw) }
+          ? {
+              envelope: { from: row.envelopeFrom ?? deps.fromAddress, to: [row.toAddress] },
+              raw: Buffer.from(row.raw),
+            }
           : {
               from: { name: row.fromName, address: deps.fromAddress },
+              ...(row.envelopeFrom !== null
+                ? { envelope: { from: row.envelopeFrom, to: [row.toAddress] } }
+                : {}),
               to: row.toAddress,
               subject: row.subject,
               text: row.text,
@@ -75,9 +85,84 @@ export function createMailer(deps: {
     void deliver(id).catch((error) => deps.log.error({ err: error, outboxId: id }, 'mail delivery crashed'));
   }
 
+  /** Store the mail (at most once per idempotency key), then deliver it unless inside a transaction. */
+  async function sendMail(mail: OutgoingMail, tx?: DbOrTx): Promise<string> {
+    const [row] = await (tx ?? deps.db)
+      .insert(outbox)
+      .values({
+        tenantId: mail.tenantId,
+        kind: mail.kind,
+        fromName: mail.fromName,
+        toAddress: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        raw: mail.raw ?? null,
+        status: transport ? 'queued' : 'kept',
+        envelopeFrom: mail.envelopeFrom ?? null,
+        idempotencyKey: mail.idempotencyKey ?? null,
+      })
+      .onConflictDoNothing({ target: outbox.idempotencyKey })
+      .returning({ id: outbox.id });
+    if (!row) {
+      // Already queued under this idempotency key: the same mail, once.
+      const [existing] = await (tx ?? deps.db)
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(eq(outbox.idempotencyKey, mail.idempotencyKey ?? ''));
+      return existing!.id;
+    }
+    const id = row.id;
+    if (!transport) {
+      deps.log.info(
+        { outboxId: id, to: mail.to, kind: mail.kind, subject: mail.subject },
+        'mail kept in the outbox (no SMTP_RELAY_URL)',
+      );
+      return id;
+    }
+    if (!tx) startDelivery(id);
+    return id;
+  }
+
+  /**
+   * Mail that failed every attempt is bounced: marked so, and for relayed mail the original
+   * sender gets a delivery-failure notice (sent with an empty envelope sender, as bounces are).
+   */
+  async function bounceExhausted(): Promise<void> {
+    const rows = await deps.db
+      .update(outbox)
+      .set({ status: 'bounced' })
+      .where(and(eq(outbox.status, 'failed'), gte(outbox.attempts, MAX_ATTEMPTS)))
+      .returning();
+    for (const row of rows) {
+      deps.log.warn(
+        { outboxId: row.id, to: row.toAddress, err: row.lastError },
+        'mail bounced after every retry',
+      );
+      if (!row.envelopeFrom) continue;
+      const text = [
+        `Your message to ${row.toAddress} could not be delivered after ${row.attempts} attempts.`,
+        `Subject: ${row.subject || '(no subject)'}`,
+        `Last error: ${row.lastError ?? 'unknown'}`,
+      ].join('\n');
+      await sendMail({
+        tenantId: row.tenantId,
+        kind: 'bounce',
+        to: row.envelopeFrom,
+        fromName: 'Mail Delivery System',
+        subject: `Undelivered Mail: ${row.subject || '(no subject)'}`,
+        text,
+        html: '',
+        envelopeFrom: '',
+        idempotencyKey: `bounce:${row.id}`,
+      });
+    }
+  }
+
   /** Deliver what is due: queued mail, failed mail whose back-off has passed, mail stuck in sending after a crash. */
   async function drain(): Promise<void> {
     if (!transport) return;
+    await bounceExhausted();
     const now = deps.clock.now().getTime();
     const rows = await deps.db
       .select({
@@ -112,33 +197,7 @@ export function createMailer(deps: {
      * Store the mail, then deliver it in the background. Resolves once it is stored. Inside a
      * transaction (`tx`), delivery starts only when `deliverStored` is called after the commit.
      */
-    async send(mail: OutgoingMail, tx?: DbOrTx): Promise<string> {
-      const [row] = await (tx ?? deps.db)
-        .insert(outbox)
-        .values({
-          tenantId: mail.tenantId,
-          kind: mail.kind,
-          fromName: mail.fromName,
-          toAddress: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          raw: mail.raw ?? null,
-          status: transport ? 'queued' : 'kept',
-        })
-        .returning({ id: outbox.id });
-      const id = row!.id;
-      if (!transport) {
-        deps.log.info(
-          { outboxId: id, to: mail.to, kind: mail.kind, subject: mail.subject },
-          'mail kept in the outbox (no SMTP_RELAY_URL)',
-        );
-        return id;
-      }
-      if (!tx) startDelivery(id);
-      return id;
-    },
-
+    send: sendMail,
     /** Start delivering a mail stored inside a transaction, once that transaction committed. */
     deliverStored: (id: string) => startDelivery(id),
 

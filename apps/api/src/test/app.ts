@@ -5,6 +5,7 @@ import { type Config, loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import { ServerKey } from '../lib/server-key.ts';
+import type { DnsResolver } from '../mail/gateway/processor.ts';
 import { openTestDatabase } from './database.ts';
 
 export const TEST_BRIDGE_TOKEN = 'test-bridge-token-0123456789abcdef';
@@ -20,7 +21,12 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 /** The real app on a fresh database, driven through `app.inject`. */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; database?: Database } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    database?: Database;
+    dnsResolver?: DnsResolver;
+  } = {},
 ) {
   const database = options.database ?? (await openTestDatabase());
   const serverKey = ServerKey.inMemory();
@@ -29,6 +35,7 @@ export async function buildTestApp(
     database,
     clock: options.clock,
     cliBridgeToken: TEST_BRIDGE_TOKEN,
+    ...(options.dnsResolver ? { dnsResolver: options.dnsResolver } : {}),
     serverKey,
     logger: false,
   });

@@ -39,6 +39,10 @@ export interface IngestInput {
   /** Deliver the message without its attachments (kept here for restore-original) instead of holding it. */
   stripAttachments: boolean;
   engine: string;
+  /** Tell the recipient (the default); false holds the message silently (policy quarantine_silent). */
+  notify?: boolean;
+  /** Stripped copies: the envelope sender and the idempotency key of the delivery (the gateway's). */
+  delivery?: { envelopeFrom: string; idempotencyKey: string };
 }
 
 /** Holding mail: the one path for the CLI import and the SMTP gateway. */
@@ -161,6 +165,7 @@ export function createQuarantineService(deps: {
                 text: note,
                 html: '',
                 raw: await strippedCopy(parsed, recipient.data, note),
+                ...input.delivery,
               },
               tx,
             ),
@@ -174,39 +179,40 @@ export function createQuarantineService(deps: {
                 label: policy.mode === 'automatic' ? 'Restore this email' : 'Request this email',
                 url: links.restoreEmail,
               };
-        outboxIds.push(
-          await deps.mailer.send(
-            {
-              tenantId: tenant.id,
-              kind: strip ? 'attachment_removed_notice' : 'quarantine_notice',
-              to: recipient.data,
-              fromName: brand.name,
-              ...renderMail(brand, {
-                subject: strip
-                  ? `An attachment was removed: ${parsed.subject || '(no subject)'}`
-                  : `A message to you was held: ${parsed.subject || '(no subject)'}`,
-                heading: strip
-                  ? 'We removed an attachment from a message to you'
-                  : 'We held a message sent to you',
-                paragraphs: [
-                  strip
-                    ? `The message below was delivered to you without its attachments (${parsed.attachments.map((a) => a.filename).join(', ')}), because ${VERDICT_WORDS[input.verdict]}.`
-                    : `The message below was not delivered to you, because ${VERDICT_WORDS[input.verdict]}.`,
-                  ...facts,
-                  restorable
-                    ? policy.mode === 'automatic'
-                      ? 'If you trust it, you can restore it with the button below. You will be asked to confirm your email address.'
-                      : 'If you need it, you can ask your administrator to release it with the button below.'
-                    : 'It cannot be restored because it is dangerous. Contact your administrator if you need it.',
-                  `This link works until ${message.expiresAt.toUTCString()}.`,
-                ],
-                action,
-                links: [{ label: 'Report this message as safe to your administrator', url: reportSafeUrl }],
-              }),
-            },
-            tx,
-          ),
-        );
+        if (input.notify !== false)
+          outboxIds.push(
+            await deps.mailer.send(
+              {
+                tenantId: tenant.id,
+                kind: strip ? 'attachment_removed_notice' : 'quarantine_notice',
+                to: recipient.data,
+                fromName: brand.name,
+                ...renderMail(brand, {
+                  subject: strip
+                    ? `An attachment was removed: ${parsed.subject || '(no subject)'}`
+                    : `A message to you was held: ${parsed.subject || '(no subject)'}`,
+                  heading: strip
+                    ? 'We removed an attachment from a message to you'
+                    : 'We held a message sent to you',
+                  paragraphs: [
+                    strip
+                      ? `The message below was delivered to you without its attachments (${parsed.attachments.map((a) => a.filename).join(', ')}), because ${VERDICT_WORDS[input.verdict]}.`
+                      : `The message below was not delivered to you, because ${VERDICT_WORDS[input.verdict]}.`,
+                    ...facts,
+                    restorable
+                      ? policy.mode === 'automatic'
+                        ? 'If you trust it, you can restore it with the button below. You will be asked to confirm your email address.'
+                        : 'If you need it, you can ask your administrator to release it with the button below.'
+                      : 'It cannot be restored because it is dangerous. Contact your administrator if you need it.',
+                    `This link works until ${message.expiresAt.toUTCString()}.`,
+                  ],
+                  action,
+                  links: [{ label: 'Report this message as safe to your administrator', url: reportSafeUrl }],
+                }),
+              },
+              tx,
+            ),
+          );
         await createAuditRepo(tx).record(actor, {
           tenantId: tenant.id,
           action: strip ? 'quarantine.strip' : 'quarantine.hold',

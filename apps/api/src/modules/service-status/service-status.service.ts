@@ -1,13 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type {
-  EnvironmentComponents,
-  Incident,
-  IncidentSeverity,
-  VersionResponse,
-} from '@moat/contracts/console';
+import type { EnvironmentComponents, VersionResponse } from '@moat/contracts/console';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import type { Engine } from '../../engines/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createIncidentsRepo } from './incidents.repo.ts';
 
@@ -38,6 +34,7 @@ export function createServiceStatusService(deps: {
   serverVersion: string;
   webDistDir: string;
   smtpRelayUrl: string | undefined;
+  engines: Engine[];
 }) {
   const { db } = deps.database;
   const webVersion = createWebBuildVersion(deps.webDistDir);
@@ -78,8 +75,12 @@ export function createServiceStatusService(deps: {
                 detail: 'SMTP_RELAY_URL is not set: mail is kept in the outbox',
               },
         ],
-        // Detection engines register here as the mail gateway gains them.
-        engines: [],
+        engines: deps.engines.map((engine) => ({
+          name: engine.name,
+          version: engine.version,
+          status: engine.status,
+          ...(engine.detail ? { detail: engine.detail } : {}),
+        })),
       };
     },
 

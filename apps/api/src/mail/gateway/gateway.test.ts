@@ -1,0 +1,303 @@
+import net from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  inboundMessages,
+  mailLog,
+  outbox,
+  quarantineMessages,
+  securityEvents,
+  senderLists,
+} from '../../db/schema.ts';
+import { buildTestApp } from '../../test/app.ts';
+import { buildTenant, buildUser } from '../../test/factories.ts';
+import { setGatewayAction } from './policy.ts';
+import { createSmtpIn } from './smtp-in.ts';
+
+/** DNS for tests: no records anywhere (SPF none, DKIM none, DMARC none), answered at once. */
+const noDns = async () => {
+  throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+};
+/** DNS where acme-partner.test publishes a reject DMARC policy and no SPF that allows anyone. */
+const dmarcDns = async (name: string, rr: string) => {
+  if (name === '_dmarc.partner.test' && rr === 'TXT') return [['v=DMARC1; p=reject']];
+  if (name === 'partner.test' && rr === 'TXT') return [['v=spf1 -all']];
+  throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+};
+
+let t: Awaited<ReturnType<typeof buildTestApp>>;
+let smtp: ReturnType<typeof createSmtpIn>;
+let port: number;
+let tenantId: string;
+const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
+
+beforeAll(async () => {
+  t = await buildTestApp({
+    dnsResolver: dmarcDns as never,
+    env: { CAPTCHA_DIFFICULTY: '10', SMTP_HOSTNAME: 'mx.moat.test' },
+  });
+  const tenant = await buildTenant(t.db, { domain: 'acme.test' });
+  tenantId = tenant.id;
+  await buildUser(t.db, tenant.id, { email: 'ana@acme.test', firstName: 'Ana', lastName: 'Lopez' });
+  smtp = createSmtpIn({
+    db: t.db,
+    clock: t.app.clock,
+    log: t.app.log,
+    options: {
+      hostname: 'mx.moat.test',
+      maxMessageBytes: 200_000,
+      maxRecipients: 5,
+      maxConnectionsPerIp: 50,
+      maxMessagesPerMinute: 10_000,
+    },
+    onStored: () => {},
+  });
+  port = await smtp.listen(0, '127.0.0.1');
+});
+afterAll(async () => {
+  await smtp.close();
+  await t.close();
+});
+
+const transport = () =>
+  nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    name: 'client.test',
+  });
+
+async function send(options: SendMailOptions) {
+  return transport().sendMail({
+    from: 'Bob <bob@outside.test>',
+    to: 'ana@acme.test',
+    subject: 'Hello',
+    text: 'Hi Ana',
+    ...options,
+  });
+}
+
+/** Speaks SMTP line by line and collects the server's reply to each step (the banner first). */
+function dialog(lines: string[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const replies: string[] = [];
+    let buffer = '';
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString();
+      // A reply ends with a line whose code is followed by a space.
+      while (/^\d{3} .*\r\n/m.test(buffer)) {
+        const end = buffer.search(/^\d{3} .*\r\n/m);
+        const lineEnd = buffer.indexOf('\r\n', end) + 2;
+        replies.push(buffer.slice(end, lineEnd).trim());
+        buffer = buffer.slice(lineEnd);
+        const next = lines[replies.length - 1];
+        if (next) socket.write(`${next}\r\n`);
+        else socket.end();
+      }
+    });
+    socket.on('close', () => resolve(replies));
+    socket.on('error', reject);
+  });
+}
+
+async function process() {
+  return t.app.services.gateway.processor.drain();
+}
+
+async function logOf(subject: string) {
+  const rows = await t.db.select().from(mailLog).where(eq(mailLog.subject, subject));
+  return rows;
+}
+
+describe('SMTP gateway: receiving', () => {
+  it('accepts mail for a tenant domain and stores it before answering 250', async () => {
+    const info = await send({ subject: 'Stored first' });
+    expect(info.response).toMatch(/^250 .*queued as [0-9a-f-]{36}/);
+    const id = /queued as ([0-9a-f-]{36})/.exec(info.response)![1]!;
+    const [row] = await t.db.select().from(inboundMessages).where(eq(inboundMessages.id, id));
+    expect(row).toMatchObject({
+      status: 'received',
+      mailFrom: 'bob@outside.test',
+      rcptTo: ['ana@acme.test'],
+    });
+    expect(Buffer.from(row!.raw).toString()).toMatch(/^Received: from client\.test \(\[127\.0\.0\.1\]\)/);
+    await process();
+  });
+
+  it('refuses a recipient of any other domain with 550: no open relay', async () => {
+    const before = (await t.db.select().from(inboundMessages)).length;
+    await expect(send({ to: 'someone@elsewhere.test' })).rejects.toMatchObject({ responseCode: 550 });
+    expect((await t.db.select().from(inboundMessages)).length).toBe(before);
+  });
+
+  it('refuses a malformed sender with a 5xx and a message over the size limit with 552', async () => {
+    const replies = await dialog([
+      'EHLO client.test',
+      'MAIL FROM:<not an address>',
+      'MAIL FROM:<a@b@c.test>',
+      'QUIT',
+    ]);
+    expect(replies[2]).toMatch(/^5\d\d /);
+    expect(replies[3]).toMatch(/^5\d\d /);
+    expect(replies[4]).toMatch(/^221 /);
+    await expect(send({ text: 'x'.repeat(250_000) })).rejects.toMatchObject({ responseCode: 552 });
+  });
+});
+
+describe('SMTP gateway: engines and policy', () => {
+  it('delivers a clean message unchanged but for the added headers, once', async () => {
+    await send({ subject: 'Clean one', text: 'Lunch at noon?' });
+    await process();
+    const [log] = await logOf('Clean one');
+    expect(log).toMatchObject({ verdict: 'clean', action: 'delivered', spf: expect.any(String) });
+    const [mail] = await t.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.idempotencyKey, `${log!.inboundId}:ana@acme.test`));
+    expect(mail).toMatchObject({
+      kind: 'gateway_delivery',
+      toAddress: 'ana@acme.test',
+      envelopeFrom: 'bob@outside.test',
+    });
+    const raw = Buffer.from(mail!.raw!).toString();
+    const added = raw.slice(0, raw.indexOf('Received: from client.test'));
+    expect(added).toMatch(/^Received-SPF: none \(mx\.moat\.test: /);
+    expect(added).toContain('Authentication-Results: mx.moat.test;');
+    const [inbound] = await t.db.select().from(inboundMessages).where(eq(inboundMessages.id, log!.inboundId));
+    expect(raw.endsWith(Buffer.from(inbound!.raw).toString())).toBe(true);
+  });
+
+  it('quarantines an EICAR attachment, records the event, tells the recipient and delivers nothing', async () => {
+    await send({ subject: 'Invoice with EICAR', attachments: [{ filename: 'invoice.pdf', content: EICAR }] });
+    await process();
+    const [log] = await logOf('Invoice with EICAR');
+    expect(log).toMatchObject({ verdict: 'malware', action: 'quarantined' });
+    expect(log!.reasons.join()).toContain('EICAR test file in invoice.pdf');
+    const [held] = await t.db
+      .select()
+      .from(quarantineMessages)
+      .where(eq(quarantineMessages.id, log!.quarantineMessageId!));
+    expect(held).toMatchObject({ verdict: 'malware', state: 'quarantined', saasType: 'smtp_emails' });
+    expect(
+      await t.db.select().from(securityEvents).where(eq(securityEvents.messageId, held!.id)),
+    ).toHaveLength(1);
+    const mails = await t.db.select().from(outbox).where(eq(outbox.toAddress, 'ana@acme.test'));
+    const about = mails.filter((m) => m.subject.includes('Invoice with EICAR'));
+    expect(about.map((m) => m.kind)).toEqual(['quarantine_notice']);
+  });
+
+  it('finds EICAR inside a zip archive', async () => {
+    const { zipSync, strToU8 } = await import('fflate');
+    const zip = Buffer.from(zipSync({ 'docs/readme.txt': strToU8(EICAR) }));
+    await send({ subject: 'Zipped', attachments: [{ filename: 'docs.zip', content: zip }] });
+    await process();
+    const [log] = await logOf('Zipped');
+    expect(log).toMatchObject({ verdict: 'malware', action: 'quarantined' });
+    expect(log!.reasons.join()).toContain('docs.zip › readme.txt');
+  });
+
+  it('gives a lookalike sender domain the phishing verdict and quarantines it per policy', async () => {
+    await send({ from: 'IT <it@acrne.test>', subject: 'Reset your password' });
+    await process();
+    const [log] = await logOf('Reset your password');
+    expect(log).toMatchObject({ verdict: 'phishing', action: 'quarantined' });
+    expect(log!.reasons.join()).toContain('Lookalike sender domain acrne.test imitates acme.test');
+  });
+
+  it('catches display-name impersonation, DMARC failure, IP links and link text naming another host', async () => {
+    await send({ from: 'Ana Lopez <ana.lopez@freemail.test>', subject: 'Quick favour' });
+    await send({ from: 'Partner <billing@partner.test>', subject: 'DMARC fails' });
+    await send({
+      subject: 'Links',
+      html: '<a href="http://192.0.2.7/login">Log in</a> <a href="https://evil.test/x">https://bank.test/account</a>',
+    });
+    await process();
+    expect((await logOf('Quick favour'))[0]!.reasons.join()).toContain('impersonates ana@acme.test');
+    expect((await logOf('DMARC fails'))[0]).toMatchObject({ verdict: 'phishing', dmarc: 'fail' });
+    const [links] = await logOf('Links');
+    expect(links).toMatchObject({ verdict: 'suspicious', action: 'delivered_banner' });
+    expect(links!.reasons.join()).toContain('Link to an IP address');
+    expect(links!.reasons.join()).toContain('Link text names bank.test but leads to evil.test');
+  });
+
+  it('strips a .exe attachment under the strip policy, delivers the rest and keeps the original', async () => {
+    await setGatewayAction(t.db, tenantId, 'suspicious', 'strip');
+    await send({
+      subject: 'Tool update',
+      text: 'Run the attached tool',
+      attachments: [{ filename: 'update.exe', content: Buffer.from('MZ\x90\x00 fake program') }],
+    });
+    await process();
+    const [log] = await logOf('Tool update');
+    expect(log).toMatchObject({ verdict: 'suspicious', action: 'attachments_removed' });
+    const [held] = await t.db
+      .select()
+      .from(quarantineMessages)
+      .where(eq(quarantineMessages.id, log!.quarantineMessageId!));
+    expect(held!.state).toBe('attachments_removed');
+    const [stripped] = await t.db
+      .select()
+      .from(outbox)
+      .where(
+        and(
+          eq(outbox.kind, 'stripped_delivery'),
+          eq(outbox.idempotencyKey, `${log!.inboundId}:ana@acme.test`),
+        ),
+      );
+    const raw = Buffer.from(stripped!.raw!).toString();
+    expect(raw).not.toContain('update.exe"');
+    expect(raw).toContain('restore-original');
+    expect(stripped!.envelopeFrom).toBe('bob@outside.test');
+  });
+
+  it('holds mail from a blocked sender silently and lets an allowed sender past judgement calls', async () => {
+    await t.db.insert(senderLists).values([
+      { tenantId, list: 'block', value: 'spam.test' },
+      { tenantId, list: 'allow', value: 'it@acrne.test' },
+    ]);
+    await send({ from: 'x@news.spam.test', subject: 'Blocked' });
+    await send({ from: 'IT <it@acrne.test>', subject: 'Allowed lookalike' });
+    await process();
+    expect((await logOf('Blocked'))[0]).toMatchObject({ action: 'quarantined_silent' });
+    const notices = await t.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.subject, 'A message to you was held: Blocked'));
+    expect(notices).toHaveLength(0);
+    expect((await logOf('Allowed lookalike'))[0]).toMatchObject({ verdict: 'clean', action: 'delivered' });
+  });
+
+  it('processes a message once even when a crash makes it run again', async () => {
+    await send({ subject: 'Twice?' });
+    await process();
+    const [log] = await logOf('Twice?');
+    // What a crash after delivery but before the processed mark would leave.
+    await t.db
+      .update(inboundMessages)
+      .set({ status: 'received' })
+      .where(eq(inboundMessages.id, log!.inboundId));
+    await process();
+    expect(await logOf('Twice?')).toHaveLength(1);
+    expect(
+      await t.db
+        .select()
+        .from(outbox)
+        .where(eq(outbox.idempotencyKey, `${log!.inboundId}:ana@acme.test`)),
+    ).toHaveLength(1);
+  });
+});
+
+describe('engines in the console', () => {
+  it('lists the engines with their state; anti-spam is off without RSPAMD_URL', async () => {
+    expect(noDns).toBeTypeOf('function');
+    const engines = t.app.services.gateway.engines.map((e) => ({ name: e.name, status: e.status }));
+    expect(engines).toEqual([
+      { name: 'anti_malware', status: 'on' },
+      { name: 'anti_phishing', status: 'on' },
+      { name: 'anti_spam', status: 'off' },
+    ]);
+  });
+});

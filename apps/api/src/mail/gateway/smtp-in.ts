@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import type { Db } from '../../db/client.ts';
+import { inboundMessages } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { createTenantsRepo } from '../../modules/tenants/tenants.repo.ts';
+
+/** An address the gateway takes: local part and a domain with a dot, no spaces or brackets. */
+const ADDRESS =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export interface SmtpInOptions {
+  maxMessageBytes: number;
+  maxRecipients: number;
+  /** Open connections per client address. */
+  maxConnectionsPerIp: number;
+  /** Messages per client address per minute. */
+  maxMessagesPerMinute: number;
+  tls?: { key: string; cert: string } | undefined;
+  hostname: string;
+}
+
+class SmtpError extends Error {
+  constructor(
+    message: string,
+    readonly responseCode: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The gateway's front door (smtp-server): mail only for the tenants' domains (550 for any other
+ * recipient: no open relay), a size limit (552), address checks, STARTTLS when a certificate is
+ * configured, connection and message-rate limits per client address. A message is answered 250
+ * only once it is stored in `inbound_messages`; `onStored` then wakes the processor.
+ */
+export function createSmtpIn(deps: {
+  db: Db;
+  clock: Clock;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  options: SmtpInOptions;
+  onStored: (id: string) => void;
+}) {
+  const { options } = deps;
+  const tenants = createTenantsRepo(deps.db);
+  const connections = new Map<string, number>();
+  const recent = new Map<string, number[]>();
+
+  function tooFast(ip: string): boolean {
+    const now = deps.clock.now().getTime();
+    const times = (recent.get(ip) ?? []).filter((t) => now - t < 60_000);
+    times.push(now);
+    recent.set(ip, times);
+    return times.length > options.maxMessagesPerMinute;
+  }
+
+  const server = new SMTPServer({
+    name: options.hostname,
+    banner: 'Moat mail gateway',
+    size: options.maxMessageBytes,
+    authOptional: true,
+    disabledCommands: ['AUTH'],
+    hideSTARTTLS: !options.tls,
+    ...(options.tls
+      ? { key: fs.readFileSync(options.tls.key), cert: fs.readFileSync(options.tls.cert) }
+      : {}),
+    logger: false,
+    maxClients: 500,
+    socketTimeout: 60_000,
+    closeTimeout: 5_000,
+
+    onConnect(session, callback) {
+      const ip = session.remoteAddress;
+      const open = connections.get(ip) ?? 0;
+      if (open >= options.maxConnectionsPerIp) {
+        return callback(new SmtpError('4.7.0 Too many connections from your address, try again later', 421));
+      }
+      connections.set(ip, open + 1);
+      callback();
+    },
+
+    onClose(session) {
+      const ip = session.remoteAddress;
+      const open = (connections.get(ip) ?? 1) - 1;
+      if (open <= 0) connections.delete(ip);
+      else connections.set(ip, open);
+    },
+
+    onMailFrom(address: SMTPServerAddress, _session: SMTPServerSession, callback) {
+      // The null sender <> is how bounces arrive; anything else must be an address.
+      if (address.address !== '' && !ADDRESS.test(address.address)) {
+        return callback(new SmtpError(`5.1.7 Bad sender address <${address.address.slice(0, 100)}>`, 553));
+      }
+      const args = address.args as Record<string, string> | false;
+      const size = Number(args ? (args.SIZE ?? 0) : 0);
+      if (size > options.maxMessageBytes) {
+        return callback(new SmtpError('5.3.4 Message too big for this gateway', 552));
+      }
+      callback();
+    },
+
+    onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback) {
+      const rcpt = address.address;
+      if (!ADDRESS.test(rcpt)) {
+        return callback(new SmtpError(`5.1.3 Bad recipient address <${rcpt.slice(0, 100)}>`, 553));
+      }
+      if (session.envelope.rcptTo.length >= options.maxRecipients) {
+        return callback(new SmtpError('4.5.3 Too many recipients', 452));
+      }
+      const domain = rcpt.split('@')[1]!.toLowerCase();
+      tenants
+        .domainOwner(domain)
+        .then((owner) => {
+          if (!owner)
+            return callback(new SmtpError('5.7.1 Relaying denied: not a domain this gateway serves', 550));
+          callback();
+        })
+        .catch((error) => {
+          deps.log.error({ err: error }, 'recipient check failed');
+          callback(new SmtpError('4.3.0 Temporary failure, try again later', 451));
+        });
+    },
+
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= options.maxMessageBytes) chunks.push(chunk);
+      });
+      stream.on('error', (error) => callback(error));
+      stream.on('end', () => {
+        if (
+          (stream as unknown as { sizeExceeded?: boolean }).sizeExceeded ||
+          size > options.maxMessageBytes
+        ) {
+          return callback(new SmtpError('5.3.4 Message too big for this gateway', 552));
+        }
+        const ip = session.remoteAddress;
+        if (tooFast(ip)) {
+          return callback(new SmtpError('4.7.0 Too many messages from your address, try again later', 451));
+        }
+        const now = deps.clock.now();
+        const helo = (session.hostNameAppearsAs ?? '').slice(0, 255);
+        const trace = `Received: from ${helo.replace(/[^\w.-]/g, '') || 'unknown'} ([${ip}])\r\n\tby ${options.hostname} (Moat) with ${session.transmissionType ?? 'SMTP'} id ${session.id};\r\n\t${now.toUTCString()}\r\n`;
+        const raw = Buffer.concat([Buffer.from(trace), ...chunks]);
+        const envelope = session.envelope;
+        deps.db
+          .insert(inboundMessages)
+          .values({
+            receivedAt: now,
+            clientIp: ip,
+            helo,
+            mailFrom: envelope.mailFrom ? envelope.mailFrom.address.toLowerCase() : '',
+            rcptTo: envelope.rcptTo.map((r) => r.address.toLowerCase()),
+            raw,
+            size: raw.length,
+          })
+          .returning({ id: inboundMessages.id })
+          .then(([row]) => {
+            // Stored durably: only now may the client forget the message.
+            callback(null, `2.0.0 Ok: queued as ${row!.id}`);
+            deps.onStored(row!.id);
+          })
+          .catch((error) => {
+            deps.log.error({ err: error }, 'storing an inbound message failed');
+            callback(new SmtpError('4.3.0 Temporary failure storing the message, try again later', 451));
+          });
+      });
+    },
+  });
+
+  server.on('error', (error) => deps.log.warn({ err: error.message }, 'SMTP connection error'));
+
+  return {
+    server,
+    listen(port: number, host: string): Promise<number> {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.server.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      });
+    },
+    close(): Promise<void> {
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
