@@ -25,6 +25,8 @@ export function tempDataDir(): string {
 export interface RunningMoat {
   url: string;
   port: number;
+  /** The SMTP gateway's port. */
+  smtpPort: number;
   dataDir: string;
   process: ChildProcess;
   /** Everything the server printed so far (stdout and stderr). */
@@ -80,6 +82,7 @@ export async function startMoat(
   return {
     url,
     port,
+    smtpPort,
     dataDir,
     process: child,
     output: () => output,

@@ -392,3 +392,41 @@ describe('cli console commands (issue 5)', () => {
     expect((await run('trial:approve', '--tenant', 'lic.test', '--days', 'ten')).exitCode).toBe(2);
   });
 });
+
+describe('cli gateway commands (issue 6)', () => {
+  it('gateway:policy shows the defaults, sets an action and refuses delivering malware', async () => {
+    await run('tenant:create', '--name', 'Gw', '--domain', 'gw.test');
+    const shown = await run('gateway:policy', '--tenant', 'gw.test');
+    expect(shown.stdout).toContain('malware     quarantine');
+    expect(shown.stdout).toContain('suspicious  strip');
+    const set = await run(
+      'gateway:policy',
+      '--tenant',
+      'gw.test',
+      '--verdict',
+      'spam',
+      '--action',
+      'quarantine_silent',
+    );
+    expect(set.stdout).toContain('spam        quarantine_silent');
+    expect(
+      (await run('gateway:policy', '--tenant', 'gw.test', '--verdict', 'malware', '--action', 'deliver'))
+        .exitCode,
+    ).toBe(2);
+    expect((await run('gateway:policy', '--tenant', 'gw.test', '--verdict', 'spam')).exitCode).toBe(2);
+  });
+
+  it('gateway:sender-list adds and removes entries and refuses what is not an address or domain', async () => {
+    expect((await run('gateway:sender-list', '--tenant', 'gw.test', '--block', 'Spam.Example')).stdout).toBe(
+      'Added spam.example to the block list of "Gw"\n',
+    );
+    expect(
+      (await run('gateway:sender-list', '--tenant', 'gw.test', '--block', 'spam.example', '--remove'))
+        .exitCode,
+    ).toBe(0);
+    expect(
+      (await run('gateway:sender-list', '--tenant', 'gw.test', '--allow', 'not a domain')).exitCode,
+    ).toBe(2);
+    expect((await run('gateway:sender-list', '--tenant', 'gw.test')).exitCode).toBe(2);
+  });
+});

@@ -4,16 +4,19 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { INCIDENT_SEVERITIES } from '@moat/contracts/console';
 import { BRANDS, DEPLOYMENT_MODES, ROLES, SAAS_APPS, SECURITY_TOOLS } from '@moat/contracts/deployment';
 import { FEATURE_NAMES, isFeatureName } from '@moat/contracts/features';
-import { VERDICTS } from '@moat/contracts/quarantine';
+import { RESTORE_MODES, VERDICTS } from '@moat/contracts/quarantine';
+import { and, eq } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { saasApps, securityTools } from '../db/schema.ts';
+import { saasApps, securityTools, senderLists } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { cliActor } from '../lib/actor.ts';
 import type { Clock } from '../lib/clock.ts';
+import { GATEWAY_ACTIONS, gatewayActionOf, setGatewayAction } from '../mail/gateway/policy.ts';
 import type { Mailer } from '../mail/outbound.ts';
 import { createAuditRepo } from '../modules/audit/audit.repo.ts';
 import { createLoginLink } from '../modules/auth/login-links.ts';
+import { restorePolicyOf, setRestorePolicy } from '../modules/quarantine/policy.ts';
 import { createQuarantineService } from '../modules/quarantine/quarantine.service.ts';
 import { createIncidentsRepo } from '../modules/service-status/incidents.repo.ts';
 import { createTenantsRepo } from '../modules/tenants/tenants.repo.ts';
@@ -513,6 +516,115 @@ export const COMMANDS: Record<string, Command> = {
       return open
         .map((i) => `${i.id}  ${i.severity}  ${i.nav_item ?? '(whole service)'}  ${i.title}`)
         .join('\n');
+    },
+  },
+
+  'gateway:policy': {
+    summary: "Set what the mail gateway does with a verdict for a tenant (or show the tenant's policy)",
+    usage:
+      'gateway:policy --tenant ID|DOMAIN [--verdict phishing|malware|spam|suspicious --action deliver|deliver_banner|strip|quarantine|quarantine_silent]',
+    options: { ...HELP, tenant: { type: 'string' }, verdict: { type: 'string' }, action: { type: 'string' } },
+    async run({ values }, ctx) {
+      const tenant = await createTenantsService({ db: ctx.db }).resolve(required(values, 'tenant'));
+      const verdict = oneOf(values.verdict, VERDICTS, 'verdict');
+      const action = oneOf(values.action, GATEWAY_ACTIONS, 'action');
+      if (Boolean(verdict) !== Boolean(action)) throw new UsageError('give --verdict and --action together');
+      if (verdict && action) {
+        if (verdict === 'malware' && (action === 'deliver' || action === 'deliver_banner')) {
+          throw new UsageError(
+            'known malware is never delivered: choose strip, quarantine or quarantine_silent',
+          );
+        }
+        await setGatewayAction(ctx.db, tenant.id, verdict, action);
+        await createAuditRepo(ctx.db).record(cliActor, {
+          tenantId: tenant.id,
+          action: 'gateway.policy_update',
+          targetType: 'tenant',
+          targetId: tenant.id,
+          details: { verdict, action },
+        });
+      }
+      const lines = await Promise.all(
+        VERDICTS.map(async (v) => `${v.padEnd(11)} ${await gatewayActionOf(ctx.db, tenant.id, v)}`),
+      );
+      return `Gateway policy of "${tenant.name}":\n${lines.join('\n')}`;
+    },
+  },
+
+  'gateway:sender-list': {
+    summary: "Add a sender address or domain to a tenant's allow or block list, or remove it",
+    usage: 'gateway:sender-list --tenant ID|DOMAIN (--allow VALUE | --block VALUE) [--remove]',
+    options: {
+      ...HELP,
+      tenant: { type: 'string' },
+      allow: { type: 'string' },
+      block: { type: 'string' },
+      remove: { type: 'boolean' },
+    },
+    async run({ values }, ctx) {
+      const tenant = await createTenantsService({ db: ctx.db }).resolve(required(values, 'tenant'));
+      if ((values.allow === undefined) === (values.block === undefined)) {
+        throw new UsageError('give exactly one of --allow or --block');
+      }
+      const list = values.allow !== undefined ? 'allow' : 'block';
+      const value = String(values.allow ?? values.block)
+        .trim()
+        .toLowerCase();
+      if (!/^([a-z0-9._%+-]+@)?[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(value)) {
+        throw new UsageError(`--${list} takes an email address or a domain (got "${value}")`);
+      }
+      if (values.remove === true) {
+        await ctx.db
+          .delete(senderLists)
+          .where(
+            and(
+              eq(senderLists.tenantId, tenant.id),
+              eq(senderLists.list, list),
+              eq(senderLists.value, value),
+            ),
+          );
+        return `Removed ${value} from the ${list} list of "${tenant.name}"`;
+      }
+      await ctx.db.insert(senderLists).values({ tenantId: tenant.id, list, value }).onConflictDoNothing();
+      return `Added ${value} to the ${list} list of "${tenant.name}"`;
+    },
+  },
+
+  'quarantine:policy': {
+    summary: "Set how recipients may restore a tenant's held mail of a verdict (or show the policy)",
+    usage:
+      'quarantine:policy --tenant ID|DOMAIN [--verdict phishing|spam|suspicious --mode automatic|request|admin_approve|phish_request_restore|none] [--identification on|off]',
+    options: {
+      ...HELP,
+      tenant: { type: 'string' },
+      verdict: { type: 'string' },
+      mode: { type: 'string' },
+      identification: { type: 'string' },
+    },
+    async run({ values }, ctx) {
+      const tenant = await createTenantsService({ db: ctx.db }).resolve(required(values, 'tenant'));
+      const verdict = oneOf(values.verdict, VERDICTS, 'verdict');
+      const mode = oneOf(values.mode, RESTORE_MODES, 'mode');
+      if (Boolean(verdict) !== Boolean(mode)) throw new UsageError('give --verdict and --mode together');
+      if (verdict === 'malware') throw new UsageError('malware is never restorable');
+      if (verdict && mode) {
+        const identification = onOff(values.identification, 'identification') ?? true;
+        await setRestorePolicy(ctx.db, tenant.id, verdict, { mode, identificationRequired: identification });
+        await createAuditRepo(ctx.db).record(cliActor, {
+          tenantId: tenant.id,
+          action: 'quarantine.policy_update',
+          targetType: 'tenant',
+          targetId: tenant.id,
+          details: { verdict, mode, identification },
+        });
+      }
+      const lines = await Promise.all(
+        VERDICTS.map(async (v) => {
+          const policy = await restorePolicyOf(ctx.db, tenant.id, v);
+          return `${v.padEnd(11)} ${policy.mode.padEnd(22)} identification ${policy.identificationRequired ? 'on' : 'off'}`;
+        }),
+      );
+      return `Restore policy of "${tenant.name}":\n${lines.join('\n')}`;
     },
   },
 
