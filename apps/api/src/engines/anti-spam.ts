@@ -25,7 +25,7 @@ export function createAntiSpam(options: { rspamdUrl?: string | undefined; timeou
     async scan({ raw, envelope }) {
       const res = await fetch(url, {
         method: 'POST',
-        body: raw,
+        body: new Uint8Array(raw),
         headers: {
           IP: envelope.clientIp,
           Helo: envelope.helo || 'unknown',
