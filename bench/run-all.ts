@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { benchGateway } from './gateway.ts';
 import { benchLogin } from './login.ts';
 import { benchSearch } from './search.ts';
 import { benchStartup } from './startup.ts';
@@ -9,6 +10,7 @@ const results: Record<string, unknown> = {};
 if (!only || only === 'startup') results.startup = await benchStartup();
 if (!only || only === 'login') results.login = await benchLogin();
 if (!only || only === 'search') results.search = await benchSearch();
+if (!only || only === 'gateway') results.gateway = await benchGateway();
 fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
 fs.writeFileSync(
   path.join(import.meta.dirname, 'results', `${only ?? 'all'}.json`),

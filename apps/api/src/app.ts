@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { ServerKey } from './lib/server-key.ts';
 import { deploymentRoutes } from './modules/deployment/deployment.routes.ts';
 import { createDeploymentService, type DeploymentService } from './modules/deployment/deployment.service.ts';
+import { mailExplorerRoutes } from './modules/mail-explorer/mail-explorer.routes.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { createOverviewService } from './modules/overview/overview.service.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -236,6 +237,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(serviceStatusRoutes);
   await app.register(searchRoutes);
   await app.register(overviewRoutes);
+  await app.register(mailExplorerRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  app.services.mailer.start();
+  await app.services.mailer.start();
   const processor = app.services.gateway.processor;
   const smtp = createSmtpIn({
     db: database.db,

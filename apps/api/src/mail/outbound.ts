@@ -24,6 +24,14 @@ const MAX_ATTEMPTS = 8;
 /** Wait before retry n: 5 s, 10 s, 20 s … capped at 10 minutes. */
 const retryDelayMs = (attempts: number) => Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 600_000);
 
+/** The relay URL with a small connection pool, unless it sets its own: one connection per mail is slow. */
+function pooled(relayUrl: string): string {
+  const url = new URL(relayUrl);
+  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+  if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', '4');
+  return url.toString();
+}
+
 /**
  * The one way out for every email. Each one is first stored in the outbox table; with an SMTP
  * relay it is then delivered in the background (retried with back-off, picked up again after
@@ -36,7 +44,9 @@ export function createMailer(deps: {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   clock: Clock;
 }) {
-  const transport: Transporter | null = deps.relayUrl ? nodemailer.createTransport(deps.relayUrl) : null;
+  const transport: Transporter | null = deps.relayUrl
+    ? nodemailer.createTransport(pooled(deps.relayUrl))
+    : null;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
 
@@ -201,9 +211,17 @@ export function createMailer(deps: {
     /** Start delivering a mail stored inside a transaction, once that transaction committed. */
     deliverStored: (id: string) => startDelivery(id),
 
-    /** Start retrying in the background (the server does; tests call drain() themselves). */
-    start(intervalMs = 5_000) {
+    /**
+     * Start retrying in the background (the server does; tests call drain() themselves). Mail
+     * left "sending" belongs to a process that ended (this server owns its outbox), so it is
+     * made due again first; resolves once that is done, before anything new is sent.
+     */
+    async start(intervalMs = 5_000) {
       if (!transport || timer) return;
+      await deps.db
+        .update(outbox)
+        .set({ status: 'failed', lastError: 'interrupted by a restart' })
+        .where(eq(outbox.status, 'sending'));
       timer = setInterval(() => {
         if (running) return;
         running = drain()

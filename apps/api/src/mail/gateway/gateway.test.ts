@@ -11,7 +11,7 @@ import {
   senderLists,
 } from '../../db/schema.ts';
 import { buildTestApp } from '../../test/app.ts';
-import { buildTenant, buildUser } from '../../test/factories.ts';
+import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
 import { setGatewayAction } from './policy.ts';
 import { createSmtpIn } from './smtp-in.ts';
 
@@ -299,5 +299,42 @@ describe('engines in the console', () => {
       { name: 'anti_phishing', status: 'on' },
       { name: 'anti_spam', status: 'off' },
     ]);
+  });
+});
+
+describe('GET /api/v1/mail_explorer', () => {
+  it("lists every processed message of the admin's tenant, clean ones too, searchable and filterable", async () => {
+    const admin = await buildUser(t.db, tenantId, { email: 'boss@acme.test', role: 'admin' });
+    const { token } = await buildSession(t.db, admin);
+    const get = (query: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/v1/mail_explorer?${query}`,
+        cookies: { moat_session: token },
+      });
+    const all = (await get('limit=200')).json();
+    expect(all.total).toBeGreaterThanOrEqual(10);
+    expect(all.items.map((i: { subject: string }) => i.subject)).toEqual(
+      expect.arrayContaining(['Clean one', 'Invoice with EICAR', 'Tool update']),
+    );
+    const clean = (await get('verdict=clean&q=clean one')).json();
+    expect(clean.items).toHaveLength(1);
+    expect(clean.items[0]).toMatchObject({
+      action: 'delivered',
+      recipient: 'ana@acme.test',
+      sender: 'bob@outside.test',
+    });
+    const held = (await get('action=quarantined&q=EICAR')).json();
+    expect(held.items[0].quarantine_message_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await get('verdict=nonsense')).statusCode).toBe(400);
+
+    const user = await buildUser(t.db, tenantId, { email: 'user2@acme.test', role: 'user' });
+    const userSession = await buildSession(t.db, user);
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/mail_explorer',
+      cookies: { moat_session: userSession.token },
+    });
+    expect(refused.statusCode).toBe(403);
   });
 });
