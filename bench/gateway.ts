@@ -48,7 +48,7 @@ async function startSink() {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const head = Buffer.concat(chunks).subarray(0, 16_384).toString();
-        const id = /^Message-ID:\s*<(bench-[^>]+)>/im.exec(head)?.[1];
+        const id = /^Message-ID:\s*<bench-([^>]+)>/im.exec(head)?.[1];
         const heldSubject = /^Subject: A message to you was held: (Bench \S+)/im.exec(head)?.[1];
         if (id) delivered.set(id, (delivered.get(id) ?? 0) + 1);
         if (heldSubject) held.set(heldSubject, (held.get(heldSubject) ?? 0) + 1);

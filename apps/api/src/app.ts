@@ -36,6 +36,7 @@ import { type Captcha, createCaptcha } from './modules/auth/captcha.ts';
 import { createThrottle } from './modules/auth/throttle.ts';
 import { cliBridgeRoutes } from './modules/cli-bridge/cli-bridge.routes.ts';
 import { currentUserRoutes } from './modules/current-user/current-user.routes.ts';
+import { createDigestService, type DigestService } from './modules/digest/digest.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts';
@@ -87,6 +88,7 @@ export interface Services {
   overview: OverviewService;
   /** The mail gateway's detection engines and the processor of stored inbound mail. */
   gateway: { engines: Engine[]; processor: GatewayProcessor };
+  digest: DigestService;
 }
 
 declare module 'fastify' {
@@ -150,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     fromAddress: config.mailFrom,
     log: app.log,
     clock,
+    journalPath: path.join(config.dataDir, 'outbox-sent.journal'),
   });
   const sessions = createSessionsService({ db, clock, secureCookies: config.secureCookies });
   const captcha = createCaptcha({ db, clock, serverKey, config });
@@ -207,8 +210,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     search: createSearchService({ db, clock, logger: app.log }),
     overview: createOverviewService({ db, clock }),
     gateway: { engines, processor },
+    digest: createDigestService({ db, clock, config, mailer, log: app.log }),
   });
   app.addHook('onClose', async () => {
+    await app.services.digest.stop();
     await processor.stop();
     await mailer.stop();
   });

@@ -102,6 +102,7 @@ async function main(): Promise<void> {
   }
   // Mail stored before a crash or restart is processed first.
   processor.start();
+  app.services.digest.start();
   if (cliBridgeToken) writeControlFile(config.dataDir, { pid: process.pid, port, token: cliBridgeToken });
 
   const url = `http://localhost:${port}`;

@@ -16,6 +16,7 @@ import { GATEWAY_ACTIONS, gatewayActionOf, setGatewayAction } from '../mail/gate
 import type { Mailer } from '../mail/outbound.ts';
 import { createAuditRepo } from '../modules/audit/audit.repo.ts';
 import { createLoginLink } from '../modules/auth/login-links.ts';
+import { createDigestService, DIGEST_SCHEDULES } from '../modules/digest/digest.service.ts';
 import { restorePolicyOf, setRestorePolicy } from '../modules/quarantine/policy.ts';
 import { createQuarantineService } from '../modules/quarantine/quarantine.service.ts';
 import { createIncidentsRepo } from '../modules/service-status/incidents.repo.ts';
@@ -202,7 +203,7 @@ export const COMMANDS: Record<string, Command> = {
   'tenant:update': {
     summary: "Change a tenant's sign-in policy, brand or deployment mode",
     usage:
-      'tenant:update --tenant ID|DOMAIN [--name NAME] [--brand moat|checkpoint|sonicwall] [--brand-name TEXT] [--mode poc|paid|demo] [--mfa-required on|off] [--support-access on|off] [--password-max-age DAYS|off] [--msp on|off] [--managed-service on|off] [--portal-locked on|off] [--paid-start YYYY-MM-DD|off] [--paid-expires YYYY-MM-DD|off] [--trial-start YYYY-MM-DD] [--trial-days DAYS]',
+      'tenant:update --tenant ID|DOMAIN [--name NAME] [--brand moat|checkpoint|sonicwall] [--brand-name TEXT] [--mode poc|paid|demo] [--mfa-required on|off] [--support-access on|off] [--password-max-age DAYS|off] [--msp on|off] [--managed-service on|off] [--portal-locked on|off] [--paid-start YYYY-MM-DD|off] [--paid-expires YYYY-MM-DD|off] [--trial-start YYYY-MM-DD] [--trial-days DAYS] [--digest off|daily|weekly]',
     options: {
       ...HELP,
       tenant: { type: 'string' },
@@ -220,6 +221,7 @@ export const COMMANDS: Record<string, Command> = {
       'paid-expires': { type: 'string' },
       'trial-start': { type: 'string' },
       'trial-days': { type: 'string' },
+      digest: { type: 'string' },
     },
     async run({ values }, ctx) {
       const service = createTenantsService({ db: ctx.db });
@@ -256,6 +258,7 @@ export const COMMANDS: Record<string, Command> = {
           paidExpirationDate: dateOrOff(values['paid-expires'], 'paid-expires'),
           trialStartDate: dateOrOff(values['trial-start'], 'trial-start', false),
           trialExpirationDays: trialDays === undefined ? undefined : Number(trialDays),
+          digestSchedule: oneOf(values.digest, DIGEST_SCHEDULES, 'digest'),
         }).filter(([, v]) => v !== undefined),
       );
       if (Object.keys(changes).length === 0) throw new UsageError('name at least one thing to change');
@@ -625,6 +628,24 @@ export const COMMANDS: Record<string, Command> = {
         }),
       );
       return `Restore policy of "${tenant.name}":\n${lines.join('\n')}`;
+    },
+  },
+
+  'digest:run': {
+    summary: 'Queue the quarantine digests that are due (the server does this every hour)',
+    usage: 'digest:run',
+    options: { ...HELP },
+    async run(_args, ctx) {
+      if (!ctx.mailer) throw new Error('digest:run needs a mailer');
+      const count = await createDigestService({
+        db: ctx.db,
+        clock: ctx.clock,
+        config: ctx.config,
+        mailer: ctx.mailer,
+      }).run();
+      return count === 0
+        ? 'No digest is due'
+        : `Queued the digest of ${count} recipient(s) (each is sent once per period)`;
     },
   },
 

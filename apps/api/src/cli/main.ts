@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { acquireDataDirLock, DataDirBusyError, isProcessAlive } from '../db/data-dir-lock.ts';
@@ -86,6 +87,7 @@ async function main(): Promise<never> {
       db: database.db,
       relayUrl: config.smtpRelayUrl,
       fromAddress: config.mailFrom,
+      journalPath: path.join(config.dataDir, 'outbox-sent.journal'),
       log: {
         info: () => {},
         warn: (o: unknown) => process.stderr.write(`mail: ${JSON.stringify(o)}\n`),

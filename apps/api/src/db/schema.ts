@@ -69,6 +69,8 @@ export const tenants = pgTable(
       }),
     /** How long quarantined mail (and its links) is kept. */
     retentionDays: integer('retention_days').notNull().default(30),
+    /** The recipients' quarantine digest: off, daily or weekly. */
+    digestSchedule: text('digest_schedule').notNull().default('off'),
     // Sign-in policy
     supportAccessEnabled: boolean('support_access_enabled').notNull().default(false),
     mfaRequired: boolean('mfa_required').notNull().default(false),
@@ -83,6 +85,7 @@ export const tenants = pgTable(
     check('tenants_brand_check', sql`${t.brand} in ('moat', 'checkpoint', 'sonicwall')`),
     check('tenants_deployment_mode_check', sql`${t.deploymentMode} in ('poc', 'paid', 'demo')`),
     check('tenants_trial_days_check', sql`${t.trialExpirationDays} >= 0`),
+    check('tenants_digest_schedule_check', sql`${t.digestSchedule} in ('off', 'daily', 'weekly')`),
     check(
       'tenants_logo_check',
       sql`(${t.logo} is null) = (${t.logoMime} is null) and coalesce(octet_length(${t.logo}), 0) <= 1048576`,

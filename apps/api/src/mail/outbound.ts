@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { and, asc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -21,6 +23,38 @@ export interface OutgoingMail extends Rendered {
 }
 
 const MAX_ATTEMPTS = 8;
+const JOURNAL_ROTATE_BYTES = 1024 * 1024;
+
+/**
+ * An append-only file of outbox ids: appended synchronously (the page cache outlives a killed
+ * process), read back and emptied once the database has them.
+ */
+function createSentJournal(file: string) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return {
+    append(id: string) {
+      fs.appendFileSync(file, `${id}\n`, { mode: 0o600 });
+    },
+    size(): number {
+      try {
+        return fs.statSync(file).size;
+      } catch {
+        return 0;
+      }
+    },
+    /** The ids written so far; the file is emptied (the caller records them right away). */
+    drain(): string[] {
+      let text = '';
+      try {
+        text = fs.readFileSync(file, 'utf8');
+        fs.truncateSync(file, 0);
+      } catch {
+        return [];
+      }
+      return [...new Set(text.split('\n').filter((line) => /^[0-9a-f-]{36}$/.test(line)))];
+    },
+  };
+}
 /** Wait before retry n: 5 s, 10 s, 20 s … capped at 10 minutes. */
 const retryDelayMs = (attempts: number) => Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 600_000);
 
@@ -43,12 +77,19 @@ export function createMailer(deps: {
   fromAddress: string;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   clock: Clock;
+  /**
+   * A local journal of ids the relay accepted, appended the moment it answers, before the
+   * database hears of it: a crash in between would otherwise send that mail again on restart.
+   */
+  journalPath?: string;
 }) {
   const transport: Transporter | null = deps.relayUrl
     ? nodemailer.createTransport(pooled(deps.relayUrl))
     : null;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
+
+  const journal = deps.journalPath ? createSentJournal(deps.journalPath) : null;
 
   async function deliver(id: string): Promise<void> {
     const [row] = await deps.db
@@ -76,10 +117,9 @@ export function createMailer(deps: {
               headers: { 'X-Moat-Mail-Kind': row.kind, 'Auto-Submitted': 'auto-generated' },
             },
       );
-      await deps.db
-        .update(outbox)
-        .set({ status: 'sent', sentAt: deps.clock.now(), lastError: null })
-        .where(eq(outbox.id, id));
+      journal?.append(id);
+      await markSent([id]);
+      if (journal && journal.size() > JOURNAL_ROTATE_BYTES) await markSent(journal.drain());
     } catch (error) {
       const lastError = (error as Error).message.slice(0, 500);
       await deps.db.update(outbox).set({ status: 'failed', lastError }).where(eq(outbox.id, id));
@@ -93,6 +133,14 @@ export function createMailer(deps: {
   function startDelivery(id: string): void {
     if (!transport) return;
     void deliver(id).catch((error) => deps.log.error({ err: error, outboxId: id }, 'mail delivery crashed'));
+  }
+
+  async function markSent(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await deps.db
+      .update(outbox)
+      .set({ status: 'sent', sentAt: deps.clock.now(), lastError: null })
+      .where(and(inArray(outbox.id, ids), sql`${outbox.status} <> 'sent'`));
   }
 
   /** Store the mail (at most once per idempotency key), then deliver it unless inside a transaction. */
@@ -218,6 +266,11 @@ export function createMailer(deps: {
      */
     async start(intervalMs = 5_000) {
       if (!transport || timer) return;
+      // What the relay accepted just before a crash is sent already: record it before retrying.
+      if (journal) {
+        const accepted = journal.drain();
+        for (let i = 0; i < accepted.length; i += 500) await markSent(accepted.slice(i, i + 500));
+      }
       await deps.db
         .update(outbox)
         .set({ status: 'failed', lastError: 'interrupted by a restart' })

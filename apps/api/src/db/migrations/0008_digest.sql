@@ -1,0 +1,2 @@
+ALTER TABLE "tenants" ADD COLUMN "digest_schedule" text DEFAULT 'off' NOT NULL;--> statement-breakpoint
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_digest_schedule_check" CHECK ("tenants"."digest_schedule" in ('off', 'daily', 'weekly'));

@@ -1,0 +1,154 @@
+import type { Verdict } from '@moat/contracts/quarantine';
+import { and, asc, eq, gte, inArray, lt, ne } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { quarantineMessages, tenants } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Mailer } from '../../mail/outbound.ts';
+import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { restoreLinks } from '../quarantine/links.ts';
+import { restorePolicyOf } from '../quarantine/policy.ts';
+
+const DAY_MS = 86_400_000;
+export const DIGEST_SCHEDULES = ['off', 'daily', 'weekly'] as const;
+export type DigestSchedule = (typeof DIGEST_SCHEDULES)[number];
+/** At most this many messages are listed in one digest; the rest are counted. */
+const MAX_LISTED = 50;
+
+/**
+ * The last complete period of a schedule before `now` (UTC): yesterday for daily, last week
+ * (Monday to Monday) for weekly, with a key naming it.
+ */
+export function lastPeriod(schedule: 'daily' | 'weekly', now: Date): { from: Date; to: Date; key: string } {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  if (schedule === 'daily') {
+    const from = new Date(today - DAY_MS);
+    return { from, to: new Date(today), key: from.toISOString().slice(0, 10) };
+  }
+  const sinceMonday = (new Date(today).getUTCDay() + 6) % 7;
+  const to = new Date(today - sinceMonday * DAY_MS);
+  const from = new Date(to.getTime() - 7 * DAY_MS);
+  return { from, to, key: `week-of-${from.toISOString().slice(0, 10)}` };
+}
+
+/**
+ * The quarantine digest: for each tenant with a schedule, one email per recipient listing the
+ * messages held for them in the last complete period, with their restore links. Each digest is
+ * queued with an idempotency key (tenant, recipient, period), so running the job again — after a
+ * restart, or every hour — never sends one twice.
+ */
+export function createDigestService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'publicUrl'>;
+  mailer: Mailer;
+  log?: Pick<FastifyBaseLogger, 'error'>;
+}) {
+  const { db } = deps;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+
+  async function runTenant(tenant: typeof tenants.$inferSelect, now: Date): Promise<number> {
+    if (tenant.digestSchedule === 'off') return 0;
+    const period = lastPeriod(tenant.digestSchedule as 'daily' | 'weekly', now);
+    const held = await db
+      .select()
+      .from(quarantineMessages)
+      .where(
+        and(
+          eq(quarantineMessages.tenantId, tenant.id),
+          inArray(quarantineMessages.state, ['quarantined', 'attachments_removed']),
+          gte(quarantineMessages.receivedAt, period.from),
+          lt(quarantineMessages.receivedAt, period.to),
+          ne(quarantineMessages.verdict, 'malware'),
+        ),
+      )
+      .orderBy(asc(quarantineMessages.recipient), asc(quarantineMessages.receivedAt));
+    const byRecipient = new Map<string, typeof held>();
+    for (const message of held) {
+      const list = byRecipient.get(message.recipient) ?? [];
+      list.push(message);
+      byRecipient.set(message.recipient, list);
+    }
+    const brand = mailBrand(tenant);
+    const modes = new Map<string, Awaited<ReturnType<typeof restorePolicyOf>>>();
+    let sent = 0;
+    for (const [recipient, messages] of byRecipient) {
+      const lines: string[] = [];
+      const links: Array<{ label: string; url: string }> = [];
+      for (const message of messages.slice(0, MAX_LISTED)) {
+        const verdict = message.verdict as Verdict;
+        let policy = modes.get(verdict);
+        if (!policy) {
+          policy = await restorePolicyOf(db, tenant.id, verdict);
+          modes.set(verdict, policy);
+        }
+        const subject = message.subject || '(no subject)';
+        lines.push(
+          `${message.receivedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC — ${subject} — from ${message.sender} (${verdict})`,
+        );
+        if (policy.mode !== 'none') {
+          const url = restoreLinks(deps.config.publicUrl, message, policy.mode);
+          links.push({
+            label: `${message.state === 'attachments_removed' ? 'Restore the attachments of' : 'Restore'} “${subject}”`,
+            url: message.state === 'attachments_removed' ? url.restoreOriginal : url.restoreEmail,
+          });
+        }
+      }
+      const more = messages.length - MAX_LISTED;
+      await deps.mailer.send({
+        tenantId: tenant.id,
+        kind: 'quarantine_digest',
+        to: recipient,
+        fromName: brand.name,
+        idempotencyKey: `digest:${tenant.id}:${recipient}:${period.key}`,
+        ...renderMail(brand, {
+          subject: `${messages.length} message(s) held for you (${tenant.digestSchedule === 'daily' ? period.key : `week of ${period.from.toISOString().slice(0, 10)}`})`,
+          heading: 'Messages held for you',
+          paragraphs: [
+            `${brand.name} held ${messages.length} message(s) sent to you between ${period.from.toUTCString()} and ${period.to.toUTCString()}.`,
+            ...lines,
+            ...(more > 0 ? [`… and ${more} more.`] : []),
+            'If you expected one of them and trust it, use its link below. You will be asked to confirm your email address.',
+          ],
+          links,
+        }),
+      });
+      sent += 1;
+    }
+    return sent;
+  }
+
+  async function run(now = deps.clock.now()): Promise<number> {
+    const scheduled = await db.select().from(tenants).where(ne(tenants.digestSchedule, 'off'));
+    let sent = 0;
+    for (const tenant of scheduled) sent += await runTenant(tenant, now);
+    return sent;
+  }
+
+  return {
+    /** Queue the digests due now; returns how many recipients have one (a repeat queues nothing new). */
+    run,
+    start(intervalMs = 3_600_000) {
+      if (timer) return;
+      const tick = () => {
+        if (running) return;
+        running = run()
+          .catch((error) => deps.log?.error({ err: error }, 'quarantine digest run failed'))
+          .finally(() => {
+            running = null;
+          });
+      };
+      tick();
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}
+export type DigestService = ReturnType<typeof createDigestService>;
