@@ -338,3 +338,74 @@ describe('GET /api/v1/mail_explorer', () => {
     expect(refused.statusCode).toBe(403);
   });
 });
+
+describe('STARTTLS', () => {
+  it('is offered only when a certificate is configured, and then works', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-tls-'));
+    const key = path.join(dir, 'key.pem');
+    const cert = path.join(dir, 'cert.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=mx.moat.test',
+      ],
+      { stdio: 'ignore' },
+    );
+    const tls = createSmtpIn({
+      db: t.db,
+      clock: t.app.clock,
+      log: t.app.log,
+      options: {
+        hostname: 'mx.moat.test',
+        maxMessageBytes: 200_000,
+        maxRecipients: 5,
+        maxConnectionsPerIp: 50,
+        maxMessagesPerMinute: 10_000,
+        tls: { key, cert },
+      },
+      onStored: () => {},
+    });
+    const tlsPort = await tls.listen(0, '127.0.0.1');
+    try {
+      expect((await dialog(['EHLO client.test', 'QUIT'])).join('\n')).not.toContain('STARTTLS');
+      const secure = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: tlsPort,
+        secure: false,
+        requireTLS: true,
+        tls: { rejectUnauthorized: false },
+      });
+      const info = await secure.sendMail({
+        from: 'bob@outside.test',
+        to: 'ana@acme.test',
+        subject: 'Over TLS',
+        text: 'secret',
+      });
+      expect(info.response).toMatch(/^250 /);
+      const [row] = await t.db
+        .select()
+        .from(inboundMessages)
+        .where(eq(inboundMessages.id, /queued as (\S+)/.exec(info.response)![1]!));
+      expect(Buffer.from(row!.raw).toString()).toMatch(/with ESMTPS/);
+    } finally {
+      await tls.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
