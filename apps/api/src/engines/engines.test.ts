@@ -1,0 +1,129 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import type { ParsedMessage } from '../mail/parse.ts';
+import { sha256 } from '../mail/parse.ts';
+import { createAntiMalware } from './anti-malware.ts';
+import { editDistance, lookalikeOf } from './anti-phishing.ts';
+import { createAntiSpam } from './anti-spam.ts';
+import type { EngineInput } from './types.ts';
+
+function input(overrides: Partial<ParsedMessage> = {}): EngineInput {
+  return {
+    parsed: {
+      fromAddress: 'bob@outside.test',
+      fromName: 'Bob',
+      subject: 'Hi',
+      messageId: null,
+      date: null,
+      text: 'Hello',
+      html: null,
+      attachments: [],
+      ...overrides,
+    },
+    links: [],
+    auth: { spf: 'none', dkim: 'none', dmarc: 'none', authenticationResults: '' },
+    raw: Buffer.from('Subject: Hi\r\n\r\nHello\r\n'),
+    envelope: {
+      mailFrom: 'bob@outside.test',
+      clientIp: '192.0.2.1',
+      helo: 'client.test',
+      rcptTo: ['ana@acme.test'],
+    },
+    tenant: { domains: ['acme.test'], people: [] },
+  };
+}
+const attachment = (filename: string, content: Uint8Array) => ({
+  filename,
+  contentType: 'application/octet-stream',
+  size: content.length,
+  sha256: sha256(content),
+  content: Buffer.from(content),
+});
+
+describe('anti-malware', () => {
+  it('finds a blocklisted SHA-256, a macro-enabled document inside a zip, and a disguised executable', async () => {
+    const bad = Buffer.from('known bad bytes');
+    const engine = createAntiMalware({ blockedSha256: [sha256(bad).toUpperCase()] });
+    const docm = zipSync({
+      'word/document.xml': new Uint8Array([60]),
+      'word/vbaProject.bin': new Uint8Array([1, 2]),
+    });
+    const findings = await engine.scan(
+      input({
+        attachments: [
+          attachment('report.pdf', bad),
+          attachment('contract.docx', docm),
+          attachment('photo.jpg', Buffer.from('MZ\x90\x00rest')),
+          attachment('notes.txt', Buffer.from('plain words')),
+        ],
+      }),
+    );
+    expect(findings.map((f) => `${f.verdict}: ${f.reason}`)).toEqual([
+      'malware: Known malware (SHA-256 blocklist) in report.pdf',
+      'suspicious: contract.docx carries Office macros',
+      'suspicious: photo.jpg is a Windows executable',
+    ]);
+  });
+
+  it('stops at an archive too large to inspect instead of unpacking it', async () => {
+    const big = zipSync(
+      Object.fromEntries(Array.from({ length: 1_100 }, (_, i) => [`f${i}.txt`, new Uint8Array([i % 256])])),
+    );
+    const findings = await createAntiMalware().scan(input({ attachments: [attachment('many.zip', big)] }));
+    expect(findings.map((f) => f.reason)).toContain('many.zip is an archive too large to inspect');
+  });
+});
+
+describe('anti-phishing lookalikes', () => {
+  it('catches typos and homoglyphs of the tenant domain, not the domain itself or unrelated ones', () => {
+    expect(lookalikeOf('acrne.test', ['acme.test'])).toBe('acme.test');
+    expect(lookalikeOf('examp1e.com', ['example.com'])).toBe('example.com');
+    expect(lookalikeOf('exmaple.com', ['example.com'])).toBe('example.com');
+    expect(lookalikeOf('example.com', ['example.com'])).toBeNull();
+    expect(lookalikeOf('mail.example.com', ['example.com'])).toBeNull();
+    expect(lookalikeOf('contoso.com', ['example.com'])).toBeNull();
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+  });
+});
+
+describe('anti-spam (rspamd HTTP API)', () => {
+  it('is off without RSPAMD_URL', async () => {
+    const engine = createAntiSpam({ rspamdUrl: undefined });
+    expect(engine).toMatchObject({ status: 'off', detail: 'RSPAMD_URL is not set' });
+    expect(await engine.scan(input())).toEqual([]);
+  });
+
+  it("posts the message to /checkv2 and turns rspamd's spam actions into the spam verdict", async () => {
+    const seen: Array<{ url?: string; from?: string; body: string }> = [];
+    let action = 'add header';
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seen.push({ url: req.url, from: req.headers.from as string, body });
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ action, score: 9.5, required_score: 7 }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const engine = createAntiSpam({
+        rspamdUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      });
+      expect(await engine.scan(input())).toEqual([
+        { engine: 'anti_spam', verdict: 'spam', reason: 'rspamd: add header (score 9.5 of 7)' },
+      ]);
+      expect(seen[0]).toMatchObject({
+        url: '/checkv2',
+        from: 'bob@outside.test',
+        body: 'Subject: Hi\r\n\r\nHello\r\n',
+      });
+      action = 'no action';
+      expect(await engine.scan(input())).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+});
