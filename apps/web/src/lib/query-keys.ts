@@ -32,4 +32,8 @@ export const queryKeys = {
     messages: (filters: ListKeyFilters) => ['quarantine', 'messages', filters] as const,
     message: (id: string) => ['quarantine', 'message', id] as const,
   },
+  /** The gateway's log of every processed message (Mail Explorer). */
+  mailExplorer: {
+    messages: (filters: ListKeyFilters) => ['mail-explorer', 'messages', filters] as const,
+  },
 };

@@ -1,6 +1,7 @@
 import { ROUTES, SHELL_AREAS } from '@moat/contracts/routes';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { MailExplorerScreen } from '../../features/mail-explorer/components/MailExplorerScreen';
 import { NAV_ITEMS, navTrail, PAGE_ONLY_ITEMS } from '../../features/navigation/nav-items';
 import { OverviewDashboard } from '../../features/overview/components/OverviewDashboard';
 import { type Crumb, NoDataYet, PageFrame } from './PageFrame';
@@ -13,7 +14,8 @@ const FRAMED_ITEMS = [...NAV_ITEMS, ...PAGE_ONLY_ITEMS];
 /**
  * The frame of a shell area and of every page under it: the title and breadcrumb come from the
  * navigation entry the path belongs to (its deepest match in the rule table), else from the area.
- * The overview (/dashboard) shows its counts; other pages say they have no data yet.
+ * The overview (/dashboard) shows its counts and /mail-explorer the processed mail; other pages say
+ * they have no data yet.
  */
 export function AreaPage({ area, section }: { area: ShellAreaKey; section?: ShellSectionKey }) {
   const { t } = useTranslation();
@@ -43,7 +45,22 @@ export function AreaPage({ area, section }: { area: ShellAreaKey; section?: Shel
 
   return (
     <PageFrame title={title} trail={trail}>
-      {area === 'dashboard' && !section ? <OverviewDashboard /> : <NoDataYet subject={title} />}
+      <AreaContent area={area} section={section} title={title} />
     </PageFrame>
   );
+}
+
+/** The content of an area's page frame: the area's screen where it has one, else a placeholder. */
+function AreaContent({
+  area,
+  section,
+  title,
+}: {
+  area: ShellAreaKey;
+  section?: ShellSectionKey;
+  title: string;
+}) {
+  if (!section && area === 'dashboard') return <OverviewDashboard />;
+  if (!section && area === 'mailExplorer') return <MailExplorerScreen />;
+  return <NoDataYet subject={title} />;
 }

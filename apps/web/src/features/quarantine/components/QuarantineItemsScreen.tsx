@@ -4,6 +4,16 @@ import type { MessageSummary } from '@moat/contracts/quarantine-admin';
 import { LISTED_MESSAGE_STATES, type ListedMessageState } from '@moat/contracts/web-quarantine-admin';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  DateCell,
+  MessageCell,
+  PreviewDrawer,
+  RowActions,
+  subjectOf,
+} from '../../../components/list/ListParts';
+import { ListTable } from '../../../components/list/ListTable';
+import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
+import { useListControls } from '../../../components/list/use-list-controls';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { useNotify } from '../../../components/ui/Notifications';
 import { formatBytes } from '../../../lib/format';
@@ -11,11 +21,7 @@ import { useQuarantineMessages } from '../api/get-quarantine-messages';
 import { useReleaseQuarantineMessage } from '../api/release-quarantine-message';
 import { decisionErrorText } from '../error-text';
 import { MESSAGE_STATE_LABEL, VERDICT_LABEL } from '../labels';
-import { useListControls } from '../use-list-controls';
 import { VerdictBadge } from './Badges';
-import { DateCell, MessageCell, PreviewDrawer, RowActions, subjectOf } from './ListParts';
-import { ListTable } from './ListTable';
-import { enumFilter, ListToolbar } from './ListToolbar';
 import { MessagePreview } from './MessagePreview';
 
 /** Malware is never released; a restored message has been released already. */

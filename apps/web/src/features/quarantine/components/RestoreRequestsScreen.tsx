@@ -3,16 +3,22 @@ import { RESTORE_STATUSES, type RestoreStatus } from '@moat/contracts/quarantine
 import type { RestoreRequestItem } from '@moat/contracts/quarantine-admin';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  DateCell,
+  MessageCell,
+  PreviewDrawer,
+  RowActions,
+  subjectOf,
+} from '../../../components/list/ListParts';
+import { ListTable } from '../../../components/list/ListTable';
+import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
+import { useListControls } from '../../../components/list/use-list-controls';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { useRestoreRequests } from '../api/get-restore-requests';
 import { RESTORE_STATUS_LABEL } from '../labels';
-import { useListControls } from '../use-list-controls';
 import { type PendingDecision, useRequestDecisions } from '../use-request-decisions';
 import { StatusBadge, VerdictBadge } from './Badges';
 import { DECLINE_COLOR, DeclineDialog } from './DeclineDialog';
-import { DateCell, MessageCell, PreviewDrawer, RowActions, subjectOf } from './ListParts';
-import { ListTable } from './ListTable';
-import { enumFilter, ListToolbar } from './ListToolbar';
 import { MessagePreview } from './MessagePreview';
 
 const STATUS_FILTERS = RESTORE_STATUSES.filter((status) => status !== 'quarantined');

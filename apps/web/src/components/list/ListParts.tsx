@@ -4,7 +4,7 @@ import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/web-quarantine-admin';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime } from '../../lib/format';
 
 export function subjectOf(t: TFunction, subject: string): string {
   return subject || t('quarantine.list.noSubject');

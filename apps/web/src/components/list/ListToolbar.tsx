@@ -9,7 +9,7 @@ export interface ListFilter {
   onChange: (value: string) => void;
 }
 
-/** A filter over one of the quarantine's enumerations; '' (the first option) is "all". */
+/** A filter over one of a list's enumerations; '' (the first option) is "all". */
 export function enumFilter<V extends string>({
   name,
   label,

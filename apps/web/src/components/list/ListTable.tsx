@@ -2,7 +2,7 @@ import { Alert, Button, Center, EmptyState, Loader, Stack, Table, VisuallyHidden
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
+import { ApiErrorMessage } from '../ui/ApiErrorAlert';
 import { ListFooter } from './ListParts';
 
 /** A list that is loading, failed (with a retry) or empty; null when it has rows to show. */
@@ -101,7 +101,11 @@ export function ListTable({
       />
       {list.isSuccess && shown > 0 && (
         <>
-          <Table.ScrollContainer minWidth={minWidth}>
+          <Table.ScrollContainer
+            minWidth={minWidth}
+            // Scrolls sideways on a phone: keyboard users reach it with Tab and scroll with the arrows.
+            scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'group', 'aria-label': caption } }}
+          >
             <Table
               highlightOnHover
               verticalSpacing="sm"

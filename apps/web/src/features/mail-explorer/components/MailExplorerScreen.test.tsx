@@ -1,0 +1,136 @@
+import type { MailLogEntry } from '@moat/contracts/mail-explorer';
+import { USER_INTERACTION_ROUTES } from '@moat/contracts/web-routes';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import {
+  buildCurrentUser,
+  errorResponse,
+  jsonResponse,
+  type RecordedCall,
+  renderRoute,
+  stubApi,
+} from '../../../test/render-route';
+
+const PAGE = '/mail-explorer';
+const LIST = '/api/v1/mail_explorer';
+const signedIn = { 'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser()) };
+const lastQuery = (calls: RecordedCall[]) =>
+  Object.fromEntries(calls.filter((call) => call.url.pathname === LIST).at(-1)?.url.searchParams ?? []);
+
+let n = 0;
+/** A message as GET /api/v1/mail_explorer lists it. */
+function buildEntry(overrides: Partial<MailLogEntry> = {}): MailLogEntry {
+  n += 1;
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    received_at: '2025-03-01T10:00:00.000Z',
+    sender: 'news@shop.example',
+    sender_name: 'Shop',
+    recipient: 'ana@acme.test',
+    subject: 'Spring sale',
+    verdict: 'clean',
+    action: 'delivered',
+    reasons: [],
+    spf: 'pass',
+    dkim: 'pass',
+    dmarc: 'pass',
+    size: 4096,
+    attachments: 0,
+    quarantine_message_id: null,
+    ...overrides,
+  };
+}
+
+describe('Mail Explorer (/mail-explorer)', () => {
+  it('lists the processed messages with verdict, action and authentication, and links a held one', async () => {
+    const user = userEvent.setup();
+    const held = buildEntry({
+      subject: 'Invoice 4711',
+      sender: 'billing@supp1ier.example',
+      verdict: 'phishing',
+      action: 'quarantined',
+      reasons: ['Lookalike domain', 'Credential form'],
+      spf: 'fail',
+      dmarc: 'temperror',
+      quarantine_message_id: '00000000-0000-4000-8000-000000000999',
+    });
+    const api = stubApi({
+      ...signedIn,
+      [`GET ${LIST}`]: () => jsonResponse(200, { items: [buildEntry(), held], total: 2 }),
+    });
+    renderRoute(PAGE);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mail Explorer' })).toBeInTheDocument();
+    expect(lastQuery(api.calls)).toEqual({ limit: '25', offset: '0' });
+
+    const table = await screen.findByRole('table', { name: 'Processed messages' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    const heldRow = rows[2] as HTMLElement;
+    expect(within(heldRow).getByText('Invoice 4711')).toBeInTheDocument();
+    expect(within(heldRow).getByText('billing@supp1ier.example')).toBeInTheDocument();
+    expect(within(heldRow).getByText('Phishing')).toBeInTheDocument();
+    expect(within(heldRow).getByText('Quarantined')).toBeInTheDocument();
+    expect(within(heldRow).getByText('Fail')).toBeInTheDocument();
+    expect(within(heldRow).getByText('Temporary error')).toBeInTheDocument();
+    expect(
+      within(heldRow).getByRole('link', { name: 'View in Quarantined Items: Invoice 4711' }),
+    ).toHaveAttribute('href', USER_INTERACTION_ROUTES.quarantineItems);
+    expect(within(rows[1] as HTMLElement).getByText('Clean')).toBeInTheDocument();
+    expect(within(rows[1] as HTMLElement).queryByRole('link')).not.toBeInTheDocument();
+
+    // The table scrolls sideways in a region the keyboard reaches.
+    expect(screen.getByRole('group', { name: 'Processed messages' })).toHaveAttribute('tabindex', '0');
+
+    const details = within(heldRow).getByRole('button', { name: 'Details of Invoice 4711' });
+    expect(details).toHaveAttribute('aria-expanded', 'false');
+    await user.click(details);
+    expect(details).toHaveAttribute('aria-expanded', 'true');
+    const panel = document.getElementById(details.getAttribute('aria-controls') ?? '');
+    expect(panel).not.toBeNull();
+    expect(within(panel as HTMLElement).getByText('Lookalike domain')).toBeInTheDocument();
+    expect(within(panel as HTMLElement).getByText('Credential form')).toBeInTheDocument();
+    await user.click(details);
+    expect(screen.queryByText('Lookalike domain')).not.toBeInTheDocument();
+  });
+
+  it('sends the search, the verdict and the action to the server', async () => {
+    const user = userEvent.setup();
+    const api = stubApi({
+      ...signedIn,
+      [`GET ${LIST}`]: () => jsonResponse(200, { items: [buildEntry()], total: 1 }),
+    });
+    renderRoute(PAGE);
+    await screen.findByRole('table');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Verdict' }), 'malware');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Action' }), 'attachments_removed');
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), '  invoice ');
+    await waitFor(() =>
+      expect(lastQuery(api.calls)).toEqual({
+        q: 'invoice',
+        verdict: 'malware',
+        action: 'attachments_removed',
+        limit: '25',
+        offset: '0',
+      }),
+    );
+  });
+
+  it('says so when the gateway has processed nothing yet', async () => {
+    stubApi({ ...signedIn, [`GET ${LIST}`]: () => jsonResponse(200, { items: [], total: 0 }) });
+    renderRoute(PAGE);
+    expect(await screen.findByText('No messages yet')).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it("shows the error's message when the user is not an admin", async () => {
+    stubApi({
+      'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'user' })),
+      [`GET ${LIST}`]: () => errorResponse(403, 'insufficient_privileges', 'Insufficient privileges'),
+    });
+    renderRoute(PAGE);
+    const alert = await screen.findByRole('alert', { name: /The list could not be loaded/ });
+    expect(within(alert).getByText('You do not have the privileges for this action.')).toBeInTheDocument();
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,244 @@
+import { Anchor, Badge, Button, List, Stack, Table, Text } from '@mantine/core';
+import { MAIL_ACTIONS, MAIL_VERDICTS, type MailLogEntry } from '@moat/contracts/mail-explorer';
+import { USER_INTERACTION_ROUTES } from '@moat/contracts/web-routes';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { DateCell, subjectOf } from '../../../components/list/ListParts';
+import { ListTable } from '../../../components/list/ListTable';
+import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
+import { useListControls } from '../../../components/list/use-list-controls';
+import { formatBytes } from '../../../lib/format';
+import { useMailLog } from '../api/get-mail-log';
+import {
+  authResultOf,
+  MAIL_ACTION_LABEL,
+  MAIL_VERDICT_COLOR,
+  MAIL_VERDICT_LABEL,
+  type MailAction,
+  type MailVerdict,
+} from '../labels';
+
+/** The columns of a row, the details button included: the details row spans them all. */
+const COLUMNS = 10;
+
+function VerdictBadge({ verdict }: { verdict: MailVerdict }) {
+  const { t } = useTranslation();
+  return (
+    <Badge variant="outline" color={MAIL_VERDICT_COLOR[verdict]} className="quarantine-badge">
+      {t(MAIL_VERDICT_LABEL[verdict])}
+    </Badge>
+  );
+}
+
+/** One SPF, DKIM or DMARC result. */
+function AuthCell({ result }: { result: string }) {
+  const { t } = useTranslation();
+  const { label, color } = authResultOf(result);
+  return (
+    <Table.Td>
+      <Badge variant="light" color={color} className="quarantine-badge">
+        {label ? t(label) : result}
+      </Badge>
+    </Table.Td>
+  );
+}
+
+/** Why the gateway decided as it did, and what else it knows of the message. */
+function MailDetails({ entry }: { entry: MailLogEntry }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <dl className="preview-fields mail-details">
+      <div className="preview-field">
+        <dt>{t('mailExplorer.details.reasons')}</dt>
+        <dd>
+          {entry.reasons.length > 0 ? (
+            <List size="sm">
+              {entry.reasons.map((reason) => (
+                <List.Item key={reason}>{reason}</List.Item>
+              ))}
+            </List>
+          ) : (
+            t('mailExplorer.details.noReasons')
+          )}
+        </dd>
+      </div>
+      <div className="preview-field">
+        <dt>{t('mailExplorer.details.from')}</dt>
+        <dd>
+          {entry.sender_name
+            ? t('mailExplorer.details.namedSender', { name: entry.sender_name, email: entry.sender })
+            : entry.sender}
+        </dd>
+      </div>
+      <div className="preview-field">
+        <dt>{t('mailExplorer.details.size')}</dt>
+        <dd>{formatBytes(entry.size, i18n.language)}</dd>
+      </div>
+      <div className="preview-field">
+        <dt>{t('mailExplorer.details.attachments')}</dt>
+        <dd>{new Intl.NumberFormat(i18n.language).format(entry.attachments)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function MailRow({
+  entry,
+  expanded,
+  onToggle,
+}: {
+  entry: MailLogEntry;
+  expanded: boolean;
+  onToggle: () => void;
+}) {
+  const { t } = useTranslation();
+  const subject = subjectOf(t, entry.subject);
+  const detailsId = `mail-details-${entry.id}`;
+  return (
+    <>
+      <Table.Tr>
+        <DateCell iso={entry.received_at} />
+        <Table.Td className="quarantine-table__message">
+          <Text size="sm" lineClamp={1}>
+            {entry.sender_name || entry.sender}
+          </Text>
+          {entry.sender_name && (
+            <Text size="xs" c="dimmed" lineClamp={1}>
+              {entry.sender}
+            </Text>
+          )}
+        </Table.Td>
+        <Table.Td>
+          <Text size="sm">{entry.recipient}</Text>
+        </Table.Td>
+        <Table.Td className="quarantine-table__message">
+          <Text size="sm" fw={600} lineClamp={2}>
+            {subject}
+          </Text>
+        </Table.Td>
+        <Table.Td>
+          <VerdictBadge verdict={entry.verdict} />
+        </Table.Td>
+        <Table.Td>
+          <Text size="sm">{t(MAIL_ACTION_LABEL[entry.action])}</Text>
+          {entry.quarantine_message_id && (
+            <Anchor
+              component={Link}
+              to={USER_INTERACTION_ROUTES.quarantineItems}
+              size="xs"
+              aria-label={t('mailExplorer.heldLinkOf', { subject })}
+            >
+              {t('mailExplorer.heldLink')}
+            </Anchor>
+          )}
+        </Table.Td>
+        <AuthCell result={entry.spf} />
+        <AuthCell result={entry.dkim} />
+        <AuthCell result={entry.dmarc} />
+        <Table.Td>
+          <Button
+            size="xs"
+            variant={expanded ? 'light' : 'subtle'}
+            onClick={onToggle}
+            aria-expanded={expanded}
+            aria-controls={expanded ? detailsId : undefined}
+            aria-label={t('mailExplorer.detailsOf', { subject })}
+          >
+            {t('mailExplorer.showDetails')}
+          </Button>
+        </Table.Td>
+      </Table.Tr>
+      {expanded && (
+        <Table.Tr id={detailsId}>
+          <Table.Td colSpan={COLUMNS}>
+            <MailDetails entry={entry} />
+          </Table.Td>
+        </Table.Tr>
+      )}
+    </>
+  );
+}
+
+/**
+ * Mail Explorer (/mail-explorer): every message the gateway processed, newest first, with search,
+ * verdict and action filters, authentication results and the reasons of each verdict.
+ */
+export function MailExplorerScreen() {
+  const { t } = useTranslation();
+  const [verdict, setVerdict] = useState<MailVerdict | ''>('');
+  const [action, setAction] = useState<MailAction | ''>('');
+  const filters = { verdict: verdict || undefined, action: action || undefined };
+  const controls = useListControls(filters);
+  const list = useMailLog({ ...controls.query, ...filters });
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+
+  const toggle = (id: string) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  return (
+    <Stack gap="md">
+      <ListToolbar
+        search={controls.search}
+        onSearchChange={controls.setSearch}
+        filters={[
+          enumFilter({
+            name: 'verdict',
+            label: t('mailExplorer.columns.verdict'),
+            allLabel: t('mailExplorer.allVerdicts'),
+            values: MAIL_VERDICTS,
+            labelOf: (value) => t(MAIL_VERDICT_LABEL[value]),
+            value: verdict,
+            onChange: setVerdict,
+          }),
+          enumFilter({
+            name: 'action',
+            label: t('mailExplorer.columns.action'),
+            allLabel: t('mailExplorer.allActions'),
+            values: MAIL_ACTIONS,
+            labelOf: (value) => t(MAIL_ACTION_LABEL[value]),
+            value: action,
+            onChange: setAction,
+          }),
+        ]}
+      />
+
+      <ListTable
+        list={list}
+        page={controls.page}
+        onPage={controls.setPage}
+        filtered={controls.filtered}
+        caption={t('mailExplorer.caption')}
+        emptyTitle={t('mailExplorer.emptyTitle')}
+        emptyDescription={t('mailExplorer.emptyDescription')}
+        minWidth={1120}
+        head={
+          <>
+            <Table.Th>{t('mailExplorer.columns.received')}</Table.Th>
+            <Table.Th>{t('mailExplorer.columns.from')}</Table.Th>
+            <Table.Th>{t('mailExplorer.columns.to')}</Table.Th>
+            <Table.Th>{t('mailExplorer.columns.subject')}</Table.Th>
+            <Table.Th>{t('mailExplorer.columns.verdict')}</Table.Th>
+            <Table.Th>{t('mailExplorer.columns.action')}</Table.Th>
+            <Table.Th>{t('mailExplorer.columns.spf')}</Table.Th>
+            <Table.Th>{t('mailExplorer.columns.dkim')}</Table.Th>
+            <Table.Th>{t('mailExplorer.columns.dmarc')}</Table.Th>
+          </>
+        }
+      >
+        {(list.data?.items ?? []).map((entry) => (
+          <MailRow
+            key={entry.id}
+            entry={entry}
+            expanded={expanded.has(entry.id)}
+            onToggle={() => toggle(entry.id)}
+          />
+        ))}
+      </ListTable>
+    </Stack>
+  );
+}

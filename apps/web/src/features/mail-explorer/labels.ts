@@ -1,0 +1,46 @@
+import type { MAIL_ACTIONS, MAIL_VERDICTS } from '@moat/contracts/mail-explorer';
+import type { TranslationKey } from '../../lib/i18n';
+
+export type MailVerdict = (typeof MAIL_VERDICTS)[number];
+export type MailAction = (typeof MAIL_ACTIONS)[number];
+
+/** Words and colours of the gateway's verdicts and actions. */
+export const MAIL_VERDICT_LABEL: Record<MailVerdict, TranslationKey> = {
+  clean: 'mailExplorer.verdict.clean',
+  phishing: 'mailExplorer.verdict.phishing',
+  malware: 'mailExplorer.verdict.malware',
+  spam: 'mailExplorer.verdict.spam',
+  suspicious: 'mailExplorer.verdict.suspicious',
+};
+
+export const MAIL_VERDICT_COLOR: Record<MailVerdict, string> = {
+  clean: 'green',
+  phishing: 'red',
+  malware: 'grape',
+  spam: 'gray',
+  suspicious: 'orange',
+};
+
+export const MAIL_ACTION_LABEL: Record<MailAction, TranslationKey> = {
+  delivered: 'mailExplorer.action.delivered',
+  delivered_banner: 'mailExplorer.action.delivered_banner',
+  attachments_removed: 'mailExplorer.action.attachments_removed',
+  quarantined: 'mailExplorer.action.quarantined',
+  quarantined_silent: 'mailExplorer.action.quarantined_silent',
+};
+
+/** SPF, DKIM and DMARC results (RFC 8601); a result not listed here is shown as the server wrote it. */
+const AUTH_RESULTS = new Map<string, { label: TranslationKey; color: string }>([
+  ['pass', { label: 'mailExplorer.auth.pass', color: 'green' }],
+  ['fail', { label: 'mailExplorer.auth.fail', color: 'red' }],
+  ['softfail', { label: 'mailExplorer.auth.softfail', color: 'orange' }],
+  ['neutral', { label: 'mailExplorer.auth.neutral', color: 'gray' }],
+  ['none', { label: 'mailExplorer.auth.none', color: 'gray' }],
+  ['policy', { label: 'mailExplorer.auth.policy', color: 'orange' }],
+  ['temperror', { label: 'mailExplorer.auth.temperror', color: 'yellow' }],
+  ['permerror', { label: 'mailExplorer.auth.permerror', color: 'red' }],
+]);
+
+export function authResultOf(result: string): { label: TranslationKey | null; color: string } {
+  return AUTH_RESULTS.get(result.toLowerCase()) ?? { label: null, color: 'gray' };
+}
