@@ -409,3 +409,48 @@ describe('STARTTLS', () => {
     }
   });
 });
+
+describe('limits per client address', () => {
+  it('answers 421 to a connection past the per-address limit and 451 past the message rate', async () => {
+    const limited = createSmtpIn({
+      db: t.db,
+      clock: t.app.clock,
+      log: t.app.log,
+      options: {
+        hostname: 'mx.moat.test',
+        maxMessageBytes: 200_000,
+        maxRecipients: 5,
+        maxConnectionsPerIp: 2,
+        maxMessagesPerMinute: 1,
+      },
+      onStored: () => {},
+    });
+    const limitedPort = await limited.listen(0, '127.0.0.1');
+    const greeting = () =>
+      new Promise<{ line: string; socket: net.Socket }>((resolve) => {
+        const socket = net.connect(limitedPort, '127.0.0.1');
+        socket.once('data', (chunk) => resolve({ line: chunk.toString().trim(), socket }));
+      });
+    try {
+      const open = [await greeting(), await greeting()];
+      expect(open.map((o) => o.line.slice(0, 3))).toEqual(['220', '220']);
+      const third = await greeting();
+      expect(third.line).toMatch(/^421 /);
+      for (const o of [...open, third]) o.socket.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+
+      const client = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: limitedPort,
+        secure: false,
+        ignoreTLS: true,
+      });
+      await client.sendMail({ from: 'bob@outside.test', to: 'ana@acme.test', subject: 'One', text: 'ok' });
+      await expect(
+        client.sendMail({ from: 'bob@outside.test', to: 'ana@acme.test', subject: 'Two', text: 'too fast' }),
+      ).rejects.toMatchObject({ responseCode: 451 });
+    } finally {
+      await limited.close();
+    }
+  });
+});
