@@ -13,7 +13,7 @@ import {
 import { buildTestApp } from '../../test/app.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
 import { setGatewayAction } from './policy.ts';
-import { createSmtpIn } from './smtp-in.ts';
+import { createSmtpIn, type SmtpInOptions } from './smtp-in.ts';
 
 /** DNS for tests: no records anywhere (SPF none, DKIM none, DMARC none), answered at once. */
 const noDns = async () => {
@@ -32,15 +32,9 @@ let port: number;
 let tenantId: string;
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 
-beforeAll(async () => {
-  t = await buildTestApp({
-    dnsResolver: dmarcDns as never,
-    env: { CAPTCHA_DIFFICULTY: '10', SMTP_HOSTNAME: 'mx.moat.test' },
-  });
-  const tenant = await buildTenant(t.db, { domain: 'acme.test' });
-  tenantId = tenant.id;
-  await buildUser(t.db, tenant.id, { email: 'ana@acme.test', firstName: 'Ana', lastName: 'Lopez' });
-  smtp = createSmtpIn({
+/** An SMTP front door on the test database; processing is driven by the tests (drain). */
+function gatewayWith(options: Partial<SmtpInOptions> = {}) {
+  return createSmtpIn({
     db: t.db,
     clock: t.app.clock,
     log: t.app.log,
@@ -50,9 +44,21 @@ beforeAll(async () => {
       maxRecipients: 5,
       maxConnectionsPerIp: 50,
       maxMessagesPerMinute: 10_000,
+      ...options,
     },
     onStored: () => {},
   });
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({
+    dnsResolver: dmarcDns as never,
+    env: { CAPTCHA_DIFFICULTY: '10', SMTP_HOSTNAME: 'mx.moat.test' },
+  });
+  const tenant = await buildTenant(t.db, { domain: 'acme.test' });
+  tenantId = tenant.id;
+  await buildUser(t.db, tenant.id, { email: 'ana@acme.test', firstName: 'Ana', lastName: 'Lopez' });
+  smtp = gatewayWith();
   port = await smtp.listen(0, '127.0.0.1');
 });
 afterAll(async () => {
@@ -367,20 +373,7 @@ describe('STARTTLS', () => {
       ],
       { stdio: 'ignore' },
     );
-    const tls = createSmtpIn({
-      db: t.db,
-      clock: t.app.clock,
-      log: t.app.log,
-      options: {
-        hostname: 'mx.moat.test',
-        maxMessageBytes: 200_000,
-        maxRecipients: 5,
-        maxConnectionsPerIp: 50,
-        maxMessagesPerMinute: 10_000,
-        tls: { key, cert },
-      },
-      onStored: () => {},
-    });
+    const tls = gatewayWith({ tls: { key, cert } });
     const tlsPort = await tls.listen(0, '127.0.0.1');
     try {
       expect((await dialog(['EHLO client.test', 'QUIT'])).join('\n')).not.toContain('STARTTLS');
@@ -412,19 +405,7 @@ describe('STARTTLS', () => {
 
 describe('limits per client address', () => {
   it('answers 421 to a connection past the per-address limit and 451 past the message rate', async () => {
-    const limited = createSmtpIn({
-      db: t.db,
-      clock: t.app.clock,
-      log: t.app.log,
-      options: {
-        hostname: 'mx.moat.test',
-        maxMessageBytes: 200_000,
-        maxRecipients: 5,
-        maxConnectionsPerIp: 2,
-        maxMessagesPerMinute: 1,
-      },
-      onStored: () => {},
-    });
+    const limited = gatewayWith({ maxConnectionsPerIp: 2, maxMessagesPerMinute: 1 });
     const limitedPort = await limited.listen(0, '127.0.0.1');
     const greeting = () =>
       new Promise<{ line: string; socket: net.Socket }>((resolve) => {
