@@ -290,7 +290,13 @@ export function createGatewayProcessor(deps: {
       }
       await tx
         .update(inboundMessages)
-        .set({ status: 'processed', processedAt: deps.clock.now(), lastError: null })
+        .set({
+          status: 'processed',
+          processedAt: deps.clock.now(),
+          lastError: null,
+          // Delivered or held copies live on; the inbound copy is no longer needed.
+          raw: new Uint8Array(0),
+        })
         .where(eq(inboundMessages.id, row.id));
     });
     for (const id of outboxIds) deps.mailer.deliverStored(id);
