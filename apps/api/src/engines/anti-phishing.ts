@@ -82,6 +82,7 @@ export function createAntiPhishing(options: { urlBlocklist?: Iterable<string> } 
     name: 'anti_phishing',
     version: '1.0.0',
     status: 'on',
+    failClosed: true,
     async scan({ parsed, links, auth, tenant }) {
       const findings: Finding[] = [];
       const add = (verdict: Finding['verdict'], reason: string) =>

@@ -14,6 +14,7 @@ export function createAntiSpam(options: { rspamdUrl?: string | undefined; timeou
       version: 'rspamd',
       status: 'off',
       detail: 'RSPAMD_URL is not set',
+      failClosed: false,
       scan: async () => [],
     };
   }
@@ -22,6 +23,7 @@ export function createAntiSpam(options: { rspamdUrl?: string | undefined; timeou
     name: 'anti_spam',
     version: 'rspamd',
     status: 'on',
+    failClosed: false,
     async scan({ raw, envelope }) {
       const res = await fetch(url, {
         method: 'POST',

@@ -40,6 +40,11 @@ export interface Engine {
   /** 'off' with `detail` saying why (not configured). */
   status: 'on' | 'off';
   detail?: string;
+  /**
+   * When the scan itself fails: true (local engines) marks the message suspicious rather than
+   * letting it through unscanned; false (a remote service such as rspamd) only logs it.
+   */
+  failClosed: boolean;
   scan(input: EngineInput): Promise<Finding[]>;
 }
 

@@ -438,3 +438,29 @@ describe('limits per client address', () => {
     }
   });
 });
+
+describe('an engine that fails', () => {
+  it('marks the message suspicious when a local engine cannot scan it, instead of letting it through', async () => {
+    const broken = {
+      name: 'anti_malware',
+      version: 'x',
+      status: 'on' as const,
+      failClosed: true,
+      scan: async () => {
+        throw new Error('boom');
+      },
+    };
+    const engines = t.app.services.gateway.engines;
+    const saved = [...engines];
+    engines.splice(0, engines.length, broken);
+    try {
+      await send({ subject: 'Unscanned', text: 'hello' });
+      await process();
+      const [log] = await logOf('Unscanned');
+      expect(log).toMatchObject({ verdict: 'suspicious', action: 'delivered_banner' });
+      expect(log!.reasons).toEqual(['anti_malware could not scan this message']);
+    } finally {
+      engines.splice(0, engines.length, ...saved);
+    }
+  });
+});

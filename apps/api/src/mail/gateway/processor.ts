@@ -132,10 +132,14 @@ export function createGatewayProcessor(deps: {
       try {
         findings.push(...(await engine.scan(input)));
       } catch (error) {
-        deps.log.warn(
-          { err: (error as Error).message, engine: engine.name },
-          'engine failed; its findings are missing',
-        );
+        deps.log.warn({ err: (error as Error).message, engine: engine.name }, 'engine failed');
+        if (engine.failClosed) {
+          findings.push({
+            engine: engine.name,
+            verdict: 'suspicious',
+            reason: `${engine.name} could not scan this message`,
+          });
+        }
       }
     }
     const listed = await senderListOf(
