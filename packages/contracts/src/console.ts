@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LICENCE_WARNING_WINDOW_DAYS, QUICK_SEARCH_DATE_RANGES, THEMES } from './constants.ts';
 import { APP_STATES, BRANDS, DEPLOYMENT_MODES, SAAS_APPS, SECURITY_TOOLS } from './deployment.ts';
+import { noNul } from './validation.ts';
 
 /**
  * Calls of the signed-in console (SPEC §2.4, §4, §7). Paths SPEC §7 gives are served as written;
@@ -168,7 +169,14 @@ export type LearningMode = z.infer<typeof learningModeSchema>;
  */
 export const preferencesUpdateSchema = z
   .object({ applicationMode: z.enum(THEMES).optional() })
-  .catchall(z.union([z.string().max(200), z.number(), z.boolean(), z.null()]))
+  .catchall(
+    z.union([
+      z.string().max(200).refine(noNul, 'must not contain a NUL character'),
+      z.number(),
+      z.boolean(),
+      z.null(),
+    ]),
+  )
   .refine((value) => Object.keys(value).length <= 30, { message: 'at most 30 preferences' })
   .meta({ id: 'UserPreferencesUpdate' });
 
@@ -179,7 +187,7 @@ export const searchQuerySchema = z.object({
   /** Comma list of active app ids; empty means all of the tenant's apps. */
   saas: z.string().max(500).optional(),
   category_limit: z.coerce.number().int().min(1).max(50).default(8),
-  keyword: z.string().max(200).default(''),
+  keyword: z.string().max(200).refine(noNul, 'must not contain a NUL character').default(''),
 });
 export interface SearchQuery {
   keyword: string;

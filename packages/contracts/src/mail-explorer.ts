@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VERDICTS } from './quarantine.ts';
+import { noNul } from './validation.ts';
 
 /** The mail gateway's record of every processed message (issue 6 "Mail Explorer data"). */
 export const MAIL_EXPLORER_API = { messages: '/api/v1/mail_explorer' } as const;
@@ -15,7 +16,7 @@ export const MAIL_ACTIONS = [
 
 export const mailExplorerQuerySchema = z
   .object({
-    q: z.string().trim().max(200).optional(),
+    q: z.string().trim().max(200).refine(noNul, 'must not contain a NUL character').optional(),
     verdict: z.enum(MAIL_VERDICTS).optional(),
     action: z.enum(MAIL_ACTIONS).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),

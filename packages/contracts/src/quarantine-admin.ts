@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RESTORE_MODES, RESTORE_STATUSES, VERDICTS } from './quarantine.ts';
+import { noNul } from './validation.ts';
 
 /** Admin paths of the quarantine (DESIGN §4: /api/v1/<resource>). */
 export const QUARANTINE_ADMIN_API = {
@@ -69,7 +70,7 @@ export type RestoreRequestItem = z.infer<typeof restoreRequestSchema>;
 
 export const listQuerySchema = z
   .object({
-    q: z.string().trim().max(200).optional(),
+    q: z.string().trim().max(200).refine(noNul, 'must not contain a NUL character').optional(),
     status: z.enum(RESTORE_STATUSES).optional(),
     verdict: z.enum(VERDICTS).optional(),
     state: z.enum(['quarantined', 'attachments_removed', 'restored']).optional(),

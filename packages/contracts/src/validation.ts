@@ -28,3 +28,6 @@ export function domainOfEmail(email: string): string {
   const at = email.lastIndexOf('@');
   return email.slice(at + 1).toLowerCase();
 }
+
+/** PostgreSQL text cannot hold NUL: such input is refused as invalid (400), never stored (500). */
+export const noNul = (value: string) => !value.includes('\u0000');

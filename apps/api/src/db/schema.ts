@@ -386,6 +386,8 @@ export const quarantineMessages = pgTable(
     reasons: jsonb('reasons').$type<string[]>().notNull().default([]),
     /** quarantined: held whole; attachments_removed: delivered without its dangerous attachments. */
     state: text('state').notNull(),
+    /** Held without telling the recipient (policy quarantine_silent, a blocked sender): kept out of digests. */
+    silent: boolean('silent').notNull().default(false),
     raw: bytea('raw').notNull(),
     rawSha256: text('raw_sha256').notNull(),
     size: integer('size').notNull(),

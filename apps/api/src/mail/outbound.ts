@@ -232,10 +232,9 @@ export function createMailer(deps: {
       .from(outbox)
       .where(
         and(
-          or(
-            inArray(outbox.status, ['queued', 'failed']),
-            and(eq(outbox.status, 'sending'), lt(outbox.createdAt, new Date(now - 120_000))),
-          ),
+          // Mail "sending" is in this process's hands (waiting for a pooled connection, perhaps);
+          // what a crash left sending is made due again by start().
+          inArray(outbox.status, ['queued', 'failed']),
           lt(outbox.attempts, MAX_ATTEMPTS),
         ),
       )
@@ -243,9 +242,6 @@ export function createMailer(deps: {
       .limit(50);
     for (const row of rows) {
       if (row.status === 'failed' && row.createdAt.getTime() + retryDelayMs(row.attempts) > now) continue;
-      if (row.status === 'sending') {
-        await deps.db.update(outbox).set({ status: 'failed' }).where(eq(outbox.id, row.id));
-      }
       await deliver(row.id);
     }
   }

@@ -23,6 +23,7 @@ const noDns = async () => {
 const dmarcDns = async (name: string, rr: string) => {
   if (name === '_dmarc.partner.test' && rr === 'TXT') return [['v=DMARC1; p=reject']];
   if (name === 'partner.test' && rr === 'TXT') return [['v=spf1 -all']];
+  if (name === 'acrne.test' && rr === 'TXT') return [['v=spf1 ip4:127.0.0.1 -all']];
   throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
 };
 
@@ -266,7 +267,10 @@ describe('SMTP gateway: engines and policy', () => {
     await t.db.insert(senderLists).values([
       { tenantId, list: 'block', value: 'spam.test' },
       { tenantId, list: 'allow', value: 'it@acrne.test' },
+      { tenantId, list: 'allow', value: 'partner.test' },
     ]);
+    // Anyone can write an allowed address into From: without proof of its domain it counts for nothing.
+    await send({ from: 'Partner <billing@partner.test>', subject: 'Spoofed allowed partner' });
     await send({ from: 'x@news.spam.test', subject: 'Blocked' });
     await send({ from: 'IT <it@acrne.test>', subject: 'Allowed lookalike' });
     await process();
@@ -276,7 +280,12 @@ describe('SMTP gateway: engines and policy', () => {
       .from(outbox)
       .where(eq(outbox.subject, 'A message to you was held: Blocked'));
     expect(notices).toHaveLength(0);
-    expect((await logOf('Allowed lookalike'))[0]).toMatchObject({ verdict: 'clean', action: 'delivered' });
+    expect((await logOf('Allowed lookalike'))[0]).toMatchObject({
+      verdict: 'clean',
+      action: 'delivered',
+      spf: 'pass',
+    });
+    expect((await logOf('Spoofed allowed partner'))[0]).toMatchObject({ verdict: 'phishing', dmarc: 'fail' });
   });
 
   it('processes a message once even when a crash makes it run again', async () => {

@@ -142,11 +142,25 @@ export function createGatewayProcessor(deps: {
         }
       }
     }
-    const listed = await senderListOf(
+    const fromList = await senderListOf(
       deps.db,
       tenant.id,
       input.parsed.fromAddress || input.envelope.mailFrom,
     );
+    const envelopeList = input.envelope.mailFrom
+      ? await senderListOf(deps.db, tenant.id, input.envelope.mailFrom)
+      : null;
+    // An allow entry counts only for a sender that proved its domain (DMARC, or SPF/DKIM pass):
+    // anyone can write an allowed address into From.
+    const authenticated =
+      input.auth.dmarc === 'pass' ||
+      (input.auth.dmarc !== 'fail' && (input.auth.dkim === 'pass' || input.auth.spf === 'pass'));
+    const listed =
+      fromList === 'block' || envelopeList === 'block'
+        ? 'block'
+        : fromList === 'allow' && authenticated
+          ? 'allow'
+          : null;
     if (listed === 'block') {
       const verdict = verdictOf(findings);
       return {
@@ -310,16 +324,19 @@ export function createGatewayProcessor(deps: {
   async function drain(): Promise<number> {
     let done = 0;
     for (;;) {
-      const rows = await deps.db
-        .select()
+      // Ids first, then one message (up to the size limit) in memory at a time.
+      const due = await deps.db
+        .select({ id: inboundMessages.id })
         .from(inboundMessages)
         .where(
           and(eq(inboundMessages.status, 'received'), sql`${inboundMessages.attempts} < ${MAX_ATTEMPTS}`),
         )
         .orderBy(asc(inboundMessages.receivedAt))
         .limit(20);
-      if (rows.length === 0) return done;
-      for (const row of rows) {
+      if (due.length === 0) return done;
+      for (const { id } of due) {
+        const [row] = await deps.db.select().from(inboundMessages).where(eq(inboundMessages.id, id));
+        if (!row || row.status !== 'received') continue;
         try {
           await processRow(row);
           done += 1;

@@ -46,10 +46,15 @@ export function createSmtpIn(deps: {
   const { options } = deps;
   const tenants = createTenantsRepo(deps.db);
   const connections = new Map<string, number>();
+  const accepted = new Set<string>();
   const recent = new Map<string, number[]>();
 
   function tooFast(ip: string): boolean {
     const now = deps.clock.now().getTime();
+    // Forget addresses quiet for a minute, so the map does not grow without bound.
+    if (recent.size > 10_000) {
+      for (const [key, times] of recent) if (now - (times.at(-1) ?? 0) >= 60_000) recent.delete(key);
+    }
     const times = (recent.get(ip) ?? []).filter((t) => now - t < 60_000);
     times.push(now);
     recent.set(ip, times);
@@ -78,10 +83,13 @@ export function createSmtpIn(deps: {
         return callback(new SmtpError('4.7.0 Too many connections from your address, try again later', 421));
       }
       connections.set(ip, open + 1);
+      accepted.add(session.id);
       callback();
     },
 
     onClose(session) {
+      // smtp-server closes refused connections too: only those let in were counted.
+      if (!accepted.delete(session.id)) return;
       const ip = session.remoteAddress;
       const open = (connections.get(ip) ?? 1) - 1;
       if (open <= 0) connections.delete(ip);

@@ -58,6 +58,11 @@ export const currentUserRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { user } = signedIn(request);
+      // The limits hold for what is stored, not only for one call.
+      const merged = { ...(user.preferences as Record<string, unknown>), ...request.body };
+      if (Object.keys(merged).length > 30 || JSON.stringify(merged).length > 8_192) {
+        throw new AppError('validation_error', 'Too many preferences: at most 30 small values are kept');
+      }
       const [row] = await app.database.db
         .update(users)
         .set({ preferences: sql`${users.preferences} || ${JSON.stringify(request.body)}::jsonb` })

@@ -182,6 +182,17 @@ describe('PUT /api/v1/current_user/preferences', () => {
     }
     expect((await me.get(API.currentUser)).json().user_preferences).toEqual({});
   });
+
+  it('keeps the limit across calls, and refuses a NUL character with 400', async () => {
+    const me = await signedInAs(t.app, t.db);
+    for (let i = 0; i < 3; i++) {
+      const batch = Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`k${i}-${j}`, j]));
+      expect((await me.send('PUT', CONSOLE_API.preferences, batch)).statusCode).toBe(200);
+    }
+    expect((await me.send('PUT', CONSOLE_API.preferences, { one: 'more' })).statusCode).toBe(400);
+    expect((await me.send('PUT', CONSOLE_API.preferences, { k0: 'a\u0000b' })).statusCode).toBe(400);
+    expect((await me.get(`${CONSOLE_API.search}?keyword=a%00b`)).statusCode).toBe(400);
+  });
 });
 
 describe('GET /api/v1/custom_icon', () => {

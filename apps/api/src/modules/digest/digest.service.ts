@@ -62,6 +62,7 @@ export function createDigestService(deps: {
           gte(quarantineMessages.receivedAt, period.from),
           lt(quarantineMessages.receivedAt, period.to),
           ne(quarantineMessages.verdict, 'malware'),
+          eq(quarantineMessages.silent, false),
         ),
       )
       .orderBy(asc(quarantineMessages.recipient), asc(quarantineMessages.receivedAt));

@@ -67,6 +67,13 @@ describe('quarantine digest', () => {
       receivedAt: yesterday,
     });
 
+    await buildQuarantinedMessage(t.db, tenant.id, {
+      recipient: 'ana@d.test',
+      subject: 'Blocked sender',
+      verdict: 'spam',
+      silent: true,
+      receivedAt: yesterday,
+    });
     expect(await t.app.services.digest.run()).toBe(1);
     expect(await t.app.services.digest.run()).toBe(1); // again: the same digest, not a second one
     const digests = await t.db
@@ -82,6 +89,7 @@ describe('quarantine digest', () => {
     expect(digest!.text).toContain('Invoice');
     expect(digest!.text).toContain('Shipping');
     expect(digest!.text).not.toContain('Virus');
+    expect(digest!.text).not.toContain('Blocked sender');
     expect(digest!.text).not.toContain('Today');
     expect(digest!.text).toMatch(
       /Restore “Invoice”: http\S+#\/email-actions\/restore-email\?type=office365_emails&msg=\S+&mode=automatic/,

@@ -14,6 +14,9 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: overviewSchema, 403: errorResponseSchema },
       },
     },
-    async (request) => app.services.overview.overview(signedIn(request).user.tenantId),
+    async (request) => {
+      const { user } = signedIn(request);
+      return app.services.overview.overview(user.tenantId, user.role === 'admin' ? null : user.email);
+    },
   );
 };

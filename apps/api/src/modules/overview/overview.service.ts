@@ -12,22 +12,32 @@ const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
 export function createOverviewService(deps: { db: Db; clock: Clock }) {
   const { db } = deps;
   return {
-    async overview(tenantId: string): Promise<Overview> {
+    /** `recipient`: a plain user's counts cover only mail sent to them; null (an admin) the tenant's. */
+    async overview(tenantId: string, recipient: string | null = null): Promise<Overview> {
       const since = new Date(deps.clock.now().getTime() - WINDOW_MS);
       const [held, pending, restored, byVerdict, recent] = await Promise.all([
         db.execute(sql`select count(*)::int as n from quarantine_messages
-          where tenant_id = ${tenantId} and state in ('quarantined', 'attachments_removed')`),
-        db.execute(sql`select count(*)::int as n from restore_requests
-          where tenant_id = ${tenantId} and status = 'requested'`),
+          where tenant_id = ${tenantId} and state in ('quarantined', 'attachments_removed')
+            and (${recipient}::text is null or recipient = ${recipient})`),
+        db.execute(sql`select count(*)::int as n from restore_requests r
+          join quarantine_messages m on m.id = r.message_id
+          where r.tenant_id = ${tenantId} and r.status = 'requested'
+            and (${recipient}::text is null or m.recipient = ${recipient})`),
         db.execute(sql`select count(*)::int as n from releases r
           join quarantine_messages m on m.id = r.message_id
-          where m.tenant_id = ${tenantId} and r.created_at >= ${since}`),
-        db.execute(sql`select verdict, count(*)::int as n from security_events
-          where tenant_id = ${tenantId} and created_at >= ${since} group by verdict`),
+          where m.tenant_id = ${tenantId} and r.created_at >= ${since}
+            and (${recipient}::text is null or m.recipient = ${recipient})`),
+        db.execute(sql`select e.verdict, count(*)::int as n from security_events e
+          left join quarantine_messages m on m.id = e.message_id
+          where e.tenant_id = ${tenantId} and e.created_at >= ${since}
+            and (${recipient}::text is null or m.recipient = ${recipient})
+          group by e.verdict`),
         db.execute(sql`select e.id, e.verdict, e.created_at, coalesce(m.subject, e.description) as subject,
             coalesce(m.recipient, '') as recipient
           from security_events e left join quarantine_messages m on m.id = e.message_id
-          where e.tenant_id = ${tenantId} order by e.created_at desc limit 5`),
+          where e.tenant_id = ${tenantId}
+            and (${recipient}::text is null or m.recipient = ${recipient})
+          order by e.created_at desc limit 5`),
       ]);
       const count = (result: unknown) => Number(rowsOf(result)[0]?.n ?? 0);
       const verdicts = { phishing: 0, malware: 0, spam: 0, suspicious: 0 };

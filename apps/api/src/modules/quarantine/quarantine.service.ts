@@ -119,6 +119,7 @@ export function createQuarantineService(deps: {
             verdict: input.verdict,
             reasons,
             state: strip ? 'attachments_removed' : 'quarantined',
+            silent: input.notify === false,
             raw: input.raw,
             rawSha256: sha256(input.raw),
             size: input.raw.length,

@@ -21,6 +21,13 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => app.services.search.search(signedIn(request).user.tenantId, request.query),
+    async (request) => {
+      const { user } = signedIn(request);
+      return app.services.search.search(
+        user.tenantId,
+        request.query,
+        user.role === 'admin' ? null : user.email,
+      );
+    },
   );
 };

@@ -53,7 +53,14 @@ export function createSearchService(deps: { db: Db; clock: Clock; logger: Fastif
     return active.filter((name) => wanted.has(name));
   }
 
-  async function messages(tenantId: string, apps: string[], since: Date, pattern: string, limit: number) {
+  async function messages(
+    tenantId: string,
+    apps: string[],
+    since: Date,
+    pattern: string,
+    limit: number,
+    recipient: string | null,
+  ) {
     if (apps.length === 0) return [];
     const result = await db.execute(sql`
       select id, saas_type, subject, sender, recipient, verdict from (
@@ -66,6 +73,7 @@ export function createSearchService(deps: { db: Db; clock: Clock; logger: Fastif
           )})
           and m.received_at >= ${since}
           and m.state <> 'deleted'
+          and (${recipient}::text is null or m.recipient = ${recipient})
           and (m.subject || ' ' || m.sender_name || ' ' || m.sender || ' ' || m.recipient) ilike ${pattern}
       ) ranked where n <= ${limit}
       order by saas_type`);
@@ -82,7 +90,14 @@ export function createSearchService(deps: { db: Db; clock: Clock; logger: Fastif
     }));
   }
 
-  async function events(tenantId: string, apps: string[], since: Date, pattern: string, limit: number) {
+  async function events(
+    tenantId: string,
+    apps: string[],
+    since: Date,
+    pattern: string,
+    limit: number,
+    recipient: string | null,
+  ) {
     const result = await db.execute(sql`
       select id, app, verdict, engine, description, subject, created_at from (
         select e.id, coalesce(m.saas_type, ${SYSTEM_GROUP}) as app, e.verdict, e.engine, e.description,
@@ -92,6 +107,7 @@ export function createSearchService(deps: { db: Db; clock: Clock; logger: Fastif
         left join quarantine_messages m on m.id = e.message_id
         where e.tenant_id = ${tenantId}
           and e.created_at >= ${since}
+          and (${recipient}::text is null or m.recipient = ${recipient})
           and e.id in (
             select id from security_events
             where tenant_id = ${tenantId}
@@ -157,7 +173,15 @@ export function createSearchService(deps: { db: Db; clock: Clock; logger: Fastif
   }
 
   return {
-    async search(tenantId: string, params: SearchParams): Promise<SearchGroup[]> {
+    /**
+     * `recipient`: a plain user sees only what was sent to them, and no list of people; an admin
+     * (null) sees the whole tenant.
+     */
+    async search(
+      tenantId: string,
+      params: SearchParams,
+      recipient: string | null = null,
+    ): Promise<SearchGroup[]> {
       const keyword = params.keyword.trim();
       if (keyword === '') return [];
       const pattern = containsPattern(keyword);
@@ -182,9 +206,11 @@ export function createSearchService(deps: { db: Db; clock: Clock; logger: Fastif
       };
 
       const [found, foundEvents, foundUsers, foundRules] = await Promise.all([
-        messages(tenantId, apps, since, pattern, limit).catch(failed(null, 'messages')),
-        events(tenantId, apps, since, pattern, limit).catch(failed(null, 'events')),
-        users(tenantId, pattern, limit).catch(failed(PORTAL_GROUP, 'users')),
+        messages(tenantId, apps, since, pattern, limit, recipient).catch(failed(null, 'messages')),
+        events(tenantId, apps, since, pattern, limit, recipient).catch(failed(null, 'events')),
+        recipient
+          ? Promise.resolve([])
+          : users(tenantId, pattern, limit).catch(failed(PORTAL_GROUP, 'users')),
         rules(tenantId, keyword, limit).catch(failed(PORTAL_GROUP, 'rules')),
       ]);
       for (const { app, result } of [...found, ...foundEvents]) {

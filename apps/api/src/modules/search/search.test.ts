@@ -136,3 +136,33 @@ describe('GET /api/v1/dashboard/overview', () => {
     expect(overview.recent_events.map((e: { subject: string }) => e.subject)).toEqual(['B', 'A', 'C']);
   });
 });
+
+describe('what a plain user finds and counts', () => {
+  it('only mail sent to them, and no list of people', async () => {
+    const user = await signedInAs(t.app, t.db, {
+      apps: ['office365_emails'],
+      user: { role: 'user', email: 'ivy@plain.test' },
+    });
+    await buildQuarantinedMessage(t.db, user.tenant.id, {
+      subject: 'Salary review',
+      recipient: 'ceo@plain.test',
+    });
+    await buildQuarantinedMessage(t.db, user.tenant.id, {
+      subject: 'Salary slip',
+      recipient: 'ivy@plain.test',
+    });
+    await buildUser(t.db, user.tenant.id, {
+      email: 'salary.clerk@plain.test',
+      firstName: 'Sal',
+      lastName: 'Clerk',
+    });
+    const found = (await user.get(`${CONSOLE_API.search}?keyword=salary`)).json() as SearchGroup[];
+    const all = found.flatMap((g) => g.results.map((r) => r.name));
+    expect(all).toContain('Salary slip');
+    expect(all).not.toContain('Salary review');
+    expect(found.map((g) => g.app_name)).not.toContain('portal');
+    const overview = (await user.get(CONSOLE_API.overview)).json();
+    expect(overview.quarantined).toBe(1);
+    expect(overview.recent_events.map((e: { subject: string }) => e.subject)).toEqual(['Salary slip']);
+  });
+});

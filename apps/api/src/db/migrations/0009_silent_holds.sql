@@ -1,0 +1,1 @@
+ALTER TABLE "quarantine_messages" ADD COLUMN "silent" boolean DEFAULT false NOT NULL;
