@@ -90,4 +90,50 @@ describe('outbound delivery', () => {
     expect(bounce!.text).toContain('could not be delivered after 8 attempts');
     await mailer.stop();
   });
+
+  it('bounces at once when the next hop refuses for good (5xx)', async () => {
+    const refusing = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['AUTH', 'STARTTLS'],
+      logger: false,
+      onRcptTo: (_a, _s, cb) => cb(Object.assign(new Error('5.1.1 No such user'), { responseCode: 550 })),
+    });
+    await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
+    const refusingPort = (refusing.server.address() as { port: number }).port;
+    const mailer = createMailer({
+      db: database.db,
+      relayUrl: `smtp://127.0.0.1:${refusingPort}?pool=false`,
+      fromAddress: 'moat@m.test',
+      log: quiet,
+      clock: new ManualClock(),
+    });
+    try {
+      const id = await mailer.send({
+        tenantId: null,
+        kind: 'gateway_delivery',
+        to: 'nobody@acme.test',
+        fromName: '',
+        subject: 'To nobody',
+        text: '',
+        html: '',
+        raw: Buffer.from('Subject: To nobody\r\n\r\nHi\r\n'),
+        envelopeFrom: 'bob@outside.test',
+        idempotencyKey: 'inbound-2:nobody@acme.test',
+      });
+      const statusOf = async () =>
+        (await database.db.select().from(outbox).where(eq(outbox.id, id)))[0]!.status;
+      // One refused attempt, then the next pass bounces it (no back-off waits are needed).
+      for (let i = 0; i < 50 && (await statusOf()) !== 'bounced'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        await mailer.drain();
+      }
+      const [row] = await database.db.select().from(outbox).where(eq(outbox.id, id));
+      expect(row!.attempts).toBe(8);
+      expect(row).toMatchObject({ status: 'bounced' });
+      expect(row!.lastError).toContain('No such user');
+    } finally {
+      await mailer.stop();
+      await new Promise<void>((r) => refusing.close(() => r()));
+    }
+  });
 });

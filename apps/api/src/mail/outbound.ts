@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, asc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db, DbOrTx } from '../db/client.ts';
@@ -122,7 +122,12 @@ export function createMailer(deps: {
       if (journal && journal.size() > JOURNAL_ROTATE_BYTES) await markSent(journal.drain());
     } catch (error) {
       const lastError = (error as Error).message.slice(0, 500);
-      await deps.db.update(outbox).set({ status: 'failed', lastError }).where(eq(outbox.id, id));
+      // A permanent refusal (5xx) will not change with retries: it bounces at the next pass.
+      const permanent = ((error as { responseCode?: number }).responseCode ?? 0) >= 500;
+      await deps.db
+        .update(outbox)
+        .set({ status: 'failed', lastError, ...(permanent ? { attempts: MAX_ATTEMPTS } : {}) })
+        .where(eq(outbox.id, id));
       deps.log.warn(
         { outboxId: id, attempts: row.attempts, err: lastError },
         'mail delivery failed; will retry',

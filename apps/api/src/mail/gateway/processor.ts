@@ -336,7 +336,7 @@ export function createGatewayProcessor(deps: {
       if (due.length === 0) return done;
       for (const { id } of due) {
         const [row] = await deps.db.select().from(inboundMessages).where(eq(inboundMessages.id, id));
-        if (!row || row.status !== 'received') continue;
+        if (row?.status !== 'received') continue;
         try {
           await processRow(row);
           done += 1;
