@@ -39,10 +39,10 @@ function shippedMigrationCount(): number {
 
 async function appliedMigrationCount(db: Db): Promise<number> {
   try {
-    const result = (await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as {
-      rows: Array<{ n: number }>;
-    };
-    return Number(result.rows[0]?.n ?? 0);
+    const [row] = rowsOf<{ n: number }>(
+      await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+    );
+    return Number(row?.n ?? 0);
   } catch {
     return 0;
   }
@@ -105,4 +105,9 @@ export function openDatabase(options: {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl)
     : openPglite(path.join(options.dataDir, 'pgdata'));
+}
+
+/** The rows of a raw `db.execute` answer: PGlite and node-postgres both answer `{ rows }`. */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
 }

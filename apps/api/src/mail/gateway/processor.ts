@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { MAIL_ACTIONS } from '@moat/contracts/mail-explorer';
 import type { Verdict } from '@moat/contracts/quarantine';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -22,6 +23,15 @@ import { type GatewayAction, gatewayActionOf, senderListOf } from './policy.ts';
 export const GATEWAY_SAAS_TYPE = 'smtp_emails';
 const MAX_ATTEMPTS = 5;
 
+/** What Mail Explorer records for each policy action. */
+const LOGGED_ACTION: Record<GatewayAction, (typeof MAIL_ACTIONS)[number]> = {
+  deliver: 'delivered',
+  deliver_banner: 'delivered_banner',
+  strip: 'attachments_removed',
+  quarantine: 'quarantined',
+  quarantine_silent: 'quarantined_silent',
+};
+
 export type DnsResolver = (name: string, rrtype: string) => Promise<string[] | string[][]>;
 
 type InboundRow = typeof inboundMessages.$inferSelect;
@@ -29,7 +39,7 @@ type InboundRow = typeof inboundMessages.$inferSelect;
 interface Decision {
   tenant: TenantRow;
   verdict: Verdict | 'clean';
-  action: GatewayAction | 'deliver';
+  action: GatewayAction;
   findings: Finding[];
 }
 
@@ -286,16 +296,7 @@ export function createGatewayProcessor(deps: {
             messageIdHeader: parsed.messageId,
             receivedAt: row.receivedAt,
             verdict: decision.verdict,
-            action:
-              action === 'deliver'
-                ? 'delivered'
-                : action === 'strip'
-                  ? 'attachments_removed'
-                  : action === 'deliver_banner'
-                    ? 'delivered_banner'
-                    : action === 'quarantine'
-                      ? 'quarantined'
-                      : 'quarantined_silent',
+            action: LOGGED_ACTION[action],
             reasons,
             spf: auth.spf,
             dkim: auth.dkim,

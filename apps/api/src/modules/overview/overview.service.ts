@@ -1,12 +1,9 @@
 import type { Overview } from '@moat/contracts/console';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 
 const WINDOW_MS = 30 * 86_400_000;
-
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
 
 /** The Overview dashboard's counts, straight from the quarantine and events tables. */
 export function createOverviewService(deps: { db: Db; clock: Clock }) {

@@ -3,7 +3,7 @@ import { SAAS_APPS } from '@moat/contracts/deployment';
 import { VERDICTS } from '@moat/contracts/quarantine';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { saasApps } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { restorePolicyOf } from '../quarantine/policy.ts';
@@ -28,8 +28,6 @@ export function containsPattern(keyword: string): string {
   return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
 const isoOf = (value: unknown) => new Date(value as string | Date).toISOString();
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentComponents, VersionResponse } from '@moat/contracts/console';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { type Database, rowsOf } from '../../db/client.ts';
 import type { Engine } from '../../engines/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createIncidentsRepo } from './incidents.repo.ts';
@@ -50,10 +50,10 @@ export function createServiceStatusService(deps: {
     /** What runs this service, with versions: read from the running pieces, not declared. */
     async environmentComponents(): Promise<EnvironmentComponents> {
       if (!databaseVersion) {
-        const result = (await db.execute(sql`select current_setting('server_version') as v`)) as {
-          rows: Array<{ v: string }>;
-        };
-        databaseVersion = String(result.rows[0]?.v ?? 'unknown');
+        const [row] = rowsOf<{ v: string }>(
+          await db.execute(sql`select current_setting('server_version') as v`),
+        );
+        databaseVersion = String(row?.v ?? 'unknown');
       }
       const embedded = deps.database.kind === 'pglite';
       return {
