@@ -100,11 +100,20 @@ export const tenantDomains = pgTable(
     tenantId: uuid('tenant_id')
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
+    /**
+     * How the gateway checks recipients at RCPT (issue 9): auto (callout to the next hop when a
+     * relay is configured, else off), callout, known (the tenant's users and held recipients), off.
+     */
+    recipientVerification: text('recipient_verification').notNull().default('auto'),
     createdAt: createdAt(),
   },
   (t) => [
     index('tenant_domains_tenant_idx').on(t.tenantId),
     check('tenant_domains_lowercase_check', sql`${t.domain} = lower(${t.domain})`),
+    check(
+      'tenant_domains_recipient_verification_check',
+      sql`${t.recipientVerification} in ('auto', 'callout', 'known', 'off')`,
+    ),
   ],
 );
 
@@ -276,9 +285,17 @@ export const outbox = pgTable(
     idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** When the next attempt is due (back-off counted from the last attempt); null: now. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** The node working on it while status is sending, until leaseUntil; then any node may take it. */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** The sender was told the mail is delayed (once, after DELAY_NOTICE). */
+    delayNotifiedAt: timestamp('delay_notified_at', { withTimezone: true }),
   },
   (t) => [
     index('outbox_to_created_idx').on(t.toAddress, t.createdAt),
+    index('outbox_due_idx').on(t.status, t.nextAttemptAt),
     uniqueIndex('outbox_idempotency_idx').on(t.idempotencyKey),
     check(
       'outbox_status_check',
@@ -393,6 +410,8 @@ export const quarantineMessages = pgTable(
     size: integer('size').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
+    /** A gateway message that could not be processed, parked here unscanned (issue 9): its inbound row. */
+    failedInboundId: uuid('failed_inbound_id'),
   },
   (t) => [
     uniqueIndex('quarantine_messages_public_idx').on(t.publicId),
@@ -633,6 +652,11 @@ export const inboundMessages = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     processedAt: timestamp('processed_at', { withTimezone: true }),
+    /** Back-off after a failed pass; null: due now. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** The node processing it, until leaseUntil; an expired lease is taken over by any node. */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
   },
   (t) => [
     index('inbound_messages_pending_idx').on(t.status, t.receivedAt),
@@ -717,3 +741,17 @@ export const senderLists = pgTable(
     check('sender_lists_list_check', sql`${t.list} in ('allow', 'block')`),
   ],
 );
+
+/** Facts every node of one database must agree on (issue 9): the fingerprint of the shared SECRET_KEY. */
+export const clusterSettings = pgTable('cluster_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** Fixed-window counters shared by every node (rate limits) when no REDIS_URL is given. */
+export const rateCounters = pgTable('rate_counters', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+});
