@@ -12,6 +12,8 @@ export const MAIL_ACTIONS = [
   'attachments_removed',
   'quarantined',
   'quarantined_silent',
+  /** Could not be processed after every attempt: held unscanned for an admin (issue 9). */
+  'failed',
 ] as const;
 
 export const mailExplorerQuerySchema = z

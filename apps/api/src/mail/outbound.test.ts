@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
@@ -53,7 +53,79 @@ describe('outbound delivery', () => {
     expect(await database.db.select().from(outbox).where(eq(outbox.idempotencyKey, 'k-1'))).toHaveLength(1);
   });
 
-  it('retries with growing waits and, after the last attempt, bounces to the original sender', async () => {
+  it('keeps retrying through a 30-minute relay outage, counting waits from the last attempt, and drains when the relay returns', async () => {
+    const clock = new ManualClock();
+    let down = true;
+    const flaky = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['AUTH', 'STARTTLS'],
+      logger: false,
+      onRcptTo: (_a, _s, cb) =>
+        down ? cb(Object.assign(new Error('4.3.2 Relay down'), { responseCode: 451 })) : cb(),
+      onData: (stream, _s, cb) => {
+        stream.resume();
+        stream.on('end', () => cb());
+      },
+    });
+    await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
+    const flakyPort = (flaky.server.address() as { port: number }).port;
+    const mailer = createMailer({
+      db: database.db,
+      relayUrl: `smtp://127.0.0.1:${flakyPort}?pool=false`,
+      fromAddress: 'moat@m.test',
+      log: quiet,
+      clock,
+    });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        ids.push(
+          await mailer.send({
+            tenantId: null,
+            kind: 'gateway_delivery',
+            to: `user${i}@acme.test`,
+            fromName: '',
+            subject: `Outage ${i}`,
+            text: '',
+            html: '',
+            raw: Buffer.from(`Subject: Outage ${i}\r\n\r\nHi\r\n`),
+            envelopeFrom: 'bob@outside.test',
+            idempotencyKey: `outage:${i}`,
+          }),
+        );
+      }
+      const rows = async () => database.db.select().from(outbox).where(inArray(outbox.id, ids));
+      // The first attempts started in the background when the mail was stored.
+      for (let i = 0; i < 100 && (await rows()).some((r) => r.status !== 'failed'); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // 30 minutes of outage, a pass every minute.
+      for (let minute = 0; minute <= 30; minute++) {
+        await mailer.drain();
+        clock.advance(60_000);
+      }
+      const during = await rows();
+      expect(during.map((r) => r.status)).toEqual(ids.map(() => 'failed'));
+      // Waits grow from each attempt (30 s, 1, 2, 4, 8, 16 min …): a handful of attempts, not one a minute.
+      for (const row of during) {
+        expect(row.attempts).toBeGreaterThanOrEqual(5);
+        expect(row.attempts).toBeLessThanOrEqual(8);
+        expect(row.nextAttemptAt!.getTime()).toBeGreaterThan(clock.now().getTime() - 60_000);
+      }
+      expect(
+        await database.db.select().from(outbox).where(inArray(outbox.kind, ['bounce', 'delay_notice'])),
+      ).toHaveLength(0);
+      down = false;
+      clock.advance(60 * 60_000);
+      await mailer.drain();
+      expect((await rows()).map((r) => r.status)).toEqual(ids.map(() => 'sent'));
+    } finally {
+      await mailer.stop();
+      await new Promise<void>((r) => flaky.close(() => r()));
+    }
+  });
+
+  it('tells the sender once after 4 hours, and bounces only after the 5-day retry window', async () => {
     const clock = new ManualClock();
     const mailer = createMailer({
       db: database.db,
@@ -74,20 +146,30 @@ describe('outbound delivery', () => {
       envelopeFrom: 'bob@outside.test',
       idempotencyKey: 'inbound-1:ana@acme.test',
     });
-    for (let i = 0; i < 12; i++) {
-      await new Promise((r) => setTimeout(r, 50));
+    const noticesOf = (key: string) =>
+      database.db.select().from(outbox).where(eq(outbox.idempotencyKey, key));
+    const statusOf = async () => (await database.db.select().from(outbox).where(eq(outbox.id, id)))[0]!;
+    // Every hour for 4 days and 23 hours: delayed, never bounced; one delay notice after 4 hours.
+    for (let hour = 0; hour < 5 * 24 - 1; ) {
       await mailer.drain();
-      clock.advance(15 * 60_000);
+      if (hour === 3) expect(await noticesOf(`delay:${id}`)).toHaveLength(0);
+      const step = Math.min(hour < 6 ? 1 : 11, 5 * 24 - 1 - hour);
+      clock.advance(step * 3_600_000);
+      hour += step;
     }
-    const [row] = await database.db.select().from(outbox).where(eq(outbox.id, id));
-    expect(row).toMatchObject({ status: 'bounced', attempts: 8 });
-    expect(row!.lastError).toContain('Mailbox full');
-    const [bounce] = await database.db
-      .select()
-      .from(outbox)
-      .where(eq(outbox.idempotencyKey, `bounce:${id}`));
+    await mailer.drain();
+    expect((await statusOf()).status).toBe('failed');
+    const [delay] = await noticesOf(`delay:${id}`);
+    expect(delay).toMatchObject({ kind: 'delay_notice', toAddress: 'bob@outside.test', envelopeFrom: '' });
+    expect(delay!.text).toContain('This is a warning only');
+    clock.advance(2 * 3_600_000);
+    await mailer.drain();
+    const row = await statusOf();
+    expect(row.status).toBe('bounced');
+    expect(row.lastError).toContain('Mailbox full');
+    const [bounce] = await noticesOf(`bounce:${id}`);
     expect(bounce).toMatchObject({ kind: 'bounce', toAddress: 'bob@outside.test', envelopeFrom: '' });
-    expect(bounce!.text).toContain('could not be delivered after 8 attempts');
+    expect(bounce!.text).toContain('could not be delivered after');
     await mailer.stop();
   });
 
@@ -128,7 +210,7 @@ describe('outbound delivery', () => {
         await mailer.drain();
       }
       const [row] = await database.db.select().from(outbox).where(eq(outbox.id, id));
-      expect(row!.attempts).toBe(8);
+      expect(row!.attempts).toBe(1);
       expect(row).toMatchObject({ status: 'bounced' });
       expect(row!.lastError).toContain('No such user');
     } finally {

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
-import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { outbox } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import { createOutboxRepo, type DeliveryRow, type OutboxRow } from './outbox.repo.ts';
 import type { Rendered } from './templates.ts';
 
 export interface OutgoingMail extends Rendered {
@@ -22,7 +22,12 @@ export interface OutgoingMail extends Rendered {
   idempotencyKey?: string;
 }
 
-const MAX_ATTEMPTS = 8;
+/** How long mail is retried before it bounces (Postfix's maximal_queue_lifetime is 5 days). */
+export const DEFAULT_RETRY_WINDOW_MS = 5 * 86_400_000;
+/** After this long undelivered, relayed mail's sender is told it is delayed (once). */
+export const DELAY_NOTICE_AFTER_MS = 4 * 3_600_000;
+/** A delivery attempt older than this is presumed dead: any node may take the mail over. */
+export const DEFAULT_OUTBOX_LEASE_MS = 5 * 60_000;
 const JOURNAL_ROTATE_BYTES = 1024 * 1024;
 
 /**
@@ -55,8 +60,13 @@ function createSentJournal(file: string) {
     },
   };
 }
-/** Wait before retry n: 5 s, 10 s, 20 s … capped at 10 minutes. */
-const retryDelayMs = (attempts: number) => Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 600_000);
+/**
+ * Wait after attempt n, counted from that attempt: 30 s, 1, 2, 4 … minutes, at most an hour
+ * (Postfix: 5 minutes to 66 minutes). A relay outage delays mail; it bounces only after the
+ * retry window.
+ */
+export const retryDelayMs = (attempts: number) =>
+  Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 
 /** The relay URL with a small connection pool, unless it sets its own: one connection per mail is slow. */
 function pooled(relayUrl: string): string {
@@ -66,10 +76,19 @@ function pooled(relayUrl: string): string {
   return url.toString();
 }
 
+/** Connections the relay URL allows at once (deliveries run that many at a time). */
+function connectionsOf(relayUrl: string): number {
+  const url = new URL(relayUrl);
+  if (url.searchParams.get('pool') === 'false') return 1;
+  return Math.max(1, Math.min(32, Number(url.searchParams.get('maxConnections') ?? 4) || 4));
+}
+
 /**
- * The one way out for every email. Each one is first stored in the outbox table; with an SMTP
- * relay it is then delivered in the background (retried with back-off, picked up again after
- * a restart), and without one it stays in the outbox with a log line.
+ * The one way out for every email. Each one is first stored in the outbox table; a node with an
+ * SMTP relay then claims it (a lease, so several nodes never send one mail twice at once) and
+ * delivers it, retrying with back-off from the last attempt for the retry window (5 days) before
+ * it bounces. A node without a relay leaves mail queued (with a log line) for a node that has one,
+ * so mail the CLI stores is sent by the running server whatever the CLI's environment.
  */
 export function createMailer(deps: {
   db: Db;
@@ -82,22 +101,31 @@ export function createMailer(deps: {
    * database hears of it: a crash in between would otherwise send that mail again on restart.
    */
   journalPath?: string;
+  /** This node's name in leases. */
+  nodeId?: string;
+  leaseMs?: number;
+  retryWindowMs?: number;
 }) {
   const transport: Transporter | null = deps.relayUrl
     ? nodemailer.createTransport(pooled(deps.relayUrl))
     : null;
+  const parallel = deps.relayUrl ? connectionsOf(deps.relayUrl) : 1;
+  const nodeId = deps.nodeId ?? `${hostname()}:${process.pid}`;
+  const leaseMs = deps.leaseMs ?? DEFAULT_OUTBOX_LEASE_MS;
+  const retryWindowMs = deps.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
+  const repo = createOutboxRepo(deps.db);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
+  /** Deliveries under way in this process (waiting for a pooled connection, or talking to the relay). */
+  let inFlight = 0;
 
   const journal = deps.journalPath ? createSentJournal(deps.journalPath) : null;
 
-  async function deliver(id: string): Promise<void> {
-    const [row] = await deps.db
-      .update(outbox)
-      .set({ status: 'sending', attempts: sql`${outbox.attempts} + 1` })
-      .where(and(eq(outbox.id, id), inArray(outbox.status, ['queued', 'failed'])))
-      .returning();
-    if (!row || !transport) return;
+  const leaseEnd = (now: Date) => new Date(now.getTime() + leaseMs);
+
+  async function deliver(row: DeliveryRow): Promise<void> {
+    if (!transport) return;
+    inFlight += 1;
     try {
       await transport.sendMail(
         row.raw
@@ -117,42 +145,44 @@ export function createMailer(deps: {
               headers: { 'X-Moat-Mail-Kind': row.kind, 'Auto-Submitted': 'auto-generated' },
             },
       );
-      journal?.append(id);
-      await markSent([id]);
-      if (journal && journal.size() > JOURNAL_ROTATE_BYTES) await markSent(journal.drain());
+      journal?.append(row.id);
+      await repo.markSent([row.id], deps.clock.now());
+      if (journal && journal.size() > JOURNAL_ROTATE_BYTES)
+        await repo.markSent(journal.drain(), deps.clock.now());
     } catch (error) {
       const lastError = (error as Error).message.slice(0, 500);
-      // A permanent refusal (5xx) will not change with retries: it bounces at the next pass.
+      const now = deps.clock.now();
+      // A permanent refusal (5xx) will not change with retries; nor will mail past its window.
       const permanent = ((error as { responseCode?: number }).responseCode ?? 0) >= 500;
-      await deps.db
-        .update(outbox)
-        .set({ status: 'failed', lastError, ...(permanent ? { attempts: MAX_ATTEMPTS } : {}) })
-        .where(eq(outbox.id, id));
+      const tooOld = now.getTime() - row.createdAt.getTime() >= retryWindowMs;
+      if (permanent || tooOld) {
+        await bounce(await repo.markBounced([row.id], lastError));
+        return;
+      }
+      const next = new Date(now.getTime() + retryDelayMs(row.attempts));
+      await repo.markFailed(row.id, nodeId, lastError, next);
       deps.log.warn(
-        { outboxId: id, attempts: row.attempts, err: lastError },
+        { outboxId: row.id, attempts: row.attempts, err: lastError, nextAttemptAt: next },
         'mail delivery failed; will retry',
       );
+    } finally {
+      inFlight -= 1;
     }
   }
 
   function startDelivery(id: string): void {
     if (!transport) return;
-    void deliver(id).catch((error) => deps.log.error({ err: error, outboxId: id }, 'mail delivery crashed'));
-  }
-
-  async function markSent(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await deps.db
-      .update(outbox)
-      .set({ status: 'sent', sentAt: deps.clock.now(), lastError: null })
-      .where(and(inArray(outbox.id, ids), sql`${outbox.status} <> 'sent'`));
+    const now = deps.clock.now();
+    void repo
+      .claimOne(id, nodeId, now, leaseEnd(now))
+      .then((row) => (row ? deliver(row) : undefined))
+      .catch((error) => deps.log.error({ err: error, outboxId: id }, 'mail delivery crashed'));
   }
 
   /** Store the mail (at most once per idempotency key), then deliver it unless inside a transaction. */
   async function sendMail(mail: OutgoingMail, tx?: DbOrTx): Promise<string> {
-    const [row] = await (tx ?? deps.db)
-      .insert(outbox)
-      .values({
+    const id = await repo.insert(
+      {
         tenantId: mail.tenantId,
         kind: mail.kind,
         fromName: mail.fromName,
@@ -161,25 +191,18 @@ export function createMailer(deps: {
         text: mail.text,
         html: mail.html,
         raw: mail.raw ?? null,
-        status: transport ? 'queued' : 'kept',
+        status: 'queued',
         envelopeFrom: mail.envelopeFrom ?? null,
         idempotencyKey: mail.idempotencyKey ?? null,
-      })
-      .onConflictDoNothing({ target: outbox.idempotencyKey })
-      .returning({ id: outbox.id });
-    if (!row) {
-      // Already queued under this idempotency key: the same mail, once.
-      const [existing] = await (tx ?? deps.db)
-        .select({ id: outbox.id })
-        .from(outbox)
-        .where(eq(outbox.idempotencyKey, mail.idempotencyKey ?? ''));
-      return existing!.id;
-    }
-    const id = row.id;
+      },
+      tx,
+    );
+    // Already queued under this idempotency key: the same mail, once.
+    if (!id) return (await repo.idByKey(mail.idempotencyKey ?? '', tx))!;
     if (!transport) {
       deps.log.info(
         { outboxId: id, to: mail.to, kind: mail.kind, subject: mail.subject },
-        'mail kept in the outbox (no SMTP_RELAY_URL)',
+        'mail queued in the outbox; this process has no SMTP_RELAY_URL, a node with one sends it',
       );
       return id;
     }
@@ -188,23 +211,15 @@ export function createMailer(deps: {
   }
 
   /**
-   * Mail that failed every attempt is bounced: marked so, and for relayed mail the original
-   * sender gets a delivery-failure notice (sent with an empty envelope sender, as bounces are).
+   * Bounced mail: for relayed mail the original sender gets a delivery-failure notice (sent with
+   * an empty envelope sender, as bounces are).
    */
-  async function bounceExhausted(): Promise<void> {
-    const rows = await deps.db
-      .update(outbox)
-      .set({ status: 'bounced' })
-      .where(and(eq(outbox.status, 'failed'), gte(outbox.attempts, MAX_ATTEMPTS)))
-      .returning();
+  async function bounce(rows: OutboxRow[]): Promise<void> {
     for (const row of rows) {
-      deps.log.warn(
-        { outboxId: row.id, to: row.toAddress, err: row.lastError },
-        'mail bounced after every retry',
-      );
+      deps.log.warn({ outboxId: row.id, to: row.toAddress, err: row.lastError }, 'mail bounced');
       if (!row.envelopeFrom) continue;
       const text = [
-        `Your message to ${row.toAddress} could not be delivered after ${row.attempts} attempts.`,
+        `Your message to ${row.toAddress} could not be delivered after ${row.attempts} attempt(s).`,
         `Subject: ${row.subject || '(no subject)'}`,
         `Last error: ${row.lastError ?? 'unknown'}`,
       ].join('\n');
@@ -222,32 +237,50 @@ export function createMailer(deps: {
     }
   }
 
-  /** Deliver what is due: queued mail, failed mail whose back-off has passed, mail stuck in sending after a crash. */
+  /** Relayed mail undelivered for DELAY_NOTICE_AFTER_MS: its sender is told once that it is delayed. */
+  async function noticeDelays(now: Date): Promise<void> {
+    const rows = await repo.takeDelayed(new Date(now.getTime() - DELAY_NOTICE_AFTER_MS), now, 100);
+    const days = Math.round(retryWindowMs / 86_400_000);
+    for (const row of rows) {
+      await sendMail({
+        tenantId: row.tenantId,
+        kind: 'delay_notice',
+        to: row.envelopeFrom!,
+        fromName: 'Mail Delivery System',
+        subject: `Delayed Mail (still being retried): ${row.subject || '(no subject)'}`,
+        text: [
+          `Your message to ${row.toAddress} has not been delivered yet. This is a warning only:`,
+          `delivery will be retried for up to ${days} day(s) after it was sent; you do not need to send it again.`,
+          `Subject: ${row.subject || '(no subject)'}`,
+          `Last error: ${row.lastError ?? 'unknown'}`,
+        ].join('\n'),
+        html: '',
+        envelopeFrom: '',
+        idempotencyKey: `delay:${row.id}`,
+      });
+    }
+  }
+
+  /**
+   * One pass: bounce what is past the retry window, tell senders of long-delayed mail, then claim
+   * and deliver what is due, as many at a time as the relay allows.
+   */
   async function drain(): Promise<void> {
     if (!transport) return;
-    await bounceExhausted();
-    const now = deps.clock.now().getTime();
-    const rows = await deps.db
-      .select({
-        id: outbox.id,
-        status: outbox.status,
-        attempts: outbox.attempts,
-        createdAt: outbox.createdAt,
-      })
-      .from(outbox)
-      .where(
-        and(
-          // Mail "sending" is in this process's hands (waiting for a pooled connection, perhaps);
-          // what a crash left sending is made due again by start().
-          inArray(outbox.status, ['queued', 'failed']),
-          lt(outbox.attempts, MAX_ATTEMPTS),
-        ),
-      )
-      .orderBy(asc(outbox.createdAt))
-      .limit(50);
-    for (const row of rows) {
-      if (row.status === 'failed' && row.createdAt.getTime() + retryDelayMs(row.attempts) > now) continue;
-      await deliver(row.id);
+    const now = deps.clock.now();
+    for (;;) {
+      const ids = await repo.expired(new Date(now.getTime() - retryWindowMs), 100);
+      if (ids.length === 0) break;
+      await bounce(await repo.markBounced(ids, null));
+    }
+    await noticeDelays(now);
+    for (;;) {
+      const room = parallel * 2 - inFlight;
+      if (room <= 0) return;
+      const at = deps.clock.now();
+      const rows = await repo.claimDue(nodeId, at, leaseEnd(at), Math.min(room, 50));
+      if (rows.length === 0) return;
+      await Promise.all(rows.map((row) => deliver(row)));
     }
   }
 
@@ -261,30 +294,30 @@ export function createMailer(deps: {
     deliverStored: (id: string) => startDelivery(id),
 
     /**
-     * Start retrying in the background (the server does; tests call drain() themselves). Mail
-     * left "sending" belongs to a process that ended (this server owns its outbox), so it is
-     * made due again first; resolves once that is done, before anything new is sent.
+     * Start delivering in the background (the server does; tests call drain() themselves).
+     * `ownsDatabase`: the embedded database belongs to this process alone, so mail a previous
+     * run left `sending` is due at once; on a shared database it waits for its lease to expire.
      */
-    async start(intervalMs = 5_000) {
+    async start(options: { intervalMs?: number; ownsDatabase?: boolean } = {}) {
       if (!transport || timer) return;
       // What the relay accepted just before a crash is sent already: record it before retrying.
       if (journal) {
         const accepted = journal.drain();
-        for (let i = 0; i < accepted.length; i += 500) await markSent(accepted.slice(i, i + 500));
+        for (let i = 0; i < accepted.length; i += 500)
+          await repo.markSent(accepted.slice(i, i + 500), deps.clock.now());
       }
-      await deps.db
-        .update(outbox)
-        .set({ status: 'failed', lastError: 'interrupted by a restart' })
-        .where(eq(outbox.status, 'sending'));
-      timer = setInterval(() => {
+      if (options.ownsDatabase) await repo.expireAllLeases();
+      const pass = () => {
         if (running) return;
         running = drain()
           .catch((error) => deps.log.error({ err: error }, 'mail retry loop failed'))
           .finally(() => {
             running = null;
           });
-      }, intervalMs);
+      };
+      timer = setInterval(pass, options.intervalMs ?? 5_000);
       timer.unref();
+      pass();
     },
     async stop() {
       if (timer) clearInterval(timer);
@@ -293,6 +326,7 @@ export function createMailer(deps: {
       transport?.close();
     },
     drain,
+    nodeId,
   };
 }
 export type Mailer = ReturnType<typeof createMailer>;

@@ -22,23 +22,29 @@ export interface ParsedMessage {
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
+/** No NUL (PostgreSQL text cannot hold it; an encoded word can still decode to one). */
+const noNul = (value: string) => value.replaceAll('\u0000', '');
+/** A header value on one line: no control characters at all. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+
 /** Parse a raw RFC 5322 message (mailparser): headers, bodies and attachments with their SHA-256. */
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true });
   const from = parsed.from?.value[0];
   return {
-    fromAddress: (from?.address ?? '').toLowerCase(),
-    fromName: from?.name ?? '',
-    subject: parsed.subject ?? '',
-    messageId: parsed.messageId ?? null,
-    date: parsed.date ?? null,
-    text: parsed.text ?? '',
-    html: typeof parsed.html === 'string' ? parsed.html : null,
+    fromAddress: oneLine(from?.address ?? '').toLowerCase(),
+    fromName: oneLine(from?.name ?? ''),
+    subject: oneLine(parsed.subject ?? ''),
+    messageId: parsed.messageId ? oneLine(parsed.messageId) : null,
+    date: parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date : null,
+    text: noNul(parsed.text ?? ''),
+    html: typeof parsed.html === 'string' ? noNul(parsed.html) : null,
     attachments: parsed.attachments
       .filter((a) => a.contentDisposition === 'attachment' || a.filename)
       .map((a, i) => ({
-        filename: a.filename ?? `attachment-${i + 1}`,
-        contentType: a.contentType || 'application/octet-stream',
+        filename: oneLine(a.filename ?? '') || `attachment-${i + 1}`,
+        contentType: oneLine(a.contentType || '') || 'application/octet-stream',
         size: a.size ?? a.content.length,
         sha256: sha256(a.content),
         content: a.content,

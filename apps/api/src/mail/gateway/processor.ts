@@ -1,13 +1,13 @@
 import { hostname } from 'node:os';
 import type { MAIL_ACTIONS } from '@moat/contracts/mail-explorer';
 import type { Verdict } from '@moat/contracts/quarantine';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { authenticate } from 'mailauth';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { inboundMessages, mailLog, users } from '../../db/schema.ts';
+import { mailLog, users } from '../../db/schema.ts';
 import type { AuthSummary, Engine, Finding } from '../../engines/types.ts';
 import { verdictOf } from '../../engines/types.ts';
 import { systemActor } from '../../lib/actor.ts';
@@ -16,12 +16,18 @@ import { createQuarantineService } from '../../modules/quarantine/quarantine.ser
 import { createTenantsRepo, type TenantRow } from '../../modules/tenants/tenants.repo.ts';
 import type { Mailer } from '../outbound.ts';
 import { type ParsedMessage, parseMessage } from '../parse.ts';
+import { createInboundRepo, type InboundRow, type ParkedCopy } from './inbound.repo.ts';
 import { linksOf } from './links.ts';
 import { type GatewayAction, gatewayActionOf, senderListOf } from './policy.ts';
 
 /** The SaaS type of mail that came in through the gateway. */
 export const GATEWAY_SAAS_TYPE = 'smtp_emails';
-const MAX_ATTEMPTS = 5;
+/** Passes at a message before it is parked `failed` (held, visible, retryable by an admin). */
+export const MAX_PROCESSING_ATTEMPTS = 5;
+/** Wait after failed pass n: 15 s, 1 min, 4 min, 16 min. */
+export const processingRetryDelayMs = (attempts: number) => 15_000 * 4 ** Math.max(0, attempts - 1);
+/** A processing pass that takes longer than this is presumed dead and any node may take the message over. */
+export const DEFAULT_LEASE_MS = 5 * 60_000;
 
 /** What Mail Explorer records for each policy action. */
 const LOGGED_ACTION: Record<GatewayAction, (typeof MAIL_ACTIONS)[number]> = {
@@ -34,13 +40,34 @@ const LOGGED_ACTION: Record<GatewayAction, (typeof MAIL_ACTIONS)[number]> = {
 
 export type DnsResolver = (name: string, rrtype: string) => Promise<string[] | string[][]>;
 
-type InboundRow = typeof inboundMessages.$inferSelect;
-
 interface Decision {
   tenant: TenantRow;
   verdict: Verdict | 'clean';
   action: GatewayAction;
   findings: Finding[];
+}
+
+/** Text safe for a database text column and a log line: no NUL or other control characters, bounded. */
+export function cleanText(value: string, max: number): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+  return value.replace(/[\u0000-\u0008\u000b-\u001f\u007f\ud800-\udfff]/g, '').slice(0, max);
+}
+
+/**
+ * From and Subject read from the raw header block without a MIME parser, for a message the
+ * parser could not take: enough for an admin to recognise it.
+ */
+export function roughHeaders(raw: Buffer): { from: string; subject: string } {
+  const head = raw.subarray(0, 64 * 1024).toString('latin1');
+  const end = head.search(/\r?\n\r?\n/);
+  const unfolded = (end === -1 ? head : head.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ');
+  const field = (name: string) =>
+    unfolded.match(new RegExp(`^${name}:[ \\t]*(.*)$`, 'im'))?.[1]?.trim() ?? '';
+  const from =
+    field('From')
+      .match(/[^\s<>"@]+@[^\s<>"@]+/)?.[0]
+      ?.toLowerCase() ?? '';
+  return { from: cleanText(from, 254), subject: cleanText(field('Subject'), 300) };
 }
 
 /** mailauth's results as short words, and the Authentication-Results lines to add. */
@@ -120,9 +147,19 @@ export function createGatewayProcessor(deps: {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   resolver?: DnsResolver | undefined;
   mta?: string;
+  /** This node's name in leases (several nodes may share one database). */
+  nodeId?: string;
+  /** How long a claimed message is this node's before another may take it over. */
+  leaseMs?: number;
+  /** Messages processed at once. */
+  concurrency?: number;
 }) {
   const mta = deps.mta ?? hostname();
+  const nodeId = deps.nodeId ?? `${hostname()}:${process.pid}`;
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const concurrency = deps.concurrency ?? 2;
   const tenants = createTenantsRepo(deps.db);
+  const inbound = createInboundRepo(deps.db);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let again = false;
@@ -223,12 +260,8 @@ export function createGatewayProcessor(deps: {
 
     const outboxIds: string[] = [];
     await deps.db.transaction(async (tx) => {
-      const [claimed] = await tx
-        .select({ status: inboundMessages.status })
-        .from(inboundMessages)
-        .where(eq(inboundMessages.id, row.id))
-        .for('update');
-      if (claimed?.status !== 'received') return;
+      // Another node took the message over after this node's lease ran out: it finishes it.
+      if (!(await inbound.stillOwned(tx, row.id, nodeId))) return;
       for (const { recipient, decision } of byRecipient) {
         if (!decision) continue; // A domain that left its tenant since: nothing to deliver it to.
         const reasons = decision.findings.map((f) => f.reason);
@@ -307,56 +340,74 @@ export function createGatewayProcessor(deps: {
           })
           .onConflictDoNothing();
       }
-      await tx
-        .update(inboundMessages)
-        .set({
-          status: 'processed',
-          processedAt: deps.clock.now(),
-          lastError: null,
-          // Delivered or held copies live on; the inbound copy is no longer needed.
-          raw: new Uint8Array(0),
-        })
-        .where(eq(inboundMessages.id, row.id));
+      await inbound.markProcessed(tx, row.id, deps.clock.now());
     });
     for (const id of outboxIds) deps.mailer.deliverStored(id);
   }
 
-  /** Process every stored message still waiting, oldest first. */
+  /** One claimed message: processed, or backed off after a failure, or parked after the last one. */
+  async function handle(id: string): Promise<boolean> {
+    const row = await inbound.load(id, nodeId);
+    if (!row) return false;
+    if (row.attempts > MAX_PROCESSING_ATTEMPTS) {
+      // Claimed that often without finishing: a pass that kills its node, or one that never ends.
+      await park(row, 'processing did not finish (the node stopped or timed out each time)');
+      return false;
+    }
+    try {
+      await processRow(row);
+      return true;
+    } catch (error) {
+      const lastError = cleanText((error as Error).message, 500);
+      if (row.attempts >= MAX_PROCESSING_ATTEMPTS) {
+        await park(row, lastError);
+        return false;
+      }
+      const next = new Date(deps.clock.now().getTime() + processingRetryDelayMs(row.attempts));
+      deps.log.warn(
+        { inboundId: row.id, attempt: row.attempts, err: lastError, nextAttemptAt: next },
+        'processing an inbound message failed; will retry',
+      );
+      await inbound.backOff(row.id, nodeId, lastError, next);
+      return false;
+    }
+  }
+
+  /** Hold a message that cannot be processed, for every recipient of a tenant; deliver nothing. */
+  async function park(row: InboundRow, lastError: string): Promise<void> {
+    const raw = Buffer.from(row.raw);
+    const head = roughHeaders(raw);
+    const reason = `Could not be processed after ${MAX_PROCESSING_ATTEMPTS} attempts, held unscanned: ${lastError}`;
+    const copies: ParkedCopy[] = [];
+    for (const recipient of row.rcptTo) {
+      const tenant = await tenants.findByDomain(recipient.split('@')[1] ?? '');
+      if (!tenant) continue;
+      copies.push({
+        tenantId: tenant.id,
+        retentionDays: tenant.retentionDays,
+        recipient,
+        sender: head.from || row.mailFrom,
+        subject: head.subject,
+        reason: cleanText(reason, 1_000),
+      });
+    }
+    if (await inbound.park(row, nodeId, lastError, copies, deps.clock.now())) {
+      deps.log.error(
+        { inboundId: row.id, err: lastError, recipients: row.rcptTo.length },
+        'inbound message parked as failed: held for an admin, not delivered',
+      );
+    }
+  }
+
+  /** Process every message that is due, oldest first, `concurrency` at a time; returns how many were processed. */
   async function drain(): Promise<number> {
     let done = 0;
     for (;;) {
-      // Ids first, then one message (up to the size limit) in memory at a time.
-      const due = await deps.db
-        .select({ id: inboundMessages.id })
-        .from(inboundMessages)
-        .where(
-          and(eq(inboundMessages.status, 'received'), sql`${inboundMessages.attempts} < ${MAX_ATTEMPTS}`),
-        )
-        .orderBy(asc(inboundMessages.receivedAt))
-        .limit(20);
-      if (due.length === 0) return done;
-      for (const { id } of due) {
-        const [row] = await deps.db.select().from(inboundMessages).where(eq(inboundMessages.id, id));
-        if (row?.status !== 'received') continue;
-        try {
-          await processRow(row);
-          done += 1;
-        } catch (error) {
-          const lastError = (error as Error).message.slice(0, 500);
-          deps.log.error(
-            { inboundId: row.id, err: lastError },
-            'processing an inbound message failed; will retry',
-          );
-          await deps.db
-            .update(inboundMessages)
-            .set({
-              attempts: sql`${inboundMessages.attempts} + 1`,
-              lastError,
-              status: sql`case when ${inboundMessages.attempts} + 1 >= ${MAX_ATTEMPTS} then 'failed' else 'received' end`,
-            })
-            .where(eq(inboundMessages.id, row.id));
-        }
-      }
+      const now = deps.clock.now();
+      const ids = await inbound.claim(nodeId, now, new Date(now.getTime() + leaseMs), concurrency);
+      if (ids.length === 0) return done;
+      const results = await Promise.all(ids.map((id) => handle(id)));
+      done += results.filter(Boolean).length;
     }
   }
 
@@ -393,6 +444,14 @@ export function createGatewayProcessor(deps: {
       timer = null;
       await running;
     },
+    /** An admin's retry of a parked message (its held copies untouched since): due again at once. */
+    async retryParked(inboundId: string) {
+      const result = await deps.db.transaction((tx) => inbound.requeueParked(tx, inboundId));
+      if (result === 'requeued') kick();
+      return result;
+    },
+    /** With the embedded database this process is the only node: a previous run's leases are void. */
+    releaseAllLeases: () => inbound.releaseAllLeases(),
   };
 }
 export type GatewayProcessor = ReturnType<typeof createGatewayProcessor>;

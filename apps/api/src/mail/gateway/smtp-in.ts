@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { inboundMessages } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createTenantsRepo } from '../../modules/tenants/tenants.repo.ts';
+import { checkMessage } from './message-checks.ts';
 
 /** An address the gateway takes: local part and a domain with a dot, no spaces or brackets. */
 const ADDRESS =
@@ -42,6 +43,13 @@ export function createSmtpIn(deps: {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   options: SmtpInOptions;
   onStored: (id: string) => void;
+  /**
+   * Recipient verification at RCPT (recipient-verify.ts): an unknown address is refused with
+   * 550 5.1.1 while the sender is connected, instead of accepted and bounced later (backscatter).
+   */
+  verifyRecipient?: (
+    address: string,
+  ) => Promise<{ result: 'ok' | 'unknown' | 'tempfail' | 'no_domain'; detail?: string }>;
 }) {
   const { options } = deps;
   const tenants = createTenantsRepo(deps.db);
@@ -118,11 +126,28 @@ export function createSmtpIn(deps: {
         return callback(new SmtpError('4.5.3 Too many recipients', 452));
       }
       const domain = rcpt.split('@')[1]!.toLowerCase();
+      const relayingDenied = () =>
+        new SmtpError('5.7.1 Relaying denied: not a domain this gateway serves', 550);
       tenants
         .domainOwner(domain)
-        .then((owner) => {
-          if (!owner)
-            return callback(new SmtpError('5.7.1 Relaying denied: not a domain this gateway serves', 550));
+        .then(async (owner) => {
+          if (!owner) return callback(relayingDenied());
+          if (!deps.verifyRecipient) return callback();
+          const check = await deps.verifyRecipient(rcpt);
+          if (check.result === 'unknown') {
+            deps.log.info({ rcpt, detail: check.detail }, 'recipient refused: unknown address');
+            // RFC 3463 5.1.1: bad destination mailbox address.
+            return callback(new SmtpError(`5.1.1 <${rcpt}>: Recipient address rejected: User unknown`, 550));
+          }
+          if (check.result === 'tempfail') {
+            return callback(
+              new SmtpError(
+                `4.1.1 <${rcpt}>: Recipient address verification is temporarily unavailable, try again later`,
+                450,
+              ),
+            );
+          }
+          if (check.result === 'no_domain') return callback(relayingDenied());
           callback();
         })
         .catch((error) => {
@@ -150,35 +175,60 @@ export function createSmtpIn(deps: {
         if (tooFast(ip)) {
           return callback(new SmtpError('4.7.0 Too many messages from your address, try again later', 451));
         }
-        const now = deps.clock.now();
-        const helo = (session.hostNameAppearsAs ?? '').slice(0, 255);
-        const trace = `Received: from ${helo.replace(/[^\w.-]/g, '') || 'unknown'} ([${ip}])\r\n\tby ${options.hostname} (Moat) with ${session.transmissionType ?? 'SMTP'} id ${session.id};\r\n\t${now.toUTCString()}\r\n`;
-        const raw = Buffer.concat([Buffer.from(trace), ...chunks]);
-        const envelope = session.envelope;
-        deps.db
-          .insert(inboundMessages)
-          .values({
-            receivedAt: now,
-            clientIp: ip,
-            helo,
-            mailFrom: envelope.mailFrom ? envelope.mailFrom.address.toLowerCase() : '',
-            rcptTo: envelope.rcptTo.map((r) => r.address.toLowerCase()),
-            raw,
-            size: raw.length,
-          })
-          .returning({ id: inboundMessages.id })
-          .then(([row]) => {
-            // Stored durably: only now may the client forget the message.
-            callback(null, `2.0.0 Ok: queued as ${row!.id}`);
-            deps.onStored(row!.id);
+        const message = Buffer.concat(chunks);
+        checkMessage(message)
+          .then((refusal) => {
+            if (refusal) {
+              deps.log.info(
+                { clientIp: ip, size, reply: refusal.message },
+                'inbound message refused at end of DATA',
+              );
+              return callback(new SmtpError(refusal.message, refusal.code));
+            }
+            return store(session, message, callback);
           })
           .catch((error) => {
-            deps.log.error({ err: error }, 'storing an inbound message failed');
-            callback(new SmtpError('4.3.0 Temporary failure storing the message, try again later', 451));
+            deps.log.error({ err: error }, 'checking an inbound message failed');
+            callback(new SmtpError('4.3.0 Temporary failure checking the message, try again later', 451));
           });
       });
     },
   });
+
+  /** Store the message durably, then answer 250 (and only then). */
+  function store(
+    session: SMTPServerSession,
+    message: Buffer,
+    callback: (err?: Error | null, msg?: string) => void,
+  ) {
+    const ip = session.remoteAddress;
+    const now = deps.clock.now();
+    const helo = (session.hostNameAppearsAs ?? '').slice(0, 255);
+    const trace = `Received: from ${helo.replace(/[^\w.-]/g, '') || 'unknown'} ([${ip}])\r\n\tby ${options.hostname} (Moat) with ${session.transmissionType ?? 'SMTP'} id ${session.id};\r\n\t${now.toUTCString()}\r\n`;
+    const raw = Buffer.concat([Buffer.from(trace), message]);
+    const envelope = session.envelope;
+    deps.db
+      .insert(inboundMessages)
+      .values({
+        receivedAt: now,
+        clientIp: ip,
+        helo,
+        mailFrom: envelope.mailFrom ? envelope.mailFrom.address.toLowerCase() : '',
+        rcptTo: envelope.rcptTo.map((r) => r.address.toLowerCase()),
+        raw,
+        size: raw.length,
+      })
+      .returning({ id: inboundMessages.id })
+      .then(([row]) => {
+        // Stored durably: only now may the client forget the message.
+        callback(null, `2.0.0 Ok: queued as ${row!.id}`);
+        deps.onStored(row!.id);
+      })
+      .catch((error) => {
+        deps.log.error({ err: error }, 'storing an inbound message failed');
+        callback(new SmtpError('4.3.0 Temporary failure storing the message, try again later', 451));
+      });
+  }
 
   server.on('error', (error) => deps.log.warn({ err: error.message }, 'SMTP connection error'));
 

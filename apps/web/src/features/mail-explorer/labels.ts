@@ -27,6 +27,7 @@ export const MAIL_ACTION_LABEL: Record<MailAction, TranslationKey> = {
   attachments_removed: 'mailExplorer.action.attachments_removed',
   quarantined: 'mailExplorer.action.quarantined',
   quarantined_silent: 'mailExplorer.action.quarantined_silent',
+  failed: 'mailExplorer.action.failed',
 };
 
 /** SPF, DKIM and DMARC results (RFC 8601); a result not listed here is shown as the server wrote it. */

@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { rowsOf } from '../../db/client.ts';
+import { inboundMessages, mailLog, quarantineMessages, securityEvents } from '../../db/schema.ts';
+import { sha256 } from '../parse.ts';
+
+export type InboundRow = Pick<
+  typeof inboundMessages.$inferSelect,
+  'id' | 'receivedAt' | 'clientIp' | 'helo' | 'mailFrom' | 'rcptTo' | 'raw' | 'size' | 'attempts'
+>;
+
+/** What a parked (unprocessable) message is held as, for each recipient of a tenant. */
+export interface ParkedCopy {
+  tenantId: string;
+  retentionDays: number;
+  recipient: string;
+  sender: string;
+  subject: string;
+  reason: string;
+}
+
+/**
+ * The inbound queue's SQL: rows are claimed before work with a lease (`FOR UPDATE SKIP LOCKED`,
+ * owner node, expiry), so several nodes on one database never process one message at once, and
+ * a node that dies leaves work any node takes over once the lease expires (issue 9, DESIGN §4).
+ */
+export function createInboundRepo(db: Db) {
+  return {
+    /**
+     * Claim up to `limit` due messages for `owner` until `leaseUntil`: received, not backing off,
+     * and not leased by a live node. Each claim counts as an attempt, so a message that kills
+     * its node every time still reaches the attempt limit.
+     */
+    async claim(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
+      const result = await db.execute(sql`
+        update ${inboundMessages} set
+          lease_owner = ${owner}, lease_until = ${leaseUntil}, attempts = attempts + 1
+        where id in (
+          select id from ${inboundMessages}
+          where status = 'received'
+            and (next_attempt_at is null or next_attempt_at <= ${now})
+            and (lease_until is null or lease_until < ${now})
+          order by received_at
+          limit ${limit}
+          for update skip locked
+        )
+        returning id`);
+      return rowsOf<{ id: string }>(result).map((r) => r.id);
+    },
+
+    /** The message as the processor needs it, if `owner` still holds its lease. */
+    async load(id: string, owner: string): Promise<InboundRow | null> {
+      const [row] = await db
+        .select({
+          id: inboundMessages.id,
+          receivedAt: inboundMessages.receivedAt,
+          clientIp: inboundMessages.clientIp,
+          helo: inboundMessages.helo,
+          mailFrom: inboundMessages.mailFrom,
+          rcptTo: inboundMessages.rcptTo,
+          raw: inboundMessages.raw,
+          size: inboundMessages.size,
+          attempts: inboundMessages.attempts,
+        })
+        .from(inboundMessages)
+        .where(
+          and(
+            eq(inboundMessages.id, id),
+            eq(inboundMessages.status, 'received'),
+            eq(inboundMessages.leaseOwner, owner),
+          ),
+        );
+      return row ?? null;
+    },
+
+    /**
+     * Inside the message's final transaction: lock the row and confirm this node still owns it
+     * (a lease that expired may have been taken over; then the other node finishes it).
+     */
+    async stillOwned(tx: DbOrTx, id: string, owner: string): Promise<boolean> {
+      const [row] = await tx
+        .select({ status: inboundMessages.status, leaseOwner: inboundMessages.leaseOwner })
+        .from(inboundMessages)
+        .where(eq(inboundMessages.id, id))
+        .for('update');
+      return row?.status === 'received' && row.leaseOwner === owner;
+    },
+
+    async markProcessed(tx: DbOrTx, id: string, now: Date): Promise<void> {
+      await tx
+        .update(inboundMessages)
+        .set({
+          status: 'processed',
+          processedAt: now,
+          lastError: null,
+          leaseOwner: null,
+          leaseUntil: null,
+          // Delivered or held copies live on; the inbound copy is no longer needed.
+          raw: new Uint8Array(0),
+        })
+        .where(eq(inboundMessages.id, id));
+    },
+
+    /** A failed pass: try again after `nextAttemptAt`; the lease is given back. */
+    async backOff(id: string, owner: string, lastError: string, nextAttemptAt: Date): Promise<void> {
+      await db
+        .update(inboundMessages)
+        .set({ lastError, nextAttemptAt, leaseOwner: null, leaseUntil: null })
+        .where(and(eq(inboundMessages.id, id), eq(inboundMessages.leaseOwner, owner)));
+    },
+
+    /**
+     * Every attempt failed: the message is parked `failed` and held, unscanned, for each
+     * recipient of a tenant (visible in Quarantined Items and Mail Explorer with its error,
+     * with a security event), never delivered. Its raw copy is kept for a retry.
+     */
+    async park(
+      row: InboundRow,
+      owner: string,
+      lastError: string,
+      copies: ParkedCopy[],
+      now: Date,
+    ): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [locked] = await tx
+          .select({ status: inboundMessages.status, leaseOwner: inboundMessages.leaseOwner })
+          .from(inboundMessages)
+          .where(eq(inboundMessages.id, row.id))
+          .for('update');
+        if (locked?.status !== 'received' || locked.leaseOwner !== owner) return false;
+        for (const copy of copies) {
+          const [held] = await tx
+            .insert(quarantineMessages)
+            .values({
+              tenantId: copy.tenantId,
+              publicId: randomBytes(24).toString('base64url'),
+              saasType: 'smtp_emails',
+              recipient: copy.recipient,
+              sender: copy.sender,
+              subject: copy.subject,
+              receivedAt: row.receivedAt,
+              verdict: 'suspicious',
+              reasons: [copy.reason],
+              state: 'quarantined',
+              silent: true,
+              raw: row.raw,
+              rawSha256: sha256(row.raw),
+              size: row.size,
+              expiresAt: new Date(now.getTime() + copy.retentionDays * 86_400_000),
+              failedInboundId: row.id,
+            })
+            .returning({ id: quarantineMessages.id });
+          await tx.insert(securityEvents).values({
+            tenantId: copy.tenantId,
+            messageId: held!.id,
+            engine: 'gateway',
+            verdict: 'suspicious',
+            description: copy.reason,
+            severity: 'high',
+          });
+          await tx
+            .insert(mailLog)
+            .values({
+              tenantId: copy.tenantId,
+              inboundId: row.id,
+              recipient: copy.recipient,
+              sender: copy.sender || row.mailFrom,
+              subject: copy.subject,
+              receivedAt: row.receivedAt,
+              verdict: 'suspicious',
+              action: 'failed',
+              reasons: [copy.reason],
+              size: row.size,
+              quarantineMessageId: held!.id,
+            })
+            .onConflictDoNothing();
+        }
+        await tx
+          .update(inboundMessages)
+          .set({ status: 'failed', lastError, processedAt: now, leaseOwner: null, leaseUntil: null })
+          .where(eq(inboundMessages.id, row.id));
+        return true;
+      });
+    },
+
+    /**
+     * An admin's retry of a parked message: its held copies (none released or deleted since)
+     * are withdrawn and the message is due again, with a fresh attempt count.
+     */
+    async requeueParked(tx: DbOrTx, inboundId: string): Promise<'requeued' | 'not_failed' | 'acted_on'> {
+      const [row] = await tx
+        .select({ status: inboundMessages.status })
+        .from(inboundMessages)
+        .where(eq(inboundMessages.id, inboundId))
+        .for('update');
+      if (row?.status !== 'failed') return 'not_failed';
+      const copies = await tx
+        .select({ id: quarantineMessages.id, state: quarantineMessages.state })
+        .from(quarantineMessages)
+        .where(eq(quarantineMessages.failedInboundId, inboundId));
+      if (copies.some((c) => c.state !== 'quarantined')) return 'acted_on';
+      const ids = copies.map((c) => c.id);
+      if (ids.length) {
+        await tx.delete(mailLog).where(and(eq(mailLog.inboundId, inboundId), eq(mailLog.action, 'failed')));
+        await tx.delete(quarantineMessages).where(inArray(quarantineMessages.id, ids));
+      }
+      await tx
+        .update(inboundMessages)
+        .set({
+          status: 'received',
+          attempts: 0,
+          nextAttemptAt: null,
+          leaseOwner: null,
+          leaseUntil: null,
+          processedAt: null,
+        })
+        .where(eq(inboundMessages.id, inboundId));
+      return 'requeued';
+    },
+
+    /** The embedded database belongs to one process: leases of a previous run are void. */
+    async releaseAllLeases(): Promise<void> {
+      await db
+        .update(inboundMessages)
+        .set({ leaseOwner: null, leaseUntil: null })
+        .where(sql`${inboundMessages.leaseOwner} is not null`);
+    },
+  };
+}
+export type InboundRepo = ReturnType<typeof createInboundRepo>;

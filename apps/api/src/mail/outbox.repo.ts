@@ -1,0 +1,151 @@
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client.ts';
+import { rowsOf } from '../db/client.ts';
+import { outbox } from '../db/schema.ts';
+
+export type OutboxRow = typeof outbox.$inferSelect;
+export type NewOutboxRow = typeof outbox.$inferInsert;
+
+/** Columns a delivery needs (everything but the bookkeeping). */
+const DELIVERY_COLUMNS = {
+  id: outbox.id,
+  tenantId: outbox.tenantId,
+  kind: outbox.kind,
+  fromName: outbox.fromName,
+  toAddress: outbox.toAddress,
+  subject: outbox.subject,
+  text: outbox.text,
+  html: outbox.html,
+  raw: outbox.raw,
+  attempts: outbox.attempts,
+  envelopeFrom: outbox.envelopeFrom,
+  createdAt: outbox.createdAt,
+} as const;
+export type DeliveryRow = Pick<OutboxRow, keyof typeof DELIVERY_COLUMNS>;
+
+/**
+ * The outbox's SQL. A mail is claimed before it is sent (`FOR UPDATE SKIP LOCKED`, owner node,
+ * lease expiry), so several nodes never send one mail at once, and mail a dead node was sending
+ * is taken over by any node once its lease expires; nothing is reset at start-up (issue 9).
+ */
+export function createOutboxRepo(db: Db) {
+  /** Due: queued or failed with its back-off over, or sending under a lease that expired. */
+  const due = (now: Date) => sql`(
+      (status in ('queued', 'failed') and (next_attempt_at is null or next_attempt_at <= ${now}))
+      or (status = 'sending' and (lease_until is null or lease_until < ${now}))
+    )`;
+
+  return {
+    /** Store a mail at most once per idempotency key; null when the key was queued before. */
+    async insert(values: NewOutboxRow, tx?: DbOrTx): Promise<string | null> {
+      const [row] = await (tx ?? db)
+        .insert(outbox)
+        .values(values)
+        .onConflictDoNothing({ target: outbox.idempotencyKey })
+        .returning({ id: outbox.id });
+      return row?.id ?? null;
+    },
+
+    async idByKey(key: string, tx?: DbOrTx): Promise<string | null> {
+      const [row] = await (tx ?? db)
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(eq(outbox.idempotencyKey, key));
+      return row?.id ?? null;
+    },
+
+    /** Claim one mail (just stored, so likely due) for `owner`; its row, or null when not due. */
+    async claimOne(id: string, owner: string, now: Date, leaseUntil: Date): Promise<DeliveryRow | null> {
+      const [row] = await db
+        .update(outbox)
+        .set({ status: 'sending', leaseOwner: owner, leaseUntil, attempts: sql`${outbox.attempts} + 1` })
+        .where(and(eq(outbox.id, id), due(now)))
+        .returning(DELIVERY_COLUMNS);
+      return row ?? null;
+    },
+
+    /** Claim up to `limit` due mails, oldest first, skipping rows another node is claiming right now. */
+    async claimDue(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
+      const result = await db.execute(sql`
+        update ${outbox} set status = 'sending', lease_owner = ${owner}, lease_until = ${leaseUntil},
+          attempts = attempts + 1
+        where id in (
+          select id from ${outbox} where ${due(now)}
+          order by created_at limit ${limit}
+          for update skip locked
+        )
+        returning id`);
+      const ids = rowsOf<{ id: string }>(result).map((r) => r.id);
+      if (ids.length === 0) return [];
+      return db.select(DELIVERY_COLUMNS).from(outbox).where(inArray(outbox.id, ids));
+    },
+
+    /** The relay took these: recorded for every node to see. */
+    async markSent(ids: string[], now: Date): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(outbox)
+        .set({ status: 'sent', sentAt: now, lastError: null, leaseOwner: null, leaseUntil: null })
+        .where(and(inArray(outbox.id, ids), sql`${outbox.status} <> 'sent'`));
+    },
+
+    /** A temporary failure: due again at `nextAttemptAt`, lease given back. */
+    async markFailed(id: string, owner: string, lastError: string, nextAttemptAt: Date): Promise<void> {
+      await db
+        .update(outbox)
+        .set({ status: 'failed', lastError, nextAttemptAt, leaseOwner: null, leaseUntil: null })
+        .where(and(eq(outbox.id, id), eq(outbox.leaseOwner, owner), eq(outbox.status, 'sending')));
+    },
+
+    /** Given up on: a permanent refusal, or the retry window is over. The rows bounced. */
+    async markBounced(ids: string[], lastError: string | null): Promise<OutboxRow[]> {
+      if (ids.length === 0) return [];
+      return db
+        .update(outbox)
+        .set({
+          status: 'bounced',
+          leaseOwner: null,
+          leaseUntil: null,
+          ...(lastError !== null ? { lastError } : {}),
+        })
+        .where(and(inArray(outbox.id, ids), sql`${outbox.status} in ('sending', 'failed', 'queued')`))
+        .returning();
+    },
+
+    /** Failed mail older than the retry window, a page at a time. */
+    async expired(createdBefore: Date, limit: number): Promise<string[]> {
+      const rows = await db
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(and(eq(outbox.status, 'failed'), lt(outbox.createdAt, createdBefore)))
+        .limit(limit);
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Relayed mail still undelivered since before `createdBefore` whose sender was not told yet:
+     * marked told, and returned (one node wins each row).
+     */
+    async takeDelayed(createdBefore: Date, now: Date, limit: number): Promise<OutboxRow[]> {
+      const result = await db.execute(sql`
+        update ${outbox} set delay_notified_at = ${now}
+        where id in (
+          select id from ${outbox}
+          where status = 'failed' and delay_notified_at is null and created_at < ${createdBefore}
+            and envelope_from is not null and envelope_from <> '' and kind <> 'bounce'
+          order by created_at limit ${limit}
+          for update skip locked
+        )
+        returning id`);
+      const ids = rowsOf<{ id: string }>(result).map((r) => r.id);
+      if (ids.length === 0) return [];
+      return db.select().from(outbox).where(inArray(outbox.id, ids));
+    },
+
+    /** Only for the embedded database, which belongs to one process: a previous run's leases are void. */
+    async expireAllLeases(): Promise<void> {
+      await db.update(outbox).set({ leaseUntil: null }).where(eq(outbox.status, 'sending'));
+    },
+  };
+}
+export type OutboxRepo = ReturnType<typeof createOutboxRepo>;
