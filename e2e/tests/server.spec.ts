@@ -73,14 +73,18 @@ test.describe('npm start', () => {
     await admin.query(`create database ${name}`);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    const env = { DATABASE_URL: url.toString() };
+    // Every node of one database shares SECRET_KEY; DATABASE_URL requires it.
+    const env = { DATABASE_URL: url.toString(), SECRET_KEY: 'a1'.repeat(32) };
     try {
       const first = await startMoat({
         env: { ...env, ADMIN_EMAIL: 'boss@pg.test', ADMIN_PASSWORD: 'pg-password-1' },
       });
       expect(first.output()).toContain('created tenant "pg.test" and its admin boss@pg.test');
       const ready = await fetch(`${first.url}/readyz`).then((r) => r.json());
-      expect(ready).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok' } });
+      expect(ready).toEqual({
+        status: 'ready',
+        checks: { database: 'ok', migrations: 'ok', secret_key: 'ok' },
+      });
       // PostgreSQL serves many processes: the CLI connects directly while the server runs.
       const created = await runCli(['tenant:domain-add', '--tenant', 'pg.test', '--domain', 'pg2.test'], env);
       expect(created.code).toBe(0);

@@ -5,10 +5,21 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import {
+  type Counters,
+  memoryCounters,
+  postgresCounters,
+  rateLimitStore,
+  redisCounters,
+} from './lib/counters.ts';
 import { ServerKey } from './lib/server-key.ts';
+import { createClusterRepo } from './modules/cluster/cluster.repo.ts';
+import { type ClusterService, createClusterService } from './modules/cluster/cluster.service.ts';
+import { createSweeper, type Sweeper } from './modules/cluster/sweeper.ts';
 import { deploymentRoutes } from './modules/deployment/deployment.routes.ts';
 import { createDeploymentService, type DeploymentService } from './modules/deployment/deployment.service.ts';
 import { mailExplorerRoutes } from './modules/mail-explorer/mail-explorer.routes.ts';
@@ -62,6 +73,7 @@ import { createTenantsService, type TenantsService } from './modules/tenants/ten
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
 import { errorHandlerPlugin } from './plugins/app/error-handler.ts';
+import { inputGuardPlugin } from './plugins/app/input-guard.ts';
 import { sessionPlugin } from './plugins/app/session.ts';
 import { openApiPlugin } from './plugins/external/openapi.ts';
 import { securityHeadersPlugin } from './plugins/external/security-headers.ts';
@@ -89,6 +101,12 @@ export interface Services {
   /** The mail gateway's detection engines and the processor of stored inbound mail. */
   gateway: { engines: Engine[]; processor: GatewayProcessor };
   digest: DigestService;
+  /** The shared key's check across nodes. */
+  cluster: ClusterService;
+  /** Counters every node shares (rate limits, SMTP per-address limits). */
+  counters: Counters;
+  /** Housekeeping one node does for all. */
+  sweeper: Sweeper;
 }
 
 declare module 'fastify' {
@@ -110,8 +128,18 @@ export interface BuildAppOptions {
   cliBridgeToken?: string;
   /** DNS for SPF, DKIM and DMARC; the system resolver by default (tests inject a fake). */
   dnsResolver?: DnsResolver;
+  /** Shared counters; by default Redis (REDIS_URL), else PostgreSQL, else memory (embedded). */
+  counters?: Counters;
   /** pino options; false turns logging off (tests). */
   logger?: boolean | Record<string, unknown>;
+}
+
+/** Redis when configured; else the PostgreSQL every node shares; else (one embedded node) memory. */
+function countersFor(config: Config, database: Database, clock: Clock): Counters {
+  if (config.redisUrl) {
+    return redisCounters(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }));
+  }
+  return database.kind === 'postgres' ? postgresCounters(database.db, clock) : memoryCounters(clock);
 }
 
 /** The one way to build the server: `npm start` and the tests both use it. */
@@ -146,6 +174,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('clock', clock);
   const db = database.db;
   const serverKey = options.serverKey ?? ServerKey.fromEnvOrFile(config.secretKey, config.dataDir);
+  const counters = options.counters ?? countersFor(config, database, clock);
   const mailer = createMailer({
     db,
     relayUrl: config.smtpRelayUrl,
@@ -153,6 +182,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     clock,
     journalPath: path.join(config.dataDir, 'outbox-sent.journal'),
+    nodeId: config.nodeName,
+    leaseMs: config.workLeaseMs,
+    retryWindowMs: config.smtpRetryWindowMs,
   });
   const sessions = createSessionsService({ db, clock, secureCookies: config.secureCookies });
   const captcha = createCaptcha({ db, clock, serverKey, config });
@@ -175,6 +207,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     resolver: options.dnsResolver,
     mta: config.gateway.hostname,
+    nodeId: config.nodeName,
+    leaseMs: config.workLeaseMs,
   });
   app.decorate('services', {
     tenants: createTenantsService({ db }),
@@ -193,6 +227,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       throttle,
       sessions,
       log: app.log,
+      accountLock: database.withLock,
     }),
     mfa: createMfaService({ db, clock, serverKey, sessions, throttle }),
     publicActions,
@@ -210,12 +245,28 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     search: createSearchService({ db, clock, logger: app.log }),
     overview: createOverviewService({ db, clock }),
     gateway: { engines, processor },
-    digest: createDigestService({ db, clock, config, mailer, log: app.log }),
+    digest: createDigestService({
+      db,
+      clock,
+      config,
+      mailer,
+      log: app.log,
+      singleton: database.tryLock,
+    }),
+    cluster: createClusterService({ repo: createClusterRepo(db), serverKey }),
+    counters,
+    sweeper: createSweeper({
+      tasks: [{ name: 'counters', run: () => counters.sweep() }],
+      singleton: database.tryLock,
+      log: app.log,
+    }),
   });
   app.addHook('onClose', async () => {
     await app.services.digest.stop();
+    await app.services.sweeper.stop();
     await processor.stop();
     await mailer.stop();
+    await counters.close();
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -223,9 +274,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(errorHandlerPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(cookie);
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, {
+    global: false,
+    // Several nodes count together (Redis or PostgreSQL); one embedded node counts in memory.
+    ...(counters.kind === 'memory' ? {} : { store: rateLimitStore(counters) }),
+    // A shared store that cannot be reached must not turn every request into a 500.
+    skipOnError: true,
+  });
   await app.register(csrfPlugin);
   await app.register(sessionPlugin);
   await app.register(openApiPlugin, { version: VERSION });

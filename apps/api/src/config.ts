@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -193,6 +194,13 @@ const envSchema = z.object({
     .refine((v) => !v || /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+$/.test(v), {
       message: 'must be an email address',
     }),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+  NODE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be letters, digits, ".", "_", ":" or "-" (at most 100)')
+    .optional(),
+  WORK_LEASE_SECONDS: wholeNumber(300, 5, 86_400),
+  SMTP_RETRY_DAYS: wholeNumber(5, 1, 30),
 });
 
 export interface Config {
@@ -236,6 +244,14 @@ export interface Config {
   };
   /** Cookies get `Secure` when the public URL is https. */
   secureCookies: boolean;
+  /** Shared counters (rate limits, SMTP limits) of several nodes; without it, PostgreSQL or memory. */
+  redisUrl: string | undefined;
+  /** This node's name in work leases and logs: unique per process. */
+  nodeName: string;
+  /** How long claimed work (an inbound message, an outbound mail) is a node's before any node may take it over. */
+  workLeaseMs: number;
+  /** How long outbound mail is retried before it bounces. */
+  smtpRetryWindowMs: number;
 }
 
 /** A configuration problem, told in one line that names the variable. */
@@ -279,6 +295,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration: ${e.SMTP_TLS_KEY ? 'SMTP_TLS_CERT' : 'SMTP_TLS_KEY'} is required with the other one (STARTTLS needs both)`,
     );
   }
+  if (e.DATABASE_URL && !e.SECRET_KEY) {
+    throw new ConfigError(
+      'Invalid configuration: SECRET_KEY is required with DATABASE_URL (every node of one database must share it: 64 hex characters, e.g. from `openssl rand -hex 32`; a node that ran alone before keeps its key in DATA_DIR/secret.key)',
+    );
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     env: e.NODE_ENV,
@@ -314,5 +335,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       urlBlocklist: e.URL_BLOCKLIST,
     },
     secureCookies: publicUrl.startsWith('https:'),
+    redisUrl: e.REDIS_URL,
+    nodeName: `${e.NODE_NAME ?? os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    workLeaseMs: e.WORK_LEASE_SECONDS * 1_000,
+    smtpRetryWindowMs: e.SMTP_RETRY_DAYS * 86_400_000,
   };
 }

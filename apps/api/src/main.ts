@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.ts';
 import { acquireDataDirLock, DataDirBusyError } from './db/data-dir-lock.ts';
 import { systemClock } from './lib/clock.ts';
 import { newToken } from './lib/tokens.ts';
+import { createRecipientVerifier } from './mail/gateway/recipient-verify.ts';
 import { createSmtpIn } from './mail/gateway/smtp-in.ts';
 import { type SeedResult, seedFirstTenant } from './seed.ts';
 
@@ -67,6 +68,15 @@ async function main(): Promise<void> {
   const cliBridgeToken = config.databaseUrl ? undefined : newToken();
   const app = await buildApp({ config, database, cliBridgeToken });
   try {
+    // Every node of one database must share the key (captchas, codes, MFA secrets).
+    await app.services.cluster.ensureKey();
+  } catch (error) {
+    await app.close();
+    await database.close();
+    releaseLock();
+    fail(`Cannot start: ${(error as Error).message}`);
+  }
+  try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await database.close();
@@ -75,12 +85,25 @@ async function main(): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  await app.services.mailer.start();
+  // The embedded database belongs to this process alone: work a previous run left claimed is
+  // free at once. On a shared PostgreSQL it waits for its lease to expire (another node may own it).
+  const ownsDatabase = database.kind === 'pglite';
+  await app.services.mailer.start({ ownsDatabase });
   const processor = app.services.gateway.processor;
+  if (ownsDatabase) await processor.releaseAllLeases();
   const smtp = createSmtpIn({
     db: database.db,
     clock: app.clock,
     log: app.log,
+    counters: app.services.counters,
+    // Unknown recipients are refused at RCPT (550 5.1.1), not accepted and bounced (backscatter).
+    verifyRecipient: createRecipientVerifier({
+      db: database.db,
+      clock: app.clock,
+      log: app.log,
+      relayUrl: config.smtpRelayUrl,
+      heloName: config.gateway.hostname,
+    }).check,
     options: {
       hostname: config.gateway.hostname,
       maxMessageBytes: config.gateway.maxMessageBytes,
@@ -103,12 +126,20 @@ async function main(): Promise<void> {
   // Mail stored before a crash or restart is processed first.
   processor.start();
   app.services.digest.start();
+  app.services.sweeper.start();
   if (cliBridgeToken) writeControlFile(config.dataDir, { pid: process.pid, port, token: cliBridgeToken });
 
   const url = `http://localhost:${port}`;
   if (seed) announceAdmin(seed, url);
   app.log.info(
-    { url, smtpPort, database: database.kind, startupMs: Math.round(performance.now() - started) },
+    {
+      url,
+      smtpPort,
+      database: database.kind,
+      node: config.nodeName,
+      counters: app.services.counters.kind,
+      startupMs: Math.round(performance.now() - started),
+    },
     `Moat is ready at ${url}`,
   );
 

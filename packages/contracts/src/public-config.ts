@@ -27,6 +27,8 @@ export const readinessSchema = z
     checks: z.object({
       database: z.enum(['ok', 'unreachable']),
       migrations: z.enum(['ok', 'pending']),
+      /** This node's SECRET_KEY is the one the database was set up with (every node shares it). */
+      secret_key: z.enum(['ok', 'mismatch', 'unknown']),
     }),
   })
   .meta({ id: 'Readiness' });

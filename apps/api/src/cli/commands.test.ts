@@ -8,6 +8,7 @@ import type { Database } from '../db/client.ts';
 import { auditLog, featureFlags, saasApps, tenantDomains, tenants, users } from '../db/schema.ts';
 import { systemClock } from '../lib/clock.ts';
 import { openTestDatabase } from '../test/database.ts';
+import { buildTenant } from '../test/factories.ts';
 import { runCommand } from './commands.ts';
 
 let database: Database;
@@ -103,6 +104,47 @@ describe('cli tenant:domain-add', () => {
       exitCode: 1,
       stderr: 'Error: No tenant has the id or domain "nobody.test"\n',
     });
+  });
+});
+
+describe('cli tenant:domain-verify', () => {
+  it("sets how the gateway checks a domain's recipients and writes the audit log", async () => {
+    await buildTenant(database.db, { domain: 'verify.test' });
+    const res = await run('tenant:domain-verify', '--domain', 'VERIFY.test', '--mode', 'known');
+    expect(res).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(res.stdout).toMatch(/^Recipient verification of verify\.test: known \(/);
+    const [row] = await database.db
+      .select()
+      .from(tenantDomains)
+      .where(eq(tenantDomains.domain, 'verify.test'));
+    expect(row!.recipientVerification).toBe('known');
+    const audit = await database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'tenant.recipient_verification_set'));
+    expect(audit.at(-1)).toMatchObject({
+      actorType: 'cli',
+      tenantId: row!.tenantId,
+      details: { domain: 'verify.test', mode: 'known' },
+    });
+  });
+
+  it('refuses a mode it does not know, naming the allowed ones, and changes nothing', async () => {
+    await buildTenant(database.db, { domain: 'verify2.test' });
+    const res = await run('tenant:domain-verify', '--domain', 'verify2.test', '--mode', 'strict');
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toContain('--mode must be one of: auto, callout, known, off (got "strict")');
+    const [row] = await database.db
+      .select()
+      .from(tenantDomains)
+      .where(eq(tenantDomains.domain, 'verify2.test'));
+    expect(row!.recipientVerification).toBe('auto');
+    expect((await run('tenant:domain-verify', '--domain', 'verify2.test')).exitCode).toBe(2);
+  });
+
+  it('answers a clear error for a domain no tenant has', async () => {
+    const res = await run('tenant:domain-verify', '--domain', 'nobody.test', '--mode', 'off');
+    expect(res).toMatchObject({ exitCode: 1, stderr: 'Error: No tenant has the domain "nobody.test"\n' });
   });
 });
 

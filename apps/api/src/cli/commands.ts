@@ -13,6 +13,10 @@ import { AppError } from '../errors.ts';
 import { cliActor } from '../lib/actor.ts';
 import type { Clock } from '../lib/clock.ts';
 import { GATEWAY_ACTIONS, gatewayActionOf, setGatewayAction } from '../mail/gateway/policy.ts';
+import {
+  RECIPIENT_VERIFICATION_MODES,
+  type RecipientVerificationMode,
+} from '../mail/gateway/recipient-verify.ts';
 import type { Mailer } from '../mail/outbound.ts';
 import { createAuditRepo } from '../modules/audit/audit.repo.ts';
 import { createLoginLink } from '../modules/auth/login-links.ts';
@@ -114,6 +118,14 @@ function trialServiceOf(ctx: CliContext) {
   });
 }
 
+/** What each recipient verification mode does, said back after `tenant:domain-verify`. */
+const RECIPIENT_VERIFICATION_HELP: Record<RecipientVerificationMode, string> = {
+  auto: 'ask the next hop when SMTP_RELAY_URL is set, else accept every address',
+  callout: 'ask the next hop (SMTP_RELAY_URL) whether each address exists',
+  known: "accept only the tenant's users who are not disabled",
+  off: 'accept every address',
+};
+
 const incidentsOf = (ctx: CliContext) => createIncidentsRepo({ db: ctx.db, clock: ctx.clock });
 
 function listOf<T extends string>(value: unknown, allowed: readonly T[], name: string): T[] {
@@ -180,6 +192,28 @@ export const COMMANDS: Record<string, Command> = {
         cliActor,
       );
       return `Added domain ${domain} to tenant "${tenant.name}" (id ${tenant.id})`;
+    },
+  },
+
+  'tenant:domain-verify': {
+    summary: "Set how the mail gateway checks a domain's recipients while the sender is connected",
+    usage: 'tenant:domain-verify --domain DOMAIN --mode auto|callout|known|off',
+    options: { ...HELP, domain: { type: 'string' }, mode: { type: 'string' } },
+    async run({ values }, ctx) {
+      const domain = required(values, 'domain').trim().toLowerCase();
+      const mode = oneOf(required(values, 'mode'), RECIPIENT_VERIFICATION_MODES, 'mode')!;
+      await ctx.db.transaction(async (tx) => {
+        const tenantId = await createTenantsRepo(tx).setRecipientVerification(domain, mode);
+        if (!tenantId) throw new AppError('not_found', `No tenant has the domain "${domain}"`);
+        await createAuditRepo(tx).record(cliActor, {
+          tenantId,
+          action: 'tenant.recipient_verification_set',
+          targetType: 'tenant',
+          targetId: tenantId,
+          details: { domain, mode },
+        });
+      });
+      return `Recipient verification of ${domain}: ${mode} (${RECIPIENT_VERIFICATION_HELP[mode]}); a running gateway applies it within 30 s`;
     },
   },
 

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { createKeyedMutex } from '../lib/keyed-mutex.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -23,7 +24,36 @@ export interface Database {
   /** Whether every migration shipped with this build is applied. */
   migrationsApplied(): Promise<boolean>;
   ping(): Promise<void>;
+  /**
+   * Run `task` holding the lock `key` for every node of this database (a PostgreSQL advisory
+   * lock; with the embedded database, one process, an in-process lock): callers take turns.
+   */
+  withLock<T>(key: string, task: () => Promise<T>): Promise<T>;
+  /**
+   * Run `task` only if no node holds `key` now (singleton jobs: digests, sweeps); resolves to
+   * false, without running it, when another node does.
+   */
+  tryLock(key: string, task: () => Promise<unknown>): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** The in-process form of both locks (the embedded database belongs to one process). */
+function processLocks(): Pick<Database, 'withLock' | 'tryLock'> {
+  const mutex = createKeyedMutex();
+  const held = new Set<string>();
+  return {
+    withLock: mutex,
+    async tryLock(key, task) {
+      if (held.has(key)) return false;
+      held.add(key);
+      try {
+        await task();
+        return true;
+      } finally {
+        held.delete(key);
+      }
+    },
+  };
 }
 
 export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
@@ -66,6 +96,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     ping: async () => {
       await client.query('select 1');
     },
+    ...processLocks(),
     close: () => client.close(),
   };
 }
@@ -75,6 +106,16 @@ export async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Advisory locks are held on connections of their own, so a task holding one can always get a
+  // connection from the main pool for its own queries.
+  const lockPool = new pg.Pool({
+    connectionString: url,
+    max: 5,
+    connectionTimeoutMillis: 30_000,
+    statement_timeout: 60_000,
+  });
+  lockPool.on('error', () => {});
+  const local = createKeyedMutex();
   const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
   return {
     db,
@@ -94,7 +135,43 @@ export async function openPostgres(url: string): Promise<Database> {
     ping: async () => {
       await pool.query('select 1');
     },
-    close: () => pool.end(),
+    // Callers in this process queue here first, so waiting ones do not each hold a connection.
+    withLock: (key, task) =>
+      local(key, async () => {
+        const client = await lockPool.connect();
+        try {
+          await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [key]);
+          try {
+            return await task();
+          } finally {
+            await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+          }
+        } finally {
+          client.release();
+        }
+      }),
+    async tryLock(key, task) {
+      const client = await lockPool.connect();
+      try {
+        const { rows } = await client.query<{ ok: boolean }>(
+          'select pg_try_advisory_lock(hashtextextended($1, 0)) as ok',
+          [key],
+        );
+        if (!rows[0]?.ok) return false;
+        try {
+          await task();
+          return true;
+        } finally {
+          await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: async () => {
+      await pool.end();
+      await lockPool.end();
+    },
   };
 }
 

@@ -113,7 +113,10 @@ describe('outbound delivery', () => {
         expect(row.nextAttemptAt!.getTime()).toBeGreaterThan(clock.now().getTime() - 60_000);
       }
       expect(
-        await database.db.select().from(outbox).where(inArray(outbox.kind, ['bounce', 'delay_notice'])),
+        await database.db
+          .select()
+          .from(outbox)
+          .where(inArray(outbox.kind, ['bounce', 'delay_notice'])),
       ).toHaveLength(0);
       down = false;
       clock.advance(60 * 60_000);

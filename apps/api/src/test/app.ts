@@ -26,10 +26,12 @@ export async function buildTestApp(
     clock?: Clock;
     database?: Database;
     dnsResolver?: DnsResolver;
+    /** Another node of the same cluster shares its key; by default each test app has its own. */
+    serverKey?: ServerKey;
   } = {},
 ) {
   const database = options.database ?? (await openTestDatabase());
-  const serverKey = ServerKey.inMemory();
+  const serverKey = options.serverKey ?? ServerKey.inMemory();
   const app = await buildApp({
     config: testConfig(options.env),
     database,

@@ -25,7 +25,8 @@ const rcpts = new Map<string, number>();
 const seen: { helo: string; mailFrom: string }[] = [];
 let opened = 0;
 let closed = 0;
-const smtpError = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });
+const smtpError = (message: string, responseCode: number) =>
+  Object.assign(new Error(message), { responseCode });
 
 function startNextHop(secure = false) {
   const server = new SMTPServer({
@@ -68,16 +69,21 @@ let tlsNextHop: Awaited<ReturnType<typeof startNextHop>>;
 let silent: net.Server;
 const silentSockets = { opened: 0, closed: 0 };
 
-const frontDoors: ReturnType<typeof createSmtpIn>[] = [];
-/** The gateway's front door on the test database with a verifier against `relayUrl`. */
-async function frontDoor(relayUrl: string | undefined) {
-  const verifier = createRecipientVerifier({
+/** A verifier on the test database asking the next hop at `relayUrl` (none: no next hop). */
+const verifierFor = (relayUrl: string | undefined, timeoutMs?: number) =>
+  createRecipientVerifier({
     db: database.db,
     clock,
     log: quiet,
     relayUrl,
     heloName: 'mx.moat.test',
+    ...(timeoutMs ? { timeoutMs } : {}),
   });
+
+const frontDoors: ReturnType<typeof createSmtpIn>[] = [];
+/** The gateway's front door on the test database with a verifier against `relayUrl`. */
+async function frontDoor(relayUrl: string | undefined) {
+  const verifier = verifierFor(relayUrl);
   const smtp = createSmtpIn({
     db: database.db,
     clock,
@@ -222,28 +228,14 @@ describe('recipient verification at RCPT: callout to the next hop', () => {
   });
 
   it('makes one callout for concurrent checks of the same address', async () => {
-    const verifier = createRecipientVerifier({
-      db: database.db,
-      clock,
-      log: quiet,
-      relayUrl: `smtp://127.0.0.1:${nextHop.port}`,
-      heloName: 'mx.moat.test',
-    });
-    const answers = await Promise.all(
-      Array.from({ length: 5 }, () => verifier.check('eve@callout.test')),
-    );
+    const verifier = verifierFor(`smtp://127.0.0.1:${nextHop.port}`);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => verifier.check('eve@callout.test')));
     expect(answers).toEqual(Array(5).fill({ result: 'ok' }));
     expect(rcpts.get('eve@callout.test')).toBe(1);
   });
 
   it('speaks implicit TLS to an smtps:// next hop', async () => {
-    const verifier = createRecipientVerifier({
-      db: database.db,
-      clock,
-      log: quiet,
-      relayUrl: `smtps://127.0.0.1:${tlsNextHop.port}?tls.rejectUnauthorized=false`,
-      heloName: 'mx.moat.test',
-    });
+    const verifier = verifierFor(`smtps://127.0.0.1:${tlsNextHop.port}?tls.rejectUnauthorized=false`);
     expect(await verifier.check('fay@callout.test')).toEqual({ result: 'ok' });
     expect(await verifier.check('ghost-tls@callout.test')).toMatchObject({
       result: 'unknown',
@@ -252,14 +244,7 @@ describe('recipient verification at RCPT: callout to the next hop', () => {
   });
 
   it('gives up after timeoutMs on a next hop that never answers, and hangs up', async () => {
-    const verifier = createRecipientVerifier({
-      db: database.db,
-      clock,
-      log: quiet,
-      relayUrl: `smtp://127.0.0.1:${(silent.address() as net.AddressInfo).port}`,
-      heloName: 'mx.moat.test',
-      timeoutMs: 200,
-    });
+    const verifier = verifierFor(`smtp://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, 200);
     const started = Date.now();
     expect(await verifier.check('gil@callout.test')).toMatchObject({ result: 'tempfail' });
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -271,13 +256,7 @@ describe('recipient verification at RCPT: callout to the next hop', () => {
     await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
     const { port } = free.address() as net.AddressInfo;
     await new Promise<void>((resolve) => free.close(() => resolve()));
-    const verifier = createRecipientVerifier({
-      db: database.db,
-      clock,
-      log: quiet,
-      relayUrl: `smtp://127.0.0.1:${port}`,
-      heloName: 'mx.moat.test',
-    });
+    const verifier = verifierFor(`smtp://127.0.0.1:${port}`);
     expect(await verifier.check('hal@callout.test')).toMatchObject({
       result: 'tempfail',
       detail: expect.stringContaining('ECONNREFUSED'),

@@ -257,7 +257,7 @@ export function createRecipientVerifier(deps: {
       }
       const detail = reply
         ? `next hop said at ${step}: ${reply.code} ${reply.text}`
-        : `next hop unreachable: ${sanitize((error as Error).message)}`;
+        : `callout failed: ${sanitize((error as Error).message)}`;
       warn('tempfail', { nextHop: url.host, detail }, 'recipient callout failed');
       return { result: 'tempfail', detail };
     } finally {

@@ -4,6 +4,7 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp
 import type { Db } from '../../db/client.ts';
 import { inboundMessages } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { type Counters, memoryCounters } from '../../lib/counters.ts';
 import { createTenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 import { checkMessage } from './message-checks.ts';
 
@@ -50,24 +51,15 @@ export function createSmtpIn(deps: {
   verifyRecipient?: (
     address: string,
   ) => Promise<{ result: 'ok' | 'unknown' | 'tempfail' | 'no_domain'; detail?: string }>;
+  /** Per-address counts shared by every node; default: this process's memory. */
+  counters?: Counters;
 }) {
   const { options } = deps;
   const tenants = createTenantsRepo(deps.db);
-  const connections = new Map<string, number>();
+  const counters = deps.counters ?? memoryCounters(deps.clock);
   const accepted = new Set<string>();
-  const recent = new Map<string, number[]>();
-
-  function tooFast(ip: string): boolean {
-    const now = deps.clock.now().getTime();
-    // Forget addresses quiet for a minute, so the map does not grow without bound.
-    if (recent.size > 10_000) {
-      for (const [key, times] of recent) if (now - (times.at(-1) ?? 0) >= 60_000) recent.delete(key);
-    }
-    const times = (recent.get(ip) ?? []).filter((t) => now - t < 60_000);
-    times.push(now);
-    recent.set(ip, times);
-    return times.length > options.maxMessagesPerMinute;
-  }
+  /** A node that dies with connections open: its share of an address's count fades after this. */
+  const CONNECTION_TTL_MS = 3_600_000;
 
   const server = new SMTPServer({
     name: options.hostname,
@@ -85,23 +77,32 @@ export function createSmtpIn(deps: {
     closeTimeout: 5_000,
 
     onConnect(session, callback) {
-      const ip = session.remoteAddress;
-      const open = connections.get(ip) ?? 0;
-      if (open >= options.maxConnectionsPerIp) {
-        return callback(new SmtpError('4.7.0 Too many connections from your address, try again later', 421));
-      }
-      connections.set(ip, open + 1);
-      accepted.add(session.id);
-      callback();
+      // Counted for every node (shared counters): N nodes do not allow N times the limit.
+      const key = `smtp-conn:${session.remoteAddress}`;
+      counters
+        .add(key, 1, CONNECTION_TTL_MS)
+        .then(async (open) => {
+          if (open > options.maxConnectionsPerIp) {
+            await counters.add(key, -1, CONNECTION_TTL_MS);
+            return callback(
+              new SmtpError('4.7.0 Too many connections from your address, try again later', 421),
+            );
+          }
+          accepted.add(session.id);
+          callback();
+        })
+        .catch((error) => {
+          deps.log.error({ err: error }, 'counting an SMTP connection failed');
+          callback(new SmtpError('4.3.0 Temporary failure, try again later', 421));
+        });
     },
 
     onClose(session) {
       // smtp-server closes refused connections too: only those let in were counted.
       if (!accepted.delete(session.id)) return;
-      const ip = session.remoteAddress;
-      const open = (connections.get(ip) ?? 1) - 1;
-      if (open <= 0) connections.delete(ip);
-      else connections.set(ip, open);
+      counters
+        .add(`smtp-conn:${session.remoteAddress}`, -1, CONNECTION_TTL_MS)
+        .catch((error) => deps.log.warn({ err: error }, 'uncounting an SMTP connection failed'));
     },
 
     onMailFrom(address: SMTPServerAddress, _session: SMTPServerSession, callback) {
@@ -172,18 +173,24 @@ export function createSmtpIn(deps: {
           return callback(new SmtpError('5.3.4 Message too big for this gateway', 552));
         }
         const ip = session.remoteAddress;
-        if (tooFast(ip)) {
-          return callback(new SmtpError('4.7.0 Too many messages from your address, try again later', 451));
-        }
         const message = Buffer.concat(chunks);
-        checkMessage(message)
+        counters
+          .hit(`smtp-msg:${ip}`, 60_000)
+          .then(({ count }) => {
+            if (count > options.maxMessagesPerMinute) {
+              return new SmtpError('4.7.0 Too many messages from your address, try again later', 451);
+            }
+            return checkMessage(message).then((refusal) =>
+              refusal ? new SmtpError(refusal.message, refusal.code) : null,
+            );
+          })
           .then((refusal) => {
             if (refusal) {
               deps.log.info(
                 { clientIp: ip, size, reply: refusal.message },
                 'inbound message refused at end of DATA',
               );
-              return callback(new SmtpError(refusal.message, refusal.code));
+              return callback(refusal);
             }
             return store(session, message, callback);
           })
@@ -203,7 +210,8 @@ export function createSmtpIn(deps: {
   ) {
     const ip = session.remoteAddress;
     const now = deps.clock.now();
-    const helo = (session.hostNameAppearsAs ?? '').slice(0, 255);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+    const helo = (session.hostNameAppearsAs ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255);
     const trace = `Received: from ${helo.replace(/[^\w.-]/g, '') || 'unknown'} ([${ip}])\r\n\tby ${options.hostname} (Moat) with ${session.transmissionType ?? 'SMTP'} id ${session.id};\r\n\t${now.toUTCString()}\r\n`;
     const raw = Buffer.concat([Buffer.from(trace), message]);
     const envelope = session.envelope;

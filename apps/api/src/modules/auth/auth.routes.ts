@@ -66,7 +66,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     AUTH_API.captchaChallenge,
     {
       schema: { tags: ['auth'], summary: 'A fresh ALTCHA proof-of-work challenge', hide: false },
-      config: perMinute(60),
+      // Cheap to make and useless without the work: generous, so a whole office behind one NAT can sign in.
+      config: perMinute(600),
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');

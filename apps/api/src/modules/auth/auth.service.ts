@@ -78,6 +78,8 @@ export function createAuthService(deps: {
   throttle: Throttle;
   sessions: SessionsService;
   log: { error(obj: unknown, msg: string): void };
+  /** Takes sign-in attempts of one account in turn on every node (Database.withLock); default: this process. */
+  accountLock?: <T>(key: string, task: () => Promise<T>) => Promise<T>;
 }) {
   const { db, clock } = deps;
   const users = createUsersRepo(db);
@@ -87,7 +89,7 @@ export function createAuthService(deps: {
   const challenges = createLoginChallengesRepo(db);
   const userTokens = createUserTokensRepo(db);
   const codes = createEmailCodes({ db, clock, pepper: deps.serverKey.derive('email-codes') });
-  const accountLock = createKeyedMutex();
+  const accountLock = deps.accountLock ?? createKeyedMutex();
 
   const userActor = (user: UserRow, meta: RequestMeta): Actor => ({
     type: 'user',
@@ -242,9 +244,9 @@ export function createAuthService(deps: {
     return user;
   }
 
-  /** Attempts for one account are taken in turn, so a parallel burst is counted like a series. */
+  /** Attempts for one account are taken in turn on every node, so a parallel burst is counted like a series. */
   function provePassword(email: string, password: string, meta: RequestMeta): Promise<UserRow> {
-    return accountLock(email, () => provePasswordNow(email, password, meta));
+    return accountLock(`sign-in:${email.toLowerCase()}`, () => provePasswordNow(email, password, meta));
   }
 
   async function assertVerifiedCaptcha(token: string | null | undefined, meta: RequestMeta): Promise<void> {

@@ -44,6 +44,8 @@ export function createDigestService(deps: {
   config: Pick<Config, 'publicUrl'>;
   mailer: Mailer;
   log?: Pick<FastifyBaseLogger, 'error'>;
+  /** Runs a singleton job only where no other node runs it now (Database.tryLock); default: here. */
+  singleton?: (key: string, task: () => Promise<unknown>) => Promise<boolean>;
 }) {
   const { db } = deps;
   let timer: NodeJS.Timeout | null = null;
@@ -135,7 +137,8 @@ export function createDigestService(deps: {
       if (timer) return;
       const tick = () => {
         if (running) return;
-        running = run()
+        // One node sends digests (each is also sent at most once per recipient and period).
+        running = (deps.singleton ? deps.singleton('job:digest', run) : run())
           .catch((error) => deps.log?.error({ err: error }, 'quarantine digest run failed'))
           .finally(() => {
             running = null;

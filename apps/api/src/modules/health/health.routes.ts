@@ -15,23 +15,28 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['health'],
-        summary: 'Readiness: the database is reachable and every migration is applied',
+        summary:
+          "Readiness: the database is reachable, every migration is applied, and this node's key is the cluster's",
         response: { 200: readinessSchema, 503: readinessSchema },
       },
     },
     async (_request, reply) => {
       let database: 'ok' | 'unreachable' = 'ok';
       let migrations: 'ok' | 'pending' = 'pending';
+      let secretKey: 'ok' | 'mismatch' | 'unknown' = 'unknown';
       try {
         await app.database.ping();
         migrations = (await app.database.migrationsApplied()) ? 'ok' : 'pending';
+        // 'unset': no node has recorded a key yet (a server records it at start-up).
+        secretKey = (await app.services.cluster.keyState()) === 'mismatch' ? 'mismatch' : 'ok';
       } catch {
         database = 'unreachable';
       }
-      const ready = database === 'ok' && migrations === 'ok';
-      return reply
-        .code(ready ? 200 : 503)
-        .send({ status: ready ? 'ready' : 'not_ready', checks: { database, migrations } });
+      const ready = database === 'ok' && migrations === 'ok' && secretKey === 'ok';
+      return reply.code(ready ? 200 : 503).send({
+        status: ready ? 'ready' : 'not_ready',
+        checks: { database, migrations, secret_key: secretKey },
+      });
     },
   );
 };

@@ -23,11 +23,39 @@ const errors = {
   405: errorResponseSchema,
   429: errorResponseSchema,
 };
-const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+/**
+ * Public limits that fit real companies (issue 9): each call is limited per message link (the
+ * `msg`/`id` of the notification), so one link cannot be hammered, and per client address only
+ * generously, so 200 recipients behind one company NAT can each restore their own mail. Codes
+ * are bounded on their own (3 attempts each, resend waits: SPEC §9).
+ */
+export const PUBLIC_LIMITS = {
+  /** Every public call from one address, per minute. */
+  perAddress: 3_000,
+} as const;
+
+const linkKey = (request: FastifyRequest) => {
+  const params = request.params as { msg?: string };
+  const query = request.query as { msg?: string; id?: string } | undefined;
+  const link = params.msg ?? query?.msg ?? query?.id;
+  return link ? `link:${link}` : `address:${request.ip}`;
+};
+const perLinkPerMinute = (max: number) => ({
+  rateLimit: { max, timeWindow: '1 minute', keyGenerator: linkKey },
+});
 
 /** The public calls of SPEC §7, at exactly its paths. No session: the message's opaque id is the key. */
 export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.publicActions;
+  // One generous count per client address over all public calls of this plugin.
+  app.addHook(
+    'onRequest',
+    app.rateLimit({
+      max: PUBLIC_LIMITS.perAddress,
+      timeWindow: '1 minute',
+      keyGenerator: (request) => `public-address:${request.ip}`,
+    }),
+  );
   const secure = app.config.secureCookies;
 
   const callOf = (request: FastifyRequest): PublicCall => {
@@ -68,7 +96,7 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
         params: z.object({ type: typeParam, msg: z.string().max(200) }),
         response: { 200: entityExistsResponseSchema, ...errors },
       },
-      config: perMinute(120),
+      config: perLinkPerMinute(120),
     },
     async (request) => ({ isExists: await service.entityExists(request.params.type, request.params.msg) }),
   );
@@ -84,7 +112,7 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
         body: actionNameBodySchema,
         response: { 200: identificationResponseSchema, ...errors },
       },
-      config: perMinute(60),
+      config: perLinkPerMinute(60),
     },
     async (request) => ({ status: await service.identificationNeeded(callOf(request)) }),
   );
@@ -100,7 +128,7 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
         body: actionNameBodySchema,
         response: { 200: verifyRecipientResponseSchema, ...errors },
       },
-      config: perMinute(10),
+      config: perLinkPerMinute(10),
     },
     async (request) => service.verifyRecipient(callOf(request)),
   );
@@ -115,7 +143,7 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: publicQuerySchema,
         response: { 200: actionResponseSchema, ...errors },
       },
-      config: perMinute(30),
+      config: perLinkPerMinute(30),
     },
     async (request, reply) => answer(reply, await service.userResponse(callOf(request))),
   );
@@ -130,7 +158,7 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: publicQuerySchema,
         response: { 200: restoreResponseSchema, ...errors },
       },
-      config: perMinute(120),
+      config: perLinkPerMinute(120),
     },
     async (request) => service.status(request.params.type, request.params.msg, 'email'),
   );
@@ -158,7 +186,7 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
           querystring: publicQuerySchema,
           response: { 200: restoreResponseSchema, ...errors },
         },
-        config: perMinute(30),
+        config: perLinkPerMinute(30),
       },
       async (request, reply) => answer(reply, await service.restoreGet(callOf(request), route.kind)),
     );
@@ -193,7 +221,7 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
           body: commentaryBodySchema,
           response: { 200: restoreResponseSchema, ...errors },
         },
-        config: perMinute(20),
+        config: perLinkPerMinute(20),
       },
       async (request, reply) =>
         answer(reply, await service.restorePost(callOf(request), route.kind, request.body.commentary)),

@@ -1,6 +1,6 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { tenantDomains, tenants } from '../../db/schema.ts';
+import { tenantDomains, tenants, users } from '../../db/schema.ts';
 
 export type TenantRow = typeof tenants.$inferSelect;
 export type NewTenant = typeof tenants.$inferInsert;
@@ -33,6 +33,41 @@ export function createTenantsRepo(db: DbOrTx) {
         .from(tenantDomains)
         .where(eq(tenantDomains.domain, domain));
       return row?.tenantId ?? null;
+    },
+    /** The owner of a domain and how the gateway checks its recipients at RCPT, in one query. */
+    async recipientVerificationOf(
+      domain: string,
+      tx?: DbOrTx,
+    ): Promise<{ tenantId: string; mode: string } | null> {
+      const [row] = await (tx ?? db)
+        .select({ tenantId: tenantDomains.tenantId, mode: tenantDomains.recipientVerification })
+        .from(tenantDomains)
+        .where(eq(tenantDomains.domain, domain.toLowerCase()));
+      return row ?? null;
+    },
+    /** Set a domain's recipient verification mode; the owning tenant, or null for an unknown domain. */
+    async setRecipientVerification(domain: string, mode: string, tx?: DbOrTx): Promise<string | null> {
+      const [row] = await (tx ?? db)
+        .update(tenantDomains)
+        .set({ recipientVerification: mode })
+        .where(eq(tenantDomains.domain, domain.toLowerCase()))
+        .returning({ tenantId: tenantDomains.tenantId });
+      return row?.tenantId ?? null;
+    },
+    /** Whether an address is a user of the tenant who is not disabled (emails are stored lowercase). */
+    async isKnownRecipient(tenantId: string, address: string, tx?: DbOrTx): Promise<boolean> {
+      const [row] = await (tx ?? db)
+        .select({ id: users.id })
+        .from(users)
+        .where(
+          and(
+            eq(users.tenantId, tenantId),
+            eq(users.email, address.toLowerCase()),
+            ne(users.status, 'disabled'),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
     },
     async domainsOf(tenantId: string, tx?: DbOrTx): Promise<string[]> {
       const rows = await (tx ?? db)

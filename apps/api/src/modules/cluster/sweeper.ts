@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * Periodic housekeeping (expired shared counters and the like) that one node does for all: each
+ * pass runs under a cluster-wide singleton lock, so nodes never sweep the same rows at once.
+ */
+export function createSweeper(deps: {
+  tasks: Array<{ name: string; run: () => Promise<unknown> }>;
+  singleton: (key: string, task: () => Promise<unknown>) => Promise<boolean>;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+}) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+  async function pass(): Promise<void> {
+    for (const task of deps.tasks) {
+      await deps
+        .singleton(`job:sweep:${task.name}`, task.run)
+        .catch((error) => deps.log.warn({ err: error, task: task.name }, 'sweep failed'));
+    }
+  }
+  return {
+    pass,
+    start(intervalMs = 10 * 60_000) {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (running) return;
+        running = pass().finally(() => {
+          running = null;
+        });
+      }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}
+export type Sweeper = ReturnType<typeof createSweeper>;
