@@ -231,7 +231,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     mfa: createMfaService({ db, clock, serverKey, sessions, throttle }),
     publicActions,
-    quarantineAdmin: createQuarantineAdminService({ db, clock, mailer, publicActions }),
+    quarantineAdmin: createQuarantineAdminService({
+      db,
+      clock,
+      mailer,
+      publicActions,
+      retryParked: processor.retryParked,
+    }),
     deployment: createDeploymentService({ db, clock, mailer, supportEmail: config.supportEmail }),
     trial: createTrialService({ db, clock, mailer, supportEmail: config.supportEmail }),
     serviceStatus: createServiceStatusService({

@@ -11,6 +11,7 @@ export const QUARANTINE_ADMIN_API = {
   messages: '/api/v1/quarantine/messages',
   message: (id: string) => `/api/v1/quarantine/messages/${id}`,
   messageRelease: (id: string) => `/api/v1/quarantine/messages/${id}/release`,
+  messageRetry: (id: string) => `/api/v1/quarantine/messages/${id}/retry`,
 } as const;
 
 export const attachmentSchema = z
@@ -36,6 +37,8 @@ export const messageSummarySchema = z
     verdict: z.enum(VERDICTS),
     reasons: z.array(z.string()),
     state: z.enum(['quarantined', 'attachments_removed', 'restored', 'deleted']),
+    /** The gateway could not process it: held unscanned; an admin may retry, release or delete it. */
+    processing_failed: z.boolean(),
     size: z.number().int(),
     attachments: z.array(attachmentSchema),
   })

@@ -11,6 +11,8 @@ export const restoreDecisionResponseSchema = z.object({ status: z.enum(RESTORE_S
 
 /** POST /api/v1/quarantine/messages/{id}/release */
 export const releaseResponseSchema = z.object({ status: z.literal('restored') });
+export const retryResponseSchema = z.object({ status: z.literal('requeued') });
+export const deleteResponseSchema = z.object({ status: z.literal('deleted') });
 
 /** Rows per page of the admin lists (the API allows up to 200). */
 export const QUARANTINE_PAGE_SIZE = 25;

@@ -19,6 +19,7 @@ export function buildMessage(overrides: Partial<MessageSummary> = {}): MessageSu
     verdict: 'suspicious',
     reasons: ['Lookalike domain'],
     state: 'quarantined',
+    processing_failed: false,
     size: 2048,
     attachments: [],
     ...overrides,

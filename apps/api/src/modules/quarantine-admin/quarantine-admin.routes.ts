@@ -158,4 +158,40 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       return { status: 'restored' as const };
     },
   );
+
+  app.post(
+    `${QUARANTINE_ADMIN_API.messages}/:id/retry`,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Process again a message the gateway could not process (held unscanned)',
+        params: idParams,
+        response: { 200: z.object({ status: z.literal('requeued') }), ...errors },
+      },
+    },
+    async (request) => {
+      const { tenantId, actor } = admin(request);
+      await service.retry(tenantId, request.params.id, actor);
+      return { status: 'requeued' as const };
+    },
+  );
+
+  app.delete(
+    `${QUARANTINE_ADMIN_API.messages}/:id`,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Delete a held message: nobody can restore it any more',
+        params: idParams,
+        response: { 200: z.object({ status: z.literal('deleted') }), ...errors },
+      },
+    },
+    async (request) => {
+      const { tenantId, actor } = admin(request);
+      await service.remove(tenantId, request.params.id, actor);
+      return { status: 'deleted' as const };
+    },
+  );
 };

@@ -30,6 +30,7 @@ function summary(m: MessageRow, attachments: AttachmentRow[]): MessageSummary {
     verdict: m.verdict as Verdict,
     reasons: m.reasons,
     state: m.state as MessageSummary['state'],
+    processing_failed: m.failedInboundId !== null,
     size: m.size,
     attachments: attachments
       .filter((a) => a.messageId === m.id)
@@ -64,6 +65,8 @@ export function createQuarantineAdminService(deps: {
   clock: Clock;
   mailer: Mailer;
   publicActions: PublicActionsService;
+  /** The gateway's retry of a parked message (GatewayProcessor.retryParked). */
+  retryParked: (inboundId: string) => Promise<'requeued' | 'not_failed' | 'acted_on'>;
 }) {
   const { db } = deps;
   const audit = createAuditRepo(db);
@@ -165,7 +168,17 @@ export function createQuarantineAdminService(deps: {
         .from(quarantineMessages)
         .where(and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId)));
       if (!m) throw new AppError('not_found', 'No such message');
-      const parsed = await simpleParser(Buffer.from(m.raw), { skipImageLinks: true });
+      // A parked message is one the parser could not take: show what can be read, never a 500.
+      const parsed = await simpleParser(Buffer.from(m.raw), { skipImageLinks: true }).catch(() => null);
+      if (!parsed) {
+        return {
+          ...summary(m, await attachmentsOf([m.id])),
+          headers: [],
+          body_text: null,
+          links: [],
+          raw_sha256: m.rawSha256,
+        };
+      }
       const headers = parsed.headerLines.slice(0, 200).map((h) => {
         const colon = h.line.indexOf(':');
         return {
@@ -287,6 +300,52 @@ export function createQuarantineAdminService(deps: {
         m.state === 'attachments_removed' ? 'original' : 'email',
         actor.userId ?? 'admin',
       );
+    },
+
+    /**
+     * Retry a message the gateway parked as failed: its held copies are withdrawn and it is
+     * processed again from the start (it may then be delivered, held for a verdict, or parked again).
+     */
+    async retry(tenantId: string, id: string, actor: Actor): Promise<void> {
+      const [m] = await db
+        .select({ failedInboundId: quarantineMessages.failedInboundId })
+        .from(quarantineMessages)
+        .where(and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId)));
+      if (!m) throw new AppError('not_found', 'No such message');
+      if (!m.failedInboundId) {
+        throw new AppError('conflict', 'Only a message that could not be processed can be retried');
+      }
+      const result = await deps.retryParked(m.failedInboundId);
+      if (result === 'acted_on') {
+        throw new AppError(
+          'conflict',
+          'A copy of this message was already released or deleted: it cannot be processed again',
+        );
+      }
+      if (result === 'not_failed')
+        throw new AppError('conflict', 'This message is being processed again already');
+      await audit.record(actor, {
+        tenantId,
+        action: 'quarantine.admin_retry',
+        targetType: 'quarantine_message',
+        targetId: id,
+      });
+    },
+
+    /** Delete a held message: it can no longer be restored by anyone; the record stays. */
+    async remove(tenantId: string, id: string, actor: Actor): Promise<void> {
+      const [m] = await db
+        .update(quarantineMessages)
+        .set({ state: 'deleted' })
+        .where(and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId)))
+        .returning({ id: quarantineMessages.id });
+      if (!m) throw new AppError('not_found', 'No such message');
+      await audit.record(actor, {
+        tenantId,
+        action: 'quarantine.admin_delete',
+        targetType: 'quarantine_message',
+        targetId: id,
+      });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { VERDICTS, type Verdict } from '@moat/contracts/quarantine';
 import type { MessageSummary } from '@moat/contracts/quarantine-admin';
 import { LISTED_MESSAGE_STATES, type ListedMessageState } from '@moat/contracts/web-quarantine-admin';
@@ -17,16 +17,18 @@ import { useListControls } from '../../../components/list/use-list-controls';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { useNotify } from '../../../components/ui/Notifications';
 import { formatBytes } from '../../../lib/format';
+import { useDeleteQuarantineMessage } from '../api/delete-quarantine-message';
 import { useQuarantineMessages } from '../api/get-quarantine-messages';
 import { useReleaseQuarantineMessage } from '../api/release-quarantine-message';
+import { useRetryQuarantineMessage } from '../api/retry-quarantine-message';
 import { decisionErrorText } from '../error-text';
 import { MESSAGE_STATE_LABEL, VERDICT_LABEL } from '../labels';
 import { VerdictBadge } from './Badges';
 import { MessagePreview } from './MessagePreview';
 
-/** Malware is never released; a restored message has been released already. */
+/** Malware is never released; a restored message has been released already; a deleted one is gone. */
 const isReleasable = (message: MessageSummary) =>
-  message.verdict !== 'malware' && message.state !== 'restored';
+  message.verdict !== 'malware' && message.state !== 'restored' && message.state !== 'deleted';
 
 /**
  * Quarantined Items (SPEC §2.4 User Interaction): the held messages with search, verdict and state
@@ -40,7 +42,10 @@ export function QuarantineItemsScreen() {
   const controls = useListControls({ verdict: verdict || undefined, state: state || undefined });
   const [previewed, setPreviewed] = useState<MessageSummary | null>(null);
   const [releasing, setReleasing] = useState<MessageSummary | null>(null);
+  const [deleting, setDeleting] = useState<MessageSummary | null>(null);
   const release = useReleaseQuarantineMessage();
+  const retry = useRetryQuarantineMessage();
+  const remove = useDeleteQuarantineMessage();
 
   const list = useQuarantineMessages({
     ...controls.query,
@@ -65,6 +70,46 @@ export function QuarantineItemsScreen() {
         notify({
           tone: 'error',
           title: t('quarantine.notify.releaseFailed'),
+          message: decisionErrorText(t, error),
+        }),
+    });
+  };
+
+  /** A message the gateway could not process: the admin processes it again (it leaves this list). */
+  const retryMessage = (message: MessageSummary) =>
+    retry.mutate(message.id, {
+      onSuccess: () => {
+        notify({
+          tone: 'success',
+          title: t('quarantine.failed.retried'),
+          message: t('quarantine.failed.retriedDescription'),
+        });
+        setPreviewed(null);
+      },
+      onError: (error) =>
+        notify({
+          tone: 'error',
+          title: t('quarantine.failed.retryFailed'),
+          message: decisionErrorText(t, error),
+        }),
+    });
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        notify({
+          tone: 'success',
+          title: t('quarantine.failed.deleted'),
+          message: subjectOf(t, deleting.subject),
+        });
+        setDeleting(null);
+        setPreviewed(null);
+      },
+      onError: (error) =>
+        notify({
+          tone: 'error',
+          title: t('quarantine.failed.deleteFailed'),
           message: decisionErrorText(t, error),
         }),
     });
@@ -145,7 +190,13 @@ export function QuarantineItemsScreen() {
                 <VerdictBadge verdict={message.verdict} />
               </Table.Td>
               <Table.Td>
-                <Text size="sm">{t(MESSAGE_STATE_LABEL[message.state])}</Text>
+                {message.processing_failed && message.state === 'quarantined' ? (
+                  <Badge color="red" variant="light">
+                    {t('quarantine.failed.badge')}
+                  </Badge>
+                ) : (
+                  <Text size="sm">{t(MESSAGE_STATE_LABEL[message.state])}</Text>
+                )}
               </Table.Td>
               <Table.Td>
                 <Text size="sm">
@@ -167,11 +218,48 @@ export function QuarantineItemsScreen() {
       <PreviewDrawer opened={preview !== null} onClose={() => setPreviewed(null)}>
         {preview && (
           <Stack gap="md">
-            {isReleasable(preview) && <Group>{releaseButton(preview, false)}</Group>}
+            {preview.processing_failed && preview.state === 'quarantined' && (
+              <Alert color="red" title={t('quarantine.failed.title')}>
+                <Stack gap="xs">
+                  <Text size="sm">{t('quarantine.failed.description')}</Text>
+                  {preview.reasons.map((reason) => (
+                    <Text key={reason} size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                      {reason}
+                    </Text>
+                  ))}
+                </Stack>
+              </Alert>
+            )}
+            <Group>
+              {preview.processing_failed && preview.state === 'quarantined' && (
+                <Button loading={retry.isPending} onClick={() => retryMessage(preview)}>
+                  {t('quarantine.actions.retry')}
+                </Button>
+              )}
+              {isReleasable(preview) && releaseButton(preview, false)}
+              {preview.state !== 'deleted' && preview.state !== 'restored' && (
+                <Button color="red" variant="light" onClick={() => setDeleting(preview)}>
+                  {t('quarantine.actions.delete')}
+                </Button>
+              )}
+            </Group>
             <MessagePreview id={preview.id} />
           </Stack>
         )}
       </PreviewDrawer>
+
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={t('quarantine.failed.deleteTitle')}
+        confirmLabel={t('quarantine.actions.delete')}
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+      >
+        {t('quarantine.failed.deleteDescription', {
+          subject: deleting ? subjectOf(t, deleting.subject) : '',
+        })}
+      </ConfirmDialog>
 
       <ConfirmDialog
         opened={releasing !== null}

@@ -1,0 +1,18 @@
+import { QUARANTINE_ADMIN_API } from '@moat/contracts/quarantine-admin';
+import { deleteResponseSchema } from '@moat/contracts/web-quarantine-admin';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiDelete } from '../../../lib/http';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** DELETE /api/v1/quarantine/messages/{id}: nobody can restore the message any more. */
+export function deleteQuarantineMessage(id: string) {
+  return apiDelete(QUARANTINE_ADMIN_API.message(id), { schema: deleteResponseSchema });
+}
+
+export function useDeleteQuarantineMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteQuarantineMessage,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.quarantine.all() }),
+  });
+}
