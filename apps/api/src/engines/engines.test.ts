@@ -1,11 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { domainToASCII } from 'node:url';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { ParsedMessage } from '../mail/parse.ts';
 import { sha256 } from '../mail/parse.ts';
 import { createAntiMalware } from './anti-malware.ts';
-import { editDistance, lookalikeOf } from './anti-phishing.ts';
+import { createAntiPhishing, editDistance, lookalikeOf } from './anti-phishing.ts';
 import { createAntiSpam } from './anti-spam.ts';
 import type { EngineInput } from './types.ts';
 
@@ -85,6 +86,69 @@ describe('anti-phishing lookalikes', () => {
     expect(lookalikeOf('mail.example.com', ['example.com'])).toBeNull();
     expect(lookalikeOf('contoso.com', ['example.com'])).toBeNull();
     expect(editDistance('kitten', 'sitting')).toBe(3);
+  });
+
+  it('covers short tenant names by structure: the name hyphenated, under another suffix, inside a longer domain, homoglyphs', () => {
+    const own = ['acme.test'];
+    for (const domain of [
+      'acme-test.com',
+      'acme-test.test',
+      'acme-mail.net',
+      'login-acme.com',
+      'login.acme-secure.co.uk',
+      'acrne-test.com',
+      'acm\u0435.test', // Cyrillic е
+      domainToASCII('acm\u0435.test'), // the same as an IDNA A-label (xn--…)
+      'mail.acm\u0435.test',
+      'acm\u00e9.test',
+      '\uff41\uff43\uff4d\uff45.test', // full-width letters
+      'acrne.test',
+      'acme.test.evil.example',
+      'www.acme.test.evil.example',
+      'acme.com',
+      'acme.co.uk',
+    ]) {
+      expect(lookalikeOf(domain, own), domain).toBe('acme.test');
+    }
+    expect(lookalikeOf('acme.co', ['acme.com'])).toBe('acme.com');
+    expect(lookalikeOf('exmaple-login.com', ['example.com'])).toBe('example.com');
+    expect(lookalikeOf('login.exmaple.com', ['example.com'])).toBe('example.com');
+  });
+
+  it("does not flag the tenant's own domains, their subdomains, or unrelated short names", () => {
+    const own = ['acme.test', 'acme-group.com'];
+    for (const domain of [
+      'acme.test',
+      'ACME.TEST',
+      'acme.test.',
+      'mail.acme.test',
+      'eu.mail.acme.test',
+      'acme-group.com',
+      'news.acme-group.com',
+      'acne.org', // one letter from a four-letter name is another word, not a typo
+      'acne.test',
+      'acmes.test',
+      'macme.test',
+      'acmeco.com',
+      'pacme.com',
+      'acme.zendesk.com', // services send for a customer from a subdomain named after it
+      'outside.test',
+      'partner.test',
+      'example.com',
+    ]) {
+      expect(lookalikeOf(domain, own), domain).toBeNull();
+    }
+    expect(lookalikeOf('sample.com', ['example.com'])).toBeNull();
+    expect(lookalikeOf('example.org.evil', ['example.com'])).toBeNull();
+  });
+
+  it('reports a hyphenated lookalike of a short tenant name as phishing', async () => {
+    const findings = await createAntiPhishing().scan(input({ fromAddress: 'billing@acme-test.com' }));
+    expect(findings).toContainEqual({
+      engine: 'anti_phishing',
+      verdict: 'phishing',
+      reason: 'Lookalike sender domain acme-test.com imitates acme.test',
+    });
   });
 });
 

@@ -4,6 +4,7 @@ import { buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { Counters } from '../lib/counters.ts';
 import { ServerKey } from '../lib/server-key.ts';
 import type { DnsResolver } from '../mail/gateway/processor.ts';
 import { openTestDatabase } from './database.ts';
@@ -28,6 +29,8 @@ export async function buildTestApp(
     dnsResolver?: DnsResolver;
     /** Another node of the same cluster shares its key; by default each test app has its own. */
     serverKey?: ServerKey;
+    /** Counters shared with another node (default: by the database kind, as in production). */
+    counters?: Counters;
   } = {},
 ) {
   const database = options.database ?? (await openTestDatabase());
@@ -39,6 +42,7 @@ export async function buildTestApp(
     cliBridgeToken: TEST_BRIDGE_TOKEN,
     ...(options.dnsResolver ? { dnsResolver: options.dnsResolver } : {}),
     serverKey,
+    ...(options.counters ? { counters: options.counters } : {}),
     logger: false,
   });
   await app.ready();

@@ -4,10 +4,9 @@ import type { Verdict } from '@moat/contracts/quarantine';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { authenticate } from 'mailauth';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { mailLog, users } from '../../db/schema.ts';
+import { mailLog, securityEvents, users } from '../../db/schema.ts';
 import type { AuthSummary, Engine, Finding } from '../../engines/types.ts';
 import { verdictOf } from '../../engines/types.ts';
 import { systemActor } from '../../lib/actor.ts';
@@ -16,6 +15,7 @@ import { createQuarantineService } from '../../modules/quarantine/quarantine.ser
 import { createTenantsRepo, type TenantRow } from '../../modules/tenants/tenants.repo.ts';
 import type { Mailer } from '../outbound.ts';
 import { type ParsedMessage, parseMessage } from '../parse.ts';
+import { bannerCopy, stripForgedAuthResults, warningText } from './banner.ts';
 import { createInboundRepo, type InboundRow, type ParkedCopy } from './inbound.repo.ts';
 import { linksOf } from './links.ts';
 import { type GatewayAction, gatewayActionOf, senderListOf } from './policy.ts';
@@ -104,30 +104,6 @@ async function authenticateMessage(
       authenticationResults: `Authentication-Results: ${options.mta}; spf=temperror; dkim=temperror; dmarc=temperror\r\n`,
     };
   }
-}
-
-/** The message with a warning above its content; attachments kept. */
-async function bannerCopy(parsed: ParsedMessage, recipient: string, warning: string, authHeaders: string) {
-  const composer = new MailComposer({
-    from: parsed.fromName ? { name: parsed.fromName, address: parsed.fromAddress } : parsed.fromAddress,
-    to: recipient,
-    subject: parsed.subject,
-    date: parsed.date ?? undefined,
-    messageId: parsed.messageId ?? undefined,
-    text: `${warning}\n\n${parsed.text}`,
-    ...(parsed.html
-      ? {
-          html: `<p style="padding:8px;border:1px solid #e8590c;background:#fff4e6;color:#000">${warning.replace(/[<>&"]/g, '')}</p>${parsed.html}`,
-        }
-      : {}),
-    attachments: parsed.attachments.map((a) => ({
-      filename: a.filename,
-      contentType: a.contentType,
-      content: a.content,
-    })),
-    headers: { 'X-Moat-Warning': warning.slice(0, 200) },
-  });
-  return Buffer.concat([Buffer.from(authHeaders), await composer.compile().build()]);
 }
 
 /**
@@ -231,6 +207,8 @@ export function createGatewayProcessor(deps: {
     const parsed = await parseMessage(raw);
     const links = linksOf(parsed.html, parsed.text);
     const auth = await authenticateMessage(raw, row, { resolver: deps.resolver, mta });
+    // What the sender wrote in our name (RFC 8601 §5) is removed from every copy that leaves or is held.
+    const delivered = stripForgedAuthResults(raw, mta);
     const envelope = { mailFrom: row.mailFrom, clientIp: row.clientIp, helo: row.helo, rcptTo: row.rcptTo };
 
     // One decision per tenant among the recipients.
@@ -271,13 +249,26 @@ export function createGatewayProcessor(deps: {
         if (action === 'deliver' || action === 'deliver_banner') {
           const body =
             action === 'deliver'
-              ? Buffer.concat([Buffer.from(auth.authenticationResults), raw])
+              ? Buffer.concat([Buffer.from(auth.authenticationResults), delivered])
               : await bannerCopy(
                   parsed,
                   recipient,
-                  `Caution: this message looks like ${decision.verdict}. ${reasons.slice(0, 3).join('; ')}`,
+                  warningText(decision.verdict as Verdict, reasons),
                   auth.authenticationResults,
                 );
+          if (action === 'deliver_banner') {
+            // Delivered, but with a verdict: the security team sees it among the events.
+            await tx.insert(securityEvents).values({
+              tenantId: decision.tenant.id,
+              engine: [...new Set(decision.findings.map((f) => f.engine))].join(',') || 'gateway',
+              verdict: decision.verdict,
+              description: cleanText(
+                `Delivered to ${recipient} with a warning banner: ${reasons.join('; ') || decision.verdict}`,
+                2_000,
+              ),
+              severity: decision.verdict === 'phishing' || decision.verdict === 'malware' ? 'high' : 'low',
+            });
+          }
           outboxIds.push(
             await deps.mailer.send(
               {
@@ -303,7 +294,7 @@ export function createGatewayProcessor(deps: {
             mailer: deps.mailer,
           }).ingest(
             {
-              raw,
+              raw: delivered,
               recipient,
               saasType: GATEWAY_SAAS_TYPE,
               verdict: decision.verdict as Verdict,

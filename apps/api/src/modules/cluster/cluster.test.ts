@@ -1,0 +1,228 @@
+import net from 'node:net';
+import { AUTH_API } from '@moat/contracts/auth';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Counters, memoryCounters, postgresCounters, redisCounters } from '../../lib/counters.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import { createSmtpIn } from '../../mail/gateway/smtp-in.ts';
+import { buildTestApp, CSRF } from '../../test/app.ts';
+import { ManualClock } from '../../test/clock.ts';
+import { buildTenant, buildUser } from '../../test/factories.ts';
+import { codeIn, Jar, lastMail, solveCaptcha } from '../../test/sign-in.ts';
+import { createQuarantineService } from '../quarantine/quarantine.service.ts';
+
+const clock = new ManualClock();
+/** Two nodes of one cluster: one database, one key, shared counters. */
+let a: Awaited<ReturnType<typeof buildTestApp>>;
+let b: Awaited<ReturnType<typeof buildTestApp>>;
+let counters: Counters;
+
+beforeAll(async () => {
+  a = await buildTestApp({ clock, env: { CAPTCHA_DIFFICULTY: '10' } });
+  // Without REDIS_URL nodes on one PostgreSQL share counters there (PGlite is PostgreSQL too).
+  counters = postgresCounters(a.db, clock);
+  await a.app.close();
+  a = await buildTestApp({ clock, database: a.database, counters, env: { CAPTCHA_DIFFICULTY: '10' } });
+  b = await buildTestApp({
+    clock,
+    database: a.database,
+    serverKey: a.serverKey,
+    counters,
+    env: { CAPTCHA_DIFFICULTY: '10' },
+  });
+  await a.app.services.cluster.ensureKey();
+  await b.app.services.cluster.ensureKey();
+});
+afterAll(async () => {
+  await b.app.close();
+  await a.close();
+});
+
+describe('two nodes sharing one database', () => {
+  it('accept on one node a captcha fetched from the other', async () => {
+    const email = 'nobody@cluster.test';
+    const token = await solveCaptcha(a.app);
+    const res = await b.app.inject({
+      method: 'POST',
+      url: AUTH_API.login,
+      headers: CSRF,
+      remoteAddress: '203.0.113.9',
+      payload: { email, current_password: 'wrong-password', recaptcha_token: token },
+    });
+    // The captcha passed (a failed captcha is another error); the credentials did not.
+    expect(res.json().code).toBe('invalid_credentials');
+  });
+
+  it('check on one node an emailed code sent by the other', async () => {
+    const tenant = await buildTenant(a.db);
+    const recipient = `ana@${tenant.domain}`;
+    const ingest = createQuarantineService({
+      db: a.db,
+      clock,
+      config: a.app.config,
+      mailer: a.app.services.mailer,
+    });
+    const { message } = await ingest.ingest(
+      {
+        raw: Buffer.from(`From: x@outside.test\r\nTo: ${recipient}\r\nSubject: Held\r\n\r\nHi\r\n`),
+        recipient,
+        saasType: 'office365_emails',
+        verdict: 'spam',
+        reasons: [],
+        stripAttachments: false,
+        engine: 'test',
+      },
+      { type: 'system' },
+    );
+    const q = new URLSearchParams({ msg: message.publicId, email: recipient });
+    const jar = new Jar();
+    const sent = await a.app.inject({
+      method: 'POST',
+      url: `/api/v1/office365_emails/verify_recipient?${q}`,
+      headers: CSRF,
+      remoteAddress: jar.ip,
+      payload: { action_name: 'email_restore' },
+    });
+    expect(sent.json()).toMatchObject({ status: 'ok' });
+    const code = codeIn((await lastMail(a.db, recipient, 'recipient_verification')).text);
+    q.set('code', code);
+    const checked = await b.app.inject({
+      method: 'GET',
+      url: `/api/v1/office365_emails/restore?${q}`,
+      remoteAddress: jar.ip,
+    });
+    expect(checked.json()).toMatchObject({ status: 'restored' });
+  });
+
+  it('limit 40 wrong logins split over both nodes as one: the route limit and the account lock hold across nodes', async () => {
+    const tenant = await buildTenant(a.db);
+    const email = `lock@${tenant.domain}`;
+    await buildUser(a.db, tenant.id, { email, passwordHash: await hashPassword('right-password-1') });
+    const statuses: number[] = [];
+    const codes: string[] = [];
+    // 40 attempts from one address, alternating nodes, in parallel pairs.
+    for (let i = 0; i < 20; i++) {
+      const attempts = await Promise.all(
+        [a, b].map(async (node) =>
+          node.app.inject({
+            method: 'POST',
+            url: AUTH_API.login,
+            headers: CSRF,
+            remoteAddress: '203.0.113.40',
+            payload: {
+              email,
+              current_password: 'wrong-password',
+              recaptcha_token: await solveCaptcha(node.app),
+            },
+          }),
+        ),
+      );
+      for (const res of attempts) {
+        statuses.push(res.statusCode);
+        codes.push(res.json().code);
+      }
+    }
+    // POST /auth/login allows 30 a minute per address: the other 10 are refused on either node.
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    // And the account's failures were counted together: the right password is now refused on both.
+    for (const node of [a, b]) {
+      const res = await node.app.inject({
+        method: 'POST',
+        url: AUTH_API.login,
+        headers: CSRF,
+        remoteAddress: '203.0.113.41',
+        payload: {
+          email,
+          current_password: 'right-password-1',
+          recaptcha_token: await solveCaptcha(node.app),
+        },
+      });
+      expect(res.json().code).toBe('invalid_credentials');
+    }
+    expect(codes.filter((c) => c === 'invalid_credentials').length).toBe(30);
+  });
+
+  it('count SMTP connections per client address over both nodes', async () => {
+    const doors = [a, b].map((node) =>
+      createSmtpIn({
+        db: node.db,
+        clock,
+        log: node.app.log,
+        counters,
+        options: {
+          hostname: 'mx.cluster.test',
+          maxMessageBytes: 100_000,
+          maxRecipients: 5,
+          maxConnectionsPerIp: 3,
+          maxMessagesPerMinute: 1_000,
+        },
+        onStored: () => {},
+      }),
+    );
+    const ports = await Promise.all(doors.map((d) => d.listen(0, '127.0.0.1')));
+    const open = (port: number) =>
+      new Promise<{ line: string; socket: net.Socket }>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1');
+        socket.once('data', (chunk) => resolve({ line: chunk.toString(), socket }));
+        socket.once('error', reject);
+      });
+    try {
+      const first = await Promise.all([open(ports[0]!), open(ports[1]!), open(ports[0]!)]);
+      expect(first.every((c) => c.line.startsWith('220'))).toBe(true);
+      // The fourth connection, on either node, is one too many for this address.
+      const fourth = await open(ports[1]!);
+      expect(fourth.line).toMatch(/^421 /);
+      fourth.socket.destroy();
+      first[0]!.socket.end('QUIT\r\n');
+      await new Promise((r) => first[0]!.socket.once('close', r));
+      await new Promise((r) => setTimeout(r, 100));
+      const again = await open(ports[1]!);
+      expect(again.line).toMatch(/^220 /);
+      for (const c of [...first, again]) c.socket.destroy();
+    } finally {
+      await Promise.all(doors.map((d) => d.close()));
+    }
+  });
+});
+
+describe('shared counters', () => {
+  const kinds: Array<[string, () => Counters]> = [
+    ['memory', () => memoryCounters(clock)],
+    ['postgres', () => postgresCounters(a.db, clock)],
+    [
+      'redis',
+      () =>
+        redisCounters(
+          new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'),
+          `moat-test:${Date.now()}:`,
+        ),
+    ],
+  ];
+  for (const [kind, make] of kinds) {
+    it(`${kind}: counts hits in a window and restarts after it; gauges go up and down`, async () => {
+      const c = make();
+      try {
+        const key = `k${Math.random()}`;
+        expect((await c.hit(key, 60_000)).count).toBe(1);
+        expect((await c.hit(key, 60_000)).count).toBe(2);
+        const third = await c.hit(key, 60_000);
+        expect(third.count).toBe(3);
+        expect(third.ttlMs).toBeGreaterThan(0);
+        expect(third.ttlMs).toBeLessThanOrEqual(60_000);
+        const gauge = `g${Math.random()}`;
+        expect(await c.add(gauge, 1, 60_000)).toBe(1);
+        expect(await c.add(gauge, 1, 60_000)).toBe(2);
+        expect(await c.add(gauge, -1, 60_000)).toBe(1);
+        expect(await c.add(gauge, -5, 60_000)).toBe(0);
+        if (kind !== 'redis') {
+          // Redis keeps real time; the others follow the injected clock.
+          clock.advance(60_001);
+          expect((await c.hit(key, 60_000)).count).toBe(1);
+          await c.sweep();
+        }
+      } finally {
+        await c.close();
+      }
+    });
+  }
+});
