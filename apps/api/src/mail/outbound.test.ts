@@ -221,4 +221,52 @@ describe('outbound delivery', () => {
       await new Promise<void>((r) => refusing.close(() => r()));
     }
   });
+
+  it('sends mail stored by a process without a relay (the CLI) from a node that has one', async () => {
+    const sink = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['AUTH', 'STARTTLS'],
+      logger: false,
+      onData: (stream, _s, cb) => {
+        stream.resume();
+        stream.on('end', () => cb());
+      },
+    });
+    await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
+    const sinkPort = (sink.server.address() as { port: number }).port;
+    const clock = new ManualClock();
+    const cli = createMailer({
+      db: database.db,
+      relayUrl: undefined,
+      fromAddress: 'moat@m.test',
+      log: quiet,
+      clock,
+    });
+    const server = createMailer({
+      db: database.db,
+      relayUrl: `smtp://127.0.0.1:${sinkPort}?pool=false`,
+      fromAddress: 'moat@m.test',
+      log: quiet,
+      clock,
+    });
+    try {
+      const id = await cli.send({
+        tenantId: null,
+        kind: 'quarantine_notice',
+        to: 'ana@acme.test',
+        fromName: 'Moat',
+        subject: 'Stored by the CLI',
+        text: 'A message to you was held.',
+        html: '',
+      });
+      const statusOf = async () =>
+        (await database.db.select().from(outbox).where(eq(outbox.id, id)))[0]!.status;
+      expect(await statusOf()).toBe('queued');
+      await server.drain();
+      expect(await statusOf()).toBe('sent');
+    } finally {
+      await server.stop();
+      await new Promise<void>((r) => sink.close(() => r()));
+    }
+  });
 });
