@@ -1,32 +1,10 @@
 import type { MessageLink } from '../../engines/types.ts';
+import { stripTags } from '../html-text.ts';
 
 /** How much of a message's HTML and text is read for links: enough for any real message. */
 const MAX_SCAN_CHARS = 512 * 1024;
 const TEXT_URL = /\bhttps?:\/\/[^\s<>"')]{1,2000}/gi;
 const HREF = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
-
-const ENTITIES: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#39;': "'",
-};
-
-/** Text without tags and with the common entities decoded, in one linear pass. */
-function textOf(html: string): string {
-  let out = '';
-  let inTag = false;
-  for (const ch of html) {
-    if (ch === '<') inTag = true;
-    else if (ch === '>') inTag = false;
-    else if (!inTag) out += ch;
-  }
-  return out
-    .replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity] ?? entity)
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 /**
  * The links of a message: HTML anchors with their text, and bare URLs of the text part. Linear in
@@ -50,7 +28,7 @@ export function linksOf(html: string | null, text: string, limit = 500): Message
       if (!href) continue;
       const close = lower.indexOf('</a', at);
       const inner = source.slice(at, close < 0 ? Math.min(source.length, at + 2_000) : close);
-      links.push({ href: textOf(href[1] ?? href[2] ?? href[3] ?? ''), text: textOf(inner) });
+      links.push({ href: stripTags(href[1] ?? href[2] ?? href[3] ?? ''), text: stripTags(inner) });
       if (close >= 0) at = close + 3;
     }
   }

@@ -103,7 +103,11 @@ export async function checkMessage(raw: Buffer): Promise<Refusal | null> {
       if (problem) settle(problem);
     });
     splitter.on('error', (error: Error) =>
-      settle(refuse(554, `5.6.0 Message refused: malformed MIME (${error.message.slice(0, 120)})`)),
+      settle(
+        /Max header size/i.test(error.message)
+          ? refuse(552, '5.3.4 Message refused: a header block is larger than 256 KiB')
+          : refuse(554, `5.6.0 Message refused: malformed MIME (${error.message.slice(0, 120)})`),
+      ),
     );
     splitter.on('end', () => {
       if (!verdict) resolve(null);

@@ -7,6 +7,7 @@ import { quarantineAttachments, quarantineMessages, restoreRequests } from '../.
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { textOfHtml } from '../../mail/html-text.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand, renderMail } from '../../mail/templates.ts';
 import { createAuditRepo } from '../audit/audit.repo.ts';
@@ -169,7 +170,10 @@ export function createQuarantineAdminService(deps: {
         .where(and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId)));
       if (!m) throw new AppError('not_found', 'No such message');
       // A parked message is one the parser could not take: show what can be read, never a 500.
-      const parsed = await simpleParser(Buffer.from(m.raw), { skipImageLinks: true }).catch(() => null);
+      const parsed = await simpleParser(Buffer.from(m.raw), {
+        skipImageLinks: true,
+        skipHtmlToText: true,
+      }).catch(() => null);
       if (!parsed) {
         return {
           ...summary(m, await attachmentsOf([m.id])),
@@ -189,8 +193,8 @@ export function createQuarantineAdminService(deps: {
             .trim(),
         };
       });
-      const text = parsed.text ?? '';
       const html = typeof parsed.html === 'string' ? parsed.html : null;
+      const text = parsed.text ?? (html ? textOfHtml(html) : '');
       return {
         ...summary(m, await attachmentsOf([m.id])),
         headers,
