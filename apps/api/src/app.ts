@@ -73,7 +73,7 @@ import { createTenantsService, type TenantsService } from './modules/tenants/ten
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
 import { errorHandlerPlugin } from './plugins/app/error-handler.ts';
-import { inputGuardPlugin } from './plugins/app/input-guard.ts';
+import { answerFrameworkError, inputGuardPlugin } from './plugins/app/input-guard.ts';
 import { sessionPlugin } from './plugins/app/session.ts';
 import { openApiPlugin } from './plugins/external/openapi.ts';
 import { securityHeadersPlugin } from './plugins/external/security-headers.ts';
@@ -161,6 +161,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     },
     genReqId: () => randomUUID(),
+    // Paths the router cannot decode (`%FF`) answer in the API's error shape too.
+    frameworkErrors: answerFrameworkError,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,

@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'rate_limited',
   'internal_error',
   'service_unavailable',
+  // A NUL character or text that is not valid UTF-8 anywhere in the request (PostgreSQL text cannot hold them).
+  'invalid_characters',
   // Sign-in (SPEC §8 "Sign-in area")
   'invalid_credentials',
   'password_expired',
@@ -54,6 +56,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  invalid_characters: 400,
   invalid_credentials: 401,
   password_expired: 403,
   tenant_approval_required: 403,

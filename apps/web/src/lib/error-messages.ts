@@ -33,6 +33,8 @@ export function errorMessageKey(code: ApiErrorCode): TranslationKey {
       return 'errors.api.internal_error';
     case 'service_unavailable':
       return 'errors.api.service_unavailable';
+    case 'invalid_characters':
+      return 'errors.api.invalid_characters';
     case 'invalid_credentials':
       return 'errors.api.invalid_credentials';
     case 'password_expired':
