@@ -20,7 +20,6 @@ let t: Awaited<ReturnType<typeof buildTestApp>>;
 let smtp: ReturnType<typeof createSmtpIn>;
 let port: number;
 let tenantId: string;
-let adminCookies: Record<string, string>;
 
 beforeAll(async () => {
   t = await buildTestApp({ clock, dnsResolver: noDns as never, env: { SMTP_HOSTNAME: 'mx.moat.test' } });

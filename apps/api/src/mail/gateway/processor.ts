@@ -14,7 +14,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { createQuarantineService } from '../../modules/quarantine/quarantine.service.ts';
 import { createTenantsRepo, type TenantRow } from '../../modules/tenants/tenants.repo.ts';
 import type { Mailer } from '../outbound.ts';
-import { type ParsedMessage, parseMessage } from '../parse.ts';
+import { parseMessage } from '../parse.ts';
 import { bannerCopy, stripForgedAuthResults, warningText } from './banner.ts';
 import { createInboundRepo, type InboundRow, type ParkedCopy } from './inbound.repo.ts';
 import { linksOf } from './links.ts';
