@@ -12,6 +12,7 @@ import {
 } from '../../db/schema.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
+import { parseMessage } from '../parse.ts';
 import { setGatewayAction } from './policy.ts';
 import { createSmtpIn, type SmtpInOptions } from './smtp-in.ts';
 
@@ -468,6 +469,18 @@ describe('an engine that fails', () => {
       const [log] = await logOf('Unscanned');
       expect(log).toMatchObject({ verdict: 'suspicious', action: 'delivered_banner' });
       expect(log!.reasons).toEqual(['anti_malware could not scan this message']);
+      // Delivered, but with a verdict: the security team sees an event for it.
+      const events = await t.db.select().from(securityEvents).where(eq(securityEvents.tenantId, tenantId));
+      expect(
+        events.some((e) => e.description.startsWith('Delivered to ana@acme.test with a warning banner')),
+      ).toBe(true);
+      const [delivery] = await t.db
+        .select()
+        .from(outbox)
+        .where(eq(outbox.idempotencyKey, `${log!.inboundId}:ana@acme.test`));
+      const { text } = await parseMessage(Buffer.from(delivery!.raw!));
+      expect(text).toContain('Caution: this message looks suspicious');
+      expect(text).not.toMatch(/looks like suspicious/);
     } finally {
       engines.splice(0, engines.length, ...saved);
     }

@@ -119,7 +119,8 @@ export function QuarantineItemsScreen() {
     isReleasable(message) && (
       <Button
         size={compact ? 'xs' : 'sm'}
-        variant={compact ? 'default' : 'filled'}
+        // Releasing a message nobody could scan is not the first thing to offer.
+        variant={compact || message.processing_failed ? 'default' : 'filled'}
         onClick={() => setReleasing(message)}
         aria-label={
           compact ? t('quarantine.actions.releaseOf', { subject: subjectOf(t, message.subject) }) : undefined
@@ -191,7 +192,7 @@ export function QuarantineItemsScreen() {
               </Table.Td>
               <Table.Td>
                 {message.processing_failed && message.state === 'quarantined' ? (
-                  <Badge color="red" variant="light">
+                  <Badge color="red" variant="light" tt="none">
                     {t('quarantine.failed.badge')}
                   </Badge>
                 ) : (
@@ -220,14 +221,7 @@ export function QuarantineItemsScreen() {
           <Stack gap="md">
             {preview.processing_failed && preview.state === 'quarantined' && (
               <Alert color="red" title={t('quarantine.failed.title')}>
-                <Stack gap="xs">
-                  <Text size="sm">{t('quarantine.failed.description')}</Text>
-                  {preview.reasons.map((reason) => (
-                    <Text key={reason} size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                      {reason}
-                    </Text>
-                  ))}
-                </Stack>
+                <Text size="sm">{t('quarantine.failed.description')}</Text>
               </Alert>
             )}
             <Group>
