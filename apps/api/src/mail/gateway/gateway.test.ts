@@ -12,9 +12,10 @@ import {
 } from '../../db/schema.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
+import { testSmtpIn } from '../../test/gateway.ts';
 import { parseMessage } from '../parse.ts';
 import { setGatewayAction } from './policy.ts';
-import { createSmtpIn, type SmtpInOptions } from './smtp-in.ts';
+import type { SmtpInOptions } from './smtp-in.ts';
 
 /** DNS for tests: no records anywhere (SPF none, DKIM none, DMARC none), answered at once. */
 const noDns = async () => {
@@ -29,27 +30,14 @@ const dmarcDns = async (name: string, rr: string) => {
 };
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
-let smtp: ReturnType<typeof createSmtpIn>;
+let smtp: ReturnType<typeof testSmtpIn>;
 let port: number;
 let tenantId: string;
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 
 /** An SMTP front door on the test database; processing is driven by the tests (drain). */
 function gatewayWith(options: Partial<SmtpInOptions> = {}) {
-  return createSmtpIn({
-    db: t.db,
-    clock: t.app.clock,
-    log: t.app.log,
-    options: {
-      hostname: 'mx.moat.test',
-      maxMessageBytes: 200_000,
-      maxRecipients: 5,
-      maxConnectionsPerIp: 50,
-      maxMessagesPerMinute: 10_000,
-      ...options,
-    },
-    onStored: () => {},
-  });
+  return testSmtpIn({ db: t.db, clock: t.app.clock, log: t.app.log }, options);
 }
 
 beforeAll(async () => {

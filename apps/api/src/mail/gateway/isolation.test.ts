@@ -6,9 +6,9 @@ import { inboundMessages, mailLog, outbox, quarantineMessages, securityEvents } 
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
+import { testSmtpIn } from '../../test/gateway.ts';
 import { createInboundRepo } from './inbound.repo.ts';
 import { DEFAULT_LEASE_MS, MAX_PROCESSING_ATTEMPTS, processingRetryDelayMs } from './processor.ts';
-import { createSmtpIn } from './smtp-in.ts';
 
 /** DNS for tests: no records anywhere, answered at once. */
 const noDns = async () => {
@@ -17,7 +17,7 @@ const noDns = async () => {
 
 const clock = new ManualClock();
 let t: Awaited<ReturnType<typeof buildTestApp>>;
-let smtp: ReturnType<typeof createSmtpIn>;
+let smtp: ReturnType<typeof testSmtpIn>;
 let port: number;
 let tenantId: string;
 
@@ -26,19 +26,10 @@ beforeAll(async () => {
   const tenant = await buildTenant(t.db, { domain: 'iso.test' });
   tenantId = tenant.id;
   await buildUser(t.db, tenant.id, { email: 'ana@iso.test' });
-  smtp = createSmtpIn({
-    db: t.db,
-    clock,
-    log: t.app.log,
-    options: {
-      hostname: 'mx.moat.test',
-      maxMessageBytes: 5_000_000,
-      maxRecipients: 5,
-      maxConnectionsPerIp: 50,
-      maxMessagesPerMinute: 100_000,
-    },
-    onStored: () => {},
-  });
+  smtp = testSmtpIn(
+    { db: t.db, clock, log: t.app.log },
+    { maxMessageBytes: 5_000_000, maxMessagesPerMinute: 100_000 },
+  );
   port = await smtp.listen(0, '127.0.0.1');
 });
 afterAll(async () => {

@@ -6,9 +6,9 @@ import { inboundMessages, mailLog, outbox, quarantineMessages, securityEvents } 
 import { buildTestApp } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
+import { testSmtpIn } from '../../test/gateway.ts';
 import { MALFORMED_CORPUS } from './malformed-corpus.ts';
 import { MAX_PROCESSING_ATTEMPTS } from './processor.ts';
-import { createSmtpIn } from './smtp-in.ts';
 
 /** DNS for tests: no records anywhere, answered at once. */
 const noDns = async () => {
@@ -58,7 +58,7 @@ interface Outcome {
 }
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
-let smtp: ReturnType<typeof createSmtpIn>;
+let smtp: ReturnType<typeof testSmtpIn>;
 let port: number;
 const clock = new ManualClock();
 const outcomes: Outcome[] = [];
@@ -194,19 +194,10 @@ beforeAll(async () => {
   t = await buildTestApp({ clock, dnsResolver: noDns as never, env: { SMTP_HOSTNAME: 'mx.moat.test' } });
   const tenant = await buildTenant(t.db, { domain: 'acme.test' });
   await buildUser(t.db, tenant.id, { email: RECIPIENT, firstName: 'Ana', lastName: 'Lopez' });
-  smtp = createSmtpIn({
-    db: t.db,
-    clock,
-    log: t.app.log,
-    options: {
-      hostname: 'mx.moat.test',
-      maxMessageBytes: 26 * 1024 * 1024,
-      maxRecipients: 5,
-      maxConnectionsPerIp: 50,
-      maxMessagesPerMinute: 100_000,
-    },
-    onStored: () => {},
-  });
+  smtp = testSmtpIn(
+    { db: t.db, clock, log: t.app.log },
+    { maxMessageBytes: 26 * 1024 * 1024, maxMessagesPerMinute: 100_000 },
+  );
   port = await smtp.listen(0, '127.0.0.1');
 
   for (const entry of MALFORMED_CORPUS) {

@@ -9,8 +9,8 @@ import { createTenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { openTestDatabase } from '../../test/database.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
+import { testSmtpIn } from '../../test/gateway.ts';
 import { createRecipientVerifier } from './recipient-verify.ts';
-import { createSmtpIn } from './smtp-in.ts';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const clock = new ManualClock('2026-11-21T10:00:00Z');
@@ -80,24 +80,11 @@ const verifierFor = (relayUrl: string | undefined, timeoutMs?: number) =>
     ...(timeoutMs ? { timeoutMs } : {}),
   });
 
-const frontDoors: ReturnType<typeof createSmtpIn>[] = [];
+const frontDoors: ReturnType<typeof testSmtpIn>[] = [];
 /** The gateway's front door on the test database with a verifier against `relayUrl`. */
 async function frontDoor(relayUrl: string | undefined) {
   const verifier = verifierFor(relayUrl);
-  const smtp = createSmtpIn({
-    db: database.db,
-    clock,
-    log: quiet,
-    options: {
-      hostname: 'mx.moat.test',
-      maxMessageBytes: 200_000,
-      maxRecipients: 5,
-      maxConnectionsPerIp: 50,
-      maxMessagesPerMinute: 10_000,
-    },
-    onStored: () => {},
-    verifyRecipient: verifier.check,
-  });
+  const smtp = testSmtpIn({ db: database.db, clock, log: quiet, verifyRecipient: verifier.check });
   frontDoors.push(smtp);
   const port = await smtp.listen(0, '127.0.0.1');
   return (to: string | string[]) =>

@@ -4,10 +4,10 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Counters, memoryCounters, postgresCounters, redisCounters } from '../../lib/counters.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { createSmtpIn } from '../../mail/gateway/smtp-in.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
+import { testSmtpIn } from '../../test/gateway.ts';
 import { codeIn, Jar, lastMail, solveCaptcha } from '../../test/sign-in.ts';
 import { createQuarantineService } from '../quarantine/quarantine.service.ts';
 
@@ -144,20 +144,7 @@ describe('two nodes sharing one database', () => {
 
   it('count SMTP connections per client address over both nodes', async () => {
     const doors = [a, b].map((node) =>
-      createSmtpIn({
-        db: node.db,
-        clock,
-        log: node.app.log,
-        counters,
-        options: {
-          hostname: 'mx.cluster.test',
-          maxMessageBytes: 100_000,
-          maxRecipients: 5,
-          maxConnectionsPerIp: 3,
-          maxMessagesPerMinute: 1_000,
-        },
-        onStored: () => {},
-      }),
+      testSmtpIn({ db: node.db, clock, log: node.app.log, counters }, { maxConnectionsPerIp: 3 }),
     );
     const ports = await Promise.all(doors.map((d) => d.listen(0, '127.0.0.1')));
     const open = (port: number) =>
