@@ -116,8 +116,14 @@ export function createMailer(deps: {
   const repo = createOutboxRepo(deps.db);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
-  /** Deliveries under way in this process (waiting for a pooled connection, or talking to the relay). */
-  let inFlight = 0;
+  /**
+   * Mails this node has claimed and not finished (waiting for a pooled connection, or talking to
+   * the relay). Bounded, so a claim never waits in a local queue long enough for its lease to run
+   * out (another node would then send it too); the leases of these are renewed while they last.
+   */
+  const inFlight = new Set<string>();
+  const capacity = parallel * 2;
+  let heartbeat: NodeJS.Timeout | null = null;
 
   const journal = deps.journalPath ? createSentJournal(deps.journalPath) : null;
 
@@ -125,7 +131,7 @@ export function createMailer(deps: {
 
   async function deliver(row: DeliveryRow): Promise<void> {
     if (!transport) return;
-    inFlight += 1;
+    inFlight.add(row.id);
     try {
       await transport.sendMail(
         row.raw
@@ -166,12 +172,32 @@ export function createMailer(deps: {
         'mail delivery failed; will retry',
       );
     } finally {
-      inFlight -= 1;
+      inFlight.delete(row.id);
+      // A connection is free: take the next due mail at once rather than at the next pass.
+      if (timer)
+        void deliverDue(false).catch((error) => deps.log.error({ err: error }, 'mail delivery crashed'));
+    }
+  }
+
+  /**
+   * Claim due mail while this node has room and deliver it; `wait`: resolve once those deliveries
+   * are over (a pass), else return once they are started.
+   */
+  async function deliverDue(wait: boolean): Promise<void> {
+    for (;;) {
+      const room = capacity - inFlight.size;
+      if (room <= 0) return;
+      const at = deps.clock.now();
+      const rows = await repo.claimDue(nodeId, at, leaseEnd(at), Math.min(room, 50));
+      if (rows.length === 0) return;
+      const started = rows.map((row) => deliver(row));
+      if (wait) await Promise.all(started);
     }
   }
 
   function startDelivery(id: string): void {
-    if (!transport) return;
+    // No room: the mail stays queued for the next pass (or the next free connection).
+    if (!transport || inFlight.size >= capacity) return;
     const now = deps.clock.now();
     void repo
       .claimOne(id, nodeId, now, leaseEnd(now))
@@ -274,14 +300,7 @@ export function createMailer(deps: {
       await bounce(await repo.markBounced(ids, null));
     }
     await noticeDelays(now);
-    for (;;) {
-      const room = parallel * 2 - inFlight;
-      if (room <= 0) return;
-      const at = deps.clock.now();
-      const rows = await repo.claimDue(nodeId, at, leaseEnd(at), Math.min(room, 50));
-      if (rows.length === 0) return;
-      await Promise.all(rows.map((row) => deliver(row)));
-    }
+    await deliverDue(true);
   }
 
   return {
@@ -317,11 +336,25 @@ export function createMailer(deps: {
       };
       timer = setInterval(pass, options.intervalMs ?? 5_000);
       timer.unref();
+      // Mail this node is still sending stays its own: leases renewed well before they run out.
+      heartbeat = setInterval(
+        () => {
+          if (inFlight.size === 0) return;
+          const at = deps.clock.now();
+          void repo
+            .renewLeases([...inFlight], nodeId, leaseEnd(at))
+            .catch((error) => deps.log.warn({ err: error }, 'renewing outbox leases failed'));
+        },
+        Math.max(1_000, Math.floor(leaseMs / 3)),
+      );
+      heartbeat.unref();
       pass();
     },
     async stop() {
       if (timer) clearInterval(timer);
+      if (heartbeat) clearInterval(heartbeat);
       timer = null;
+      heartbeat = null;
       await running;
       transport?.close();
     },

@@ -80,6 +80,15 @@ export function createOutboxRepo(db: Db) {
       return db.select(DELIVERY_COLUMNS).from(outbox).where(inArray(outbox.id, ids));
     },
 
+    /** Extend the leases `owner` still holds on these mails (they are still being sent). */
+    async renewLeases(ids: string[], owner: string, leaseUntil: Date): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(outbox)
+        .set({ leaseUntil })
+        .where(and(inArray(outbox.id, ids), eq(outbox.leaseOwner, owner), eq(outbox.status, 'sending')));
+    },
+
     /** The relay took these: recorded for every node to see. */
     async markSent(ids: string[], now: Date): Promise<void> {
       if (ids.length === 0) return;

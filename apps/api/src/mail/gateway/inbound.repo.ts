@@ -102,6 +102,21 @@ export function createInboundRepo(db: Db) {
         .where(eq(inboundMessages.id, id));
     },
 
+    /** Extend the leases `owner` still holds on messages it is processing. */
+    async renewLeases(ids: string[], owner: string, leaseUntil: Date): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(inboundMessages)
+        .set({ leaseUntil })
+        .where(
+          and(
+            inArray(inboundMessages.id, ids),
+            eq(inboundMessages.leaseOwner, owner),
+            eq(inboundMessages.status, 'received'),
+          ),
+        );
+    },
+
     /** A failed pass: try again after `nextAttemptAt`; the lease is given back. */
     async backOff(id: string, owner: string, lastError: string, nextAttemptAt: Date): Promise<void> {
       await db
@@ -121,6 +136,8 @@ export function createInboundRepo(db: Db) {
       lastError: string,
       copies: ParkedCopy[],
       now: Date,
+      /** The bytes to hold (forged Authentication-Results removed); the inbound copy keeps the original. */
+      heldRaw: Uint8Array,
     ): Promise<boolean> {
       return db.transaction(async (tx) => {
         const [locked] = await tx
@@ -144,9 +161,9 @@ export function createInboundRepo(db: Db) {
               reasons: [copy.reason],
               state: 'quarantined',
               silent: true,
-              raw: row.raw,
-              rawSha256: sha256(row.raw),
-              size: row.size,
+              raw: heldRaw,
+              rawSha256: sha256(heldRaw),
+              size: heldRaw.length,
               expiresAt: new Date(now.getTime() + copy.retentionDays * 86_400_000),
               failedInboundId: row.id,
             })
@@ -188,7 +205,11 @@ export function createInboundRepo(db: Db) {
      * An admin's retry of a parked message: its held copies (none released or deleted since)
      * are withdrawn and the message is due again, with a fresh attempt count.
      */
-    async requeueParked(tx: DbOrTx, inboundId: string): Promise<'requeued' | 'not_failed' | 'acted_on'> {
+    async requeueParked(
+      tx: DbOrTx,
+      inboundId: string,
+      tenantId: string,
+    ): Promise<'requeued' | 'not_failed' | 'acted_on' | 'shared'> {
       const [row] = await tx
         .select({ status: inboundMessages.status })
         .from(inboundMessages)
@@ -196,9 +217,15 @@ export function createInboundRepo(db: Db) {
         .for('update');
       if (row?.status !== 'failed') return 'not_failed';
       const copies = await tx
-        .select({ id: quarantineMessages.id, state: quarantineMessages.state })
+        .select({
+          id: quarantineMessages.id,
+          state: quarantineMessages.state,
+          tenantId: quarantineMessages.tenantId,
+        })
         .from(quarantineMessages)
         .where(eq(quarantineMessages.failedInboundId, inboundId));
+      // Processing again withdraws every held copy: only the one organisation it was sent to may.
+      if (copies.some((c) => c.tenantId !== tenantId)) return 'shared';
       if (copies.some((c) => c.state !== 'quarantined')) return 'acted_on';
       const ids = copies.map((c) => c.id);
       if (ids.length) {

@@ -41,10 +41,18 @@ afterAll(async () => {
  * One SMTP transaction with exactly these message bytes (dot-stuffed); the final reply, and the
  * queue id when it was accepted.
  */
-function sendRaw(message: Buffer, rcpt = 'ana@iso.test'): Promise<{ reply: string; id: string | null }> {
+function sendRaw(
+  message: Buffer,
+  rcpts: string[] = ['ana@iso.test'],
+): Promise<{ reply: string; id: string | null }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
-    const steps = ['EHLO client.test', 'MAIL FROM:<bob@outside.test>', `RCPT TO:<${rcpt}>`, 'DATA'];
+    const steps = [
+      'EHLO client.test',
+      'MAIL FROM:<bob@outside.test>',
+      ...rcpts.map((r) => `RCPT TO:<${r}>`),
+      'DATA',
+    ];
     let buffer = '';
     let step = 0;
     let last = '';
@@ -238,6 +246,50 @@ describe('a message whose processing fails', () => {
       headers: CSRF,
     });
     expect(again.statusCode).toBe(404);
+  });
+
+  it("holds a parked message sent to two organisations for each; neither can withdraw the other's copy by a retry", async () => {
+    const other = await buildTenant(t.db, { domain: 'iso-two.test' });
+    const repo = createInboundRepo(t.db);
+    const { id } = await sendRaw(
+      Buffer.from(
+        'From: bob@outside.test\r\nTo: ana@iso.test, bo@iso-two.test\r\nSubject: Two tenants\r\nAuthentication-Results: mx.moat.test; dmarc=pass\r\n\r\nHi\r\n',
+      ),
+      ['ana@iso.test', 'bo@iso-two.test'],
+    );
+    for (let i = 0; i < MAX_PROCESSING_ATTEMPTS; i++) {
+      const now = clock.now();
+      await repo.claim(`dead-node-${i}`, now, new Date(now.getTime() + DEFAULT_LEASE_MS), 50);
+      clock.advance(DEFAULT_LEASE_MS + 1);
+    }
+    await t.app.services.gateway.processor.drain();
+    const copies = await t.db
+      .select()
+      .from(quarantineMessages)
+      .where(eq(quarantineMessages.failedInboundId, id!));
+    expect(copies.map((c) => c.tenantId).sort()).toEqual([tenantId, other.id].sort());
+    // The held bytes carry no Authentication-Results the sender wrote in the gateway's name.
+    for (const copy of copies)
+      expect(Buffer.from(copy.raw).toString()).not.toContain('Authentication-Results');
+    const admin = await buildUser(t.db, tenantId, { role: 'admin', email: 'second@iso.test' });
+    // A session of the test clock's time (it has moved on by hours in this file).
+    const { token } = await buildSession(t.db, admin, {
+      createdAt: clock.now(),
+      lastSeenAt: clock.now(),
+      expiresAt: new Date(clock.now().getTime() + 3_600_000),
+    });
+    const mine = copies.find((c) => c.tenantId === tenantId)!;
+    const retried = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/quarantine/messages/${mine.id}/retry`,
+      cookies: { [SESSION_COOKIE]: token },
+      headers: CSRF,
+    });
+    expect(retried.json()).toMatchObject({ code: 'conflict' });
+    expect(retried.statusCode).toBe(409);
+    expect(
+      await t.db.select().from(quarantineMessages).where(eq(quarantineMessages.failedInboundId, id!)),
+    ).toHaveLength(2);
   });
 
   it('parks a message that was claimed again and again without ever finishing (a pass that kills its node)', async () => {

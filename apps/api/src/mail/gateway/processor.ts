@@ -136,6 +136,9 @@ export function createGatewayProcessor(deps: {
   const concurrency = deps.concurrency ?? 2;
   const tenants = createTenantsRepo(deps.db);
   const inbound = createInboundRepo(deps.db);
+  /** Messages this node is processing now: their leases are renewed while the work lasts. */
+  const active = new Set<string>();
+  let heartbeat: NodeJS.Timeout | null = null;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let again = false;
@@ -338,6 +341,15 @@ export function createGatewayProcessor(deps: {
 
   /** One claimed message: processed, or backed off after a failure, or parked after the last one. */
   async function handle(id: string): Promise<boolean> {
+    active.add(id);
+    try {
+      return await handleClaimed(id);
+    } finally {
+      active.delete(id);
+    }
+  }
+
+  async function handleClaimed(id: string): Promise<boolean> {
     const row = await inbound.load(id, nodeId);
     if (!row) return false;
     if (row.attempts > MAX_PROCESSING_ATTEMPTS) {
@@ -382,7 +394,9 @@ export function createGatewayProcessor(deps: {
         reason: cleanText(reason, 1_000),
       });
     }
-    if (await inbound.park(row, nodeId, lastError, copies, deps.clock.now())) {
+    if (
+      await inbound.park(row, nodeId, lastError, copies, deps.clock.now(), stripForgedAuthResults(raw, mta))
+    ) {
       deps.log.error(
         { inboundId: row.id, err: lastError, recipients: row.rcptTo.length },
         'inbound message parked as failed: held for an admin, not delivered',
@@ -429,15 +443,27 @@ export function createGatewayProcessor(deps: {
       kick();
       timer = setInterval(kick, intervalMs);
       timer.unref();
+      heartbeat = setInterval(
+        () => {
+          if (active.size === 0) return;
+          void inbound
+            .renewLeases([...active], nodeId, new Date(deps.clock.now().getTime() + leaseMs))
+            .catch((error) => deps.log.warn({ err: error }, 'renewing inbound leases failed'));
+        },
+        Math.max(1_000, Math.floor(leaseMs / 3)),
+      );
+      heartbeat.unref();
     },
     async stop() {
       if (timer) clearInterval(timer);
+      if (heartbeat) clearInterval(heartbeat);
       timer = null;
+      heartbeat = null;
       await running;
     },
     /** An admin's retry of a parked message (its held copies untouched since): due again at once. */
-    async retryParked(inboundId: string) {
-      const result = await deps.db.transaction((tx) => inbound.requeueParked(tx, inboundId));
+    async retryParked(inboundId: string, tenantId: string) {
+      const result = await deps.db.transaction((tx) => inbound.requeueParked(tx, inboundId, tenantId));
       if (result === 'requeued') kick();
       return result;
     },

@@ -38,7 +38,8 @@ const linkKey = (request: FastifyRequest) => {
   const params = request.params as { msg?: string };
   const query = request.query as { msg?: string; id?: string } | undefined;
   const link = params.msg ?? query?.msg ?? query?.id;
-  return link ? `link:${link}` : `address:${request.ip}`;
+  // Per link and address: whoever else holds a link cannot use up its recipient's budget.
+  return link ? `link:${link}:${request.ip}` : `address:${request.ip}`;
 };
 const perLinkPerMinute = (max: number) => ({
   rateLimit: { max, timeWindow: '1 minute', keyGenerator: linkKey },

@@ -67,7 +67,10 @@ export function createQuarantineAdminService(deps: {
   mailer: Mailer;
   publicActions: PublicActionsService;
   /** The gateway's retry of a parked message (GatewayProcessor.retryParked). */
-  retryParked: (inboundId: string) => Promise<'requeued' | 'not_failed' | 'acted_on'>;
+  retryParked: (
+    inboundId: string,
+    tenantId: string,
+  ) => Promise<'requeued' | 'not_failed' | 'acted_on' | 'shared'>;
 }) {
   const { db } = deps;
   const audit = createAuditRepo(db);
@@ -319,7 +322,13 @@ export function createQuarantineAdminService(deps: {
       if (!m.failedInboundId) {
         throw new AppError('conflict', 'Only a message that could not be processed can be retried');
       }
-      const result = await deps.retryParked(m.failedInboundId);
+      const result = await deps.retryParked(m.failedInboundId, tenantId);
+      if (result === 'shared') {
+        throw new AppError(
+          'conflict',
+          'This message was also sent to another organisation: release or delete it here instead',
+        );
+      }
       if (result === 'acted_on') {
         throw new AppError(
           'conflict',
