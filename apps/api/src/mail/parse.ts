@@ -42,7 +42,7 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     subject: oneLine(parsed.subject ?? ''),
     messageId: parsed.messageId ? oneLine(parsed.messageId) : null,
     date: parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date : null,
-    text: noNul(parsed.text ?? (typeof parsed.html === 'string' ? textOfHtml(parsed.html) : '')),
+    text: noNul(parsed.text || (typeof parsed.html === 'string' ? textOfHtml(parsed.html) : '')),
     html: typeof parsed.html === 'string' ? noNul(parsed.html) : null,
     attachments: parsed.attachments
       .filter((a) => a.contentDisposition === 'attachment' || a.filename)

@@ -197,7 +197,7 @@ export function createQuarantineAdminService(deps: {
         };
       });
       const html = typeof parsed.html === 'string' ? parsed.html : null;
-      const text = parsed.text ?? (html ? textOfHtml(html) : '');
+      const text = parsed.text || (html ? textOfHtml(html) : '');
       return {
         ...summary(m, await attachmentsOf([m.id])),
         headers,
