@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { zipSync } from 'fflate';
+import { deflateSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { ParsedMessage } from '../mail/parse.ts';
 import { sha256 } from '../mail/parse.ts';
@@ -43,7 +43,68 @@ const attachment = (filename: string, content: Uint8Array) => ({
   content: Buffer.from(content),
 });
 
+const EICAR_TEXT = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
+
 describe('anti-malware', () => {
+  it('flags a zip whose directory names an entry that reading in file order would not show (a parser differential)', async () => {
+    // One stored entry whose declared size swallows the next one: readers that walk the file see
+    // readme.txt; unzip tools (the central directory) see invoice.exe.
+    const crc = (bytes: Uint8Array) => {
+      let c = 0xffffffff;
+      for (const byte of bytes) {
+        c ^= byte;
+        for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+      }
+      return (c ^ 0xffffffff) >>> 0;
+    };
+    const header = (sig: number, size: number, name: string, fields: Array<[number, number, 2 | 4]>) => {
+      const b = Buffer.alloc(size);
+      b.writeUInt32LE(sig, 0);
+      for (const [at, value, width] of fields) {
+        if (width === 2) b.writeUInt16LE(value, at);
+        else b.writeUInt32LE(value, at);
+      }
+      return Buffer.concat([b, Buffer.from(name)]);
+    };
+    const local = (name: string, method: number, sum: number, csize: number, usize: number) =>
+      header(0x04034b50, 30, name, [
+        [4, 20, 2],
+        [8, method, 2],
+        [14, sum, 4],
+        [18, csize, 4],
+        [22, usize, 4],
+        [26, name.length, 2],
+      ]);
+    const exe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 0x90), Buffer.from(EICAR_TEXT)]);
+    const packed = deflateSync(exe);
+    const hidden = Buffer.concat([local('invoice.exe', 8, crc(exe), packed.length, exe.length), packed]);
+    const decoy = Buffer.concat([Buffer.from('Hello, see attached.\n'), hidden]);
+    const decoyHeader = local('readme.txt', 0, crc(decoy), decoy.length, decoy.length);
+    const files = Buffer.concat([decoyHeader, decoy]);
+    const directory = header(0x02014b50, 46, 'invoice.exe', [
+      [4, 20, 2],
+      [6, 20, 2],
+      [10, 8, 2],
+      [16, crc(exe), 4],
+      [20, packed.length, 4],
+      [24, exe.length, 4],
+      [28, 'invoice.exe'.length, 2],
+      [42, decoyHeader.length + 21, 4],
+    ]);
+    const end = header(0x06054b50, 22, '', [
+      [8, 1, 2],
+      [10, 1, 2],
+      [12, directory.length, 4],
+      [16, files.length, 4],
+    ]);
+    const zip = Buffer.concat([files, directory, end]);
+    const findings = await createAntiMalware().scan(input({ attachments: [attachment('docs.zip', zip)] }));
+    const reasons = findings.map((f) => f.reason);
+    expect(reasons).toContain('docs.zip is an archive whose contents list does not match its entries');
+    expect(reasons).toContain('Dangerous file type .exe: docs.zip › invoice.exe');
+    expect(findings.length).toBeGreaterThan(0);
+  });
+
   it('finds a blocklisted SHA-256, a macro-enabled document inside a zip, and a disguised executable', async () => {
     const bad = Buffer.from('known bad bytes');
     const engine = createAntiMalware({ blockedSha256: [sha256(bad).toUpperCase()] });
