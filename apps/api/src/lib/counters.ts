@@ -1,4 +1,4 @@
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/client.ts';
 import { rowsOf } from '../db/client.ts';
@@ -14,6 +14,8 @@ export interface Counters {
   readonly kind: 'memory' | 'postgres' | 'redis';
   /** Count one hit of `key` in its current window of `windowMs`; the count and the time left. */
   hit(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
+  /** The hits of `key` in its current window (0 when none), without counting one. */
+  hits(key: string): Promise<number>;
   /** Move a gauge by `delta` (kept `ttlMs` after its last change, so a dead node's share fades); its value. */
   add(key: string, delta: number, ttlMs: number): Promise<number>;
   /** Forget expired entries (a periodic sweep). */
@@ -36,6 +38,9 @@ export function memoryCounters(clock: Clock): Counters {
       entries.set(key, entry);
       if (entries.size > 50_000) await this.sweep();
       return { count: entry.count, ttlMs: entry.resetAt - now };
+    },
+    async hits(key) {
+      return live(key, clock.now().getTime())?.count ?? 0;
     },
     async add(key, delta, ttlMs) {
       const now = clock.now().getTime();
@@ -72,6 +77,13 @@ export function postgresCounters(db: Db, clock: Clock): Counters {
         count: Number(row!.count),
         ttlMs: Math.max(0, new Date(row!.reset_at).getTime() - now.getTime()),
       };
+    },
+    async hits(key) {
+      const [row] = await db
+        .select({ count: rateCounters.count })
+        .from(rateCounters)
+        .where(and(eq(rateCounters.key, key), gt(rateCounters.resetAt, clock.now())));
+      return row?.count ?? 0;
     },
     async add(key, delta, ttlMs) {
       const now = clock.now();
@@ -110,6 +122,9 @@ export function redisCounters(redis: Redis, prefix = 'moat:'): Counters {
     async hit(key, windowMs) {
       const [count, ttl] = (await redis.eval(HIT, 1, `${prefix}hit:${key}`, windowMs)) as [number, number];
       return { count, ttlMs: ttl };
+    },
+    async hits(key) {
+      return Number((await redis.get(`${prefix}hit:${key}`)) ?? 0);
     },
     async add(key, delta, ttlMs) {
       return Number(await redis.eval(ADD, 1, `${prefix}gauge:${key}`, delta, ttlMs));

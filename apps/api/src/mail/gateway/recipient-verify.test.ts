@@ -11,6 +11,7 @@ import { openTestDatabase } from '../../test/database.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
 import { createRecipientVerifier } from './recipient-verify.ts';
+import { UNKNOWN_RECIPIENTS_PER_10_MIN } from './smtp-in.ts';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const clock = new ManualClock('2026-11-21T10:00:00Z');
@@ -147,6 +148,18 @@ describe('recipient verification at RCPT: callout to the next hop', () => {
     expect(rcpts.get('ghost@callout.test')).toBe(1);
     // The callout speaks as the gateway, with the null sender, so the next hop sends no bounce.
     expect(seen.at(-1)).toEqual({ helo: 'mx.moat.test', mailFrom: '' });
+  });
+
+  it('answers 421 to an address that guessed too many unknown recipients, and asks the next hop no more', async () => {
+    const harvest = await frontDoor(`smtp://127.0.0.1:${nextHop.port}`);
+    for (let i = 0; i < UNKNOWN_RECIPIENTS_PER_10_MIN; i++) {
+      await expect(harvest(`ghost-guess${i}@callout.test`)).rejects.toMatchObject({ responseCode: 550 });
+    }
+    const asked = [...rcpts.values()].reduce((a, b) => a + b, 0);
+    await expect(harvest('ghost-more@callout.test')).rejects.toMatchObject({ responseCode: 421 });
+    // Known addresses wait too, until the window passes: the answer no longer tells them apart.
+    await expect(harvest('ana@callout.test')).rejects.toMatchObject({ responseCode: 421 });
+    expect([...rcpts.values()].reduce((a, b) => a + b, 0)).toBe(asked);
   });
 
   it('accepts an address the next hop knows and stores the message for it', async () => {

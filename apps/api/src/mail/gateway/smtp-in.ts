@@ -8,6 +8,9 @@ import { type Counters, memoryCounters } from '../../lib/counters.ts';
 import { createTenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 import { checkMessage } from './message-checks.ts';
 
+/** Unknown recipients one client address may try in 10 minutes before RCPT answers 421 (all nodes). */
+export const UNKNOWN_RECIPIENTS_PER_10_MIN = 20;
+
 /** An address the gateway takes: local part and a domain with a dot, no spaces or brackets. */
 const ADDRESS =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -134,8 +137,17 @@ export function createSmtpIn(deps: {
         .then(async (owner) => {
           if (!owner) return callback(relayingDenied());
           if (!deps.verifyRecipient) return callback();
+          // Directory harvesting: an address that guessed too many unknown recipients is told to
+          // come back later, for every node, before any more are checked (no callout either).
+          const unknownKey = `smtp-rcpt-unknown:${session.remoteAddress}`;
+          if ((await counters.hits(unknownKey)) >= UNKNOWN_RECIPIENTS_PER_10_MIN) {
+            return callback(
+              new SmtpError('4.7.1 Too many unknown recipients from your address, try again later', 421),
+            );
+          }
           const check = await deps.verifyRecipient(rcpt);
           if (check.result === 'unknown') {
+            await counters.hit(unknownKey, 600_000);
             deps.log.info({ rcpt, detail: check.detail }, 'recipient refused: unknown address');
             // RFC 3463 5.1.1: bad destination mailbox address.
             return callback(new SmtpError(`5.1.1 <${rcpt}>: Recipient address rejected: User unknown`, 550));
