@@ -96,6 +96,7 @@ async function main(): Promise<void> {
     clock: app.clock,
     log: app.log,
     counters: app.services.counters,
+    nodeId: config.nodeName,
     // Unknown recipients are refused at RCPT (550 5.1.1), not accepted and bounced (backscatter).
     verifyRecipient: createRecipientVerifier({
       db: database.db,

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/client.ts';
 import { rowsOf } from '../db/client.ts';
@@ -16,8 +16,16 @@ export interface Counters {
   hit(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
   /** The hits of `key` in its current window (0 when none), without counting one. */
   hits(key: string): Promise<number>;
-  /** Move a gauge by `delta` (kept `ttlMs` after its last change, so a dead node's share fades); its value. */
+  /** Move a gauge by `delta` (kept `ttlMs` after its last change); its value. */
   add(key: string, delta: number, ttlMs: number): Promise<number>;
+  /**
+   * Move `node`'s share of a gauge by `delta` and keep it `ttlMs`; the gauge's total over every
+   * node's live share. A node renews its shares while they are non-zero (`renewShares`), so the
+   * share of a node that died fades after `ttlMs` instead of counting for ever.
+   */
+  share(key: string, node: string, delta: number, ttlMs: number): Promise<number>;
+  /** Keep `node`'s shares of these gauges alive another `ttlMs`. */
+  renewShares(keys: string[], node: string, ttlMs: number): Promise<void>;
   /** Forget expired entries (a periodic sweep). */
   sweep(): Promise<void>;
   close(): Promise<void>;
@@ -50,6 +58,17 @@ export function memoryCounters(clock: Clock): Counters {
       if (entry.count === 0) entries.delete(key);
       else entries.set(key, entry);
       return entry.count;
+    },
+    async share(key, _node, delta, ttlMs) {
+      // One process: its share is the whole gauge.
+      return this.add(key, delta, ttlMs);
+    },
+    async renewShares(keys, _node, ttlMs) {
+      const until = clock.now().getTime() + ttlMs;
+      for (const key of keys) {
+        const entry = entries.get(key);
+        if (entry) entry.resetAt = until;
+      }
     },
     async sweep() {
       const now = clock.now().getTime();
@@ -98,6 +117,27 @@ export function postgresCounters(db: Db, clock: Clock): Counters {
       );
       return Number(row!.count);
     },
+    async share(key, node, delta, ttlMs) {
+      await this.add(`${key}|${node}`, delta, ttlMs);
+      const [row] = rowsOf<{ total: number | string | null }>(
+        await db.execute(sql`
+          select sum(count) as total from ${rateCounters}
+          where starts_with(key, ${`${key}|`}) and reset_at > ${clock.now()}`),
+      );
+      return Number(row?.total ?? 0);
+    },
+    async renewShares(keys, node, ttlMs) {
+      if (keys.length === 0) return;
+      await db
+        .update(rateCounters)
+        .set({ resetAt: new Date(clock.now().getTime() + ttlMs) })
+        .where(
+          inArray(
+            rateCounters.key,
+            keys.map((key) => `${key}|${node}`),
+          ),
+        );
+    },
     async sweep() {
       await db.delete(rateCounters).where(lt(rateCounters.resetAt, clock.now()));
     },
@@ -111,6 +151,25 @@ if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local t = redis.call('PTTL', KEYS[1])
 if t < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); t = tonumber(ARGV[1]) end
 return {c, t}`;
+/** A node's share: its count and when it lapses, in one hash per gauge; the total of live shares. */
+const SHARE = `local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local own = redis.call('HGET', KEYS[1], ARGV[1])
+local c = 0
+if own then
+  local n, e = string.match(own, '(-?%d+):(%d+)')
+  if tonumber(e) > ms then c = tonumber(n) end
+end
+c = math.max(0, c + tonumber(ARGV[2]))
+redis.call('HSET', KEYS[1], ARGV[1], c .. ':' .. (ms + tonumber(ARGV[3])))
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+local total = 0
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local n, e = string.match(all[i + 1], '(-?%d+):(%d+)')
+  if tonumber(e) > ms then total = total + tonumber(n) else redis.call('HDEL', KEYS[1], all[i]) end
+end
+return total`;
 const ADD = `local c = redis.call('INCRBY', KEYS[1], ARGV[1])
 if c < 0 then redis.call('SET', KEYS[1], 0); c = 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -128,6 +187,12 @@ export function redisCounters(redis: Redis, prefix = 'moat:'): Counters {
     },
     async add(key, delta, ttlMs) {
       return Number(await redis.eval(ADD, 1, `${prefix}gauge:${key}`, delta, ttlMs));
+    },
+    async share(key, node, delta, ttlMs) {
+      return Number(await redis.eval(SHARE, 1, `${prefix}share:${key}`, node, delta, ttlMs));
+    },
+    async renewShares(keys, node, ttlMs) {
+      for (const key of keys) await redis.eval(SHARE, 1, `${prefix}share:${key}`, node, 0, ttlMs);
     },
     async sweep() {},
     async close() {

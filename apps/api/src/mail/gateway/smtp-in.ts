@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Db } from '../../db/client.ts';
@@ -56,13 +57,35 @@ export function createSmtpIn(deps: {
   ) => Promise<{ result: 'ok' | 'unknown' | 'tempfail' | 'no_domain'; detail?: string }>;
   /** Per-address counts shared by every node; default: this process's memory. */
   counters?: Counters;
+  /** This node's name in the shared counts. */
+  nodeId?: string;
 }) {
   const { options } = deps;
   const tenants = createTenantsRepo(deps.db);
   const counters = deps.counters ?? memoryCounters(deps.clock);
+  const node = deps.nodeId ?? `${hostname()}:${process.pid}`;
   const accepted = new Set<string>();
-  /** A node that dies with connections open: its share of an address's count fades after this. */
-  const CONNECTION_TTL_MS = 3_600_000;
+  /** Connections whose count is being taken, and those of them that closed meanwhile. */
+  const pending = new Set<string>();
+  const closedWhilePending = new Set<string>();
+  /** This node's open connections per client address: its share of the cluster-wide count. */
+  const open = new Map<string, number>();
+  /** A node's share lapses this long after its last renewal: a node that died stops counting. */
+  const SHARE_TTL_MS = 3 * 60_000;
+  const connectionKey = (ip: string) => `smtp-conn:${ip}`;
+  const moveShare = (ip: string, delta: number) => {
+    const count = (open.get(ip) ?? 0) + delta;
+    if (count <= 0) open.delete(ip);
+    else open.set(ip, count);
+    return counters.share(connectionKey(ip), node, delta, SHARE_TTL_MS);
+  };
+  const renewal = setInterval(() => {
+    if (open.size === 0) return;
+    counters
+      .renewShares([...open.keys()].map(connectionKey), node, SHARE_TTL_MS)
+      .catch((error) => deps.log.warn({ err: error }, 'renewing SMTP connection counts failed'));
+  }, SHARE_TTL_MS / 3);
+  renewal.unref();
 
   const server = new SMTPServer({
     name: options.hostname,
@@ -81,12 +104,18 @@ export function createSmtpIn(deps: {
 
     onConnect(session, callback) {
       // Counted for every node (shared counters): N nodes do not allow N times the limit.
-      const key = `smtp-conn:${session.remoteAddress}`;
-      counters
-        .add(key, 1, CONNECTION_TTL_MS)
-        .then(async (open) => {
-          if (open > options.maxConnectionsPerIp) {
-            await counters.add(key, -1, CONNECTION_TTL_MS);
+      const ip = session.remoteAddress;
+      pending.add(session.id);
+      moveShare(ip, 1)
+        .then(async (total) => {
+          pending.delete(session.id);
+          if (closedWhilePending.delete(session.id)) {
+            // The client left while it was being counted: it no longer counts.
+            await moveShare(ip, -1);
+            return callback(new SmtpError('4.4.2 Connection closed', 421));
+          }
+          if (total > options.maxConnectionsPerIp) {
+            await moveShare(ip, -1);
             return callback(
               new SmtpError('4.7.0 Too many connections from your address, try again later', 421),
             );
@@ -95,17 +124,23 @@ export function createSmtpIn(deps: {
           callback();
         })
         .catch((error) => {
+          pending.delete(session.id);
+          closedWhilePending.delete(session.id);
           deps.log.error({ err: error }, 'counting an SMTP connection failed');
           callback(new SmtpError('4.3.0 Temporary failure, try again later', 421));
         });
     },
 
     onClose(session) {
+      if (pending.has(session.id)) {
+        closedWhilePending.add(session.id);
+        return;
+      }
       // smtp-server closes refused connections too: only those let in were counted.
       if (!accepted.delete(session.id)) return;
-      counters
-        .add(`smtp-conn:${session.remoteAddress}`, -1, CONNECTION_TTL_MS)
-        .catch((error) => deps.log.warn({ err: error }, 'uncounting an SMTP connection failed'));
+      moveShare(session.remoteAddress, -1).catch((error) =>
+        deps.log.warn({ err: error }, 'uncounting an SMTP connection failed'),
+      );
     },
 
     onMailFrom(address: SMTPServerAddress, _session: SMTPServerSession, callback) {
@@ -264,8 +299,13 @@ export function createSmtpIn(deps: {
         });
       });
     },
-    close(): Promise<void> {
-      return new Promise((resolve) => server.close(() => resolve()));
+    async close(): Promise<void> {
+      clearInterval(renewal);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // A clean stop takes this node's share of every count with it.
+      await Promise.all(
+        [...open.entries()].map(([ip, count]) => moveShare(ip, -count).catch(() => undefined)),
+      );
     },
   };
 }

@@ -143,8 +143,11 @@ describe('two nodes sharing one database', () => {
   });
 
   it('count SMTP connections per client address over both nodes', async () => {
-    const doors = [a, b].map((node) =>
-      testSmtpIn({ db: node.db, clock, log: node.app.log, counters }, { maxConnectionsPerIp: 3 }),
+    const doors = [a, b].map((node, i) =>
+      testSmtpIn(
+        { db: node.db, clock, log: node.app.log, counters, nodeId: `node-${i}` },
+        { maxConnectionsPerIp: 3 },
+      ),
     );
     const ports = await Promise.all(doors.map((d) => d.listen(0, '127.0.0.1')));
     const open = (port: number) =>
@@ -166,9 +169,21 @@ describe('two nodes sharing one database', () => {
       const again = await open(ports[1]!);
       expect(again.line).toMatch(/^220 /);
       for (const c of [...first, again]) c.socket.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      // A node that died with three connections of this address open: its share lapses.
+      await counters.share('smtp-conn:127.0.0.1', 'dead-node', 3, 3 * 60_000);
+      const refused = await open(ports[0]!);
+      expect(refused.line).toMatch(/^421 /);
+      refused.socket.destroy();
+      clock.advance(3 * 60_000 + 1);
+      const later = await open(ports[0]!);
+      expect(later.line).toMatch(/^220 /);
+      later.socket.destroy();
     } finally {
       await Promise.all(doors.map((d) => d.close()));
     }
+    // A clean stop leaves nothing counted.
+    expect(await counters.share('smtp-conn:127.0.0.1', 'probe', 0, 1_000)).toBe(0);
   });
 });
 
@@ -201,6 +216,11 @@ describe('shared counters', () => {
         expect(await c.add(gauge, 1, 60_000)).toBe(2);
         expect(await c.add(gauge, -1, 60_000)).toBe(1);
         expect(await c.add(gauge, -5, 60_000)).toBe(0);
+        const shared = `s${Math.random()}`;
+        expect(await c.share(shared, 'node-1', 2, 60_000)).toBe(2);
+        expect(await c.share(shared, 'node-2', 1, 60_000)).toBe(3);
+        expect(await c.share(shared, 'node-1', -2, 60_000)).toBe(1);
+        await c.renewShares([shared], 'node-2', 60_000);
         if (kind !== 'redis') {
           // Redis keeps real time; the others follow the injected clock.
           clock.advance(60_001);
