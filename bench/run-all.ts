@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { benchCluster } from './cluster.ts';
 import { benchGateway } from './gateway.ts';
 import { benchLogin } from './login.ts';
 import { benchSearch } from './search.ts';
@@ -11,6 +12,7 @@ if (!only || only === 'startup') results.startup = await benchStartup();
 if (!only || only === 'login') results.login = await benchLogin();
 if (!only || only === 'search') results.search = await benchSearch();
 if (!only || only === 'gateway') results.gateway = await benchGateway();
+if (!only || only === 'cluster') results.cluster = await benchCluster();
 fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
 fs.writeFileSync(
   path.join(import.meta.dirname, 'results', `${only ?? 'all'}.json`),
