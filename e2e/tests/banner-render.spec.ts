@@ -138,6 +138,19 @@ test.describe('the warning banner in a real browser', () => {
     });
   }
 
+  const OVERLAYS: Record<string, string> = {
+    'the next block pulled up over it':
+      '<div style="position:relative;z-index:2;margin-top:-300px;padding-top:300px;background:#fff">Pay now.</div>',
+    'an absolute block laid over the top':
+      '<p style="position:absolute;top:0;left:0;right:0;height:200px;background:#fff;margin:0">Pay now.</p>',
+  };
+  for (const [name, body] of Object.entries(OVERLAYS)) {
+    test(`stays on top when the sender's HTML tries: ${name}`, async ({ page }) => {
+      await page.setContent(await deliveredHtml(`<!doctype html><html><body>${body}</body></html>`));
+      expect(await problemsSeeing(page, BANNER)).toEqual([]);
+    });
+  }
+
   test('a plain banner without those defences is hidden by the same styles (the check can fail)', async ({
     page,
   }) => {

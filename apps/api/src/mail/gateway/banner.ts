@@ -160,10 +160,19 @@ const RESET = [
   '-webkit-text-fill-color:#1a1a1a',
 ];
 const BACKGROUND = '#fff4e6';
-const styleOf = (...declarations: string[]) =>
-  [...RESET, ...declarations].map((d) => `${d} !important`).join(';');
+/** RESET with `declarations` added; a declaration of the same property replaces RESET's. */
+const styleOf = (...declarations: string[]) => {
+  const property = (d: string) => d.slice(0, d.indexOf(':'));
+  const own = new Set(declarations.map(property));
+  return [...RESET.filter((d) => !own.has(property(d))), ...declarations]
+    .map((d) => `${d} !important`)
+    .join(';');
+};
 
 const TABLE_STYLE = styleOf(
+  // Above anything the sender positions over it (an absolute block at the top, a negative margin).
+  'position:relative',
+  'z-index:2147483647',
   'display:table',
   'width:100%',
   'min-width:0',
