@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { createPeriodic } from '../../lib/periodic.ts';
 
 /**
  * Periodic housekeeping (expired shared counters and the like) that one node does for all: each
@@ -9,8 +10,6 @@ export function createSweeper(deps: {
   singleton: (key: string, task: () => Promise<unknown>) => Promise<boolean>;
   log: Pick<FastifyBaseLogger, 'warn'>;
 }) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
   async function pass(): Promise<void> {
     for (const task of deps.tasks) {
       await deps
@@ -18,23 +17,13 @@ export function createSweeper(deps: {
         .catch((error) => deps.log.warn({ err: error, task: task.name }, 'sweep failed'));
     }
   }
+  const periodic = createPeriodic(pass, (error) => deps.log.warn({ err: error }, 'sweep failed'));
   return {
     pass,
     start(intervalMs = 10 * 60_000) {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (running) return;
-        running = pass().finally(() => {
-          running = null;
-        });
-      }, intervalMs);
-      timer.unref();
+      periodic.start(intervalMs);
     },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    stop: () => periodic.stop(),
   };
 }
 export type Sweeper = ReturnType<typeof createSweeper>;

@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { quarantineMessages, tenants } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { createPeriodic } from '../../lib/periodic.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand, renderMail } from '../../mail/templates.ts';
 import { restoreLinks } from '../quarantine/links.ts';
@@ -48,8 +49,6 @@ export function createDigestService(deps: {
   singleton?: (key: string, task: () => Promise<unknown>) => Promise<boolean>;
 }) {
   const { db } = deps;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
 
   async function runTenant(tenant: typeof tenants.$inferSelect, now: Date): Promise<number> {
     if (tenant.digestSchedule === 'off') return 0;
@@ -130,29 +129,19 @@ export function createDigestService(deps: {
     return sent;
   }
 
+  // One node sends digests (each is also sent at most once per recipient and period).
+  const periodic = createPeriodic(
+    () => (deps.singleton ? deps.singleton('job:digest', run) : run()),
+    (error) => deps.log?.error({ err: error }, 'quarantine digest run failed'),
+  );
+
   return {
     /** Queue the digests due now; returns how many recipients have one (a repeat queues nothing new). */
     run,
     start(intervalMs = 3_600_000) {
-      if (timer) return;
-      const tick = () => {
-        if (running) return;
-        // One node sends digests (each is also sent at most once per recipient and period).
-        running = (deps.singleton ? deps.singleton('job:digest', run) : run())
-          .catch((error) => deps.log?.error({ err: error }, 'quarantine digest run failed'))
-          .finally(() => {
-            running = null;
-          });
-      };
-      tick();
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
+      periodic.start(intervalMs, { now: true });
     },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    stop: () => periodic.stop(),
   };
 }
 export type DigestService = ReturnType<typeof createDigestService>;
