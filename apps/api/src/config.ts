@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { nodeNameOf } from './lib/node-name.ts';
 
 const port = (fallback: number) =>
   z
@@ -336,7 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     secureCookies: publicUrl.startsWith('https:'),
     redisUrl: e.REDIS_URL,
-    nodeName: `${e.NODE_NAME ?? os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    nodeName: nodeNameOf(e.NODE_NAME),
     workLeaseMs: e.WORK_LEASE_SECONDS * 1_000,
     smtpRetryWindowMs: e.SMTP_RETRY_DAYS * 86_400_000,
   };

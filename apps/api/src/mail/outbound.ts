@@ -1,10 +1,12 @@
 import fs from 'node:fs';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db, DbOrTx } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
+import { createLeaseKeeper } from '../lib/lease-keeper.ts';
+import { LOCAL_NODE } from '../lib/node-name.ts';
+import { createPeriodic } from '../lib/periodic.ts';
 import { createOutboxRepo, type DeliveryRow, type OutboxRow } from './outbox.repo.ts';
 import type { Rendered } from './templates.ts';
 
@@ -110,24 +112,26 @@ export function createMailer(deps: {
     ? nodemailer.createTransport(pooled(deps.relayUrl))
     : null;
   const parallel = deps.relayUrl ? connectionsOf(deps.relayUrl) : 1;
-  const nodeId = deps.nodeId ?? `${hostname()}:${process.pid}`;
-  const leaseMs = deps.leaseMs ?? DEFAULT_OUTBOX_LEASE_MS;
+  const nodeId = deps.nodeId ?? LOCAL_NODE;
   const retryWindowMs = deps.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
   const repo = createOutboxRepo(deps.db);
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
+  let started = false;
   /**
    * Mails this node has claimed and not finished (waiting for a pooled connection, or talking to
    * the relay). Bounded, so a claim never waits in a local queue long enough for its lease to run
    * out (another node would then send it too); the leases of these are renewed while they last.
    */
-  const inFlight = new Set<string>();
+  const leases = createLeaseKeeper({
+    clock: deps.clock,
+    leaseMs: deps.leaseMs ?? DEFAULT_OUTBOX_LEASE_MS,
+    renew: (ids, until) => repo.renewLeases(ids, nodeId, until),
+    onError: (error) => deps.log.warn({ err: error }, 'renewing outbox leases failed'),
+  });
+  const inFlight = leases.held;
   const capacity = parallel * 2;
-  let heartbeat: NodeJS.Timeout | null = null;
+  const passes = createPeriodic(drain, (error) => deps.log.error({ err: error }, 'mail retry loop failed'));
 
   const journal = deps.journalPath ? createSentJournal(deps.journalPath) : null;
-
-  const leaseEnd = (now: Date) => new Date(now.getTime() + leaseMs);
 
   async function deliver(row: DeliveryRow): Promise<void> {
     if (!transport) return;
@@ -174,7 +178,7 @@ export function createMailer(deps: {
     } finally {
       inFlight.delete(row.id);
       // A connection is free: take the next due mail at once rather than at the next pass.
-      if (timer)
+      if (started)
         void deliverDue(false).catch((error) => deps.log.error({ err: error }, 'mail delivery crashed'));
     }
   }
@@ -187,8 +191,7 @@ export function createMailer(deps: {
     for (;;) {
       const room = capacity - inFlight.size;
       if (room <= 0) return;
-      const at = deps.clock.now();
-      const rows = await repo.claimDue(nodeId, at, leaseEnd(at), Math.min(room, 50));
+      const rows = await repo.claimDue(nodeId, deps.clock.now(), leases.until(), Math.min(room, 50));
       if (rows.length === 0) return;
       const started = rows.map((row) => deliver(row));
       if (wait) await Promise.all(started);
@@ -198,9 +201,8 @@ export function createMailer(deps: {
   function startDelivery(id: string): void {
     // No room: the mail stays queued for the next pass (or the next free connection).
     if (!transport || inFlight.size >= capacity) return;
-    const now = deps.clock.now();
     void repo
-      .claimOne(id, nodeId, now, leaseEnd(now))
+      .claimOne(id, nodeId, deps.clock.now(), leases.until())
       .then((row) => (row ? deliver(row) : undefined))
       .catch((error) => deps.log.error({ err: error, outboxId: id }, 'mail delivery crashed'));
   }
@@ -318,48 +320,26 @@ export function createMailer(deps: {
      * run left `sending` is due at once; on a shared database it waits for its lease to expire.
      */
     async start(options: { intervalMs?: number; ownsDatabase?: boolean } = {}) {
-      if (!transport || timer) return;
+      if (!transport || started) return;
+      started = true;
       // What the relay accepted just before a crash is sent already: record it before retrying.
       if (journal) {
         const accepted = journal.drain();
         for (let i = 0; i < accepted.length; i += 500)
           await repo.markSent(accepted.slice(i, i + 500), deps.clock.now());
       }
-      if (options.ownsDatabase) await repo.expireAllLeases();
-      const pass = () => {
-        if (running) return;
-        running = drain()
-          .catch((error) => deps.log.error({ err: error }, 'mail retry loop failed'))
-          .finally(() => {
-            running = null;
-          });
-      };
-      timer = setInterval(pass, options.intervalMs ?? 5_000);
-      timer.unref();
+      if (options.ownsDatabase) await repo.releaseAllLeases();
+      passes.start(options.intervalMs ?? 5_000, { now: true });
       // Mail this node is still sending stays its own: leases renewed well before they run out.
-      heartbeat = setInterval(
-        () => {
-          if (inFlight.size === 0) return;
-          const at = deps.clock.now();
-          void repo
-            .renewLeases([...inFlight], nodeId, leaseEnd(at))
-            .catch((error) => deps.log.warn({ err: error }, 'renewing outbox leases failed'));
-        },
-        Math.max(1_000, Math.floor(leaseMs / 3)),
-      );
-      heartbeat.unref();
-      pass();
+      leases.start();
     },
     async stop() {
-      if (timer) clearInterval(timer);
-      if (heartbeat) clearInterval(heartbeat);
-      timer = null;
-      heartbeat = null;
-      await running;
+      started = false;
+      await passes.stop();
+      await leases.stop();
       transport?.close();
     },
     drain,
-    nodeId,
   };
 }
 export type Mailer = ReturnType<typeof createMailer>;

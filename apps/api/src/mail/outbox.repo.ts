@@ -152,7 +152,7 @@ export function createOutboxRepo(db: Db) {
     },
 
     /** Only for the embedded database, which belongs to one process: a previous run's leases are void. */
-    async expireAllLeases(): Promise<void> {
+    async releaseAllLeases(): Promise<void> {
       await db.update(outbox).set({ leaseUntil: null }).where(eq(outbox.status, 'sending'));
     },
   };

@@ -11,6 +11,8 @@ import type { AuthSummary, Engine, Finding } from '../../engines/types.ts';
 import { verdictOf } from '../../engines/types.ts';
 import { systemActor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { createLeaseKeeper } from '../../lib/lease-keeper.ts';
+import { LOCAL_NODE } from '../../lib/node-name.ts';
 import { createQuarantineService } from '../../modules/quarantine/quarantine.service.ts';
 import { createTenantsRepo, type TenantRow } from '../../modules/tenants/tenants.repo.ts';
 import type { Mailer } from '../outbound.ts';
@@ -131,14 +133,17 @@ export function createGatewayProcessor(deps: {
   concurrency?: number;
 }) {
   const mta = deps.mta ?? hostname();
-  const nodeId = deps.nodeId ?? `${hostname()}:${process.pid}`;
-  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const nodeId = deps.nodeId ?? LOCAL_NODE;
   const concurrency = deps.concurrency ?? 2;
   const tenants = createTenantsRepo(deps.db);
   const inbound = createInboundRepo(deps.db);
   /** Messages this node is processing now: their leases are renewed while the work lasts. */
-  const active = new Set<string>();
-  let heartbeat: NodeJS.Timeout | null = null;
+  const leases = createLeaseKeeper({
+    clock: deps.clock,
+    leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS,
+    renew: (ids, until) => inbound.renewLeases(ids, nodeId, until),
+    onError: (error) => deps.log.warn({ err: error }, 'renewing inbound leases failed'),
+  });
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let again = false;
@@ -341,11 +346,11 @@ export function createGatewayProcessor(deps: {
 
   /** One claimed message: processed, or backed off after a failure, or parked after the last one. */
   async function handle(id: string): Promise<boolean> {
-    active.add(id);
+    leases.held.add(id);
     try {
       return await handleClaimed(id);
     } finally {
-      active.delete(id);
+      leases.held.delete(id);
     }
   }
 
@@ -408,8 +413,7 @@ export function createGatewayProcessor(deps: {
   async function drain(): Promise<number> {
     let done = 0;
     for (;;) {
-      const now = deps.clock.now();
-      const ids = await inbound.claim(nodeId, now, new Date(now.getTime() + leaseMs), concurrency);
+      const ids = await inbound.claim(nodeId, deps.clock.now(), leases.until(), concurrency);
       if (ids.length === 0) return done;
       const results = await Promise.all(ids.map((id) => handle(id)));
       done += results.filter(Boolean).length;
@@ -443,22 +447,12 @@ export function createGatewayProcessor(deps: {
       kick();
       timer = setInterval(kick, intervalMs);
       timer.unref();
-      heartbeat = setInterval(
-        () => {
-          if (active.size === 0) return;
-          void inbound
-            .renewLeases([...active], nodeId, new Date(deps.clock.now().getTime() + leaseMs))
-            .catch((error) => deps.log.warn({ err: error }, 'renewing inbound leases failed'));
-        },
-        Math.max(1_000, Math.floor(leaseMs / 3)),
-      );
-      heartbeat.unref();
+      leases.start();
     },
     async stop() {
       if (timer) clearInterval(timer);
-      if (heartbeat) clearInterval(heartbeat);
       timer = null;
-      heartbeat = null;
+      await leases.stop();
       await running;
     },
     /** An admin's retry of a parked message (its held copies untouched since): due again at once. */

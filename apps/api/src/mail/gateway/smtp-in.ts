@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Db } from '../../db/client.ts';
 import { inboundMessages } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Counters, memoryCounters } from '../../lib/counters.ts';
+import { LOCAL_NODE } from '../../lib/node-name.ts';
 import { createTenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 import { checkMessage } from './message-checks.ts';
 
@@ -63,7 +63,7 @@ export function createSmtpIn(deps: {
   const { options } = deps;
   const tenants = createTenantsRepo(deps.db);
   const counters = deps.counters ?? memoryCounters(deps.clock);
-  const node = deps.nodeId ?? `${hostname()}:${process.pid}`;
+  const node = deps.nodeId ?? LOCAL_NODE;
   const accepted = new Set<string>();
   /** Connections whose count is being taken, and those of them that closed meanwhile. */
   const pending = new Set<string>();
@@ -167,10 +167,11 @@ export function createSmtpIn(deps: {
       const domain = rcpt.split('@')[1]!.toLowerCase();
       const relayingDenied = () =>
         new SmtpError('5.7.1 Relaying denied: not a domain this gateway serves', 550);
-      tenants
-        .domainOwner(domain)
-        .then(async (owner) => {
-          if (!owner) return callback(relayingDenied());
+      // With recipient verification the verifier reads the domain's owner itself (cached briefly).
+      const served = deps.verifyRecipient ? Promise.resolve(true) : tenants.domainOwner(domain).then(Boolean);
+      served
+        .then(async (isServed) => {
+          if (!isServed) return callback(relayingDenied());
           if (!deps.verifyRecipient) return callback();
           // Directory harvesting: an address that guessed too many unknown recipients is told to
           // come back later, for every node, before any more are checked (no callout either).
