@@ -8,8 +8,8 @@ import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
+import { holdMessage } from '../../test/hold.ts';
 import { codeIn, Jar, lastMail, solveCaptcha } from '../../test/sign-in.ts';
-import { createQuarantineService } from '../quarantine/quarantine.service.ts';
 
 const clock = new ManualClock();
 /** Two nodes of one cluster: one database, one key, shared counters. */
@@ -56,24 +56,11 @@ describe('two nodes sharing one database', () => {
   it('check on one node an emailed code sent by the other', async () => {
     const tenant = await buildTenant(a.db);
     const recipient = `ana@${tenant.domain}`;
-    const ingest = createQuarantineService({
-      db: a.db,
-      clock,
-      config: a.app.config,
-      mailer: a.app.services.mailer,
+    const { message } = await holdMessage(a.app, {
+      raw: Buffer.from(`From: x@outside.test\r\nTo: ${recipient}\r\nSubject: Held\r\n\r\nHi\r\n`),
+      recipient,
+      verdict: 'spam',
     });
-    const { message } = await ingest.ingest(
-      {
-        raw: Buffer.from(`From: x@outside.test\r\nTo: ${recipient}\r\nSubject: Held\r\n\r\nHi\r\n`),
-        recipient,
-        saasType: 'office365_emails',
-        verdict: 'spam',
-        reasons: [],
-        stripAttachments: false,
-        engine: 'test',
-      },
-      { type: 'system' },
-    );
     const q = new URLSearchParams({ msg: message.publicId, email: recipient });
     const jar = new Jar();
     const sent = await a.app.inject({

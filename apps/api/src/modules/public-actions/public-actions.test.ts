@@ -5,10 +5,10 @@ import { outbox, releases, restoreRequests, securityEvents } from '../../db/sche
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { buildTenant } from '../../test/factories.ts';
+import { holdMessage } from '../../test/hold.ts';
 import { codeIn, Jar, lastMail } from '../../test/sign-in.ts';
 import { createEmailCodes } from '../email-codes/email-codes.service.ts';
 import { setRestorePolicy } from '../quarantine/policy.ts';
-import { createQuarantineService } from '../quarantine/quarantine.service.ts';
 
 const clock = new ManualClock();
 let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -50,24 +50,12 @@ afterAll(() => t.close());
 let n = 0;
 async function hold(verdict: 'spam' | 'suspicious' | 'phishing' | 'malware', strip = false) {
   const recipient = `r${++n}@${domain}`;
-  const ingest = createQuarantineService({
-    db: t.db,
-    clock,
-    config: t.app.config,
-    mailer: t.app.services.mailer,
+  const { message } = await holdMessage(t.app, {
+    raw: raw(recipient),
+    recipient,
+    verdict,
+    stripAttachments: strip,
   });
-  const { message } = await ingest.ingest(
-    {
-      raw: raw(recipient),
-      recipient,
-      saasType: 'office365_emails',
-      verdict,
-      reasons: [],
-      stripAttachments: strip,
-      engine: 'test',
-    },
-    { type: 'system' },
-  );
   return { msg: message.publicId, recipient, id: message.id, raw: raw(recipient) };
 }
 
