@@ -117,6 +117,13 @@ const escapeHtml = (value: string) =>
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
   );
 
+/** The warning for a header line: at most 200 characters, cut between words. */
+function headerWarning(text: string): string {
+  if (text.length <= 200) return text;
+  const cut = text.slice(0, 199);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 100 ? cut.lastIndexOf(' ') : 199)}…`;
+}
+
 /**
  * Inline declarations the banner's every element carries, each `!important`: an inline important
  * declaration outranks every rule of the sender's stylesheets, important or not, layered or not,
@@ -402,7 +409,7 @@ export async function bannerCopy(
       contentType: a.contentType,
       content: a.content,
     })),
-    headers: { 'X-Moat-Warning': oneLine.slice(0, 200) },
+    headers: { 'X-Moat-Warning': headerWarning(oneLine) },
   });
   return Buffer.concat([Buffer.from(authHeaders), await composer.compile().build()]);
 }
