@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { benchApi } from './api.ts';
 import { benchCluster } from './cluster.ts';
 import { benchGateway } from './gateway.ts';
 import { benchLogin } from './login.ts';
@@ -8,6 +9,7 @@ import { benchStartup } from './startup.ts';
 
 const only = process.argv[2];
 const results: Record<string, unknown> = {};
+if (!only || only === 'api') results.api = await benchApi();
 if (!only || only === 'startup') results.startup = await benchStartup();
 if (!only || only === 'login') results.login = await benchLogin();
 if (!only || only === 'search') results.search = await benchSearch();

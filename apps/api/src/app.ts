@@ -8,6 +8,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { type Caches, createCaches } from './lib/cache.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import {
   type Counters,
@@ -67,6 +68,7 @@ import {
   createQuarantineAdminService,
   type QuarantineAdminService,
 } from './modules/quarantine-admin/quarantine-admin.service.ts';
+import { createSessionsRepo } from './modules/sessions/sessions.repo.ts';
 import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.ts';
 import { spaRoutes } from './modules/spa/spa.routes.ts';
 import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
@@ -107,6 +109,8 @@ export interface Services {
   counters: Counters;
   /** Housekeeping one node does for all. */
   sweeper: Sweeper;
+  /** What rarely changes, kept per node and forgotten on every announced write (lib/cache.ts). */
+  caches: Caches;
 }
 
 declare module 'fastify' {
@@ -188,7 +192,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     leaseMs: config.workLeaseMs,
     retryWindowMs: config.smtpRetryWindowMs,
   });
-  const sessions = createSessionsService({ db, clock, secureCookies: config.secureCookies });
+  const caches = createCaches({ database, clock });
+  await caches.start();
+  const sessions = createSessionsService({
+    db,
+    clock,
+    secureCookies: config.secureCookies,
+    repo: createSessionsRepo(db),
+    // A session is read on every signed-in request; its revocation and its user's changes are
+    // announced, and 15 s bounds anything else (the idle timeout is checked on every request).
+    live: caches.create('sessions', { tables: ['users', 'tenants'], keyedTable: 'sessions', ttlMs: 15_000 }),
+  });
   const captcha = createCaptcha({ db, clock, serverKey, config });
   const throttle = createThrottle({ db, clock });
   const publicActions = createPublicActionsService({
@@ -263,6 +277,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     cluster: createClusterService({ repo: createClusterRepo(db), serverKey }),
     counters,
+    caches,
     sweeper: createSweeper({
       tasks: [{ name: 'counters', run: () => counters.sweep() }],
       singleton: database.tryLock,
@@ -275,6 +290,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await processor.stop();
     await mailer.stop();
     await counters.close();
+    caches.stop();
   });
 
   app.addHook('onRequest', async (request, reply) => {

@@ -34,8 +34,17 @@ export interface Database {
    * false, without running it, when another node does.
    */
   tryLock(key: string, task: () => Promise<unknown>): Promise<boolean>;
+  /**
+   * Hear the database's change notices (channel `moat_changes`, migration 0011): `onChange`
+   * gets each payload; `onLost` is called whenever notices may have been missed (the listening
+   * connection broke) and again once they are heard anew, so caches forget everything.
+   * Resolves to `listening()`: whether notices are being heard right now.
+   */
+  listen(onChange: (payload: string) => void, onLost: () => void): Promise<() => boolean>;
   close(): Promise<void>;
 }
+
+export const CHANGES_CHANNEL = 'moat_changes';
 
 /** The in-process form of both locks (the embedded database belongs to one process). */
 function processLocks(): Pick<Database, 'withLock' | 'tryLock'> {
@@ -97,6 +106,11 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       await client.query('select 1');
     },
     ...processLocks(),
+    // One process, one database: a notice is delivered with the statement that caused it.
+    async listen(onChange) {
+      await client.listen(CHANGES_CHANNEL, onChange);
+      return () => !client.closed;
+    },
     close: () => client.close(),
   };
 }
@@ -117,6 +131,17 @@ export async function openPostgres(url: string): Promise<Database> {
   lockPool.on('error', () => {});
   const local = createKeyedMutex();
   const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
+  const notices = listenForNotices(url);
+  // A notice arrives after the commit, asynchronously: this process's own writes (outside a
+  // transaction) are announced to its caches at once, so it reads what it just wrote.
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  pool.query = (async (...args: unknown[]) => {
+    const result = await query(...args);
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+    const table = text ? writtenTable(text) : null;
+    if (table) notices.local(table);
+    return result;
+  }) as typeof pool.query;
   return {
     db,
     kind: 'postgres',
@@ -168,9 +193,99 @@ export async function openPostgres(url: string): Promise<Database> {
         client.release();
       }
     },
+    listen: notices.listen,
     close: async () => {
+      await notices.close();
       await pool.end();
       await lockPool.end();
+    },
+  };
+}
+
+/**
+ * The table a statement writes, as drizzle writes them (`insert into "t"`, `update "t"`,
+ * `delete from "t"`), or null. A session's use (`update "sessions" set "last_seen_at"` alone)
+ * changes nothing a cache holds.
+ */
+export function writtenTable(text: string): string | null {
+  const match = /^\s*(?:insert\s+into|update|delete\s+from)\s+"([a-z_]+)"/i.exec(text);
+  if (!match) return null;
+  if (
+    match[1] === 'sessions' &&
+    /^\s*update\s+"sessions"\s+set\s+"last_seen_at"\s*=\s*\$\d+\s+where/i.test(text)
+  ) {
+    return null;
+  }
+  return match[1]!;
+}
+
+/**
+ * One connection per process LISTENs on the change channel; when it breaks, every listener is
+ * told to forget what it cached (notices may be lost), and the connection is made again with a
+ * growing pause (up to 5 s).
+ */
+function listenForNotices(url: string) {
+  const listeners = new Set<{ onChange: (payload: string) => void; onLost: () => void }>();
+  let client: pg.Client | null = null;
+  let connected = false;
+  let closed = false;
+  let pause = 100;
+  let connecting: Promise<void> | null = null;
+  const lost = () => {
+    for (const l of listeners) l.onLost();
+  };
+  const connect = async (): Promise<void> => {
+    while (!closed) {
+      const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+      try {
+        next.on('error', () => {});
+        next.on('notification', (message) => {
+          for (const l of listeners) l.onChange(message.payload ?? '');
+        });
+        next.on('end', () => {
+          if (client !== next) return;
+          client = null;
+          connected = false;
+          lost();
+          if (!closed) setTimeout(() => void ensure(), pause).unref();
+        });
+        await next.connect();
+        await next.query(`LISTEN ${CHANGES_CHANNEL}`);
+        client = next;
+        connected = true;
+        pause = 100;
+        // Whatever changed while no one listened is unknown: start afresh.
+        lost();
+        return;
+      } catch {
+        await next.end().catch(() => {});
+        await new Promise((r) => setTimeout(r, pause).unref());
+        pause = Math.min(pause * 2, 5_000);
+      }
+    }
+  };
+  const ensure = () => {
+    connecting ??= connect().finally(() => {
+      connecting = null;
+    });
+    return connecting;
+  };
+  return {
+    /** A write this process made: heard as a notice at once. */
+    local(payload: string) {
+      for (const l of listeners) l.onChange(payload);
+    },
+    async listen(onChange: (payload: string) => void, onLost: () => void) {
+      listeners.add({ onChange, onLost });
+      if (!connected) await ensure();
+      return () => connected;
+    },
+    async close() {
+      closed = true;
+      const last = client;
+      client = null;
+      connected = false;
+      await last?.end().catch(() => {});
     },
   };
 }

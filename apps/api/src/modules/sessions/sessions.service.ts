@@ -3,8 +3,12 @@ import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { sessions } from '../../db/schema.ts';
+import type { Cache } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
+import type { SessionsRepo } from './sessions.repo.ts';
+
+export type LiveSession = NonNullable<Awaited<ReturnType<SessionsRepo['findLive']>>>;
 
 /** Absolute lifetime of a session (DESIGN §4); the idle timeout is in the session plugin. */
 export const SESSION_ABSOLUTE_MS = 12 * 3_600_000;
@@ -13,12 +17,42 @@ export function createSessionsService({
   db,
   clock,
   secureCookies,
+  repo,
+  live,
 }: {
   db: DbOrTx;
   clock: Clock;
   secureCookies: boolean;
+  repo: Pick<SessionsRepo, 'findLive' | 'touch' | 'revoke'>;
+  /** Live sessions by token hash. */
+  live: Cache<LiveSession>;
 }) {
   return {
+    /** The live session of a token (not revoked, not past its absolute expiry) with its user. */
+    async findLive(tokenHash: string, now: Date): Promise<LiveSession | null> {
+      const found = await live.get(
+        tokenHash,
+        async () => (await repo.findLive(tokenHash, now)) as LiveSession,
+      );
+      if (!found) return null;
+      // A cached session is checked again against the time now.
+      if (found.session.revokedAt || found.session.expiresAt.getTime() <= now.getTime()) {
+        live.forget(tokenHash);
+        return null;
+      }
+      return found;
+    },
+    /** Record a use of the session (its idle timeout counts from here). */
+    async touch(found: LiveSession, now: Date): Promise<void> {
+      await repo.touch(found.session.id, now);
+      live.update(found.session.tokenHash, (f) => ({ ...f, session: { ...f.session, lastSeenAt: now } }));
+    },
+    /** End a session found by its token (idle, or its user no longer active). */
+    async end(found: LiveSession, now: Date): Promise<void> {
+      await repo.revoke(found.session.id, now);
+      live.forget(found.session.tokenHash);
+    },
+
     /** A new session with a fresh token: every sign-in (and every MFA step) gets a new one. */
     async open(
       user: { id: string; tenantId: string },

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { hashToken } from '../../lib/tokens.ts';
-import { createSessionsRepo, type SessionRow } from '../../modules/sessions/sessions.repo.ts';
+import type { SessionRow } from '../../modules/sessions/sessions.repo.ts';
 import type { UserRow } from '../../modules/users/users.repo.ts';
 
 /** Idle timeout (DESIGN §4): a session unused this long is over. */
@@ -43,7 +43,7 @@ export function signedIn(request: FastifyRequest): SignedIn {
  * id goes out in a response header on every answer, errors included.
  */
 export const sessionPlugin = fp(async (app: FastifyInstance) => {
-  const repo = createSessionsRepo(app.database.db);
+  const sessions = app.services.sessions;
   app.decorateRequest('session', null);
   app.decorateRequest('user', null);
   app.decorate('requireSession', async (request: FastifyRequest) => {
@@ -62,14 +62,14 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
     const now = app.clock.now();
-    const found = await repo.findLive(hashToken(token), now);
+    const found = await sessions.findLive(hashToken(token), now);
     if (!found) return;
     const idleFor = now.getTime() - found.session.lastSeenAt.getTime();
     if (idleFor > SESSION_IDLE_TIMEOUT_MS || found.user.status !== 'active') {
-      await repo.revoke(found.session.id, now);
+      await sessions.end(found, now);
       return;
     }
-    if (idleFor > TOUCH_INTERVAL_MS) await repo.touch(found.session.id, now);
+    if (idleFor > TOUCH_INTERVAL_MS) await sessions.touch(found, now);
     request.session = found.session;
     // A portal the provider locked (portalLicenseState 'locked') locks every account of it.
     request.user = found.tenantLocked ? { ...found.user, locked: true } : found.user;

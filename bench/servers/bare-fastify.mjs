@@ -1,0 +1,8 @@
+/** The benchmarks' floor: Fastify 5 with nothing but the routes it is compared on, answering JSON. */
+import Fastify from 'fastify';
+
+const app = Fastify({ logger: false });
+app.get('/healthz', async () => ({ status: 'ok' }));
+app.get('/api/v1/current_user', async () => ({ hello: 'world' }));
+app.post('/api/v1/:type/identification_needed', async () => ({ status: true }));
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
