@@ -87,11 +87,25 @@ async function appliedMigrationCount(db: Db): Promise<number> {
   }
 }
 
-/** The embedded PostgreSQL (PGlite): stored under `dataDir`, or in memory when `dataDir` is null. */
-export async function openPglite(dataDir: string | null): Promise<Database> {
+export interface PgliteDatabase extends Database {
+  /** The whole data directory as a tarball (`openPglite`'s `loadDataDir` starts from one). */
+  dumpDataDir(): Promise<Blob>;
+}
+
+/**
+ * The embedded PostgreSQL (PGlite): stored under `dataDir`, or in memory when `dataDir` is null;
+ * `loadDataDir` starts it from a dump instead of an empty cluster.
+ */
+export async function openPglite(
+  dataDir: string | null,
+  options: { loadDataDir?: Blob } = {},
+): Promise<PgliteDatabase> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // pg_trgm backs the quick search's substring indexes (migration 0006).
-  const client = await PGlite.create(dataDir ?? undefined, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dataDir ?? undefined, {
+    extensions: { pg_trgm },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
@@ -111,6 +125,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       await client.listen(CHANGES_CHANNEL, onChange);
       return () => !client.closed;
     },
+    dumpDataDir: () => client.dumpDataDir('none'),
     close: () => client.close(),
   };
 }

@@ -1,11 +1,14 @@
 import net from 'node:net';
 import { AUTH_API } from '@moat/contracts/auth';
+import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema.ts';
 import { type Counters, memoryCounters, postgresCounters, redisCounters } from '../../lib/counters.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
+import { signedInAs } from '../../test/console.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
 import { holdMessage } from '../../test/hold.ts';
@@ -38,7 +41,37 @@ afterAll(async () => {
   await a.close();
 });
 
+/** Poll until `check` holds: a change notice reaches the other node asynchronously. */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 2_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('not within 2 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe('two nodes sharing one database', () => {
+  it('end on both nodes a session signed out on one, and lock on both an account locked on one', async () => {
+    const me = await signedInAs(a.app, a.db);
+    const onB = () => b.app.inject({ method: 'GET', url: '/api/v1/current_user', cookies: me.cookies });
+    // B has read (and keeps) the session.
+    expect((await onB()).statusCode).toBe(200);
+    expect((await onB()).statusCode).toBe(200);
+
+    const other = await signedInAs(a.app, a.db);
+    const otherOnB = () =>
+      b.app.inject({ method: 'GET', url: '/api/v1/current_user', cookies: other.cookies });
+    expect((await otherOnB()).json().locked_status).toEqual({ should_lock: false });
+    await a.db.update(users).set({ locked: true }).where(eq(users.id, other.user.id));
+    await eventually(async () => (await otherOnB()).json().locked_status?.should_lock === true);
+
+    const out = await me.send('POST', AUTH_API.logout);
+    expect(out.statusCode).toBe(200);
+    // The node that signed it out refuses it at once; the other within the notice's delay.
+    expect((await me.get('/api/v1/current_user')).statusCode).toBe(403);
+    await eventually(async () => (await onB()).statusCode === 403);
+  });
+
   it('accept on one node a captcha fetched from the other', async () => {
     const email = 'nobody@cluster.test';
     const token = await solveCaptcha(a.app);
