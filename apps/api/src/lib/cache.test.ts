@@ -36,7 +36,11 @@ describe('caches kept by the database change notices', () => {
     await caches.start();
     const cache = caches.create<number>('tenant-count', { tables: ['tenants'], ttlMs: 60_000 });
     let loads = 0;
-    const get = () => cache.get('all', () => (loads++, tenantCount()));
+    const get = () =>
+      cache.get('all', () => {
+        loads++;
+        return tenantCount();
+      });
     const before = await get();
     expect(await get()).toBe(before);
     expect(loads).toBe(1);
@@ -104,8 +108,12 @@ describe('caches kept by the database change notices', () => {
     await cache.get('x', async () => `v${loads++}`);
     expect(loads).toBe(2); // not started: nothing kept
     await caches.start();
-    await cache.get('y', async () => (loads++, null));
-    await cache.get('y', async () => (loads++, null));
+    const absent = async () => {
+      loads++;
+      return null;
+    };
+    await cache.get('y', absent);
+    await cache.get('y', absent);
     expect(loads).toBe(4);
     caches.stop();
     expect(caches.active).toBe(false);
