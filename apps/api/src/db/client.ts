@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
@@ -10,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { createKeyedMutex } from '../lib/keyed-mutex.ts';
+import { RemotePglite } from './pglite-remote.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -101,12 +101,13 @@ export async function openPglite(
   options: { loadDataDir?: Blob } = {},
 ): Promise<PgliteDatabase> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // pg_trgm backs the quick search's substring indexes (migration 0006).
-  const client = await PGlite.create(dataDir ?? undefined, {
-    extensions: { pg_trgm },
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  // In a worker thread: its statements never hold the event loop (pglite-worker.mjs). pg_trgm
+  // backs the quick search's substring indexes (migration 0006).
+  const client = await RemotePglite.create({
+    dataDir,
+    ...(options.loadDataDir ? { loadDataDir: new Uint8Array(await options.loadDataDir.arrayBuffer()) } : {}),
   });
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
@@ -120,12 +121,12 @@ export async function openPglite(
       await client.query('select 1');
     },
     ...processLocks(),
-    // One process, one database: a notice is delivered with the statement that caused it.
+    // One process, one database: a notice arrives before the statement that caused it answers.
     async listen(onChange) {
       await client.listen(CHANGES_CHANNEL, onChange);
       return () => !client.closed;
     },
-    dumpDataDir: () => client.dumpDataDir('none'),
+    dumpDataDir: () => client.dumpDataDir(),
     close: () => client.close(),
   };
 }
