@@ -15,8 +15,13 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { ServerKey } from '../../lib/server-key.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { matchTotpStep, newTotpSecret, totpEnrolment } from '../../lib/totp.ts';
+import {
+  mailVerificationCodeEmail,
+  passwordChangedEmail,
+  passwordResetEmail,
+} from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
-import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { mailBrand } from '../../mail/templates.ts';
 import { createAuditRepo } from '../audit/audit.repo.ts';
 import { createEmailCodes, RESEND_WAIT_S } from '../email-codes/email-codes.service.ts';
 import { createFeaturesRepo } from '../features/features.repo.ts';
@@ -194,17 +199,7 @@ export function createAuthService(deps: {
       tenantId: user.tenantId,
       kind: 'mail_verification',
       to: user.email,
-      fromName: brand.name,
-      ...renderMail(brand, {
-        subject: `Your ${brand.name} verification code`,
-        heading: 'Confirm your email address',
-        paragraphs: [
-          'Enter this code to confirm your email address and continue setting up multi-factor authentication.',
-          'The code expires in 10 minutes and can be tried 3 times.',
-        ],
-        code,
-        footer: `If you did not try to sign in to ${brand.name}, someone may know your password: change it now.`,
-      }),
+      ...mailVerificationCodeEmail(brand, { code }),
     });
   }
 
@@ -287,15 +282,10 @@ export function createAuthService(deps: {
       tenantId: user.tenantId,
       kind: 'password_changed',
       to: user.email,
-      fromName: brand.name,
-      ...renderMail(brand, {
-        subject: `Your ${brand.name} password was changed`,
-        heading: 'Your password was changed',
-        paragraphs: [
-          `The password of ${user.email} was changed${meta.ip ? ` from the address ${meta.ip}` : ''}. Every other session was signed out.`,
-          'If you did not do this, reset your password now and tell your administrator.',
-        ],
-        action: { label: 'Reset my password', url: `${deps.config.publicUrl}/#/auth/forgot-password` },
+      ...passwordChangedEmail(brand, {
+        email: user.email,
+        ip: meta.ip,
+        forgotPasswordUrl: `${deps.config.publicUrl}/#/auth/forgot-password`,
       }),
     });
   }
@@ -516,18 +506,9 @@ export function createAuthService(deps: {
           tenantId: user.tenantId,
           kind: 'password_reset',
           to: user.email,
-          fromName: brand.name,
-          ...renderMail(brand, {
-            subject: `Reset your ${brand.name} password`,
-            heading: 'Reset your password',
-            paragraphs: [
-              `Someone asked to reset the password of ${user.email}. Use the link below to choose a new one.`,
-              'The link works once and expires in 30 minutes. If you did not ask for this, ignore this email: your password stays as it is.',
-            ],
-            action: {
-              label: 'Choose a new password',
-              url: `${deps.config.publicUrl}/#/auth/reset-password?token=${token}`,
-            },
+          ...passwordResetEmail(brand, {
+            email: user.email,
+            resetUrl: `${deps.config.publicUrl}/#/auth/reset-password?token=${token}`,
           }),
         });
       };
