@@ -42,13 +42,18 @@ import { createEngines } from './engines/index.ts';
 import type { Engine } from './engines/types.ts';
 import { createGatewayProcessor, type DnsResolver, type GatewayProcessor } from './mail/gateway/processor.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
+import { createAuditRepo } from './modules/audit/audit.repo.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
 import { type Captcha, createCaptcha } from './modules/auth/captcha.ts';
+import { createLoginChallengesRepo } from './modules/auth/login-challenges.repo.ts';
 import { createThrottle } from './modules/auth/throttle.ts';
+import { createUserTokensRepo } from './modules/auth/user-tokens.repo.ts';
 import { cliBridgeRoutes } from './modules/cli-bridge/cli-bridge.routes.ts';
 import { currentUserRoutes } from './modules/current-user/current-user.routes.ts';
 import { createDigestService, type DigestService } from './modules/digest/digest.service.ts';
+import { createEmailCodes } from './modules/email-codes/email-codes.service.ts';
+import { createFeaturesRepo } from './modules/features/features.repo.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts';
@@ -71,7 +76,9 @@ import {
 import { createSessionsRepo } from './modules/sessions/sessions.repo.ts';
 import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.ts';
 import { spaRoutes } from './modules/spa/spa.routes.ts';
+import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
+import { createUsersRepo } from './modules/users/users.repo.ts';
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
 import { errorHandlerPlugin } from './plugins/app/error-handler.ts';
@@ -205,6 +212,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const captcha = createCaptcha({ db, clock, serverKey, config });
   const throttle = createThrottle({ db, clock });
+  const users = createUsersRepo(db);
+  const tenants = createTenantsRepo(db);
+  const features = createFeaturesRepo(db);
+  const audit = createAuditRepo(db);
   const publicActions = createPublicActionsService({
     db,
     clock,
@@ -227,8 +238,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     leaseMs: config.workLeaseMs,
   });
   app.decorate('services', {
-    tenants: createTenantsService({ db }),
-    users: createUsersService({ db, clock }),
+    tenants: createTenantsService({ db, tenants, features, audit }),
+    users: createUsersService({ db, clock, users, tenants, audit }),
     publicConfig: createPublicConfigService({ db, config }),
     sessions,
     captcha,
@@ -242,10 +253,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       captcha,
       throttle,
       sessions,
+      codes: createEmailCodes({ db, clock, pepper: serverKey.derive('email-codes') }),
+      users,
+      tenants,
+      features,
+      audit,
+      challenges: createLoginChallengesRepo(db),
+      userTokens: createUserTokensRepo(db),
       log: app.log,
       accountLock: database.withLock,
     }),
-    mfa: createMfaService({ db, clock, serverKey, sessions, throttle }),
+    mfa: createMfaService({ db, clock, serverKey, sessions, throttle, users, tenants, audit }),
     publicActions,
     quarantineAdmin: createQuarantineAdminService({
       db,

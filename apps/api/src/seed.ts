@@ -4,8 +4,11 @@ import type { Db } from './db/client.ts';
 import { systemActor } from './lib/actor.ts';
 import type { Clock } from './lib/clock.ts';
 import { generatePassword } from './lib/passwords.ts';
+import { createAuditRepo } from './modules/audit/audit.repo.ts';
+import { createFeaturesRepo } from './modules/features/features.repo.ts';
 import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { createTenantsService } from './modules/tenants/tenants.service.ts';
+import { createUsersRepo } from './modules/users/users.repo.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
@@ -26,12 +29,17 @@ export async function seedFirstTenant(
   config: Pick<Config, 'adminEmail' | 'adminPassword'>,
   clock: Clock,
 ): Promise<SeedResult | null> {
-  if ((await createTenantsRepo(db).count()) > 0) return null;
+  const tenants = createTenantsRepo(db);
+  const audit = createAuditRepo(db);
+  if ((await tenants.count()) > 0) return null;
   const adminEmail = config.adminEmail ?? DEFAULT_ADMIN_EMAIL;
   const domain = domainOfEmail(adminEmail);
   const generatedPassword = config.adminPassword ? null : generatePassword();
-  const tenant = await createTenantsService({ db }).create({ name: domain, domains: [domain] }, systemActor);
-  await createUsersService({ db, clock }).create(
+  const tenant = await createTenantsService({ db, tenants, features: createFeaturesRepo(db), audit }).create(
+    { name: domain, domains: [domain] },
+    systemActor,
+  );
+  await createUsersService({ db, clock, users: createUsersRepo(db), tenants, audit }).create(
     { email: adminEmail, role: 'admin', password: config.adminPassword ?? generatedPassword!, tenant },
     systemActor,
   );

@@ -5,8 +5,10 @@ import { verify } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
-import { auditLog, featureFlags, saasApps, tenantDomains, tenants, users } from '../db/schema.ts';
+import { auditLog, featureFlags, outbox, saasApps, tenantDomains, tenants, users } from '../db/schema.ts';
 import { systemClock } from '../lib/clock.ts';
+import { senderListOf } from '../mail/gateway/policy.ts';
+import { createMailer } from '../mail/outbound.ts';
 import { openTestDatabase } from '../test/database.ts';
 import { buildTenant } from '../test/factories.ts';
 import { runCommand } from './commands.ts';
@@ -462,13 +464,90 @@ describe('cli gateway commands (issue 6)', () => {
     expect((await run('gateway:sender-list', '--tenant', 'gw.test', '--block', 'Spam.Example')).stdout).toBe(
       'Added spam.example to the block list of "Gw"\n',
     );
+    const [gw] = await database.db.select().from(tenantDomains).where(eq(tenantDomains.domain, 'gw.test'));
+    expect(await senderListOf(database.db, gw!.tenantId, 'x@mail.spam.example')).toBe('block');
     expect(
       (await run('gateway:sender-list', '--tenant', 'gw.test', '--block', 'spam.example', '--remove'))
         .exitCode,
     ).toBe(0);
+    expect(await senderListOf(database.db, gw!.tenantId, 'x@mail.spam.example')).toBeNull();
     expect(
       (await run('gateway:sender-list', '--tenant', 'gw.test', '--allow', 'not a domain')).exitCode,
     ).toBe(2);
     expect((await run('gateway:sender-list', '--tenant', 'gw.test')).exitCode).toBe(2);
+  });
+});
+
+describe('cli quarantine commands', () => {
+  it('quarantine:policy shows the defaults, sets a mode and never makes malware restorable', async () => {
+    await run('tenant:create', '--name', 'Qp', '--domain', 'qp.test');
+    const set = await run(
+      'quarantine:policy',
+      '--tenant',
+      'qp.test',
+      '--verdict',
+      'spam',
+      '--mode',
+      'automatic',
+      '--identification',
+      'off',
+    );
+    expect(set.exitCode).toBe(0);
+    expect(set.stdout).toContain('spam        automatic              identification off');
+    expect(set.stdout).toContain('malware     none');
+    const audit = await database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'quarantine.policy_update'));
+    expect(audit.at(-1)?.details).toEqual({ verdict: 'spam', mode: 'automatic', identification: false });
+    expect(
+      (await run('quarantine:policy', '--tenant', 'qp.test', '--verdict', 'malware', '--mode', 'request'))
+        .exitCode,
+    ).toBe(2);
+  });
+
+  it('quarantine:import holds a message, prints its link and queues the notice to the recipient', async () => {
+    const mailer = createMailer({
+      db: database.db,
+      relayUrl: undefined,
+      fromAddress: 'moat@moat.test',
+      log: { info: () => {}, warn: () => {}, error: () => {} },
+      clock: systemClock,
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-import-'));
+    fs.writeFileSync(
+      path.join(dir, 'held.eml'),
+      'From: Boss <boss@evil.example>\r\nTo: ann@qp.test\r\nSubject: Pay <b>now</b>\r\n\r\nPlease pay.\r\n',
+    );
+    const res = await runCommand(
+      ['quarantine:import', '--file', 'held.eml', '--recipient', 'ann@qp.test', '--verdict', 'phishing'],
+      { db: database.db, config: { publicUrl: 'https://moat.test' }, clock: systemClock, cwd: dir, mailer },
+    );
+    await mailer.stop();
+    expect(res).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(res.stdout).toContain('Held: "Pay <b>now</b>" for ann@qp.test (phishing');
+    const link = /Restore email: (\S+)/.exec(res.stdout)?.[1];
+    expect(link).toMatch(/^https:\/\/moat\.test\/#\//);
+    const [notice] = await database.db.select().from(outbox).where(eq(outbox.kind, 'quarantine_notice'));
+    expect(notice).toMatchObject({
+      toAddress: 'ann@qp.test',
+      subject: 'A message to you was held: Pay <b>now</b>',
+    });
+    expect(notice!.text).toContain(link!);
+    expect(notice!.html).toContain('Pay &lt;b&gt;now&lt;/b&gt;');
+    const missing = await runCommand(
+      ['quarantine:import', '--file', 'nope.eml', '--recipient', 'ann@qp.test'],
+      {
+        db: database.db,
+        config: { publicUrl: 'https://moat.test' },
+        clock: systemClock,
+        cwd: dir,
+        mailer,
+      },
+    );
+    expect(missing).toMatchObject({
+      exitCode: 1,
+      stderr: `Error: Cannot read the file ${path.join(dir, 'nope.eml')}\n`,
+    });
   });
 });

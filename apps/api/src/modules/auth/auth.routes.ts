@@ -18,7 +18,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { signedIn } from '../../plugins/app/session.ts';
-import { PasswordExpiredError, type RequestMeta, type StepOutcome } from './auth.service.ts';
+import { PasswordExpiredError } from './password.service.ts';
+import type { RequestMeta, StepOutcome } from './sign-in.ts';
 
 /** The pending sign-in (password proven, a step to go) lives in its own short cookie. */
 export const LOGIN_CHALLENGE_COOKIE = 'moat_login';

@@ -10,7 +10,10 @@ import { buildTestApp } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
 import { codeIn, Jar, lastMail, login, postJson, solveCaptcha } from '../../test/sign-in.ts';
+import { createAuditRepo } from '../audit/audit.repo.ts';
+import { createUsersRepo } from '../users/users.repo.ts';
 import { createLoginLink } from './login-links.ts';
+import { createUserTokensRepo } from './user-tokens.repo.ts';
 
 const clock = new ManualClock();
 let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -566,9 +569,17 @@ describe('one-time sign-in links and logout', () => {
 
   it('a sign-in link of a hidden user needs the tenant to allow support access', async () => {
     const { user } = await makeUser({ hidden: true });
-    const link = await createLoginLink({ db: t.db, clock, publicUrl: 'https://moat.test' }, user.email, {
-      type: 'cli',
-    });
+    const link = await createLoginLink(
+      {
+        clock,
+        publicUrl: 'https://moat.test',
+        users: createUsersRepo(t.db),
+        userTokens: createUserTokensRepo(t.db),
+        audit: createAuditRepo(t.db),
+      },
+      user.email,
+      { type: 'cli' },
+    );
     const accessToken = /accessToken=([A-Za-z0-9_-]{43})/.exec(link)![1];
     const res = await postJson(t.app, new Jar(), AUTH_API.tokenLogin, { accessToken });
     expect(res.statusCode).toBe(403);

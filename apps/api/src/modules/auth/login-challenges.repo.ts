@@ -56,3 +56,4 @@ export function createLoginChallengesRepo(db: DbOrTx) {
     },
   };
 }
+export type LoginChallengesRepo = ReturnType<typeof createLoginChallengesRepo>;

@@ -43,3 +43,4 @@ export function createUserTokensRepo(db: DbOrTx) {
     },
   };
 }
+export type UserTokensRepo = ReturnType<typeof createUserTokensRepo>;

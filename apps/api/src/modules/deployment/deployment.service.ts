@@ -11,8 +11,9 @@ import type { Db } from '../../db/client.ts';
 import { licenceContactRequests, licenceSeats, saasApps, securityTools, tenants } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { licenceContactEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
-import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { mailBrand } from '../../mail/templates.ts';
 import { createAuditRepo } from '../audit/audit.repo.ts';
 import { createFeaturesRepo } from '../features/features.repo.ts';
 import type { TenantRow } from '../tenants/tenants.repo.ts';
@@ -211,17 +212,13 @@ export function createDeploymentService(deps: {
             tenantId: tenant.id,
             kind: 'licence_contact',
             to: deps.supportEmail,
-            fromName: brand.name,
-            ...renderMail(brand, {
-              subject: `Licence contact request from ${tenant.name}`,
-              heading: 'A customer asked about their licence',
-              paragraphs: [
-                `${user.firstName} ${user.lastName} <${user.email}> of "${tenant.name}" asked to be contacted about the licence.`,
-                config.licence.licenseExpirationDate
-                  ? `The licence ${config.licence.isExpired ? 'expired' : 'expires'} on ${config.licence.licenseExpirationDate}.`
-                  : 'The tenant has no licence end date.',
-              ],
-              footer: 'Sent by the licence banner of the Moat console.',
+            ...licenceContactEmail(brand, {
+              tenantName: tenant.name,
+              user,
+              licence: {
+                expirationDate: config.licence.licenseExpirationDate,
+                isExpired: config.licence.isExpired,
+              },
             }),
           },
           tx,

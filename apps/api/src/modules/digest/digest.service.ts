@@ -6,8 +6,9 @@ import type { Db } from '../../db/client.ts';
 import { quarantineMessages, tenants } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createPeriodic } from '../../lib/periodic.ts';
+import { type DigestItem, quarantineDigestEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
-import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { mailBrand } from '../../mail/templates.ts';
 import { restoreLinks } from '../quarantine/links.ts';
 import { restorePolicyOf } from '../quarantine/policy.ts';
 
@@ -77,8 +78,7 @@ export function createDigestService(deps: {
     const modes = new Map<string, Awaited<ReturnType<typeof restorePolicyOf>>>();
     let sent = 0;
     for (const [recipient, messages] of byRecipient) {
-      const lines: string[] = [];
-      const links: Array<{ label: string; url: string }> = [];
+      const items: DigestItem[] = [];
       for (const message of messages.slice(0, MAX_LISTED)) {
         const verdict = message.verdict as Verdict;
         let policy = modes.get(verdict);
@@ -86,35 +86,30 @@ export function createDigestService(deps: {
           policy = await restorePolicyOf(db, tenant.id, verdict);
           modes.set(verdict, policy);
         }
-        const subject = message.subject || '(no subject)';
-        lines.push(
-          `${message.receivedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC — ${subject} — from ${message.sender} (${verdict})`,
-        );
-        if (policy.mode !== 'none') {
-          const url = restoreLinks(deps.config.publicUrl, message, policy.mode);
-          links.push({
-            label: `${message.state === 'attachments_removed' ? 'Restore the attachments of' : 'Restore'} “${subject}”`,
-            url: message.state === 'attachments_removed' ? url.restoreOriginal : url.restoreEmail,
-          });
-        }
+        const attachmentsOnly = message.state === 'attachments_removed';
+        const url = policy.mode === 'none' ? null : restoreLinks(deps.config.publicUrl, message, policy.mode);
+        items.push({
+          receivedAt: message.receivedAt,
+          subject: message.subject,
+          sender: message.sender,
+          verdict,
+          restore: url && { url: attachmentsOnly ? url.restoreOriginal : url.restoreEmail, attachmentsOnly },
+        });
       }
-      const more = messages.length - MAX_LISTED;
       await deps.mailer.send({
         tenantId: tenant.id,
         kind: 'quarantine_digest',
         to: recipient,
-        fromName: brand.name,
         idempotencyKey: `digest:${tenant.id}:${recipient}:${period.key}`,
-        ...renderMail(brand, {
-          subject: `${messages.length} message(s) held for you (${tenant.digestSchedule === 'daily' ? period.key : `week of ${period.from.toISOString().slice(0, 10)}`})`,
-          heading: 'Messages held for you',
-          paragraphs: [
-            `${brand.name} held ${messages.length} message(s) sent to you between ${period.from.toUTCString()} and ${period.to.toUTCString()}.`,
-            ...lines,
-            ...(more > 0 ? [`… and ${more} more.`] : []),
-            'If you expected one of them and trust it, use its link below. You will be asked to confirm your email address.',
-          ],
-          links,
+        ...quarantineDigestEmail(brand, {
+          periodLabel:
+            tenant.digestSchedule === 'daily'
+              ? period.key
+              : `week of ${period.from.toISOString().slice(0, 10)}`,
+          from: period.from,
+          to: period.to,
+          total: messages.length,
+          items,
         }),
       });
       sent += 1;

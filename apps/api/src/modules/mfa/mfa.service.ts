@@ -6,24 +6,26 @@ import { verifyPassword } from '../../lib/passwords.ts';
 import type { ServerKey } from '../../lib/server-key.ts';
 import { matchTotpStep, newTotpSecret, totpEnrolment } from '../../lib/totp.ts';
 import { mailBrand } from '../../mail/templates.ts';
-import { createAuditRepo } from '../audit/audit.repo.ts';
-import { MFA_SECRET_PURPOSE, type RequestMeta } from '../auth/auth.service.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import { MFA_SECRET_PURPOSE } from '../auth/mfa-challenge.service.ts';
+import type { RequestMeta } from '../auth/sign-in.ts';
 import { accountKey, THROTTLE, type Throttle } from '../auth/throttle.ts';
 import type { SessionsService } from '../sessions/sessions.service.ts';
-import { createTenantsRepo } from '../tenants/tenants.repo.ts';
-import { createUsersRepo, type UserRow } from '../users/users.repo.ts';
+import type { TenantsRepo } from '../tenants/tenants.repo.ts';
+import type { UserRow, UsersRepo } from '../users/users.repo.ts';
 
 /** MFA of the signed-in user (SPEC §4 "MFA setup dialog"): suggestion → setup → verified → active. */
 export function createMfaService(deps: {
-  db: Db;
+  db: Pick<Db, 'transaction'>;
   clock: Clock;
-  serverKey: ServerKey;
-  sessions: SessionsService;
-  throttle: Throttle;
+  serverKey: Pick<ServerKey, 'encrypt' | 'decrypt'>;
+  sessions: Pick<SessionsService, 'revokeAllOf'>;
+  throttle: Pick<Throttle, 'isBlocked' | 'recordFailure'>;
+  users: Pick<UsersRepo, 'update'>;
+  tenants: Pick<TenantsRepo, 'findById'>;
+  audit: Pick<AuditRepo, 'record'>;
 }) {
-  const users = createUsersRepo(deps.db);
-  const tenants = createTenantsRepo(deps.db);
-  const audit = createAuditRepo(deps.db);
+  const { users, tenants, audit } = deps;
 
   async function required(user: UserRow): Promise<boolean> {
     const tenant = await tenants.findById(user.tenantId);

@@ -13,8 +13,9 @@ import {
 } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { recipientVerificationCodeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
-import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { mailBrand } from '../../mail/templates.ts';
 import { createAuditRepo } from '../audit/audit.repo.ts';
 import { createThrottle } from '../auth/throttle.ts';
 import { createEmailCodes } from '../email-codes/email-codes.service.ts';
@@ -337,17 +338,7 @@ export function createPublicActionsService(deps: {
           tenantId: m.tenantId,
           kind: 'recipient_verification',
           to: m.recipient,
-          fromName: brand.name,
-          ...renderMail(brand, {
-            subject: `Your ${brand.name} verification code`,
-            heading: 'Confirm it is you',
-            paragraphs: [
-              `Enter this code on the page where you asked for the message "${m.subject || '(no subject)'}".`,
-              'The code expires in 10 minutes and can be tried 3 times.',
-            ],
-            code,
-            footer: `If you did not ask for this code, ignore this email. Sent by ${brand.name}.`,
-          }),
+          ...recipientVerificationCodeEmail(brand, { subject: m.subject, code }),
         });
       }
       await createAuditRepo(db).record(

@@ -8,8 +8,9 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { textOfHtml } from '../../mail/html-text.ts';
+import { restoreDeclinedEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
-import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { mailBrand } from '../../mail/templates.ts';
 import { createAuditRepo } from '../audit/audit.repo.ts';
 import type { PublicActionsService } from '../public-actions/public-actions.service.ts';
 import { createTenantsRepo } from '../tenants/tenants.repo.ts';
@@ -263,16 +264,7 @@ export function createQuarantineAdminService(deps: {
             tenantId,
             kind: 'restore_declined',
             to: message.recipient,
-            fromName: brand.name,
-            ...renderMail(brand, {
-              subject: `Your request was declined: ${message.subject || '(no subject)'}`,
-              heading: 'Your restore request was declined',
-              paragraphs: [
-                `An administrator declined your request to restore the message "${message.subject || '(no subject)'}" from ${message.sender}.`,
-                `Reason: ${reason}`,
-                'If you still need it, reply to your administrator directly.',
-              ],
-            }),
+            ...restoreDeclinedEmail(brand, { subject: message.subject, sender: message.sender, reason }),
           },
           tx,
         );

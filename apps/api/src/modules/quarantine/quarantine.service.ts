@@ -14,21 +14,14 @@ import {
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { quarantineNoticeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { parseMessage, sha256 } from '../../mail/parse.ts';
-import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { mailBrand } from '../../mail/templates.ts';
 import { createAuditRepo } from '../audit/audit.repo.ts';
 import { createTenantsRepo } from '../tenants/tenants.repo.ts';
 import { restoreLinks } from './links.ts';
 import { restorePolicyOf } from './policy.ts';
-
-/** Why a message was held, as a recipient reads it: "…because it looks like phishing". */
-const VERDICT_WORDS: Record<Verdict, string> = {
-  phishing: 'it looks like phishing',
-  malware: 'it contains malware',
-  spam: 'it looks like spam',
-  suspicious: 'it looks suspicious',
-};
 
 export interface IngestInput {
   raw: Buffer;
@@ -94,12 +87,6 @@ export function createQuarantineService(deps: {
       const links = restoreLinks(deps.config.publicUrl, { saasType: input.saasType, publicId }, policy.mode);
       const brand = mailBrand(tenant);
       const reasons = input.reasons.length ? input.reasons : [`Detected as ${input.verdict}`];
-      const facts = [
-        `From: ${parsed.fromName ? `${parsed.fromName} <${parsed.fromAddress}>` : parsed.fromAddress}`,
-        `Subject: ${parsed.subject || '(no subject)'}`,
-        `Received: ${(parsed.date ?? now).toUTCString()}`,
-        `Why: ${reasons.join('; ')}`,
-      ];
       const restorable = policy.mode !== 'none';
 
       const outboxIds: string[] = [];
@@ -172,14 +159,6 @@ export function createQuarantineService(deps: {
             ),
           );
         }
-        const action = !restorable
-          ? undefined
-          : strip
-            ? { label: 'Restore the original attachment', url: links.restoreOriginal }
-            : {
-                label: policy.mode === 'automatic' ? 'Restore this email' : 'Request this email',
-                url: links.restoreEmail,
-              };
         if (input.notify !== false)
           outboxIds.push(
             await deps.mailer.send(
@@ -187,28 +166,17 @@ export function createQuarantineService(deps: {
                 tenantId: tenant.id,
                 kind: strip ? 'attachment_removed_notice' : 'quarantine_notice',
                 to: recipient.data,
-                fromName: brand.name,
-                ...renderMail(brand, {
-                  subject: strip
-                    ? `An attachment was removed: ${parsed.subject || '(no subject)'}`
-                    : `A message to you was held: ${parsed.subject || '(no subject)'}`,
-                  heading: strip
-                    ? 'We removed an attachment from a message to you'
-                    : 'We held a message sent to you',
-                  paragraphs: [
-                    strip
-                      ? `The message below was delivered to you without its attachments (${parsed.attachments.map((a) => a.filename).join(', ')}), because ${VERDICT_WORDS[input.verdict]}.`
-                      : `The message below was not delivered to you, because ${VERDICT_WORDS[input.verdict]}.`,
-                    ...facts,
-                    restorable
-                      ? policy.mode === 'automatic'
-                        ? 'If you trust it, you can restore it with the button below. You will be asked to confirm your email address.'
-                        : 'If you need it, you can ask your administrator to release it with the button below.'
-                      : 'It cannot be restored because it is dangerous. Contact your administrator if you need it.',
-                    `This link works until ${message.expiresAt.toUTCString()}.`,
-                  ],
-                  action,
-                  links: [{ label: 'Report this message as safe to your administrator', url: reportSafeUrl }],
+                ...quarantineNoticeEmail(brand, {
+                  verdict: input.verdict,
+                  from: { name: parsed.fromName, address: parsed.fromAddress },
+                  subject: parsed.subject,
+                  receivedAt: parsed.date ?? now,
+                  reasons,
+                  strippedAttachments: strip ? parsed.attachments.map((a) => a.filename) : null,
+                  mode: policy.mode,
+                  links,
+                  reportSafeUrl,
+                  expiresAt: message.expiresAt,
                 }),
               },
               tx,

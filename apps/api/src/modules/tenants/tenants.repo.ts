@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { tenantDomains, tenants, users } from '../../db/schema.ts';
+import { saasApps, securityTools, tenantDomains, tenants, users } from '../../db/schema.ts';
 
 export type TenantRow = typeof tenants.$inferSelect;
 export type NewTenant = typeof tenants.$inferInsert;
@@ -104,6 +104,21 @@ export function createTenantsRepo(db: DbOrTx) {
         .update(tenants)
         .set({ logo, logoMime, updatedAt: new Date() })
         .where(eq(tenants.id, tenantId));
+    },
+    /** Set what the console shows for one of the tenant's SaaS apps or security tools. */
+    async setAppState(
+      tenantId: string,
+      change: { kind: 'saas_app' | 'security_tool'; name: string; state: 'enabled' | 'disabled' },
+      tx?: DbOrTx,
+    ): Promise<void> {
+      const table = change.kind === 'saas_app' ? saasApps : securityTools;
+      await (tx ?? db)
+        .insert(table)
+        .values({ tenantId, name: change.name, state: change.state })
+        .onConflictDoUpdate({
+          target: [table.tenantId, table.name],
+          set: { state: change.state, updatedAt: new Date() },
+        });
     },
   };
 }

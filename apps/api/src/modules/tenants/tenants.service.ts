@@ -3,9 +3,9 @@ import { domainSchema } from '@moat/contracts/validation';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { createAuditRepo } from '../audit/audit.repo.ts';
-import { createFeaturesRepo } from '../features/features.repo.ts';
-import { createTenantsRepo, type NewTenant, type TenantRow } from './tenants.repo.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { FeaturesRepo } from '../features/features.repo.ts';
+import type { NewTenant, TenantRow, TenantsRepo } from './tenants.repo.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -27,11 +27,20 @@ function parseDomain(raw: string): string {
   return parsed.data;
 }
 
-export function createTenantsService({ db }: { db: Db }) {
-  const tenants = createTenantsRepo(db);
-  const features = createFeaturesRepo(db);
-  const audit = createAuditRepo(db);
-
+export function createTenantsService({
+  db,
+  tenants,
+  features,
+  audit,
+}: {
+  db: Pick<Db, 'transaction'>;
+  tenants: Pick<
+    TenantsRepo,
+    'findById' | 'findByDomain' | 'domainOwner' | 'insert' | 'addDomain' | 'update' | 'domainsOf' | 'list'
+  >;
+  features: Pick<FeaturesRepo, 'flagsOf' | 'set'>;
+  audit: Pick<AuditRepo, 'record'>;
+}) {
   async function assertDomainFree(domain: string): Promise<void> {
     const owner = await tenants.domainOwner(domain);
     if (owner) throw new AppError('conflict', `The domain ${domain} already belongs to a tenant`);

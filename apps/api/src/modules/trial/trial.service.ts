@@ -5,8 +5,9 @@ import { tenants, trialExtensionRequests } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { trialExtensionDecisionEmail, trialExtensionRequestEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
-import { mailBrand, renderMail } from '../../mail/templates.ts';
+import { mailBrand } from '../../mail/templates.ts';
 import { createAuditRepo } from '../audit/audit.repo.ts';
 import { deploymentConfigOf } from '../deployment/deployment.service.ts';
 import type { TenantRow } from '../tenants/tenants.repo.ts';
@@ -77,15 +78,14 @@ export function createTrialService(deps: { db: Db; clock: Clock; mailer: Mailer;
             tenantId: tenant.id,
             kind: 'trial_extension_request',
             to: deps.supportEmail,
-            fromName: mailBrand(tenant).name,
-            ...renderMail(mailBrand(tenant), {
-              subject: `Trial extension request from ${tenant.name}`,
-              heading: 'A customer asked to extend their trial',
-              paragraphs: [
-                `${body.requester_first_name} ${body.requester_last_name} <${body.requester_email_address}> of "${tenant.name}" asked to extend the trial, which ended ${-(config.pocExpiresInDays ?? 0)} day(s) ago.`,
-                `Approve it with: npm run cli -- trial:approve --tenant ${tenant.id} [--days N]`,
-              ],
-              footer: 'Sent by the trial page of the Moat console.',
+            ...trialExtensionRequestEmail(mailBrand(tenant), {
+              tenant,
+              requester: {
+                firstName: body.requester_first_name,
+                lastName: body.requester_last_name,
+                email: body.requester_email_address,
+              },
+              endedDaysAgo: -(config.pocExpiresInDays ?? 0),
             }),
           },
           tx,
@@ -149,20 +149,7 @@ export function createTrialService(deps: { db: Db; clock: Clock; mailer: Mailer;
             tenantId: tenant.id,
             kind: 'trial_extension_decision',
             to: open.requesterEmail,
-            fromName: brand.name,
-            ...renderMail(brand, {
-              subject: decision.approve
-                ? `Your ${brand.name} trial is extended`
-                : `Your ${brand.name} trial request`,
-              heading: decision.approve ? 'Your trial is extended' : 'Your trial extension was not approved',
-              paragraphs: decision.approve
-                ? [
-                    `Your trial now runs for ${decision.days} more day(s). Sign in to continue where you left off.`,
-                  ]
-                : [
-                    'Your request to extend the trial was not approved. Contact your representative for other options.',
-                  ],
-            }),
+            ...trialExtensionDecisionEmail(brand, decision),
           },
           tx,
         );

@@ -6,10 +6,9 @@ import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
-import { createAuditRepo } from '../audit/audit.repo.ts';
-import type { TenantRow } from '../tenants/tenants.repo.ts';
-import { createTenantsRepo } from '../tenants/tenants.repo.ts';
-import { createUsersRepo, type UserRow } from './users.repo.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
+import type { UserRow, UsersRepo } from './users.repo.ts';
 
 export const INVITE_VALIDITY_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -31,11 +30,19 @@ export interface CreatedUser {
   inviteToken: string | null;
 }
 
-export function createUsersService({ db, clock }: { db: Db; clock: Clock }) {
-  const users = createUsersRepo(db);
-  const tenants = createTenantsRepo(db);
-  const audit = createAuditRepo(db);
-
+export function createUsersService({
+  db,
+  clock,
+  users,
+  tenants,
+  audit,
+}: {
+  db: Pick<Db, 'transaction'>;
+  clock: Clock;
+  users: Pick<UsersRepo, 'findByEmail' | 'insert'>;
+  tenants: Pick<TenantsRepo, 'findByDomain'>;
+  audit: Pick<AuditRepo, 'record'>;
+}) {
   return {
     async create(input: CreateUserInput, actor: Actor): Promise<CreatedUser> {
       const email = emailSchema.safeParse(input.email);

@@ -1,0 +1,261 @@
+import type { RestoreMode, Verdict } from '@moat/contracts/quarantine';
+import type { OutgoingMail } from './outbound.ts';
+import { type MailBrand, renderMail } from './templates.ts';
+
+/**
+ * Every email Moat writes itself, one named template each. Templates are pure: they take the
+ * brand and the facts of the mail (ready-made links included) and return what `mailer.send`
+ * needs besides the envelope (tenant, kind, recipient). User-controlled values (names, subjects,
+ * addresses, reasons) only ever reach the HTML through `renderMail`'s escaping, as text: the only
+ * clickable links are the ones the caller passes as `action`/`links`.
+ */
+export type Notification = Pick<OutgoingMail, 'fromName' | 'subject' | 'text' | 'html'>;
+
+type Content = Parameters<typeof renderMail>[1];
+
+function notification(brand: MailBrand, content: Content): Notification {
+  return { fromName: brand.name, ...renderMail(brand, content) };
+}
+
+const orNoSubject = (subject: string) => subject || '(no subject)';
+
+/** The code that proves a user owns their address before setting up MFA at sign-in (SPEC §7). */
+export function mailVerificationCodeEmail(brand: MailBrand, input: { code: string }): Notification {
+  return notification(brand, {
+    subject: `Your ${brand.name} verification code`,
+    heading: 'Confirm your email address',
+    paragraphs: [
+      'Enter this code to confirm your email address and continue setting up multi-factor authentication.',
+      'The code expires in 10 minutes and can be tried 3 times.',
+    ],
+    code: input.code,
+    footer: `If you did not try to sign in to ${brand.name}, someone may know your password: change it now.`,
+  });
+}
+
+/** Told after every password change, so a change the user did not make is noticed. */
+export function passwordChangedEmail(
+  brand: MailBrand,
+  input: { email: string; ip: string | null; forgotPasswordUrl: string },
+): Notification {
+  return notification(brand, {
+    subject: `Your ${brand.name} password was changed`,
+    heading: 'Your password was changed',
+    paragraphs: [
+      `The password of ${input.email} was changed${input.ip ? ` from the address ${input.ip}` : ''}. Every other session was signed out.`,
+      'If you did not do this, reset your password now and tell your administrator.',
+    ],
+    action: { label: 'Reset my password', url: input.forgotPasswordUrl },
+  });
+}
+
+export function passwordResetEmail(
+  brand: MailBrand,
+  input: { email: string; resetUrl: string },
+): Notification {
+  return notification(brand, {
+    subject: `Reset your ${brand.name} password`,
+    heading: 'Reset your password',
+    paragraphs: [
+      `Someone asked to reset the password of ${input.email}. Use the link below to choose a new one.`,
+      'The link works once and expires in 30 minutes. If you did not ask for this, ignore this email: your password stays as it is.',
+    ],
+    action: { label: 'Choose a new password', url: input.resetUrl },
+  });
+}
+
+/** The code a recipient enters on a public page to prove the held message is theirs. */
+export function recipientVerificationCodeEmail(
+  brand: MailBrand,
+  input: { subject: string; code: string },
+): Notification {
+  return notification(brand, {
+    subject: `Your ${brand.name} verification code`,
+    heading: 'Confirm it is you',
+    paragraphs: [
+      `Enter this code on the page where you asked for the message "${orNoSubject(input.subject)}".`,
+      'The code expires in 10 minutes and can be tried 3 times.',
+    ],
+    code: input.code,
+    footer: `If you did not ask for this code, ignore this email. Sent by ${brand.name}.`,
+  });
+}
+
+export function restoreDeclinedEmail(
+  brand: MailBrand,
+  input: { subject: string; sender: string; reason: string },
+): Notification {
+  const subject = orNoSubject(input.subject);
+  return notification(brand, {
+    subject: `Your request was declined: ${subject}`,
+    heading: 'Your restore request was declined',
+    paragraphs: [
+      `An administrator declined your request to restore the message "${subject}" from ${input.sender}.`,
+      `Reason: ${input.reason}`,
+      'If you still need it, reply to your administrator directly.',
+    ],
+  });
+}
+
+/** Why a message was held, as a recipient reads it: "…because it looks like phishing". */
+const VERDICT_WORDS: Record<Verdict, string> = {
+  phishing: 'it looks like phishing',
+  malware: 'it contains malware',
+  spam: 'it looks like spam',
+  suspicious: 'it looks suspicious',
+};
+
+/**
+ * A message to the recipient was held, or delivered without its attachments. The held message's
+ * sender, subject and file names are the attacker's words: they appear as text only; the buttons
+ * lead to the portal's own pages.
+ */
+export function quarantineNoticeEmail(
+  brand: MailBrand,
+  input: {
+    verdict: Verdict;
+    from: { name: string | null; address: string };
+    subject: string;
+    receivedAt: Date;
+    reasons: string[];
+    /** The names of the removed attachments when the message was delivered without them, else null. */
+    strippedAttachments: string[] | null;
+    mode: RestoreMode;
+    links: { restoreEmail: string; restoreOriginal: string };
+    reportSafeUrl: string;
+    expiresAt: Date;
+  },
+): Notification {
+  const subject = orNoSubject(input.subject);
+  const strip = input.strippedAttachments !== null;
+  const restorable = input.mode !== 'none';
+  const because = VERDICT_WORDS[input.verdict];
+  return notification(brand, {
+    subject: strip ? `An attachment was removed: ${subject}` : `A message to you was held: ${subject}`,
+    heading: strip ? 'We removed an attachment from a message to you' : 'We held a message sent to you',
+    paragraphs: [
+      strip
+        ? `The message below was delivered to you without its attachments (${input.strippedAttachments!.join(', ')}), because ${because}.`
+        : `The message below was not delivered to you, because ${because}.`,
+      `From: ${input.from.name ? `${input.from.name} <${input.from.address}>` : input.from.address}`,
+      `Subject: ${subject}`,
+      `Received: ${input.receivedAt.toUTCString()}`,
+      `Why: ${input.reasons.join('; ')}`,
+      restorable
+        ? input.mode === 'automatic'
+          ? 'If you trust it, you can restore it with the button below. You will be asked to confirm your email address.'
+          : 'If you need it, you can ask your administrator to release it with the button below.'
+        : 'It cannot be restored because it is dangerous. Contact your administrator if you need it.',
+      `This link works until ${input.expiresAt.toUTCString()}.`,
+    ],
+    action: !restorable
+      ? undefined
+      : strip
+        ? { label: 'Restore the original attachment', url: input.links.restoreOriginal }
+        : {
+            label: input.mode === 'automatic' ? 'Restore this email' : 'Request this email',
+            url: input.links.restoreEmail,
+          },
+    links: [{ label: 'Report this message as safe to your administrator', url: input.reportSafeUrl }],
+  });
+}
+
+export interface DigestItem {
+  receivedAt: Date;
+  subject: string;
+  sender: string;
+  verdict: Verdict;
+  /** The restore link, when the tenant's policy lets the recipient restore it. */
+  restore: { url: string; attachmentsOnly: boolean } | null;
+}
+
+/** The periodic list of what was held for one recipient (only the first items are listed). */
+export function quarantineDigestEmail(
+  brand: MailBrand,
+  input: { periodLabel: string; from: Date; to: Date; total: number; items: DigestItem[] },
+): Notification {
+  const more = input.total - input.items.length;
+  return notification(brand, {
+    subject: `${input.total} message(s) held for you (${input.periodLabel})`,
+    heading: 'Messages held for you',
+    paragraphs: [
+      `${brand.name} held ${input.total} message(s) sent to you between ${input.from.toUTCString()} and ${input.to.toUTCString()}.`,
+      ...input.items.map(
+        (item) =>
+          `${item.receivedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC — ${orNoSubject(item.subject)} — from ${item.sender} (${item.verdict})`,
+      ),
+      ...(more > 0 ? [`… and ${more} more.`] : []),
+      'If you expected one of them and trust it, use its link below. You will be asked to confirm your email address.',
+    ],
+    links: input.items.flatMap((item) =>
+      item.restore
+        ? [
+            {
+              label: `${item.restore.attachmentsOnly ? 'Restore the attachments of' : 'Restore'} “${orNoSubject(item.subject)}”`,
+              url: item.restore.url,
+            },
+          ]
+        : [],
+    ),
+  });
+}
+
+interface Person {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** To the provider's support address: a customer asked about their licence. */
+export function licenceContactEmail(
+  brand: MailBrand,
+  input: {
+    tenantName: string;
+    user: Person;
+    licence: { expirationDate: string | null | undefined; isExpired: boolean };
+  },
+): Notification {
+  const { user, licence } = input;
+  return notification(brand, {
+    subject: `Licence contact request from ${input.tenantName}`,
+    heading: 'A customer asked about their licence',
+    paragraphs: [
+      `${user.firstName} ${user.lastName} <${user.email}> of "${input.tenantName}" asked to be contacted about the licence.`,
+      licence.expirationDate
+        ? `The licence ${licence.isExpired ? 'expired' : 'expires'} on ${licence.expirationDate}.`
+        : 'The tenant has no licence end date.',
+    ],
+    footer: 'Sent by the licence banner of the Moat console.',
+  });
+}
+
+/** To the provider's support address: a tenant whose trial ended asks for more days. */
+export function trialExtensionRequestEmail(
+  brand: MailBrand,
+  input: { tenant: { id: string; name: string }; requester: Person; endedDaysAgo: number },
+): Notification {
+  const { tenant, requester } = input;
+  return notification(brand, {
+    subject: `Trial extension request from ${tenant.name}`,
+    heading: 'A customer asked to extend their trial',
+    paragraphs: [
+      `${requester.firstName} ${requester.lastName} <${requester.email}> of "${tenant.name}" asked to extend the trial, which ended ${input.endedDaysAgo} day(s) ago.`,
+      `Approve it with: npm run cli -- trial:approve --tenant ${tenant.id} [--days N]`,
+    ],
+    footer: 'Sent by the trial page of the Moat console.',
+  });
+}
+
+/** To the requester: the provider approved (for `days` days) or declined the extension. */
+export function trialExtensionDecisionEmail(
+  brand: MailBrand,
+  decision: { approve: true; days: number } | { approve: false },
+): Notification {
+  return notification(brand, {
+    subject: decision.approve ? `Your ${brand.name} trial is extended` : `Your ${brand.name} trial request`,
+    heading: decision.approve ? 'Your trial is extended' : 'Your trial extension was not approved',
+    paragraphs: decision.approve
+      ? [`Your trial now runs for ${decision.days} more day(s). Sign in to continue where you left off.`]
+      : ['Your request to extend the trial was not approved. Contact your representative for other options.'],
+  });
+}

@@ -1,0 +1,85 @@
+import { INVALID_CREDENTIALS_MESSAGE } from '@moat/contracts/auth';
+import { AppError } from '../../errors.ts';
+import { createKeyedMutex } from '../../lib/keyed-mutex.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { newToken } from '../../lib/tokens.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { UserRow, UsersRepo } from '../users/users.repo.ts';
+import type { Captcha } from './captcha.ts';
+import { type RequestMeta, userActor } from './sign-in.ts';
+import { accountKey, addressKey, THROTTLE, type Throttle } from './throttle.ts';
+
+/** A real argon2id hash of a random password: unknown accounts cost the same time as known ones. */
+let dummyHash: Promise<string> | null = null;
+const dummy = () => {
+  dummyHash ??= hashPassword(newToken());
+  return dummyHash;
+};
+
+/**
+ * The proof of a password under the brute-force rules (SPEC §7), and the captcha in front of it:
+ * shared by the sign-in, the expired-password change and the forgotten-password form.
+ */
+export function createCredentials(deps: {
+  users: Pick<UsersRepo, 'findByEmail'>;
+  audit: Pick<AuditRepo, 'record'>;
+  captcha: Pick<Captcha, 'verify'>;
+  throttle: Pick<Throttle, 'isBlocked' | 'recordFailure' | 'clear'>;
+  /** Takes sign-in attempts of one account in turn on every node (Database.withLock); default: this process. */
+  accountLock?: <T>(key: string, task: () => Promise<T>) => Promise<T>;
+}) {
+  const accountLock = deps.accountLock ?? createKeyedMutex();
+
+  /** Refuse a bad password the same way whatever the reason, and count the failure. */
+  async function refuse(
+    email: string,
+    meta: RequestMeta,
+    user: UserRow | null,
+    reason: string,
+  ): Promise<never> {
+    await deps.throttle.recordFailure([
+      { key: accountKey(email), free: THROTTLE.account.free },
+      ...(meta.ip ? [{ key: addressKey(meta.ip), free: THROTTLE.address.free }] : []),
+    ]);
+    await deps.audit.record(user ? userActor(user, meta) : { type: 'anonymous', email, ip: meta.ip }, {
+      tenantId: user?.tenantId ?? null,
+      action: 'auth.login_failed',
+      targetType: 'user',
+      targetId: user?.id ?? null,
+      details: { email, reason },
+    });
+    throw new AppError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
+  }
+
+  /** Check email and password under the brute-force rules. Answers the user only when the password is proven. */
+  async function provePasswordNow(email: string, password: string, meta: RequestMeta): Promise<UserRow> {
+    const keys = [accountKey(email), ...(meta.ip ? [addressKey(meta.ip)] : [])];
+    const blocked = await deps.throttle.isBlocked(keys);
+    const user = await deps.users.findByEmail(email);
+    const hash = user?.passwordHash ?? (await dummy());
+    const passwordOk = (await verifyPassword(hash, password)) && Boolean(user?.passwordHash);
+    if (blocked) return refuse(email, meta, user, 'throttled');
+    if (!user) return refuse(email, meta, null, 'unknown_account');
+    if (!passwordOk) return refuse(email, meta, user, 'wrong_password');
+    if (user.status !== 'active') return refuse(email, meta, user, `account_${user.status}`);
+    await deps.throttle.clear(accountKey(email));
+    return user;
+  }
+
+  return {
+    /** Attempts for one account are taken in turn on every node, so a parallel burst is counted like a series. */
+    provePassword(email: string, password: string, meta: RequestMeta): Promise<UserRow> {
+      return accountLock(`sign-in:${email.toLowerCase()}`, () => provePasswordNow(email, password, meta));
+    },
+
+    async assertVerifiedCaptcha(token: string | null | undefined, meta: RequestMeta): Promise<void> {
+      if (!(await deps.captcha.verify(token, meta.ip))) {
+        throw new AppError(
+          'captcha_failed',
+          'The security check did not pass. Wait for it to finish and try again.',
+        );
+      }
+    },
+  };
+}
+export type Credentials = ReturnType<typeof createCredentials>;

@@ -1,0 +1,80 @@
+import { TENANT_APPROVAL_MESSAGE } from '@moat/contracts/auth';
+import { AppError } from '../../errors.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { SessionsService } from '../sessions/sessions.service.ts';
+import type { TenantRow } from '../tenants/tenants.repo.ts';
+import type { UserRow } from '../users/users.repo.ts';
+import type { Credentials } from './credentials.ts';
+import type { MailVerificationService } from './mail-verification.service.ts';
+import type { PasswordService } from './password.service.ts';
+import { type RequestMeta, type SignIn, type StepOutcome, stepResponse, userActor } from './sign-in.ts';
+
+const mfaRequired = (user: UserRow, tenant: TenantRow) => user.mfaRequired || tenant.mfaRequired;
+
+/**
+ * The password step of a sign-in (captcha, brute-force rules, support access, password age) and
+ * where it leads: a session, or the MFA code, or the mail verification before a first MFA setup.
+ * Also the end of a session and the reasons a user gives for signing in or out.
+ */
+export function createLoginService(deps: {
+  credentials: Pick<Credentials, 'provePassword' | 'assertVerifiedCaptcha'>;
+  passwords: Pick<PasswordService, 'assertNotExpired'>;
+  mailVerification: Pick<MailVerificationService, 'sendMailCode'>;
+  signIn: Pick<SignIn, 'tenantOf' | 'auditUser' | 'finish' | 'startChallenge'>;
+  sessions: Pick<SessionsService, 'revoke' | 'clearLoginReason'>;
+  audit: Pick<AuditRepo, 'record'>;
+}) {
+  const { signIn } = deps;
+
+  return {
+    async login(
+      input: { email: string; current_password: string; recaptcha_token?: string | null },
+      meta: RequestMeta,
+    ): Promise<StepOutcome> {
+      await deps.credentials.assertVerifiedCaptcha(input.recaptcha_token, meta);
+      const user = await deps.credentials.provePassword(input.email, input.current_password, meta);
+      const tenant = await signIn.tenantOf(user);
+      if (user.hidden && !tenant.supportAccessEnabled) {
+        await signIn.auditUser(user, meta, 'auth.login_blocked', { reason: 'support_access_off' });
+        throw new AppError('tenant_approval_required', TENANT_APPROVAL_MESSAGE);
+      }
+      await deps.passwords.assertNotExpired(user, tenant, meta);
+      if (user.automationCustomer) return signIn.finish(user, meta, 'password (automation customer)', false);
+      if (user.mfaEnabled && user.mfaSecret) {
+        const { token } = await signIn.startChallenge(user, 'mfa_code');
+        return { response: stepResponse(user, 'mfa_code'), challengeToken: token };
+      }
+      if (mfaRequired(user, tenant)) {
+        const { token, challenge } = await signIn.startChallenge(user, 'mail_verification');
+        await deps.mailVerification.sendMailCode(user, challenge);
+        return { response: stepResponse(user, 'mail_verification'), challengeToken: token };
+      }
+      return signIn.finish(user, meta, 'password', false);
+    },
+
+    async logout(session: { id: number } | null, user: UserRow | null, meta: RequestMeta): Promise<void> {
+      if (!session || !user) return;
+      await deps.sessions.revoke(session.id);
+      await signIn.auditUser(user, meta, 'auth.logout');
+    },
+
+    async loginReason(
+      session: { id: number },
+      user: UserRow,
+      reason: string,
+      meta: RequestMeta,
+    ): Promise<void> {
+      await signIn.auditUser(user, meta, 'Login-Reason', { loginReason: reason });
+      await deps.sessions.clearLoginReason(session.id);
+    },
+
+    async logoutReason(reason: string, user: UserRow | null, meta: RequestMeta): Promise<void> {
+      await deps.audit.record(user ? userActor(user, meta) : { type: 'anonymous', ip: meta.ip }, {
+        tenantId: user?.tenantId ?? null,
+        action: 'auth.logout_reason',
+        details: { reason },
+      });
+    },
+  };
+}
+export type LoginService = ReturnType<typeof createLoginService>;
