@@ -4,7 +4,6 @@ import { cliActor } from '../../lib/actor.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildTenant } from '../../test/factories.ts';
 import { createTenantsRepo } from '../tenants/tenants.repo.ts';
-import { createTenantsService } from '../tenants/tenants.service.ts';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
 beforeEach(async () => {
@@ -27,7 +26,7 @@ describe('GET /api/v1/generic/ui_features_public', () => {
 
   it("lists only the public flags, with the primary tenant's stored values", async () => {
     const tenant = await buildTenant(t.db);
-    await createTenantsService({ db: t.db }).setFeatures(
+    await t.app.services.tenants.setFeatures(
       tenant.id,
       { samlAuth: true, enableMFA: false, blockMaintenanceLogin: true },
       cliActor,
