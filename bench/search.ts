@@ -1,13 +1,16 @@
 /**
- * Quick-search latency (GET /api/v1/search, SPEC §7) over 100,000 quarantined messages and
- * 100,000 security events of one tenant on PostgreSQL, as a signed-in user would call it
- * (through app.inject: routing, session, validation, the four category queries, grouping).
- * Reports median and p95 per keyword kind, next to an authenticated GET /api/v1/current_user of
- * the same run (the floor of any signed-in call), and the same searches with the pg_trgm indexes
- * dropped (what the indexes buy).
+ * Quick-search latency (GET /api/v1/search, SPEC §7) over the quarantined messages and security
+ * events of one tenant on PostgreSQL, as a signed-in user would call it (through app.inject:
+ * routing, session, validation, the four category queries, grouping), at several sizes in one
+ * run: by default 100,000 messages + 100,000 events, then 1,000,000 + 1,000,000 (the rows are
+ * added with SQL generate_series). Reports median and p95 per keyword kind at each size, next to
+ * an authenticated GET /api/v1/current_user of the same run (the floor of any signed-in call),
+ * and the load average around each size (the machine may be shared).
  *
- * BENCH_PG_URL: the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); a
- * fresh database is created on it and dropped afterwards. BENCH_SEARCH_ROWS changes the size.
+ * BENCH_DATABASE_URL (or BENCH_PG_URL): the PostgreSQL server (default
+ * postgres://postgres@127.0.0.1:5432/postgres); a fresh database is created on it and dropped
+ * afterwards. BENCH_SEARCH_SIZES: the sizes, comma-separated (default 100000,1000000).
+ * BENCH_SEARCH_WITHOUT_INDEXES=1 also times the searches with the pg_trgm indexes dropped.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -19,9 +22,14 @@ import { openPostgres } from '../apps/api/src/db/client.ts';
 import { ServerKey } from '../apps/api/src/lib/server-key.ts';
 import { hashToken, newToken } from '../apps/api/src/lib/tokens.ts';
 
-const ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 100_000);
+const SIZES = (process.env.BENCH_SEARCH_SIZES ?? process.env.BENCH_SEARCH_ROWS ?? '100000,1000000')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0)
+  .sort((a, b) => a - b);
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 40);
-const SERVER_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SERVER_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const WORDS = [
   'invoice',
@@ -67,6 +75,33 @@ function stats(samples: number[]) {
   };
 }
 
+/** Messages `from`..`to` (numbered, spread over the last year) and one security event for each. */
+export async function seedSearchRows(client: pg.Client, tenantId: string, from: number, to: number) {
+  // One statement per batch, rows made by generate_series: two of the words and a number make
+  // each subject; each message gets one event created when it was received.
+  await client.query(
+    `with m as (
+       insert into quarantine_messages (tenant_id, public_id, saas_type, recipient, sender, sender_name, subject,
+         received_at, verdict, reasons, state, raw, raw_sha256, size, expires_at)
+       select $1, md5(random()::text || g), case when g % 3 = 0 then 'google_mail' else 'office365_emails' end,
+         'user' || (g % 500) || '@bench.test', 'sender' || (g % 2000) || '@outside' || (g % 97) || '.example',
+         'Sender ' || (g % 2000),
+         initcap(($2::text[])[1 + g % array_length($2::text[], 1)]) || ' ' || ($2::text[])[1 + (g / 7) % array_length($2::text[], 1)] || ' #' || g,
+         now() - (g % 365) * interval '1 day' - (g % 86400) * interval '1 second',
+         (array['phishing', 'malware', 'spam', 'suspicious'])[1 + g % 4], '["Lookalike sender domain"]'::jsonb,
+         'quarantined', '\\x00'::bytea, 'x', 1, now() + interval '30 days'
+       from generate_series($3::int, $4::int) g
+       returning id, tenant_id, verdict, sender, received_at)
+     insert into security_events (tenant_id, message_id, engine, verdict, description, severity, created_at)
+     select tenant_id, id, 'anti_phishing', verdict, 'Lookalike sender domain ' || sender, 'high', received_at
+     from m`,
+    [tenantId, WORDS, from, to],
+  );
+  await client.query('vacuum (analyze) quarantine_messages, security_events');
+}
+
+const loadOf = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
+
 export async function benchSearch() {
   const name = `moat_bench_search_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: SERVER_URL });
@@ -80,7 +115,7 @@ export async function benchSearch() {
     const client = new pg.Client({ connectionString: url.toString() });
     client.on('error', () => {});
     await client.connect();
-    const seedStarted = performance.now();
+    await client.query(`set maintenance_work_mem = '256MB'`);
     const {
       rows: [tenant],
     } = await client.query<{ id: string }>(`insert into tenants (name) values ('Bench') returning id`);
@@ -98,29 +133,6 @@ export async function benchSearch() {
        values ($1, 'admin@bench.test', 'admin', 'Bench', 'Admin') returning id`,
       [tenant!.id],
     );
-    // Messages over the last year: two of the words and a number make each subject.
-    await client.query(
-      `insert into quarantine_messages (tenant_id, public_id, saas_type, recipient, sender, sender_name, subject,
-         received_at, verdict, reasons, state, raw, raw_sha256, size, expires_at)
-       select $1, md5(random()::text || g), case when g % 3 = 0 then 'google_mail' else 'office365_emails' end,
-         'user' || (g % 500) || '@bench.test', 'sender' || (g % 2000) || '@outside' || (g % 97) || '.example',
-         'Sender ' || (g % 2000),
-         initcap(($2::text[])[1 + g % array_length($2::text[], 1)]) || ' ' || ($2::text[])[1 + (g / 7) % array_length($2::text[], 1)] || ' #' || g,
-         now() - (g % 365) * interval '1 day' - (g % 86400) * interval '1 second',
-         (array['phishing', 'malware', 'spam', 'suspicious'])[1 + g % 4], '["Lookalike sender domain"]'::jsonb,
-         'quarantined', '\\x00'::bytea, 'x', 1, now() + interval '30 days'
-       from generate_series(1, $3::int) g`,
-      [tenant!.id, WORDS, ROWS],
-    );
-    await client.query(
-      `insert into security_events (tenant_id, message_id, engine, verdict, description, severity, created_at)
-       select tenant_id, id, 'anti_phishing', verdict, 'Lookalike sender domain ' || sender, 'high', received_at
-       from quarantine_messages where tenant_id = $1`,
-      [tenant!.id],
-    );
-    await client.query('analyze');
-    const seedSeconds = (performance.now() - seedStarted) / 1000;
-
     const token = newToken();
     await client.query(
       `insert into sessions (token_hash, user_id, tenant_id, expires_at) values ($1, $2, $3, now() + interval '12 hours')`,
@@ -146,15 +158,15 @@ export async function benchSearch() {
       if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
       return { ms, body: res.json() as unknown };
     };
-    const kinds: Record<string, (i: number) => string> = {
+    const kindsFor = (rows: number): Record<string, (i: number) => string> => ({
       'common word (month)': (i) => WORDS[i % WORDS.length]!,
-      'exact subject number': (i) => `#${(i * 7919) % ROWS}`,
+      'exact subject number': (i) => `#${(i * 7919) % rows}`,
       'sender address part': (i) => `sender${(i * 31) % 2000}@`,
       'no match': (i) => `zq${i}xv`,
-    };
-    const run = async () => {
+    });
+    const run = async (rows: number) => {
       const out: Record<string, ReturnType<typeof stats>> = {};
-      for (const [kind, keyword] of Object.entries(kinds)) {
+      for (const [kind, keyword] of Object.entries(kindsFor(rows))) {
         await time(`/api/v1/search?nosystem=1&keyword=${encodeURIComponent(keyword(0))}`); // warm
         const samples: number[] = [];
         for (let i = 1; i <= RUNS; i++) {
@@ -171,27 +183,48 @@ export async function benchSearch() {
       return out;
     };
 
-    const floor: number[] = [];
-    for (let i = 0; i < RUNS; i++) floor.push((await time('/api/v1/current_user')).ms);
-    const sample = (await time('/api/v1/search?nosystem=1&keyword=invoice')).body as Array<{
-      results: unknown[];
-    }>;
-    const indexed = await run();
-    await client.query(
-      'drop index quarantine_messages_search_trgm_idx; drop index security_events_search_trgm_idx',
-    );
-    const withoutIndexes = await run();
+    // Each size adds rows to the last one, so 100k and 1M are measured in one run, one process.
+    const sizes: Array<Record<string, unknown>> = [];
+    let seeded = 0;
+    for (const rows of SIZES) {
+      const seedStarted = performance.now();
+      if (rows > seeded) await seedSearchRows(client, tenant!.id, seeded + 1, rows);
+      seeded = Math.max(seeded, rows);
+      const seedSeconds = (performance.now() - seedStarted) / 1000;
+      const loadBefore = loadOf();
+      const floor: number[] = [];
+      for (let i = 0; i < RUNS; i++) floor.push((await time('/api/v1/current_user')).ms);
+      const sample = (await time('/api/v1/search?nosystem=1&keyword=invoice')).body as Array<{
+        results: unknown[];
+      }>;
+      const search = await run(rows);
+      sizes.push({
+        rows: { quarantine_messages: rows, security_events: rows },
+        seed_seconds: Math.round(seedSeconds * 10) / 10,
+        load_average_before: loadBefore,
+        load_average_after: loadOf(),
+        current_user_floor: stats(floor),
+        search,
+        sample_groups: sample.length,
+        sample_results: sample.reduce((n, g) => n + g.results.length, 0),
+      });
+      console.error(JSON.stringify(sizes.at(-1)));
+    }
+    let withoutIndexes: unknown;
+    if (process.env.BENCH_SEARCH_WITHOUT_INDEXES === '1') {
+      // What the pg_trgm indexes buy, at the largest size (slow: every search scans).
+      await client.query(
+        'drop index quarantine_messages_search_trgm_idx; drop index security_events_search_trgm_idx',
+      );
+      withoutIndexes = await run(seeded);
+    }
     await app.close();
     await client.end();
 
     const result = {
-      rows: { quarantine_messages: ROWS, security_events: ROWS },
-      seed_seconds: Math.round(seedSeconds * 10) / 10,
-      current_user_floor: stats(floor),
-      search: indexed,
-      search_without_trgm_indexes: withoutIndexes,
-      sample_groups: sample.length,
-      sample_results: sample.reduce((n, g) => n + g.results.length, 0),
+      cpus: os.cpus().length,
+      sizes,
+      ...(withoutIndexes ? { search_without_trgm_indexes_at_largest: withoutIndexes } : {}),
     };
     console.log(JSON.stringify(result, null, 2));
     return result;

@@ -3,11 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
+import type { Verdict } from '@moat/contracts/quarantine';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { createEngines } from './engines/index.ts';
+import type { Engine } from './engines/types.ts';
 import { type Caches, createCaches } from './lib/cache.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import {
@@ -18,28 +21,6 @@ import {
   redisCounters,
 } from './lib/counters.ts';
 import { ServerKey } from './lib/server-key.ts';
-import { createClusterRepo } from './modules/cluster/cluster.repo.ts';
-import { type ClusterService, createClusterService } from './modules/cluster/cluster.service.ts';
-import { createSweeper, type Sweeper } from './modules/cluster/sweeper.ts';
-import { deploymentRoutes } from './modules/deployment/deployment.routes.ts';
-import { createDeploymentService, type DeploymentService } from './modules/deployment/deployment.service.ts';
-import { mailExplorerRoutes } from './modules/mail-explorer/mail-explorer.routes.ts';
-import { overviewRoutes } from './modules/overview/overview.routes.ts';
-import { createOverviewService } from './modules/overview/overview.service.ts';
-import { searchRoutes } from './modules/search/search.routes.ts';
-import { createSearchService, type SearchService } from './modules/search/search.service.ts';
-import { serviceStatusRoutes } from './modules/service-status/service-status.routes.ts';
-import {
-  createServiceStatusService,
-  type ServiceStatusService,
-} from './modules/service-status/service-status.service.ts';
-import { trialRoutes } from './modules/trial/trial.routes.ts';
-import { createTrialService, type TrialService } from './modules/trial/trial.service.ts';
-
-type OverviewService = ReturnType<typeof createOverviewService>;
-
-import { createEngines } from './engines/index.ts';
-import type { Engine } from './engines/types.ts';
 import { createGatewayProcessor, type DnsResolver, type GatewayProcessor } from './mail/gateway/processor.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
 import { createAuditRepo } from './modules/audit/audit.repo.ts';
@@ -50,13 +31,34 @@ import { createLoginChallengesRepo } from './modules/auth/login-challenges.repo.
 import { createThrottle } from './modules/auth/throttle.ts';
 import { createUserTokensRepo } from './modules/auth/user-tokens.repo.ts';
 import { cliBridgeRoutes } from './modules/cli-bridge/cli-bridge.routes.ts';
+import { createClusterRepo } from './modules/cluster/cluster.repo.ts';
+import { type ClusterService, createClusterService } from './modules/cluster/cluster.service.ts';
+import { createSweeper, type Sweeper } from './modules/cluster/sweeper.ts';
+import { createCurrentUserRepo } from './modules/current-user/current-user.repo.ts';
 import { currentUserRoutes } from './modules/current-user/current-user.routes.ts';
+import {
+  type CurrentUserService,
+  createCurrentUserService,
+} from './modules/current-user/current-user.service.ts';
+import { createDeploymentRepo } from './modules/deployment/deployment.repo.ts';
+import { deploymentRoutes } from './modules/deployment/deployment.routes.ts';
+import { createDeploymentService, type DeploymentService } from './modules/deployment/deployment.service.ts';
+import { createDigestRepo } from './modules/digest/digest.repo.ts';
 import { createDigestService, type DigestService } from './modules/digest/digest.service.ts';
 import { createEmailCodes } from './modules/email-codes/email-codes.service.ts';
 import { createFeaturesRepo } from './modules/features/features.repo.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { createMailExplorerRepo } from './modules/mail-explorer/mail-explorer.repo.ts';
+import { mailExplorerRoutes } from './modules/mail-explorer/mail-explorer.routes.ts';
+import {
+  createMailExplorerService,
+  type MailExplorerService,
+} from './modules/mail-explorer/mail-explorer.service.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts';
+import { createOverviewRepo } from './modules/overview/overview.repo.ts';
+import { overviewRoutes } from './modules/overview/overview.routes.ts';
+import { createOverviewService, type OverviewService } from './modules/overview/overview.service.ts';
 import { publicActionsRoutes } from './modules/public-actions/public-actions.routes.ts';
 import {
   createPublicActionsService,
@@ -68,16 +70,30 @@ import {
   createPublicConfigService,
   type PublicConfigService,
 } from './modules/public-config/public-config.service.ts';
+import { restorePolicyOf } from './modules/quarantine/policy.ts';
 import { quarantineAdminRoutes } from './modules/quarantine-admin/quarantine-admin.routes.ts';
 import {
   createQuarantineAdminService,
   type QuarantineAdminService,
 } from './modules/quarantine-admin/quarantine-admin.service.ts';
+import { createSearchRepo } from './modules/search/search.repo.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
+import { createSearchService, type SearchService } from './modules/search/search.service.ts';
+import { createIncidentsRepo } from './modules/service-status/incidents.repo.ts';
+import { createServiceStatusRepo } from './modules/service-status/service-status.repo.ts';
+import { serviceStatusRoutes } from './modules/service-status/service-status.routes.ts';
+import {
+  createServiceStatusService,
+  type ServiceStatusService,
+} from './modules/service-status/service-status.service.ts';
 import { createSessionsRepo } from './modules/sessions/sessions.repo.ts';
 import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.ts';
 import { spaRoutes } from './modules/spa/spa.routes.ts';
 import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
+import { createTrialRepo } from './modules/trial/trial.repo.ts';
+import { trialRoutes } from './modules/trial/trial.routes.ts';
+import { createTrialService, type TrialService } from './modules/trial/trial.service.ts';
 import { createUsersRepo } from './modules/users/users.repo.ts';
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
@@ -107,6 +123,8 @@ export interface Services {
   serviceStatus: ServiceStatusService;
   search: SearchService;
   overview: OverviewService;
+  mailExplorer: MailExplorerService;
+  currentUser: CurrentUserService;
   /** The mail gateway's detection engines and the processor of stored inbound mail. */
   gateway: { engines: Engine[]; processor: GatewayProcessor };
   digest: DigestService;
@@ -212,10 +230,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const captcha = createCaptcha({ db, clock, serverKey, config });
   const throttle = createThrottle({ db, clock });
-  const users = createUsersRepo(db);
-  const tenants = createTenantsRepo(db);
-  const features = createFeaturesRepo(db);
-  const audit = createAuditRepo(db);
   const publicActions = createPublicActionsService({
     db,
     clock,
@@ -224,6 +238,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trust: createRecipientTrust(serverKey),
     codePepper: serverKey.derive('email-codes'),
   });
+  // The repositories, built once and handed to the services that use them.
+  const repos = {
+    audit: createAuditRepo(db),
+    tenants: createTenantsRepo(db),
+    users: createUsersRepo(db),
+    features: createFeaturesRepo(db),
+    deployment: createDeploymentRepo(db),
+    trial: createTrialRepo(db),
+    serviceStatus: createServiceStatusRepo(db),
+    incidents: createIncidentsRepo({ db, clock }),
+    search: createSearchRepo(db),
+    overview: createOverviewRepo(db),
+    mailExplorer: createMailExplorerRepo(db),
+    currentUser: createCurrentUserRepo(db),
+    digest: createDigestRepo(db),
+  };
+  const { users, tenants, features, audit } = repos;
+  const restorePolicy = (tenantId: string, verdict: Verdict) => restorePolicyOf(db, tenantId, verdict);
   const engines = createEngines(config.gateway);
   const processor = createGatewayProcessor({
     db,
@@ -272,21 +304,44 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       publicActions,
       retryParked: processor.retryParked,
     }),
-    deployment: createDeploymentService({ db, clock, mailer, supportEmail: config.supportEmail }),
-    trial: createTrialService({ db, clock, mailer, supportEmail: config.supportEmail }),
-    serviceStatus: createServiceStatusService({
-      database,
+    deployment: createDeploymentService({
+      repo: repos.deployment,
+      tenants: repos.tenants,
+      features: repos.features,
+      audit: repos.audit,
       clock,
+      mailer,
+      supportEmail: config.supportEmail,
+    }),
+    trial: createTrialService({
+      repo: repos.trial,
+      audit: repos.audit,
+      clock,
+      mailer,
+      supportEmail: config.supportEmail,
+    }),
+    serviceStatus: createServiceStatusService({
+      repo: repos.serviceStatus,
+      incidents: repos.incidents,
+      databaseKind: database.kind,
       serverVersion: VERSION,
       webDistDir: config.webDistDir,
       smtpRelayUrl: config.smtpRelayUrl,
       engines,
     }),
-    search: createSearchService({ db, clock, logger: app.log }),
-    overview: createOverviewService({ db, clock }),
+    search: createSearchService({
+      repo: repos.search,
+      restorePolicyOf: restorePolicy,
+      clock,
+      logger: app.log,
+    }),
+    overview: createOverviewService({ repo: repos.overview, clock }),
+    mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
+    currentUser: createCurrentUserService({ repo: repos.currentUser }),
     gateway: { engines, processor },
     digest: createDigestService({
-      db,
+      repo: repos.digest,
+      restorePolicyOf: restorePolicy,
       clock,
       config,
       mailer,

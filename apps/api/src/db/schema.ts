@@ -522,6 +522,8 @@ export const securityEvents = pgTable(
   },
   (t) => [
     index('security_events_tenant_created_idx').on(t.tenantId, t.createdAt),
+    /** A message's events: quick search joins held messages that match to their events (and the FK's set null). */
+    index('security_events_message_idx').on(t.messageId),
     index('security_events_search_trgm_idx').using(
       'gin',
       sql`(${t.engine} || ' ' || ${t.verdict} || ' ' || ${t.description}) gin_trgm_ops`,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { RESTORE_MODES, VERDICTS } from '@moat/contracts/quarantine';
 import { AppError } from '../../errors.ts';
 import { cliActor } from '../../lib/actor.ts';
+import { createDigestRepo } from '../../modules/digest/digest.repo.ts';
 import { createDigestService } from '../../modules/digest/digest.service.ts';
 import { restorePolicyOf, setRestorePolicy } from '../../modules/quarantine/policy.ts';
 import { createQuarantineService } from '../../modules/quarantine/quarantine.service.ts';
@@ -106,7 +107,8 @@ export const quarantineCommands: Record<string, Command> = {
     async run(_args, ctx) {
       if (!ctx.mailer) throw new Error('digest:run needs a mailer');
       const count = await createDigestService({
-        db: ctx.db,
+        repo: createDigestRepo(ctx.db),
+        restorePolicyOf: (tenantId, verdict) => restorePolicyOf(ctx.db, tenantId, verdict),
         clock: ctx.clock,
         config: ctx.config,
         mailer: ctx.mailer,

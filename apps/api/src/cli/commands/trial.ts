@@ -1,4 +1,6 @@
 import { cliActor } from '../../lib/actor.ts';
+import { createAuditRepo } from '../../modules/audit/audit.repo.ts';
+import { createTrialRepo } from '../../modules/trial/trial.repo.ts';
 import {
   createTrialService,
   DEFAULT_EXTENSION_DAYS,
@@ -9,7 +11,8 @@ import { type CliContext, type Command, HELP, required, UsageError } from './com
 function trialServiceOf(ctx: CliContext) {
   if (!ctx.mailer) throw new Error('the trial commands need a mailer');
   return createTrialService({
-    db: ctx.db,
+    repo: createTrialRepo(ctx.db),
+    audit: createAuditRepo(ctx.db),
     clock: ctx.clock,
     mailer: ctx.mailer,
     supportEmail: ctx.config.supportEmail ?? '',

@@ -2,9 +2,7 @@ import { API } from '@moat/contracts/api-paths';
 import { CONSOLE_API, preferencesUpdateSchema } from '@moat/contracts/console';
 import { currentUserSchema, NOT_AUTHENTICATED_MESSAGE } from '@moat/contracts/current-user';
 import { errorResponseSchema } from '@moat/contracts/errors';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { signedIn } from '../../plugins/app/session.ts';
 import type { UserRow } from '../users/users.repo.ts';
@@ -58,17 +56,7 @@ export const currentUserRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { user } = signedIn(request);
-      // The limits hold for what is stored, not only for one call.
-      const merged = { ...(user.preferences as Record<string, unknown>), ...request.body };
-      if (Object.keys(merged).length > 30 || JSON.stringify(merged).length > 8_192) {
-        throw new AppError('validation_error', 'Too many preferences: at most 30 small values are kept');
-      }
-      const [row] = await app.database.db
-        .update(users)
-        .set({ preferences: sql`${users.preferences} || ${JSON.stringify(request.body)}::jsonb` })
-        .where(eq(users.id, user.id))
-        .returning({ preferences: users.preferences });
-      return toCurrentUser({ ...user, preferences: row?.preferences ?? user.preferences });
+      return toCurrentUser(await app.services.currentUser.savePreferences(user, request.body));
     },
   );
 };

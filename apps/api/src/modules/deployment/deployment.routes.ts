@@ -13,29 +13,25 @@ import { featureFlagsSchema } from '@moat/contracts/features';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../errors.ts';
 import { signedIn, userActorOf } from '../../plugins/app/session.ts';
 import { sendLogo } from '../public-config/public-config.routes.ts';
-import { createTenantsRepo, type TenantRow } from '../tenants/tenants.repo.ts';
+import type { TenantRow } from '../tenants/tenants.repo.ts';
+import type { DeploymentService } from './deployment.service.ts';
 
 const errors = { 403: errorResponseSchema };
 
 /** The signed-in user's tenant: every console call is scoped by it (DESIGN §4 "Tenants"). */
-export async function tenantOfRequest(
+export function tenantOfRequest(
   request: FastifyRequest,
-  tenants: ReturnType<typeof createTenantsRepo>,
+  deployment: Pick<DeploymentService, 'tenant'>,
 ): Promise<TenantRow> {
-  const { user } = signedIn(request);
-  const tenant = await tenants.findById(user.tenantId);
-  if (!tenant) throw new AppError('forbidden', 'not authenticated');
-  return tenant;
+  return deployment.tenant(signedIn(request).user.tenantId);
 }
 
 /** The tenant's deployment, licence, flags, apps and seats, as the console's shell reads them. */
 export const deploymentRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.deployment;
-  const tenants = createTenantsRepo(app.database.db);
-  const tenantOf = (request: FastifyRequest) => tenantOfRequest(request, tenants);
+  const tenantOf = (request: FastifyRequest) => tenantOfRequest(request, service);
   const tags = ['console'];
   const common = { preHandler: app.requireUser };
 
@@ -114,7 +110,7 @@ export const deploymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     CONSOLE_API.unifiedQuarantine,
     {
-      ...common,
+      preHandler: app.requireAdmin,
       schema: {
         tags,
         summary: 'Turn the Microsoft unified quarantine on or off for the tenant (admins)',
@@ -122,15 +118,8 @@ export const deploymentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: deploymentConfigSchema, 400: errorResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const { user } = signedIn(request);
-      if (user.role !== 'admin') throw new AppError('insufficient_privileges', 'Insufficient privileges');
-      return service.setUnifiedQuarantine(
-        await tenantOf(request),
-        request.body.enabled,
-        userActorOf(request),
-      );
-    },
+    async (request) =>
+      service.setUnifiedQuarantine(await tenantOf(request), request.body.enabled, userActorOf(request)),
   );
   app.post(
     CONSOLE_API.licenceContact,

@@ -6,18 +6,17 @@ import {
   licenceState,
 } from '@moat/contracts/console';
 import type { FeatureFlags } from '@moat/contracts/features';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { licenceContactRequests, licenceSeats, saasApps, securityTools, tenants } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { licenceContactEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand } from '../../mail/templates.ts';
-import { createAuditRepo } from '../audit/audit.repo.ts';
-import { createFeaturesRepo } from '../features/features.repo.ts';
-import type { TenantRow } from '../tenants/tenants.repo.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { FeaturesRepo } from '../features/features.repo.ts';
+import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
 import type { UserRow } from '../users/users.repo.ts';
+import type { DeploymentRepo } from './deployment.repo.ts';
 
 const DAY_MS = 86_400_000;
 /** How long a new tenant's engines learn its traffic before they are fully tuned (learning mode). */
@@ -96,16 +95,32 @@ function defaultBrandName(brand: string): string {
 }
 
 export function createDeploymentService(deps: {
-  db: Db;
+  repo: Pick<
+    DeploymentRepo,
+    | 'transaction'
+    | 'apps'
+    | 'tools'
+    | 'licenceSeats'
+    | 'setUnifiedQuarantineDisabled'
+    | 'addLicenceContactRequest'
+  >;
+  tenants: Pick<TenantsRepo, 'findById'>;
+  features: Pick<FeaturesRepo, 'flagsOf'>;
+  audit: Pick<AuditRepo, 'record'>;
   clock: Clock;
   mailer: Mailer;
   supportEmail: string;
 }) {
-  const { db, clock } = deps;
-  const features = createFeaturesRepo(db);
-  const audit = createAuditRepo(db);
+  const { repo, clock, features, audit } = deps;
 
   return {
+    /** The signed-in user's tenant: every console call is scoped by it (DESIGN §4 "Tenants"). */
+    async tenant(tenantId: string): Promise<TenantRow> {
+      const tenant = await deps.tenants.findById(tenantId);
+      if (!tenant) throw new AppError('forbidden', 'not authenticated');
+      return tenant;
+    },
+
     deployment: (tenant: TenantRow) => deploymentConfigOf(tenant, clock.now(), deps.supportEmail),
 
     /** Every flag of the tenant; the brand's theme flag follows its brand, as on the public call. */
@@ -117,32 +132,13 @@ export function createDeploymentService(deps: {
     },
 
     async apps(tenantId: string) {
-      const [apps, tools] = await Promise.all([
-        db
-          .select({ name: saasApps.name, state: saasApps.state })
-          .from(saasApps)
-          .where(eq(saasApps.tenantId, tenantId))
-          .orderBy(saasApps.name),
-        db
-          .select({ name: securityTools.name, state: securityTools.state })
-          .from(securityTools)
-          .where(eq(securityTools.tenantId, tenantId))
-          .orderBy(securityTools.name),
-      ]);
+      const [apps, tools] = await Promise.all([repo.apps(tenantId), repo.tools(tenantId)]);
       // The tables' check constraints and the CLI keep names and states within the contract's lists.
       return { apps, tools } as AppsResponse;
     },
 
     async licenceSeats(tenantId: string) {
-      const rows = await db
-        .select({
-          saas: licenceSeats.saas,
-          security_tool: licenceSeats.securityTool,
-          seats: licenceSeats.seats,
-        })
-        .from(licenceSeats)
-        .where(eq(licenceSeats.tenantId, tenantId))
-        .orderBy(licenceSeats.saas, licenceSeats.securityTool);
+      const rows = await repo.licenceSeats(tenantId);
       return { data: rows } as LicenceSeatsResponse;
     },
 
@@ -164,12 +160,8 @@ export function createDeploymentService(deps: {
 
     /** The Microsoft unified quarantine toggle: stored as "manually disabled" on the tenant. */
     async setUnifiedQuarantine(tenant: TenantRow, enabled: boolean, actor: Actor): Promise<DeploymentConfig> {
-      const [row] = await db.transaction(async (tx) => {
-        const updated = await tx
-          .update(tenants)
-          .set({ unifiedQuarantineManuallyDisabled: !enabled, updatedAt: clock.now() })
-          .where(eq(tenants.id, tenant.id))
-          .returning();
+      const row = await repo.transaction(async (tx) => {
+        const updated = await repo.setUnifiedQuarantineDisabled(tenant.id, !enabled, clock.now(), tx);
         await audit.record(
           actor,
           {
@@ -192,10 +184,8 @@ export function createDeploymentService(deps: {
      */
     async licenceContact(tenant: TenantRow, user: UserRow, actor: Actor) {
       const config = deploymentConfigOf(tenant, clock.now(), deps.supportEmail);
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(licenceContactRequests)
-          .values({ tenantId: tenant.id, userId: user.id, email: user.email });
+      await repo.transaction(async (tx) => {
+        await repo.addLicenceContactRequest({ tenantId: tenant.id, userId: user.id, email: user.email }, tx);
         await audit.record(
           actor,
           {

@@ -1,16 +1,14 @@
 import type { Verdict } from '@moat/contracts/quarantine';
-import { and, asc, eq, gte, inArray, lt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
-import { quarantineMessages, tenants } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createPeriodic } from '../../lib/periodic.ts';
 import { type DigestItem, quarantineDigestEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import { restoreLinks } from '../quarantine/links.ts';
-import { restorePolicyOf } from '../quarantine/policy.ts';
+import type { RestorePolicy } from '../quarantine/policy.ts';
+import type { DigestMessage, DigestRepo, DigestTenant } from './digest.repo.ts';
 
 const DAY_MS = 86_400_000;
 export const DIGEST_SCHEDULES = ['off', 'daily', 'weekly'] as const;
@@ -41,7 +39,9 @@ export function lastPeriod(schedule: 'daily' | 'weekly', now: Date): { from: Dat
  * restart, or every hour — never sends one twice.
  */
 export function createDigestService(deps: {
-  db: Db;
+  repo: Pick<DigestRepo, 'scheduledTenants' | 'heldForDigest'>;
+  /** The tenant's restore policy for a verdict (stored or default). */
+  restorePolicyOf: (tenantId: string, verdict: Verdict) => Promise<RestorePolicy>;
   clock: Clock;
   config: Pick<Config, 'publicUrl'>;
   mailer: Mailer;
@@ -49,33 +49,20 @@ export function createDigestService(deps: {
   /** Runs a singleton job only where no other node runs it now (Database.tryLock); default: here. */
   singleton?: (key: string, task: () => Promise<unknown>) => Promise<boolean>;
 }) {
-  const { db } = deps;
+  const { repo } = deps;
 
-  async function runTenant(tenant: typeof tenants.$inferSelect, now: Date): Promise<number> {
+  async function runTenant(tenant: DigestTenant, now: Date): Promise<number> {
     if (tenant.digestSchedule === 'off') return 0;
     const period = lastPeriod(tenant.digestSchedule as 'daily' | 'weekly', now);
-    const held = await db
-      .select()
-      .from(quarantineMessages)
-      .where(
-        and(
-          eq(quarantineMessages.tenantId, tenant.id),
-          inArray(quarantineMessages.state, ['quarantined', 'attachments_removed']),
-          gte(quarantineMessages.receivedAt, period.from),
-          lt(quarantineMessages.receivedAt, period.to),
-          ne(quarantineMessages.verdict, 'malware'),
-          eq(quarantineMessages.silent, false),
-        ),
-      )
-      .orderBy(asc(quarantineMessages.recipient), asc(quarantineMessages.receivedAt));
-    const byRecipient = new Map<string, typeof held>();
+    const held = await repo.heldForDigest(tenant.id, period.from, period.to);
+    const byRecipient = new Map<string, DigestMessage[]>();
     for (const message of held) {
       const list = byRecipient.get(message.recipient) ?? [];
       list.push(message);
       byRecipient.set(message.recipient, list);
     }
     const brand = mailBrand(tenant);
-    const modes = new Map<string, Awaited<ReturnType<typeof restorePolicyOf>>>();
+    const modes = new Map<string, RestorePolicy>();
     let sent = 0;
     for (const [recipient, messages] of byRecipient) {
       const items: DigestItem[] = [];
@@ -83,7 +70,7 @@ export function createDigestService(deps: {
         const verdict = message.verdict as Verdict;
         let policy = modes.get(verdict);
         if (!policy) {
-          policy = await restorePolicyOf(db, tenant.id, verdict);
+          policy = await deps.restorePolicyOf(tenant.id, verdict);
           modes.set(verdict, policy);
         }
         const attachmentsOnly = message.state === 'attachments_removed';
@@ -118,7 +105,7 @@ export function createDigestService(deps: {
   }
 
   async function run(now = deps.clock.now()): Promise<number> {
-    const scheduled = await db.select().from(tenants).where(ne(tenants.digestSchedule, 'off'));
+    const scheduled = await repo.scheduledTenants();
     let sent = 0;
     for (const tenant of scheduled) sent += await runTenant(tenant, now);
     return sent;

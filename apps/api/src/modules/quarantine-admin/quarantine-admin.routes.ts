@@ -26,10 +26,9 @@ const errors = {
 };
 const idParams = z.object({ id: z.uuid() });
 
-/** Only admins act on held mail; SPEC §8's 'Insufficient privileges' answers anyone else. */
+/** The admin's tenant and name for the audit log (app.requireAdmin let only admins through). */
 function admin(request: FastifyRequest): { tenantId: string; actor: Actor } {
   const { user } = signedIn(request);
-  if (user.role !== 'admin') throw new AppError('insufficient_privileges', 'Insufficient privileges');
   return {
     tenantId: user.tenantId,
     actor: { type: 'user', userId: user.id, email: user.email, ip: request.ip },
@@ -39,7 +38,8 @@ function admin(request: FastifyRequest): { tenantId: string; actor: Actor } {
 export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.quarantineAdmin;
   const tags = ['quarantine'];
-  const common = { preHandler: app.requireUser };
+  // Only admins act on held mail; SPEC §8's 'Insufficient privileges' answers anyone else.
+  const common = { preHandler: app.requireAdmin };
 
   app.get(
     QUARANTINE_ADMIN_API.restoreRequests,

@@ -1,12 +1,11 @@
 import type { SearchGroup, SearchResult } from '@moat/contracts/console';
 import { SAAS_APPS } from '@moat/contracts/deployment';
-import { VERDICTS } from '@moat/contracts/quarantine';
-import { and, eq, sql } from 'drizzle-orm';
+import { VERDICTS, type Verdict } from '@moat/contracts/quarantine';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Db, rowsOf } from '../../db/client.ts';
-import { saasApps } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { restorePolicyOf } from '../quarantine/policy.ts';
+import { containsPattern } from '../../lib/contains-pattern.ts';
+import type { RestorePolicy } from '../quarantine/policy.ts';
+import type { SearchRepo, SearchScope } from './search.repo.ts';
 
 const DAY_MS = 86_400_000;
 const RANGE_DAYS = { day: 1, week: 7, month: 31, year: 366 } as const;
@@ -23,131 +22,68 @@ export interface SearchParams {
   nosystem?: '0' | '1' | undefined;
 }
 
-/** `keyword` as a LIKE pattern matching it anywhere, its wildcards taken literally. */
-export function containsPattern(keyword: string): string {
-  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-const isoOf = (value: unknown) => new Date(value as string | Date).toISOString();
+const isoOf = (value: Date) => value.toISOString();
 
 /**
  * Quick search (SPEC §7 GET /api/v1/search) over the tenant's quarantined messages, security
- * events, users and policy rules. Substring matches use the pg_trgm indexes of migration 0006.
- * Results are grouped by app (one group per SaaS app, plus `portal` for users and rules and
- * `system` for events without a message); each category holds at most `category_limit` items.
- * A category that fails is logged and its group dropped; the others still answer.
+ * events, users and policy rules, all inside the date range. Substring matches use the pg_trgm
+ * indexes of migration 0006. Results are grouped by app (one group per SaaS app, plus `portal`
+ * for users and rules and `system` for events without a message); each category holds at most
+ * `category_limit` items. A category that fails is logged and its group dropped; the others
+ * still answer.
  */
-export function createSearchService(deps: { db: Db; clock: Clock; logger: FastifyBaseLogger }) {
-  const { db } = deps;
+export function createSearchService(deps: {
+  repo: Pick<SearchRepo, 'enabledApps' | 'messages' | 'events' | 'users'>;
+  /** The tenant's restore policy for a verdict (stored or default). */
+  restorePolicyOf: (tenantId: string, verdict: Verdict) => Promise<RestorePolicy>;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+}) {
+  const { repo } = deps;
 
   async function appsOf(tenantId: string, requested: string | undefined): Promise<string[]> {
-    const rows = await db
-      .select({ name: saasApps.name })
-      .from(saasApps)
-      .where(and(eq(saasApps.tenantId, tenantId), eq(saasApps.state, 'enabled')));
-    const active = rows.map((r) => r.name);
+    const active = await repo.enabledApps(tenantId);
     if (!requested) return active;
     const wanted = new Set(requested.split(',').map((s) => s.trim()));
     return active.filter((name) => wanted.has(name));
   }
 
-  async function messages(
-    tenantId: string,
-    apps: string[],
-    since: Date,
-    pattern: string,
-    limit: number,
-    recipient: string | null,
-  ) {
-    if (apps.length === 0) return [];
-    const result = await db.execute(sql`
-      select id, saas_type, subject, sender, recipient, verdict from (
-        select m.*, row_number() over (partition by m.saas_type order by m.received_at desc) as n
-        from quarantine_messages m
-        where m.tenant_id = ${tenantId}
-          and m.saas_type in (${sql.join(
-            apps.map((a) => sql`${a}`),
-            sql`, `,
-          )})
-          and m.received_at >= ${since}
-          and m.state <> 'deleted'
-          and (${recipient}::text is null or m.recipient = ${recipient})
-          and (m.subject || ' ' || m.sender_name || ' ' || m.sender || ' ' || m.recipient) ilike ${pattern}
-      ) ranked where n <= ${limit}
-      order by saas_type`);
-    return rowsOf(result).map((r) => ({
-      app: String(r.saas_type),
+  async function messages(scope: SearchScope, apps: string[]) {
+    return (await repo.messages(scope, apps)).map((m) => ({
+      app: m.app,
       result: {
-        name: String(r.subject) || '(no subject)',
+        name: m.subject || '(no subject)',
         type: 'email',
         entity_type: 'message',
-        entity_id: String(r.id),
+        entity_id: m.id,
         mime: 'message/rfc822',
-        description: `${String(r.sender)} → ${String(r.recipient)} · ${String(r.verdict)}`,
+        description: `${m.sender} → ${m.recipient} · ${m.verdict}`,
       } satisfies SearchResult,
     }));
   }
 
-  async function events(
-    tenantId: string,
-    apps: string[],
-    since: Date,
-    pattern: string,
-    limit: number,
-    recipient: string | null,
-  ) {
-    const result = await db.execute(sql`
-      select id, app, verdict, engine, description, subject, created_at from (
-        select e.id, coalesce(m.saas_type, ${SYSTEM_GROUP}) as app, e.verdict, e.engine, e.description,
-               m.subject, e.created_at,
-               row_number() over (partition by coalesce(m.saas_type, ${SYSTEM_GROUP}) order by e.created_at desc) as n
-        from security_events e
-        left join quarantine_messages m on m.id = e.message_id
-        where e.tenant_id = ${tenantId}
-          and e.created_at >= ${since}
-          and (${recipient}::text is null or m.recipient = ${recipient})
-          and e.id in (
-            select id from security_events
-            where tenant_id = ${tenantId}
-              and (engine || ' ' || verdict || ' ' || description) ilike ${pattern}
-            union
-            select e2.id from quarantine_messages m2
-            join security_events e2 on e2.message_id = m2.id
-            where m2.tenant_id = ${tenantId}
-              and (m2.subject || ' ' || m2.sender_name || ' ' || m2.sender || ' ' || m2.recipient) ilike ${pattern}
-          )
-      ) ranked where n <= ${limit}`);
-    const allowed = new Set([...apps, SYSTEM_GROUP]);
-    return rowsOf(result)
-      .filter((r) => allowed.has(String(r.app)))
-      .map((r) => ({
-        app: String(r.app),
-        result: {
-          name: r.subject
-            ? `${String(r.verdict)}: ${String(r.subject)}`
-            : `${String(r.verdict)}: ${String(r.description)}`,
-          type: 'event',
-          entity_type: 'event',
-          entity_id: String(r.id),
-          mime: null,
-          description: `${String(r.engine)} · ${String(r.description)} · ${isoOf(r.created_at).slice(0, 10)}`,
-        } satisfies SearchResult,
-      }));
+  async function events(scope: SearchScope, apps: string[], system: boolean) {
+    return (await repo.events(scope, { apps, system })).map((e) => ({
+      app: e.app ?? SYSTEM_GROUP,
+      result: {
+        name: e.subject ? `${e.verdict}: ${e.subject}` : `${e.verdict}: ${e.description}`,
+        type: 'event',
+        entity_type: 'event',
+        entity_id: e.id,
+        mime: null,
+        description: `${e.engine} · ${e.description} · ${isoOf(e.createdAt).slice(0, 10)}`,
+      } satisfies SearchResult,
+    }));
   }
 
   async function users(tenantId: string, pattern: string, limit: number): Promise<SearchResult[]> {
-    const result = await db.execute(sql`
-      select id, email, first_name, last_name, role from users
-      where tenant_id = ${tenantId} and hidden = false
-        and (email || ' ' || first_name || ' ' || last_name) ilike ${pattern}
-      order by email limit ${limit}`);
-    return rowsOf(result).map((r) => ({
-      name: `${String(r.first_name)} ${String(r.last_name)}`.trim() || String(r.email),
+    return (await repo.users(tenantId, pattern, limit)).map((u) => ({
+      name: `${u.firstName} ${u.lastName}`.trim() || u.email,
       type: 'user',
       entity_type: 'user',
-      entity_id: String(r.id),
+      entity_id: u.id,
       mime: null,
-      description: `${String(r.email)} · ${String(r.role)}`,
+      description: `${u.email} · ${u.role}`,
     }));
   }
 
@@ -156,7 +92,7 @@ export function createSearchService(deps: { db: Db; clock: Clock; logger: Fastif
     const needle = keyword.toLowerCase();
     const all = await Promise.all(
       VERDICTS.map(async (verdict): Promise<SearchResult> => {
-        const policy = await restorePolicyOf(db, tenantId, verdict);
+        const policy = await deps.restorePolicyOf(tenantId, verdict);
         return {
           name: `Restore policy: ${verdict}`,
           type: 'rule',
@@ -186,6 +122,9 @@ export function createSearchService(deps: { db: Db; clock: Clock; logger: Fastif
       const since = new Date(deps.clock.now().getTime() - RANGE_DAYS[params.date_range] * DAY_MS);
       const limit = params.category_limit;
       const apps = await appsOf(tenantId, params.saas);
+      const scope: SearchScope = { tenantId, pattern, since, limit, recipient };
+      // Events without a message are not sent to anyone, so a plain user never sees them.
+      const system = params.nosystem !== '1' && recipient === null;
 
       const groups = new Map<string, SearchGroup>();
       const groupOf = (app: string) => {
@@ -204,17 +143,14 @@ export function createSearchService(deps: { db: Db; clock: Clock; logger: Fastif
       };
 
       const [found, foundEvents, foundUsers, foundRules] = await Promise.all([
-        messages(tenantId, apps, since, pattern, limit, recipient).catch(failed(null, 'messages')),
-        events(tenantId, apps, since, pattern, limit, recipient).catch(failed(null, 'events')),
+        messages(scope, apps).catch(failed(null, 'messages')),
+        events(scope, apps, system).catch(failed(null, 'events')),
         recipient
           ? Promise.resolve([])
           : users(tenantId, pattern, limit).catch(failed(PORTAL_GROUP, 'users')),
         rules(tenantId, keyword, limit).catch(failed(PORTAL_GROUP, 'rules')),
       ]);
-      for (const { app, result } of [...found, ...foundEvents]) {
-        if (app === SYSTEM_GROUP && params.nosystem === '1') continue;
-        groupOf(app).results.push(result);
-      }
+      for (const { app, result } of [...found, ...foundEvents]) groupOf(app).results.push(result);
       for (const result of [...foundUsers, ...foundRules]) groupOf(PORTAL_GROUP).results.push(result);
 
       const order = (app: string) => {

@@ -1,10 +1,10 @@
 import { CONSOLE_API, type SearchGroup } from '@moat/contracts/console';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releases, restoreRequests } from '../../db/schema.ts';
+import { releases, restoreRequests, securityEvents } from '../../db/schema.ts';
+import { containsPattern } from '../../lib/contains-pattern.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { signedInAs } from '../../test/console.ts';
 import { buildQuarantinedMessage, buildUser } from '../../test/factories.ts';
-import { containsPattern } from './search.service.ts';
 
 const DAY = 86_400_000;
 let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -64,6 +64,79 @@ describe('GET /api/v1/search', () => {
     expect(found.join()).not.toContain('Old invoice');
     expect(names(await search('keyword=invoice&date_range=year')).join()).toContain('Old invoice');
     expect(names(await search('keyword=invoice&date_range=day')).join()).not.toContain('Old invoice');
+  });
+
+  it('finds events only inside the date range, by their own words or by their message', async () => {
+    const tenantId = me.tenant.id;
+    // An engine event without a message, 10 days old, and one created yesterday.
+    await t.db.insert(securityEvents).values([
+      {
+        tenantId,
+        engine: 'sandbox',
+        verdict: 'malware',
+        description: 'Quokka dropper seen',
+        severity: 'high',
+        createdAt: new Date(Date.now() - 10 * DAY),
+      },
+      {
+        tenantId,
+        engine: 'sandbox',
+        verdict: 'malware',
+        description: 'Quokka beacon seen',
+        severity: 'high',
+        createdAt: new Date(Date.now() - DAY / 2),
+      },
+    ]);
+    // A message (and its event) held 10 days ago, found by its subject.
+    await buildQuarantinedMessage(t.db, tenantId, {
+      subject: 'Quokka shipment notice',
+      receivedAt: new Date(Date.now() - 10 * DAY),
+    });
+    const all = async (query: string) => {
+      const res = await me.get(`${CONSOLE_API.search}?${query}`);
+      expect(res.statusCode).toBe(200);
+      return names(res.json() as SearchGroup[]);
+    };
+
+    const week = await all('keyword=quokka&date_range=week');
+    expect(week).toEqual(['system/event/malware: Quokka beacon seen']);
+    const month = await all('keyword=quokka&date_range=month');
+    expect(month).toEqual(
+      expect.arrayContaining([
+        'office365_emails/email/Quokka shipment notice',
+        'office365_emails/event/phishing: Quokka shipment notice',
+        'system/event/malware: Quokka dropper seen',
+        'system/event/malware: Quokka beacon seen',
+      ]),
+    );
+    expect(month).toHaveLength(4);
+    // nosystem=1 leaves the events without a message out.
+    expect(await all('nosystem=1&keyword=quokka&date_range=week')).toEqual([]);
+  });
+
+  it("finds a recent event by its message's words only when the message is in the range too", async () => {
+    const tenantId = me.tenant.id;
+    const old = await buildQuarantinedMessage(t.db, tenantId, {
+      subject: 'Wombat delivery',
+      receivedAt: new Date(Date.now() - 10 * DAY),
+      event: false,
+    });
+    await t.db.insert(securityEvents).values({
+      tenantId,
+      messageId: old.id,
+      engine: 'recipient',
+      verdict: 'phishing',
+      description: 'Numbat reported the message as safe',
+      severity: 'info',
+      createdAt: new Date(Date.now() - DAY / 2),
+    });
+    const week = async (keyword: string) =>
+      names((await me.get(`${CONSOLE_API.search}?nosystem=1&date_range=week&keyword=${keyword}`)).json());
+    expect(await week('wombat')).toEqual([]);
+    expect(await week('numbat')).toEqual(['office365_emails/event/phishing: Wombat delivery']);
+    expect(
+      names((await me.get(`${CONSOLE_API.search}?nosystem=1&date_range=month&keyword=wombat`)).json()),
+    ).toEqual(['office365_emails/email/Wombat delivery', 'office365_emails/event/phishing: Wombat delivery']);
   });
 
   it('limits each category and keeps to the apps asked for', async () => {

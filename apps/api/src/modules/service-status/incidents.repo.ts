@@ -52,3 +52,4 @@ export function createIncidentsRepo({ db, clock }: { db: DbOrTx; clock: Clock })
     },
   };
 }
+export type IncidentsRepo = ReturnType<typeof createIncidentsRepo>;

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentComponents, VersionResponse } from '@moat/contracts/console';
-import { sql } from 'drizzle-orm';
-import { type Database, rowsOf } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import type { Engine } from '../../engines/types.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { createIncidentsRepo } from './incidents.repo.ts';
+import type { IncidentsRepo } from './incidents.repo.ts';
+import type { ServiceStatusRepo } from './service-status.repo.ts';
 
 /** The id of the web build being served: `version.json`, written by the web build next to index.html. */
 export function createWebBuildVersion(distDir: string) {
@@ -29,18 +28,17 @@ export function createWebBuildVersion(distDir: string) {
 }
 
 export function createServiceStatusService(deps: {
-  database: Database;
-  clock: Clock;
+  repo: Pick<ServiceStatusRepo, 'databaseVersion'>;
+  incidents: Pick<IncidentsRepo, 'list' | 'open' | 'resolve'>;
+  databaseKind: Database['kind'];
   serverVersion: string;
   webDistDir: string;
   smtpRelayUrl: string | undefined;
   engines: Engine[];
 }) {
-  const { db } = deps.database;
+  const { incidents } = deps;
   const webVersion = createWebBuildVersion(deps.webDistDir);
   let databaseVersion: string | null = null;
-
-  const incidents = createIncidentsRepo({ db, clock: deps.clock });
 
   return {
     version(): VersionResponse {
@@ -49,13 +47,8 @@ export function createServiceStatusService(deps: {
 
     /** What runs this service, with versions: read from the running pieces, not declared. */
     async environmentComponents(): Promise<EnvironmentComponents> {
-      if (!databaseVersion) {
-        const [row] = rowsOf<{ v: string }>(
-          await db.execute(sql`select current_setting('server_version') as v`),
-        );
-        databaseVersion = String(row?.v ?? 'unknown');
-      }
-      const embedded = deps.database.kind === 'pglite';
+      databaseVersion ??= await deps.repo.databaseVersion();
+      const embedded = deps.databaseKind === 'pglite';
       return {
         services: [
           { name: 'Moat API', version: deps.serverVersion, status: 'on' },

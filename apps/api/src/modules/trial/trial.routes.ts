@@ -7,14 +7,12 @@ import { errorResponseSchema } from '@moat/contracts/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn, userActorOf } from '../../plugins/app/session.ts';
 import { tenantOfRequest } from '../deployment/deployment.routes.ts';
-import { createTenantsRepo } from '../tenants/tenants.repo.ts';
 
 export const trialRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tenants = createTenantsRepo(app.database.db);
   app.post(
     CONSOLE_API.trialStatus,
     {
-      preHandler: app.requireUser,
+      preHandler: app.requireAdmin,
       config: { rateLimit: { max: 10, timeWindow: '1 hour' } },
       schema: {
         tags: ['console'],
@@ -30,7 +28,7 @@ export const trialRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       app.services.trial.request(
-        await tenantOfRequest(request, tenants),
+        await tenantOfRequest(request, app.services.deployment),
         signedIn(request).user,
         request.body,
         userActorOf(request),

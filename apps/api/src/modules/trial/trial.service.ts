@@ -1,29 +1,21 @@
 import type { TrialExtensionRequest, TrialExtensionResponse } from '@moat/contracts/console';
-import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { tenants, trialExtensionRequests } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { trialExtensionDecisionEmail, trialExtensionRequestEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand } from '../../mail/templates.ts';
-import { createAuditRepo } from '../audit/audit.repo.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
 import { deploymentConfigOf } from '../deployment/deployment.service.ts';
 import type { TenantRow } from '../tenants/tenants.repo.ts';
 import type { UserRow } from '../users/users.repo.ts';
+import type { TrialRepo } from './trial.repo.ts';
+
+// The CLI lists the open requests with this (it moved to the repo with the other queries).
+export { openTrialRequests } from './trial.repo.ts';
 
 export const DEFAULT_EXTENSION_DAYS = 14;
 
-/** Open trial-extension requests, oldest first (the CLI's list). */
-export function openTrialRequests(db: Db) {
-  return db
-    .select({ request: trialExtensionRequests, tenantName: tenants.name })
-    .from(trialExtensionRequests)
-    .innerJoin(tenants, eq(tenants.id, trialExtensionRequests.tenantId))
-    .where(eq(trialExtensionRequests.status, 'requested'))
-    .orderBy(asc(trialExtensionRequests.createdAt));
-}
 export const TRIAL_REQUEST_SENT = 'Your request was sent. We will let you know by email once it is approved.';
 
 /**
@@ -32,9 +24,14 @@ export const TRIAL_REQUEST_SENT = 'Your request was sent. We will let you know b
  * support address is told, and the tenant shows "waiting for approval" until the provider approves
  * or declines it with the CLI.
  */
-export function createTrialService(deps: { db: Db; clock: Clock; mailer: Mailer; supportEmail: string }) {
-  const { db, clock } = deps;
-  const audit = createAuditRepo(db);
+export function createTrialService(deps: {
+  repo: Pick<TrialRepo, 'transaction' | 'insertRequest' | 'openRequestOf' | 'decide' | 'updateTenantTrial'>;
+  audit: Pick<AuditRepo, 'record'>;
+  clock: Clock;
+  mailer: Mailer;
+  supportEmail: string;
+}) {
+  const { repo, clock, audit } = deps;
 
   return {
     async request(
@@ -43,32 +40,30 @@ export function createTrialService(deps: { db: Db; clock: Clock; mailer: Mailer;
       body: TrialExtensionRequest,
       actor: Actor,
     ): Promise<TrialExtensionResponse> {
-      if (user.role !== 'admin') throw new AppError('insufficient_privileges', 'Insufficient privileges');
       const config = deploymentConfigOf(tenant, clock.now(), deps.supportEmail);
       if (config.deploymentMode !== 'poc' || !config.trialExpired) {
         return { success: false, info: 'The trial has not expired, so it cannot be extended yet.' };
       }
-      return db.transaction(async (tx) => {
-        const inserted = await tx
-          .insert(trialExtensionRequests)
-          .values({
+      return repo.transaction(async (tx) => {
+        const requestId = await repo.insertRequest(
+          {
             tenantId: tenant.id,
             requestedBy: user.id,
             requesterEmail: body.requester_email_address,
             requesterFirstName: body.requester_first_name,
             requesterLastName: body.requester_last_name,
-          })
-          .onConflictDoNothing()
-          .returning({ id: trialExtensionRequests.id });
-        await tx.update(tenants).set({ waitingForApproval: true }).where(eq(tenants.id, tenant.id));
-        if (inserted.length === 0) return { success: true, info: TRIAL_REQUEST_SENT };
+          },
+          tx,
+        );
+        await repo.updateTenantTrial(tenant.id, { waitingForApproval: true }, tx);
+        if (requestId === null) return { success: true, info: TRIAL_REQUEST_SENT };
         await audit.record(
           actor,
           {
             tenantId: tenant.id,
             action: 'trial.extension_requested',
             targetType: 'trial_extension_request',
-            targetId: inserted[0]!.id,
+            targetId: requestId,
             details: { requester: body.requester_email_address },
           },
           tx,
@@ -104,34 +99,26 @@ export function createTrialService(deps: { db: Db; clock: Clock; mailer: Mailer;
       actor: Actor,
     ): Promise<{ requester: string }> {
       const now = clock.now();
-      return db.transaction(async (tx) => {
-        const [open] = await tx
-          .select()
-          .from(trialExtensionRequests)
-          .where(
-            and(
-              eq(trialExtensionRequests.tenantId, tenant.id),
-              eq(trialExtensionRequests.status, 'requested'),
-            ),
-          );
+      return repo.transaction(async (tx) => {
+        const open = await repo.openRequestOf(tenant.id, tx);
         if (!open)
           throw new AppError('not_found', `Tenant "${tenant.name}" has no open trial extension request`);
-        await tx
-          .update(trialExtensionRequests)
-          .set({
+        await repo.decide(
+          open.id,
+          {
             status: decision.approve ? 'approved' : 'declined',
             decidedAt: now,
             extendedDays: decision.approve ? decision.days : null,
-          })
-          .where(eq(trialExtensionRequests.id, open.id));
-        await tx
-          .update(tenants)
-          .set(
-            decision.approve
-              ? { waitingForApproval: false, trialStartDate: now, trialExpirationDays: decision.days }
-              : { waitingForApproval: false },
-          )
-          .where(eq(tenants.id, tenant.id));
+          },
+          tx,
+        );
+        await repo.updateTenantTrial(
+          tenant.id,
+          decision.approve
+            ? { waitingForApproval: false, trialStartDate: now, trialExpirationDays: decision.days }
+            : { waitingForApproval: false },
+          tx,
+        );
         await audit.record(
           actor,
           {

@@ -23,6 +23,8 @@ declare module 'fastify' {
     requireUser: (request: FastifyRequest) => Promise<void>;
     /** preHandler: a live session, even one still owing its login reason. */
     requireSession: (request: FastifyRequest) => Promise<void>;
+    /** preHandler: requireUser, and the user is an admin (SPEC §8 'Insufficient privileges'). */
+    requireAdmin: (request: FastifyRequest) => Promise<void>;
   }
 }
 
@@ -49,12 +51,20 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('requireSession', async (request: FastifyRequest) => {
     signedIn(request);
   });
-  app.decorate('requireUser', async (request: FastifyRequest) => {
+  const requireUser = async (request: FastifyRequest) => {
     const { session, user } = signedIn(request);
     // A locked account (SPEC §4 "Locked account") reads only who it is; the console is closed to it.
     if (user.locked) throw new AppError('forbidden', 'This account is locked');
     if (session.loginReasonRequired) {
       throw new AppError('login_reason_required', 'Give the reason for this sign-in first');
+    }
+  };
+  app.decorate('requireUser', requireUser);
+  // Who is signed in is answered first (not signed in, locked, owing a reason), then the role.
+  app.decorate('requireAdmin', async (request: FastifyRequest) => {
+    await requireUser(request);
+    if (signedIn(request).user.role !== 'admin') {
+      throw new AppError('insufficient_privileges', 'Insufficient privileges');
     }
   });
 

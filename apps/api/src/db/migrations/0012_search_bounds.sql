@@ -1,0 +1,1 @@
+CREATE INDEX "security_events_message_idx" ON "security_events" USING btree ("message_id");
