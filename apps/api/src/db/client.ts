@@ -105,6 +105,9 @@ export async function openPglite(
   // backs the quick search's substring indexes (migration 0006).
   const client = await RemotePglite.create({
     dataDir,
+    // PostgreSQL's 128 MB default of shared buffers sits in the process's own memory here; the
+    // embedded database serves one small installation, and the operating system caches its files.
+    postgresqlconf: ['shared_buffers=16MB'],
     ...(options.loadDataDir ? { loadDataDir: new Uint8Array(await options.loadDataDir.arrayBuffer()) } : {}),
   });
   const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db;
