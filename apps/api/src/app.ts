@@ -220,7 +220,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const caches = createCaches({ database, clock });
   await caches.start();
   const sessions = createSessionsService({
-    db,
     clock,
     secureCookies: config.secureCookies,
     repo: createSessionsRepo(db),

@@ -1,8 +1,6 @@
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
-import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
-import { sessions } from '../../db/schema.ts';
 import type { Cache } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
@@ -14,16 +12,14 @@ export type LiveSession = NonNullable<Awaited<ReturnType<SessionsRepo['findLive'
 export const SESSION_ABSOLUTE_MS = 12 * 3_600_000;
 
 export function createSessionsService({
-  db,
   clock,
   secureCookies,
   repo,
   live,
 }: {
-  db: DbOrTx;
   clock: Clock;
   secureCookies: boolean;
-  repo: Pick<SessionsRepo, 'findLive' | 'touch' | 'revoke'>;
+  repo: Pick<SessionsRepo, 'findLive' | 'touch' | 'revoke' | 'insert' | 'revokeAllOf' | 'clearLoginReason'>;
   /** Live sessions by token hash. */
   live: Cache<LiveSession>;
 }) {
@@ -66,9 +62,8 @@ export function createSessionsService({
     ) {
       const token = newToken();
       const now = clock.now();
-      const [session] = await (tx ?? db)
-        .insert(sessions)
-        .values({
+      const session = await repo.insert(
+        {
           tokenHash: hashToken(token),
           userId: user.id,
           tenantId: user.tenantId,
@@ -78,26 +73,23 @@ export function createSessionsService({
           userAgent: meta.userAgent?.slice(0, 500) ?? null,
           lastSeenAt: now,
           expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
-        })
-        .returning();
-      return { token, session: session! };
+        },
+        tx,
+      );
+      return { token, session };
     },
 
     async revoke(id: number, tx?: DbOrTx): Promise<void> {
-      await (tx ?? db).update(sessions).set({ revokedAt: clock.now() }).where(eq(sessions.id, id));
+      await repo.revoke(id, clock.now(), tx);
     },
 
     /** End every live session of a user, but `exceptId` (password reset, MFA change). */
     async revokeAllOf(userId: string, exceptId?: number, tx?: DbOrTx): Promise<void> {
-      const live = and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
-      await (tx ?? db)
-        .update(sessions)
-        .set({ revokedAt: clock.now() })
-        .where(exceptId === undefined ? live : and(live, ne(sessions.id, exceptId)));
+      await repo.revokeAllOf(userId, clock.now(), exceptId, tx);
     },
 
     async clearLoginReason(id: number): Promise<void> {
-      await db.update(sessions).set({ loginReasonRequired: false }).where(eq(sessions.id, id));
+      await repo.clearLoginReason(id);
     },
 
     setCookie(reply: FastifyReply, token: string) {
