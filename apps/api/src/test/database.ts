@@ -35,7 +35,8 @@ function migrationsHash(): string {
 async function openTestPglite(): Promise<Database> {
   const dir = path.join(os.tmpdir(), 'moat-test-templates');
   const file = path.join(dir, `pglite-${migrationsHash()}.tar`);
-  if (fs.existsSync(file)) return openPglite(null, { loadDataDir: new Blob([fs.readFileSync(file)]) });
+  const template = readIfPresent(file);
+  if (template) return openPglite(null, { loadDataDir: new Blob([template]) });
   const database = await openPglite(null);
   await database.migrate();
   // Several test files may make it at once: each writes its own file and renames it into place.
@@ -44,7 +45,21 @@ async function openTestPglite(): Promise<Database> {
   const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
   fs.renameSync(partial, file);
+  // Templates of older migrations are of no more use (another checkout may make its own again).
+  for (const old of fs.readdirSync(dir)) {
+    if (old.startsWith('pglite-') && old.endsWith('.tar') && path.join(dir, old) !== file) {
+      fs.rmSync(path.join(dir, old), { force: true });
+    }
+  }
   return database;
+}
+
+function readIfPresent(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return null;
+  }
 }
 
 async function openTestPostgres(): Promise<Database> {
