@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type Caches, createCaches } from './lib/cache.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { createCountersRepo } from './lib/counters.repo.ts';
 import {
   type Counters,
   memoryCounters,
@@ -42,16 +43,23 @@ import { createEngines } from './engines/index.ts';
 import type { Engine } from './engines/types.ts';
 import { createGatewayProcessor, type DnsResolver, type GatewayProcessor } from './mail/gateway/processor.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
+import { createAuditRepo } from './modules/audit/audit.repo.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
+import { createCaptchaRepo } from './modules/auth/captcha.repo.ts';
 import { type Captcha, createCaptcha } from './modules/auth/captcha.ts';
+import { createThrottleRepo } from './modules/auth/throttle.repo.ts';
 import { createThrottle } from './modules/auth/throttle.ts';
 import { cliBridgeRoutes } from './modules/cli-bridge/cli-bridge.routes.ts';
 import { currentUserRoutes } from './modules/current-user/current-user.routes.ts';
 import { createDigestService, type DigestService } from './modules/digest/digest.service.ts';
+import { createEmailCodesRepo } from './modules/email-codes/email-codes.repo.ts';
+import { createEmailCodes } from './modules/email-codes/email-codes.service.ts';
+import { createFeaturesRepo } from './modules/features/features.repo.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts';
+import { createPublicActionsRepo } from './modules/public-actions/public-actions.repo.ts';
 import { publicActionsRoutes } from './modules/public-actions/public-actions.routes.ts';
 import {
   createPublicActionsService,
@@ -63,6 +71,8 @@ import {
   createPublicConfigService,
   type PublicConfigService,
 } from './modules/public-config/public-config.service.ts';
+import { restorePolicyOf } from './modules/quarantine/policy.ts';
+import { createQuarantineAdminRepo } from './modules/quarantine-admin/quarantine-admin.repo.ts';
 import { quarantineAdminRoutes } from './modules/quarantine-admin/quarantine-admin.routes.ts';
 import {
   createQuarantineAdminService,
@@ -71,6 +81,8 @@ import {
 import { createSessionsRepo } from './modules/sessions/sessions.repo.ts';
 import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.ts';
 import { spaRoutes } from './modules/spa/spa.routes.ts';
+import { createTenantSettings } from './modules/tenants/tenant-settings.ts';
+import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
@@ -143,7 +155,9 @@ function countersFor(config: Config, database: Database, clock: Clock): Counters
   if (config.redisUrl) {
     return redisCounters(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }));
   }
-  return database.kind === 'postgres' ? postgresCounters(database.db, clock) : memoryCounters(clock);
+  return database.kind === 'postgres'
+    ? postgresCounters(createCountersRepo(database.db), clock)
+    : memoryCounters(clock);
 }
 
 /** The one way to build the server: `npm start` and the tests both use it. */
@@ -203,15 +217,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // announced, and 15 s bounds anything else (the idle timeout is checked on every request).
     live: caches.create('sessions', { tables: ['users', 'tenants'], keyedTable: 'sessions', ttlMs: 15_000 }),
   });
-  const captcha = createCaptcha({ db, clock, serverKey, config });
-  const throttle = createThrottle({ db, clock });
+  const captcha = createCaptcha({ repo: createCaptchaRepo(db), clock, serverKey, config });
+  const throttle = createThrottle({ repo: createThrottleRepo(db), clock });
+  // The public side: its repositories built once; what every public call reads is cached.
+  const audit = createAuditRepo(db);
+  const tenantSettings = createTenantSettings({
+    caches,
+    tenants: createTenantsRepo(db),
+    features: createFeaturesRepo(db),
+    restorePolicyOf: (tenantId, verdict) => restorePolicyOf(db, tenantId, verdict),
+  });
   const publicActions = createPublicActionsService({
-    db,
+    repo: createPublicActionsRepo(db),
+    settings: tenantSettings,
+    codes: createEmailCodes({
+      repo: createEmailCodesRepo(db),
+      clock,
+      pepper: serverKey.derive('email-codes'),
+    }),
+    throttle,
+    audit,
     clock,
-    config,
     mailer,
     trust: createRecipientTrust(serverKey),
-    codePepper: serverKey.derive('email-codes'),
   });
   const engines = createEngines(config.gateway);
   const processor = createGatewayProcessor({
@@ -229,7 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('services', {
     tenants: createTenantsService({ db }),
     users: createUsersService({ db, clock }),
-    publicConfig: createPublicConfigService({ db, config }),
+    publicConfig: createPublicConfigService({ settings: tenantSettings, config }),
     sessions,
     captcha,
     mailer,
@@ -248,7 +276,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mfa: createMfaService({ db, clock, serverKey, sessions, throttle }),
     publicActions,
     quarantineAdmin: createQuarantineAdminService({
-      db,
+      repo: createQuarantineAdminRepo(db),
+      audit,
+      settings: tenantSettings,
       clock,
       mailer,
       publicActions,

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { AUTH_API } from '@moat/contracts/auth';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCountersRepo } from '../../lib/counters.repo.ts';
 import { type Counters, memoryCounters, postgresCounters, redisCounters } from '../../lib/counters.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
@@ -20,7 +21,7 @@ let counters: Counters;
 beforeAll(async () => {
   a = await buildTestApp({ clock, env: { CAPTCHA_DIFFICULTY: '10' } });
   // Without REDIS_URL nodes on one PostgreSQL share counters there (PGlite is PostgreSQL too).
-  counters = postgresCounters(a.db, clock);
+  counters = postgresCounters(createCountersRepo(a.db), clock);
   await a.app.close();
   a = await buildTestApp({ clock, database: a.database, counters, env: { CAPTCHA_DIFFICULTY: '10' } });
   b = await buildTestApp({
@@ -177,7 +178,7 @@ describe('two nodes sharing one database', () => {
 describe('shared counters', () => {
   const kinds: Array<[string, () => Counters]> = [
     ['memory', () => memoryCounters(clock)],
-    ['postgres', () => postgresCounters(a.db, clock)],
+    ['postgres', () => postgresCounters(createCountersRepo(a.db), clock)],
     [
       'redis',
       () =>

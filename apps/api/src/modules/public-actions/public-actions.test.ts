@@ -7,6 +7,7 @@ import { ManualClock } from '../../test/clock.ts';
 import { buildTenant } from '../../test/factories.ts';
 import { holdMessage } from '../../test/hold.ts';
 import { codeIn, Jar, lastMail } from '../../test/sign-in.ts';
+import { createEmailCodesRepo } from '../email-codes/email-codes.repo.ts';
 import { createEmailCodes } from '../email-codes/email-codes.service.ts';
 import { setRestorePolicy } from '../quarantine/policy.ts';
 
@@ -267,7 +268,7 @@ describe('codes of other addresses', () => {
     // A stranger's code is stored but never sent: even guessed right it must not count. The test
     // issues one directly to know it, as an attacker never could.
     const strangerCode = await createEmailCodes({
-      db: t.db,
+      repo: createEmailCodesRepo(t.db),
       clock,
       pepper: t.serverKey.derive('email-codes'),
     }).issue('recipient', id, `mallory@${domain}`);
