@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCommand } from '../../cli/commands.ts';
 import { outbox, releases, restoreRequests, securityEvents } from '../../db/schema.ts';
+import { systemClock } from '../../lib/clock.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { buildTenant } from '../../test/factories.ts';
@@ -179,6 +182,44 @@ describe('POST /api/v1/{type}/identification_needed and verify_recipient', () =>
     );
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Email is not valid');
+  });
+});
+
+describe('restore policies, cached per node', () => {
+  it('identification_needed follows a policy changed by a direct write on the next request, and one set through the CLI', async () => {
+    // A tenant of its own, so no other test's policy is in play.
+    const other = await buildTenant(t.db);
+    const recipient = `p@${other.domain}`;
+    const { message } = await holdMessage(t.app, { raw: raw(recipient), recipient, verdict: 'suspicious' });
+    const needed = async () =>
+      (
+        await call(
+          new Jar(),
+          'POST',
+          `/api/v1/office365_emails/identification_needed?${q({ msg: message.publicId })}`,
+          { action_name: 'email_restore' },
+        )
+      ).json().status;
+    expect(await needed()).toBe(true);
+    await setRestorePolicy(t.db, other.id, 'suspicious', { mode: 'request', identificationRequired: false });
+    expect(await needed()).toBe(false);
+    const res = await runCommand(
+      [
+        'quarantine:policy',
+        '--tenant',
+        other.id,
+        '--verdict',
+        'suspicious',
+        '--mode',
+        'request',
+        '--identification',
+        'on',
+      ],
+      { db: t.db, config: { publicUrl: 'https://moat.test' }, clock: systemClock, cwd: os.tmpdir() },
+    );
+    expect(res.exitCode).toBe(0);
+    // Announced at commit; on PostgreSQL a notice can trail the commit by a moment.
+    await vi.waitFor(async () => expect(await needed()).toBe(true), { timeout: 2_000, interval: 20 });
   });
 });
 
