@@ -229,6 +229,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const publicActions = createPublicActionsService({
     repo: createPublicActionsRepo(db),
+    // Every public call reads its link's message. A change to what is read of one is announced
+    // with its public id (migration 0013), and the message's expiry is checked on every call;
+    // 30 s bounds a notice lost in transit.
+    messages: caches.create('public-messages', {
+      tables: [],
+      keyedTable: 'quarantine_messages',
+      ttlMs: 30_000,
+    }),
     settings: tenantSettings,
     codes: createEmailCodes({
       repo: createEmailCodesRepo(db),

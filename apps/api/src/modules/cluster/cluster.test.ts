@@ -220,7 +220,7 @@ describe('two nodes with their own connections, caching what rarely changes', ()
     );
   });
 
-  it("see on one node a restore policy the other's database connection changed, within a bounded wait", async () => {
+  it('see on one node a restore policy and a message the other changed, within a bounded wait', async () => {
     const tenant = await buildTenant(a.db);
     const recipient = `pol@${tenant.domain}`;
     const { message } = await holdMessage(a.app, {
@@ -242,6 +242,9 @@ describe('two nodes with their own connections, caching what rarely changes', ()
     await vi.waitFor(async () => expect(await needed()).toBe(false), within);
     await setRestorePolicy(a.db, tenant.id, 'spam', { mode: 'automatic', identificationRequired: true });
     await vi.waitFor(async () => expect(await needed()).toBe(true), within);
+    // The message itself, deleted through the other node's admin path: its link is dead here too.
+    await a.app.services.quarantineAdmin.remove(tenant.id, message.id, cliActor);
+    await vi.waitFor(async () => expect(await needed()).toBeUndefined(), within);
   });
 });
 

@@ -15,19 +15,25 @@ import {
  */
 export interface PublicMessage {
   id: string;
+  publicId: string;
+  saasType: string;
   tenantId: string;
   recipient: string;
   subject: string;
   verdict: string;
   state: string;
+  expiresAt: Date;
 }
 const publicMessageColumns = {
   id: quarantineMessages.id,
+  publicId: quarantineMessages.publicId,
+  saasType: quarantineMessages.saasType,
   tenantId: quarantineMessages.tenantId,
   recipient: quarantineMessages.recipient,
   subject: quarantineMessages.subject,
   verdict: quarantineMessages.verdict,
   state: quarantineMessages.state,
+  expiresAt: quarantineMessages.expiresAt,
 };
 
 /** Still actionable: the link's type, not deleted, not expired at `now`. */
@@ -45,12 +51,12 @@ export function createPublicActionsRepo(db: DbOrTx) {
       return db.transaction((tx) => work(tx));
     },
 
-    /** The message of a `msg` link if it can still be acted on at `now`. */
-    async liveMessage(type: string, publicId: string, now: Date, tx?: DbOrTx): Promise<PublicMessage | null> {
+    /** The message of a `msg` link, whatever its state (the caller checks it can still be acted on). */
+    async messageByLink(publicId: string, tx?: DbOrTx): Promise<PublicMessage | null> {
       const [row] = await (tx ?? db)
         .select(publicMessageColumns)
         .from(quarantineMessages)
-        .where(and(eq(quarantineMessages.publicId, publicId), actionable(type, now)));
+        .where(eq(quarantineMessages.publicId, publicId));
       return row ?? null;
     },
 

@@ -1,6 +1,7 @@
 import { type RestoreStatus, sanitiseCommentary, type Verdict } from '@moat/contracts/quarantine';
 import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/validation';
 import { AppError } from '../../errors.ts';
+import type { Cache } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand, renderMail } from '../../mail/templates.ts';
@@ -57,7 +58,7 @@ export function createPublicActionsService(deps: {
   repo: Pick<
     PublicActionsRepo,
     | 'transaction'
-    | 'liveMessage'
+    | 'messageByLink'
     | 'liveAction'
     | 'restoreStateOf'
     | 'claimRelease'
@@ -67,6 +68,11 @@ export function createPublicActionsService(deps: {
     | 'insertSecurityEvent'
     | 'insertRestoreRequest'
   >;
+  /**
+   * Messages by their link's public id, read on every public call: forgotten on every node when
+   * what is read of one changes (migration 0013's notices).
+   */
+  messages: Cache<PublicMessage | null>;
   /** The tenant (its brand) and its restore policies, cached. */
   settings: Pick<TenantSettings, 'tenantById' | 'restorePolicy'>;
   codes: Pick<EmailCodes, 'waitTime' | 'issue' | 'check'>;
@@ -81,7 +87,9 @@ export function createPublicActionsService(deps: {
   /** A message that can still be acted on: known id, right type, not expired or deleted. */
   async function live(type: string, publicId: string | undefined): Promise<PublicMessage | null> {
     if (!publicId || publicId.length > 200) return null;
-    return repo.liveMessage(type, publicId, clock.now());
+    const m = await deps.messages.get(publicId, () => repo.messageByLink(publicId));
+    // Checked on every call, cached or not: the time moves on without any write.
+    return m && m.saasType === type && m.state !== 'deleted' && m.expiresAt > clock.now() ? m : null;
   }
 
   /** The action behind an action page's `id`, with its message if that can still be acted on. */
@@ -140,7 +148,7 @@ export function createPublicActionsService(deps: {
    * Its raw bytes are read only here, once the release is claimed.
    */
   async function releaseOnce(
-    m: Pick<PublicMessage, 'id' | 'tenantId' | 'recipient' | 'subject'>,
+    m: Pick<PublicMessage, 'id' | 'publicId' | 'tenantId' | 'recipient' | 'subject'>,
     kind: Kind,
     by: string,
     requestId?: string,
@@ -184,6 +192,8 @@ export function createPublicActionsService(deps: {
         tx,
       );
     });
+    // The notice of the message's new state comes after the commit: this node knows it now.
+    deps.messages.forget(m.publicId);
     if (outboxId) deps.mailer.deliverStored(outboxId);
   }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../cli/commands.ts';
-import { outbox, releases, restoreRequests, securityEvents } from '../../db/schema.ts';
+import { outbox, quarantineMessages, releases, restoreRequests, securityEvents } from '../../db/schema.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
@@ -220,6 +220,31 @@ describe('restore policies, cached per node', () => {
     expect(res.exitCode).toBe(0);
     // Announced at commit; on PostgreSQL a notice can trail the commit by a moment.
     await vi.waitFor(async () => expect(await needed()).toBe(true), { timeout: 2_000, interval: 20 });
+  });
+});
+
+describe('messages by link, cached per node', () => {
+  const exists = async (msg: string) =>
+    (await call(new Jar(), 'GET', `/api/v1/office365_emails/${msg}/entity_exists`)).json().isExists;
+
+  it('answers for a message deleted by a direct write on the next request', async () => {
+    const { msg, id } = await hold('spam');
+    expect(await exists(msg)).toBe(true);
+    await t.db.update(quarantineMessages).set({ state: 'deleted' }).where(eq(quarantineMessages.id, id));
+    expect(await exists(msg)).toBe(false);
+  });
+
+  it('answers for a message changed in another transaction once its notice arrives', async () => {
+    const { msg, id } = await hold('spam');
+    expect(await exists(msg)).toBe(true);
+    // Inside a transaction only the database's notice (migration 0013) tells the node.
+    await t.db.transaction(async (tx) => {
+      await tx
+        .update(quarantineMessages)
+        .set({ expiresAt: new Date(clock.now().getTime() - 1) })
+        .where(eq(quarantineMessages.id, id));
+    });
+    await vi.waitFor(async () => expect(await exists(msg)).toBe(false), { timeout: 2_000, interval: 20 });
   });
 });
 

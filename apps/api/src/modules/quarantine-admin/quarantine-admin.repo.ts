@@ -5,6 +5,7 @@ import { quarantineAttachments, quarantineMessages, restoreRequests } from '../.
 /** What the admin's lists show of a held message: never its raw bytes (read only to preview it). */
 const messageColumns = {
   id: quarantineMessages.id,
+  publicId: quarantineMessages.publicId,
   tenantId: quarantineMessages.tenantId,
   saasType: quarantineMessages.saasType,
   recipient: quarantineMessages.recipient,
@@ -20,6 +21,7 @@ const messageColumns = {
 };
 export interface HeldMessage {
   id: string;
+  publicId: string;
   tenantId: string;
   saasType: string;
   recipient: string;
