@@ -4,6 +4,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { API } from '@moat/contracts/api-paths';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
@@ -60,7 +61,7 @@ try {
       }),
     current_user: () =>
       app.inject({ method: 'GET', url: '/api/v1/current_user', cookies: { [SESSION_COOKIE]: token } }),
-    ui_features_public: () => app.inject({ method: 'GET', url: '/api/v1/ui_features_public' }),
+    ui_features_public: () => app.inject({ method: 'GET', url: API.uiFeaturesPublic }),
   };
   for (const [label, call] of Object.entries(calls)) {
     await call();

@@ -13,6 +13,7 @@ import { createEngines } from './engines/index.ts';
 import type { Engine } from './engines/types.ts';
 import { type Caches, createCaches } from './lib/cache.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { createCountersRepo } from './lib/counters.repo.ts';
 import {
   type Counters,
   memoryCounters,
@@ -26,8 +27,10 @@ import { createMailer, type Mailer } from './mail/outbound.ts';
 import { createAuditRepo } from './modules/audit/audit.repo.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
+import { createCaptchaRepo } from './modules/auth/captcha.repo.ts';
 import { type Captcha, createCaptcha } from './modules/auth/captcha.ts';
 import { createLoginChallengesRepo } from './modules/auth/login-challenges.repo.ts';
+import { createThrottleRepo } from './modules/auth/throttle.repo.ts';
 import { createThrottle } from './modules/auth/throttle.ts';
 import { createUserTokensRepo } from './modules/auth/user-tokens.repo.ts';
 import { cliBridgeRoutes } from './modules/cli-bridge/cli-bridge.routes.ts';
@@ -45,6 +48,7 @@ import { deploymentRoutes } from './modules/deployment/deployment.routes.ts';
 import { createDeploymentService, type DeploymentService } from './modules/deployment/deployment.service.ts';
 import { createDigestRepo } from './modules/digest/digest.repo.ts';
 import { createDigestService, type DigestService } from './modules/digest/digest.service.ts';
+import { createEmailCodesRepo } from './modules/email-codes/email-codes.repo.ts';
 import { createEmailCodes } from './modules/email-codes/email-codes.service.ts';
 import { createFeaturesRepo } from './modules/features/features.repo.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -59,6 +63,7 @@ import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts'
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { createOverviewService, type OverviewService } from './modules/overview/overview.service.ts';
+import { createPublicActionsRepo } from './modules/public-actions/public-actions.repo.ts';
 import { publicActionsRoutes } from './modules/public-actions/public-actions.routes.ts';
 import {
   createPublicActionsService,
@@ -71,6 +76,7 @@ import {
   type PublicConfigService,
 } from './modules/public-config/public-config.service.ts';
 import { restorePolicyOf } from './modules/quarantine/policy.ts';
+import { createQuarantineAdminRepo } from './modules/quarantine-admin/quarantine-admin.repo.ts';
 import { quarantineAdminRoutes } from './modules/quarantine-admin/quarantine-admin.routes.ts';
 import {
   createQuarantineAdminService,
@@ -89,6 +95,7 @@ import {
 import { createSessionsRepo } from './modules/sessions/sessions.repo.ts';
 import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.ts';
 import { spaRoutes } from './modules/spa/spa.routes.ts';
+import { createTenantSettings } from './modules/tenants/tenant-settings.ts';
 import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
 import { createTrialRepo } from './modules/trial/trial.repo.ts';
@@ -168,7 +175,9 @@ function countersFor(config: Config, database: Database, clock: Clock): Counters
   if (config.redisUrl) {
     return redisCounters(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }));
   }
-  return database.kind === 'postgres' ? postgresCounters(database.db, clock) : memoryCounters(clock);
+  return database.kind === 'postgres'
+    ? postgresCounters(createCountersRepo(database.db), clock)
+    : memoryCounters(clock);
 }
 
 /** The one way to build the server: `npm start` and the tests both use it. */
@@ -219,24 +228,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const caches = createCaches({ database, clock });
   await caches.start();
-  const sessions = createSessionsService({
-    clock,
-    secureCookies: config.secureCookies,
-    repo: createSessionsRepo(db),
-    // A session is read on every signed-in request; its revocation and its user's changes are
-    // announced, and 15 s bounds anything else (the idle timeout is checked on every request).
-    live: caches.create('sessions', { tables: ['users', 'tenants'], keyedTable: 'sessions', ttlMs: 15_000 }),
-  });
-  const captcha = createCaptcha({ db, clock, serverKey, config });
-  const throttle = createThrottle({ db, clock });
-  const publicActions = createPublicActionsService({
-    db,
-    clock,
-    config,
-    mailer,
-    trust: createRecipientTrust(serverKey),
-    codePepper: serverKey.derive('email-codes'),
-  });
   // The repositories, built once and handed to the services that use them.
   const repos = {
     audit: createAuditRepo(db),
@@ -252,9 +243,55 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailExplorer: createMailExplorerRepo(db),
     currentUser: createCurrentUserRepo(db),
     digest: createDigestRepo(db),
+    sessions: createSessionsRepo(db),
+    captcha: createCaptchaRepo(db),
+    throttle: createThrottleRepo(db),
+    emailCodes: createEmailCodesRepo(db),
+    publicActions: createPublicActionsRepo(db),
+    quarantineAdmin: createQuarantineAdminRepo(db),
   };
   const { users, tenants, features, audit } = repos;
-  const restorePolicy = (tenantId: string, verdict: Verdict) => restorePolicyOf(db, tenantId, verdict);
+  const sessions = createSessionsService({
+    clock,
+    secureCookies: config.secureCookies,
+    repo: repos.sessions,
+    // A session is read on every signed-in request; its revocation and its user's changes are
+    // announced, and 15 s bounds anything else (the idle timeout is checked on every request).
+    live: caches.create('sessions', { tables: ['users', 'tenants'], keyedTable: 'sessions', ttlMs: 15_000 }),
+  });
+  const captcha = createCaptcha({ repo: repos.captcha, clock, serverKey, config });
+  const throttle = createThrottle({ repo: repos.throttle, clock });
+  const emailCodes = createEmailCodes({
+    repo: repos.emailCodes,
+    clock,
+    pepper: serverKey.derive('email-codes'),
+  });
+  // What every public call reads is cached.
+  const tenantSettings = createTenantSettings({
+    caches,
+    tenants,
+    features,
+    restorePolicyOf: (tenantId, verdict) => restorePolicyOf(db, tenantId, verdict),
+  });
+  const publicActions = createPublicActionsService({
+    repo: repos.publicActions,
+    // Every public call reads its link's message. A change to what is read of one is announced
+    // with its public id (migration 0013), and the message's expiry is checked on every call;
+    // 30 s bounds a notice lost in transit.
+    messages: caches.create('public-messages', {
+      tables: [],
+      keyedTable: 'quarantine_messages',
+      ttlMs: 30_000,
+    }),
+    settings: tenantSettings,
+    codes: emailCodes,
+    throttle,
+    audit,
+    clock,
+    mailer,
+    trust: createRecipientTrust(serverKey),
+  });
+  const restorePolicy = tenantSettings.restorePolicy;
   const engines = createEngines(config.gateway);
   const processor = createGatewayProcessor({
     db,
@@ -271,7 +308,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('services', {
     tenants: createTenantsService({ db, tenants, features, audit }),
     users: createUsersService({ db, clock, users, tenants, audit }),
-    publicConfig: createPublicConfigService({ db, config }),
+    publicConfig: createPublicConfigService({ settings: tenantSettings, config }),
     sessions,
     captcha,
     mailer,
@@ -284,7 +321,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       captcha,
       throttle,
       sessions,
-      codes: createEmailCodes({ db, clock, pepper: serverKey.derive('email-codes') }),
+      codes: emailCodes,
       users,
       tenants,
       features,
@@ -297,7 +334,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mfa: createMfaService({ db, clock, serverKey, sessions, throttle, users, tenants, audit }),
     publicActions,
     quarantineAdmin: createQuarantineAdminService({
-      db,
+      repo: repos.quarantineAdmin,
+      audit,
+      settings: tenantSettings,
       clock,
       mailer,
       publicActions,

@@ -1,9 +1,6 @@
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
-import type { Db } from '../db/client.ts';
-import { rowsOf } from '../db/client.ts';
-import { rateCounters } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
+import type { CountersRepo } from './counters.repo.ts';
 
 /**
  * Counters every node shares (issue 9 "Shared limits"): fixed-window hit counts for rate limits
@@ -78,68 +75,33 @@ export function memoryCounters(clock: Clock): Counters {
   };
 }
 
-export function postgresCounters(db: Db, clock: Clock): Counters {
+export function postgresCounters(repo: CountersRepo, clock: Clock): Counters {
   return {
     kind: 'postgres',
     async hit(key, windowMs) {
       const now = clock.now();
-      const reset = new Date(now.getTime() + windowMs);
-      const [row] = rowsOf<{ count: number; reset_at: Date | string }>(
-        await db.execute(sql`
-          insert into ${rateCounters} (key, count, reset_at) values (${key}, 1, ${reset})
-          on conflict (key) do update set
-            count = case when ${rateCounters.resetAt} <= ${now} then 1 else ${rateCounters.count} + 1 end,
-            reset_at = case when ${rateCounters.resetAt} <= ${now} then ${reset} else ${rateCounters.resetAt} end
-          returning count, reset_at`),
-      );
-      return {
-        count: Number(row!.count),
-        ttlMs: Math.max(0, new Date(row!.reset_at).getTime() - now.getTime()),
-      };
+      const { count, resetAt } = await repo.hit(key, now, new Date(now.getTime() + windowMs));
+      return { count, ttlMs: Math.max(0, resetAt.getTime() - now.getTime()) };
     },
     async hits(key) {
-      const [row] = await db
-        .select({ count: rateCounters.count })
-        .from(rateCounters)
-        .where(and(eq(rateCounters.key, key), gt(rateCounters.resetAt, clock.now())));
-      return row?.count ?? 0;
+      return (await repo.liveCount(key, clock.now())) ?? 0;
     },
     async add(key, delta, ttlMs) {
       const now = clock.now();
-      const reset = new Date(now.getTime() + ttlMs);
-      const [row] = rowsOf<{ count: number }>(
-        await db.execute(sql`
-          insert into ${rateCounters} (key, count, reset_at) values (${key}, greatest(${delta}, 0), ${reset})
-          on conflict (key) do update set
-            count = greatest(0, case when ${rateCounters.resetAt} <= ${now} then 0 else ${rateCounters.count} end + ${delta}),
-            reset_at = ${reset}
-          returning count`),
-      );
-      return Number(row!.count);
+      return repo.add(key, delta, now, new Date(now.getTime() + ttlMs));
     },
     async share(key, node, delta, ttlMs) {
       await this.add(`${key}|${node}`, delta, ttlMs);
-      const [row] = rowsOf<{ total: number | string | null }>(
-        await db.execute(sql`
-          select sum(count) as total from ${rateCounters}
-          where starts_with(key, ${`${key}|`}) and reset_at > ${clock.now()}`),
-      );
-      return Number(row?.total ?? 0);
+      return repo.liveTotal(`${key}|`, clock.now());
     },
     async renewShares(keys, node, ttlMs) {
-      if (keys.length === 0) return;
-      await db
-        .update(rateCounters)
-        .set({ resetAt: new Date(clock.now().getTime() + ttlMs) })
-        .where(
-          inArray(
-            rateCounters.key,
-            keys.map((key) => `${key}|${node}`),
-          ),
-        );
+      await repo.extend(
+        keys.map((key) => `${key}|${node}`),
+        new Date(clock.now().getTime() + ttlMs),
+      );
     },
     async sweep() {
-      await db.delete(rateCounters).where(lt(rateCounters.resetAt, clock.now()));
+      await repo.forgetExpired(clock.now());
     },
     async close() {},
   };

@@ -1,11 +1,9 @@
 import { type Challenge, createChallenge, randomInt, type Solution, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { lt } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
-import { captchaUsed } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ServerKey } from '../../lib/server-key.ts';
+import type { CaptchaRepo } from './captcha.repo.ts';
 
 const CHALLENGE_TTL_MS = 10 * 60_000;
 
@@ -21,7 +19,7 @@ const PBKDF2_COST = 1_000;
  * the signed prefix; checking costs the server one derivation. A solved challenge counts once.
  */
 export function createCaptcha(deps: {
-  db: Db;
+  repo: Pick<CaptchaRepo, 'markUsed' | 'forgetExpired'>;
   clock: Clock;
   serverKey: ServerKey;
   config: Pick<Config, 'captcha'>;
@@ -85,17 +83,12 @@ export function createCaptcha(deps: {
       const now = deps.clock.now();
       if (now.getTime() - lastSweep > 60_000) {
         lastSweep = now.getTime();
-        await deps.db.delete(captchaUsed).where(lt(captchaUsed.expiresAt, now));
+        await deps.repo.forgetExpired(now);
       }
-      const inserted = await deps.db
-        .insert(captchaUsed)
-        .values({
-          nonce: payload.challenge.parameters.nonce,
-          expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
-        })
-        .onConflictDoNothing()
-        .returning();
-      return inserted.length === 1;
+      return deps.repo.markUsed(
+        payload.challenge.parameters.nonce,
+        new Date(now.getTime() + CHALLENGE_TTL_MS),
+      );
     },
   };
 }

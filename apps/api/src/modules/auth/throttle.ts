@@ -1,7 +1,5 @@
-import { inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { authThrottle } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { ThrottleRepo } from './throttle.repo.ts';
 
 /**
  * Brute-force protection in the manner of Keycloak's: failures are counted per account and per
@@ -28,43 +26,30 @@ export const accountKey = (email: string) => `account:${email.toLowerCase()}`;
 export const addressKey = (ip: string) => `address:${ip}`;
 export const mfaFailuresKey = (userId: string) => `mfa:${userId}`;
 
-export function createThrottle({ db, clock }: { db: Db; clock: Clock }) {
+export function createThrottle({
+  repo,
+  clock,
+}: {
+  repo: Pick<ThrottleRepo, 'blockedUntil' | 'countFailure' | 'block' | 'clear'>;
+  clock: Clock;
+}) {
   return {
     /** Whether any of the keys is waiting out a block now. */
     async isBlocked(keys: string[]): Promise<boolean> {
       const now = clock.now();
-      const rows = await db.select().from(authThrottle).where(inArray(authThrottle.key, keys));
-      return rows.some((r) => r.blockedUntil !== null && r.blockedUntil > now);
+      return (await repo.blockedUntil(keys)).some((until) => until !== null && until > now);
     },
 
     async recordFailure(keys: { key: string; free: number }[]): Promise<void> {
       const now = clock.now();
       const forgetBefore = new Date(now.getTime() - THROTTLE.forgetAfterMs);
       for (const { key, free } of keys) {
-        const [row] = await db
-          .insert(authThrottle)
-          .values({ key, failures: 1, lastFailureAt: now })
-          .onConflictDoUpdate({
-            target: authThrottle.key,
-            set: {
-              failures: sql`case when ${authThrottle.lastFailureAt} < ${forgetBefore} then 1 else ${authThrottle.failures} + 1 end`,
-              lastFailureAt: now,
-            },
-          })
-          .returning();
-        const wait = waitAfter(row!.failures, free);
-        if (wait > 0) {
-          await db
-            .update(authThrottle)
-            .set({ blockedUntil: new Date(now.getTime() + wait) })
-            .where(inArray(authThrottle.key, [key]));
-        }
+        const wait = waitAfter(await repo.countFailure(key, now, forgetBefore), free);
+        if (wait > 0) await repo.block(key, new Date(now.getTime() + wait));
       }
     },
 
-    async clear(key: string): Promise<void> {
-      await db.delete(authThrottle).where(inArray(authThrottle.key, [key]));
-    },
+    clear: (key: string): Promise<void> => repo.clear(key),
   };
 }
 export type Throttle = ReturnType<typeof createThrottle>;

@@ -1,9 +1,12 @@
 import net from 'node:net';
 import { AUTH_API } from '@moat/contracts/auth';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Database, openPostgres, rowsOf } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
+import { cliActor } from '../../lib/actor.ts';
+import { createCountersRepo } from '../../lib/counters.repo.ts';
 import { type Counters, memoryCounters, postgresCounters, redisCounters } from '../../lib/counters.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
@@ -13,6 +16,7 @@ import { buildTenant, buildUser } from '../../test/factories.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
 import { holdMessage } from '../../test/hold.ts';
 import { codeIn, Jar, lastMail, solveCaptcha } from '../../test/sign-in.ts';
+import { setRestorePolicy } from '../quarantine/policy.ts';
 
 const clock = new ManualClock();
 /** Two nodes of one cluster: one database, one key, shared counters. */
@@ -23,7 +27,7 @@ let counters: Counters;
 beforeAll(async () => {
   a = await buildTestApp({ clock, env: { CAPTCHA_DIFFICULTY: '10' } });
   // Without REDIS_URL nodes on one PostgreSQL share counters there (PGlite is PostgreSQL too).
-  counters = postgresCounters(a.db, clock);
+  counters = postgresCounters(createCountersRepo(a.db), clock);
   await a.app.close();
   a = await buildTestApp({ clock, database: a.database, counters, env: { CAPTCHA_DIFFICULTY: '10' } });
   b = await buildTestApp({
@@ -207,10 +211,79 @@ describe('two nodes sharing one database', () => {
   });
 });
 
+describe('two nodes with their own connections, caching what rarely changes', () => {
+  /**
+   * A node with connections of its own to the same database, as another server would have: on
+   * PostgreSQL only the database's notices tell it of the other node's writes. (PGlite belongs to
+   * one process: there the nodes share it, and its notices.)
+   */
+  let c: Awaited<ReturnType<typeof buildTestApp>>;
+  let own: Database | null = null;
+  beforeAll(async () => {
+    if (a.database.kind === 'postgres') {
+      const [row] = rowsOf<{ name: string }>(await a.db.execute(sql`select current_database() as name`));
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${row!.name}`;
+      own = await openPostgres(url.toString());
+    }
+    c = await buildTestApp({ clock, database: own ?? a.database, serverKey: a.serverKey, counters });
+  });
+  afterAll(async () => {
+    await c.app.close();
+    await own?.close();
+  });
+  const within = { timeout: 2_000, interval: 20 };
+
+  it('see on one node the flags and brand the other changed, within a bounded wait', async () => {
+    await buildTenant(a.db);
+    const primary = (await a.app.services.publicConfig.primaryTenant())!;
+    const features = async () =>
+      (await c.app.inject({ method: 'GET', url: '/api/v1/generic/ui_features_public' })).json();
+    const before = await features();
+    await a.app.services.tenants.setFeatures(primary.id, { samlAuth: !before.samlAuth }, cliActor);
+    await vi.waitFor(async () => expect((await features()).samlAuth).toBe(!before.samlAuth), within);
+    const brand = primary.brand;
+    await a.app.services.tenants.update(primary.id, { brand: 'checkpoint' }, cliActor);
+    await vi.waitFor(async () => expect((await features()).checkpointTheme).toBe(true), within);
+    await a.app.services.tenants.update(primary.id, { brand }, cliActor);
+    await vi.waitFor(
+      async () => expect((await features()).checkpointTheme).toBe(brand === 'checkpoint'),
+      within,
+    );
+  });
+
+  it('see on one node a restore policy and a message the other changed, within a bounded wait', async () => {
+    const tenant = await buildTenant(a.db);
+    const recipient = `pol@${tenant.domain}`;
+    const { message } = await holdMessage(a.app, {
+      raw: Buffer.from(`From: x@outside.test\r\nTo: ${recipient}\r\nSubject: Held\r\n\r\nHi\r\n`),
+      recipient,
+      verdict: 'spam',
+    });
+    const needed = async () =>
+      (
+        await c.app.inject({
+          method: 'POST',
+          url: `/api/v1/office365_emails/identification_needed?msg=${message.publicId}`,
+          headers: CSRF,
+          payload: { action_name: 'email_restore' },
+        })
+      ).json().status;
+    expect(await needed()).toBe(true);
+    await setRestorePolicy(a.db, tenant.id, 'spam', { mode: 'automatic', identificationRequired: false });
+    await vi.waitFor(async () => expect(await needed()).toBe(false), within);
+    await setRestorePolicy(a.db, tenant.id, 'spam', { mode: 'automatic', identificationRequired: true });
+    await vi.waitFor(async () => expect(await needed()).toBe(true), within);
+    // The message itself, deleted through the other node's admin path: its link is dead here too.
+    await a.app.services.quarantineAdmin.remove(tenant.id, message.id, cliActor);
+    await vi.waitFor(async () => expect(await needed()).toBeUndefined(), within);
+  });
+});
+
 describe('shared counters', () => {
   const kinds: Array<[string, () => Counters]> = [
     ['memory', () => memoryCounters(clock)],
-    ['postgres', () => postgresCounters(a.db, clock)],
+    ['postgres', () => postgresCounters(createCountersRepo(a.db), clock)],
     [
       'redis',
       () =>

@@ -12,6 +12,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../errors.ts';
 import type { PublicAnswer, PublicCall } from './public-actions.service.ts';
 import { RECIPIENT_TRUST_COOKIE, RECIPIENT_TRUST_MS } from './recipient-trust.ts';
 
@@ -48,15 +49,16 @@ const perLinkPerMinute = (max: number) => ({
 /** The public calls of SPEC §7, at exactly its paths. No session: the message's opaque id is the key. */
 export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.publicActions;
-  // One generous count per client address over all public calls of this plugin.
-  app.addHook(
-    'onRequest',
-    app.rateLimit({
-      max: PUBLIC_LIMITS.perAddress,
-      timeWindow: '1 minute',
-      keyGenerator: (request) => `public-address:${request.ip}`,
-    }),
-  );
+  // One generous count per client address over all public calls of this plugin, in the counters
+  // every node shares. Not a second @fastify/rate-limit hook: with one, the plugin skipped each
+  // route's own per-link limit.
+  app.addHook('onRequest', async (request, reply) => {
+    const { count, ttlMs } = await app.services.counters.hit(`public-address:${request.ip}`, 60_000);
+    if (count > PUBLIC_LIMITS.perAddress) {
+      reply.header('retry-after', String(Math.max(1, Math.ceil(ttlMs / 1000))));
+      throw new AppError('rate_limited', 'Too many requests, try again later');
+    }
+  });
   const secure = app.config.secureCookies;
 
   const callOf = (request: FastifyRequest): PublicCall => {

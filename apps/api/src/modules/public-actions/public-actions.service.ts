@@ -1,29 +1,20 @@
 import { type RestoreStatus, sanitiseCommentary, type Verdict } from '@moat/contracts/quarantine';
 import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/validation';
-import { and, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
-import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
-import {
-  messageActions,
-  quarantineAttachments,
-  quarantineMessages,
-  releases,
-  restoreRequests,
-  securityEvents,
-} from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { Cache } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { recipientVerificationCodeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand } from '../../mail/templates.ts';
-import { createAuditRepo } from '../audit/audit.repo.ts';
-import { createThrottle } from '../auth/throttle.ts';
-import { createEmailCodes } from '../email-codes/email-codes.service.ts';
-import { restorePolicyOf } from '../quarantine/policy.ts';
-import { createTenantsRepo } from '../tenants/tenants.repo.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { Throttle } from '../auth/throttle.ts';
+import type { EmailCodes } from '../email-codes/email-codes.service.ts';
+import type { TenantSettings } from '../tenants/tenant-settings.ts';
+import type { PublicActionsRepo, PublicMessage } from './public-actions.repo.ts';
 import type { RecipientTrust } from './recipient-trust.ts';
 
-export type MessageRow = typeof quarantineMessages.$inferSelect;
+export type { PublicMessage } from './public-actions.repo.ts';
+
 type Kind = 'email' | 'original';
 const CODE_PURPOSE = 'recipient';
 /** Wrong recipient codes per message (any address) before each further one doubles a wait. */
@@ -65,51 +56,51 @@ const REQUESTED_TEXT: Record<Kind, string> = {
  * recipient with one before), and it happens once however often it is asked for.
  */
 export function createPublicActionsService(deps: {
-  db: Db;
+  repo: Pick<
+    PublicActionsRepo,
+    | 'transaction'
+    | 'messageByLink'
+    | 'liveAction'
+    | 'restoreStateOf'
+    | 'claimRelease'
+    | 'rawOf'
+    | 'markReleased'
+    | 'performAction'
+    | 'insertSecurityEvent'
+    | 'insertRestoreRequest'
+  >;
+  /**
+   * Messages by their link's public id, read on every public call: forgotten on every node when
+   * what is read of one changes (migration 0013's notices).
+   */
+  messages: Cache<PublicMessage | null>;
+  /** The tenant (its brand) and its restore policies, cached. */
+  settings: Pick<TenantSettings, 'tenantById' | 'restorePolicy'>;
+  codes: Pick<EmailCodes, 'waitTime' | 'issue' | 'check'>;
+  throttle: Pick<Throttle, 'isBlocked' | 'recordFailure'>;
+  audit: Pick<AuditRepo, 'record'>;
   clock: Clock;
-  config: Pick<Config, 'publicUrl'>;
-  mailer: Mailer;
+  mailer: Pick<Mailer, 'send' | 'deliverStored'>;
   trust: RecipientTrust;
-  /** The server key for emailed codes (see createEmailCodes). */
-  codePepper: Buffer;
 }) {
-  const { db, clock } = deps;
-  const codes = createEmailCodes({ db, clock, pepper: deps.codePepper });
-  const throttle = createThrottle({ db, clock });
-  const tenants = createTenantsRepo(db);
+  const { repo, clock, codes, throttle, audit } = deps;
 
   /** A message that can still be acted on: known id, right type, not expired or deleted. */
-  async function live(type: string, publicId: string | undefined): Promise<MessageRow | null> {
+  async function live(type: string, publicId: string | undefined): Promise<PublicMessage | null> {
     if (!publicId || publicId.length > 200) return null;
-    const [row] = await db
-      .select()
-      .from(quarantineMessages)
-      .where(
-        and(
-          eq(quarantineMessages.publicId, publicId),
-          eq(quarantineMessages.saasType, type),
-          ne(quarantineMessages.state, 'deleted'),
-          gt(quarantineMessages.expiresAt, clock.now()),
-        ),
-      );
-    return row ?? null;
+    const m = await deps.messages.get(publicId, () => repo.messageByLink(publicId));
+    // Checked on every call, cached or not: the time moves on without any write.
+    return m && m.saasType === type && m.state !== 'deleted' && m.expiresAt > clock.now() ? m : null;
   }
 
   /** The action behind an action page's `id`, with its message if that can still be acted on. */
   async function liveAction(type: string, publicId: string | undefined) {
     if (!publicId || publicId.length > 200) return null;
-    const [row] = await db.select().from(messageActions).where(eq(messageActions.publicId, publicId));
-    if (!row) return null;
-    const [message] = await db
-      .select({ publicId: quarantineMessages.publicId })
-      .from(quarantineMessages)
-      .where(eq(quarantineMessages.id, row.messageId));
-    const m = message ? await live(type, message.publicId) : null;
-    return m ? { action: row, message: m } : null;
+    return repo.liveAction(type, publicId, clock.now());
   }
 
   /** The message of a page: by `msg`, or through the action of `id`. */
-  async function mustFind(call: PublicCall): Promise<MessageRow> {
+  async function mustFind(call: PublicCall): Promise<PublicMessage> {
     const message =
       call.query.msg !== undefined
         ? await live(call.type, call.query.msg)
@@ -118,7 +109,7 @@ export function createPublicActionsService(deps: {
     return message;
   }
 
-  const policyOf = (m: MessageRow) => restorePolicyOf(db, m.tenantId, m.verdict as Verdict);
+  const policyOf = (m: PublicMessage) => deps.settings.restorePolicy(m.tenantId, m.verdict as Verdict);
 
   /**
    * Whether the caller proved to be the recipient: the trust cookie, or a right code in this call
@@ -126,7 +117,7 @@ export function createPublicActionsService(deps: {
    */
   async function prove(
     call: PublicCall,
-    m: MessageRow,
+    m: PublicMessage,
   ): Promise<{ proven: boolean; attemptsLeft?: number; trustCookie?: string }> {
     if (deps.trust.trusts(call.trustCookie, m.recipient, m.tenantId, clock.now())) return { proven: true };
     const { code } = call.query;
@@ -147,34 +138,28 @@ export function createPublicActionsService(deps: {
     };
   }
 
-  async function statusOf(m: MessageRow, kind: Kind): Promise<RestoreStatus> {
-    const [released] = await db
-      .select({ id: releases.id })
-      .from(releases)
-      .where(and(eq(releases.messageId, m.id), eq(releases.kind, kind)));
+  async function statusOf(m: Pick<PublicMessage, 'id'>, kind: Kind): Promise<RestoreStatus> {
+    const { released, requestStatus } = await repo.restoreStateOf(m.id, kind);
     if (released) return 'restored';
-    const [request] = await db
-      .select({ status: restoreRequests.status })
-      .from(restoreRequests)
-      .where(and(eq(restoreRequests.messageId, m.id), eq(restoreRequests.kind, kind)))
-      .orderBy(desc(restoreRequests.createdAt))
-      .limit(1);
-    return (request?.status as RestoreStatus | undefined) ?? 'quarantined';
+    return (requestStatus as RestoreStatus | null) ?? 'quarantined';
   }
 
-  /** Send the original message to its recipient, once: the releases row is the idempotency key. */
-  async function releaseOnce(m: MessageRow, kind: Kind, by: string, requestId?: string): Promise<void> {
-    const tenant = await tenants.findById(m.tenantId);
-    const brand = mailBrand(tenant);
+  /**
+   * Send the original message to its recipient, once: the releases row is the idempotency key.
+   * Its raw bytes are read only here, once the release is claimed.
+   */
+  async function releaseOnce(
+    m: Pick<PublicMessage, 'id' | 'publicId' | 'tenantId' | 'recipient' | 'subject'>,
+    kind: Kind,
+    by: string,
+    requestId?: string,
+  ): Promise<void> {
+    const brand = mailBrand(await deps.settings.tenantById(m.tenantId));
     let outboxId: string | null = null;
-    await db.transaction(async (tx) => {
-      const [inserted] = await tx
-        .insert(releases)
-        .values({ messageId: m.id, kind, releasedBy: by })
-        .onConflictDoNothing()
-        .returning({ id: releases.id });
-      if (!inserted) return;
-      outboxId = await deps.mailer.send(
+    await repo.transaction(async (tx) => {
+      const releaseId = await repo.claimRelease(m.id, kind, by, tx);
+      if (!releaseId) return;
+      const sent = await deps.mailer.send(
         {
           tenantId: m.tenantId,
           kind: kind === 'email' ? 'release' : 'release_original',
@@ -183,34 +168,16 @@ export function createPublicActionsService(deps: {
           subject: m.subject,
           text: `Released ${kind === 'email' ? 'message' : 'original attachments'}: ${m.subject}`,
           html: '',
-          raw: m.raw,
+          raw: await repo.rawOf(m.id, tx),
         },
         tx,
       );
-      await tx.update(releases).set({ outboxId }).where(eq(releases.id, inserted.id));
-      await tx.update(quarantineMessages).set({ state: 'restored' }).where(eq(quarantineMessages.id, m.id));
-      await tx
-        .update(quarantineAttachments)
-        .set({ state: 'delivered' })
-        .where(eq(quarantineAttachments.messageId, m.id));
-      if (requestId) {
-        await tx
-          .update(restoreRequests)
-          .set({ status: 'restored', updatedAt: clock.now() })
-          .where(eq(restoreRequests.id, requestId));
-      } else {
-        await tx
-          .update(restoreRequests)
-          .set({ status: 'restored', updatedAt: clock.now() })
-          .where(
-            and(
-              eq(restoreRequests.messageId, m.id),
-              eq(restoreRequests.kind, kind),
-              inArray(restoreRequests.status, ['requested', 'approved']),
-            ),
-          );
-      }
-      await createAuditRepo(tx).record(
+      outboxId = sent;
+      await repo.markReleased(
+        { id: releaseId, outboxId: sent, messageId: m.id, kind, requestId, at: clock.now() },
+        tx,
+      );
+      await audit.record(
         {
           type: by.includes('@') ? 'anonymous' : 'user',
           email: by.includes('@') ? by : null,
@@ -223,8 +190,11 @@ export function createPublicActionsService(deps: {
           targetId: m.id,
           details: { recipient: m.recipient },
         },
+        tx,
       );
     });
+    // The notice of the message's new state comes after the commit: this node knows it now.
+    deps.messages.forget(m.publicId);
     if (outboxId) deps.mailer.deliverStored(outboxId);
   }
 
@@ -269,7 +239,7 @@ export function createPublicActionsService(deps: {
     > {
       const found = await liveAction(call.type, call.query.id);
       if (!found) throw new AppError('not_found', "Can't find message to process");
-      const { action, message: m } = found;
+      const { actionId, message: m } = found;
       const proof = await prove(call, m);
       if (proof.attemptsLeft !== undefined) {
         return {
@@ -285,22 +255,20 @@ export function createPublicActionsService(deps: {
         };
       }
       if (!proof.proven) throw new AppError('forbidden', 'Confirm your email address first');
-      await db.transaction(async (tx) => {
-        const [done] = await tx
-          .update(messageActions)
-          .set({ performedAt: clock.now() })
-          .where(and(eq(messageActions.id, action.id), isNull(messageActions.performedAt)))
-          .returning({ id: messageActions.id });
-        if (!done) return;
-        await tx.insert(securityEvents).values({
-          tenantId: m.tenantId,
-          messageId: m.id,
-          engine: 'recipient',
-          verdict: m.verdict,
-          description: `${m.recipient} reported the message as safe`,
-          severity: 'info',
-        });
-        await createAuditRepo(tx).record(
+      await repo.transaction(async (tx) => {
+        if (!(await repo.performAction(actionId, clock.now(), tx))) return;
+        await repo.insertSecurityEvent(
+          {
+            tenantId: m.tenantId,
+            messageId: m.id,
+            engine: 'recipient',
+            verdict: m.verdict,
+            description: `${m.recipient} reported the message as safe`,
+            severity: 'info',
+          },
+          tx,
+        );
+        await audit.record(
           { type: 'anonymous', email: m.recipient, ip: call.ip },
           {
             tenantId: m.tenantId,
@@ -308,6 +276,7 @@ export function createPublicActionsService(deps: {
             targetType: 'quarantine_message',
             targetId: m.id,
           },
+          tx,
         );
       });
       return {
@@ -333,7 +302,7 @@ export function createPublicActionsService(deps: {
       if (wait > 0) return { status: 'ok', wait_time: wait, message };
       const code = await codes.issue(CODE_PURPOSE, m.id, email);
       if (email === m.recipient) {
-        const brand = mailBrand(await tenants.findById(m.tenantId));
+        const brand = mailBrand(await deps.settings.tenantById(m.tenantId));
         await deps.mailer.send({
           tenantId: m.tenantId,
           kind: 'recipient_verification',
@@ -341,7 +310,7 @@ export function createPublicActionsService(deps: {
           ...recipientVerificationCodeEmail(brand, { subject: m.subject, code }),
         });
       }
-      await createAuditRepo(db).record(
+      await audit.record(
         { type: 'anonymous', email, ip: call.ip },
         {
           tenantId: m.tenantId,
@@ -417,10 +386,9 @@ export function createPublicActionsService(deps: {
         throw new AppError('validation_error', 'Please enter a message', [
           { field: 'body.commentary', message: 'enter_a_message' },
         ]);
-      await db.transaction(async (tx) => {
-        const [request] = await tx
-          .insert(restoreRequests)
-          .values({
+      await repo.transaction(async (tx) => {
+        const requestId = await repo.insertRestoreRequest(
+          {
             tenantId: m.tenantId,
             messageId: m.id,
             kind,
@@ -428,17 +396,19 @@ export function createPublicActionsService(deps: {
             commentary: text,
             mode: policy.mode,
             status: 'requested',
-          })
-          .returning({ id: restoreRequests.id });
-        await createAuditRepo(tx).record(
+          },
+          tx,
+        );
+        await audit.record(
           { type: 'anonymous', email: m.recipient, ip: call.ip },
           {
             tenantId: m.tenantId,
             action: 'quarantine.restore_requested',
             targetType: 'restore_request',
-            targetId: request!.id,
+            targetId: requestId,
             details: { kind, mode: policy.mode },
           },
+          tx,
         );
       });
       return {

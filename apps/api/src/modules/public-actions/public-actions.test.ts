@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox, releases, restoreRequests, securityEvents } from '../../db/schema.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCommand } from '../../cli/commands.ts';
+import { outbox, quarantineMessages, releases, restoreRequests, securityEvents } from '../../db/schema.ts';
+import { systemClock } from '../../lib/clock.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { buildTenant } from '../../test/factories.ts';
 import { holdMessage } from '../../test/hold.ts';
 import { codeIn, Jar, lastMail } from '../../test/sign-in.ts';
+import { createEmailCodesRepo } from '../email-codes/email-codes.repo.ts';
 import { createEmailCodes } from '../email-codes/email-codes.service.ts';
 import { setRestorePolicy } from '../quarantine/policy.ts';
 
@@ -181,6 +185,69 @@ describe('POST /api/v1/{type}/identification_needed and verify_recipient', () =>
   });
 });
 
+describe('restore policies, cached per node', () => {
+  it('identification_needed follows a policy changed by a direct write on the next request, and one set through the CLI', async () => {
+    // A tenant of its own, so no other test's policy is in play.
+    const other = await buildTenant(t.db);
+    const recipient = `p@${other.domain}`;
+    const { message } = await holdMessage(t.app, { raw: raw(recipient), recipient, verdict: 'suspicious' });
+    const needed = async () =>
+      (
+        await call(
+          new Jar(),
+          'POST',
+          `/api/v1/office365_emails/identification_needed?${q({ msg: message.publicId })}`,
+          { action_name: 'email_restore' },
+        )
+      ).json().status;
+    expect(await needed()).toBe(true);
+    await setRestorePolicy(t.db, other.id, 'suspicious', { mode: 'request', identificationRequired: false });
+    expect(await needed()).toBe(false);
+    const res = await runCommand(
+      [
+        'quarantine:policy',
+        '--tenant',
+        other.id,
+        '--verdict',
+        'suspicious',
+        '--mode',
+        'request',
+        '--identification',
+        'on',
+      ],
+      { db: t.db, config: { publicUrl: 'https://moat.test' }, clock: systemClock, cwd: os.tmpdir() },
+    );
+    expect(res.exitCode).toBe(0);
+    // Announced at commit; on PostgreSQL a notice can trail the commit by a moment.
+    await vi.waitFor(async () => expect(await needed()).toBe(true), { timeout: 2_000, interval: 20 });
+  });
+});
+
+describe('messages by link, cached per node', () => {
+  const exists = async (msg: string) =>
+    (await call(new Jar(), 'GET', `/api/v1/office365_emails/${msg}/entity_exists`)).json().isExists;
+
+  it('answers for a message deleted by a direct write on the next request', async () => {
+    const { msg, id } = await hold('spam');
+    expect(await exists(msg)).toBe(true);
+    await t.db.update(quarantineMessages).set({ state: 'deleted' }).where(eq(quarantineMessages.id, id));
+    expect(await exists(msg)).toBe(false);
+  });
+
+  it('answers for a message changed in another transaction once its notice arrives', async () => {
+    const { msg, id } = await hold('spam');
+    expect(await exists(msg)).toBe(true);
+    // Inside a transaction only the database's notice (migration 0013) tells the node.
+    await t.db.transaction(async (tx) => {
+      await tx
+        .update(quarantineMessages)
+        .set({ expiresAt: new Date(clock.now().getTime() - 1) })
+        .where(eq(quarantineMessages.id, id));
+    });
+    await vi.waitFor(async () => expect(await exists(msg)).toBe(false), { timeout: 2_000, interval: 20 });
+  });
+});
+
 describe('automatic restore (spam)', () => {
   it('a page load restores nothing; the right code restores once, byte for byte, and trusts the browser', async () => {
     const { msg, recipient, id, raw: original } = await hold('spam');
@@ -267,7 +334,7 @@ describe('codes of other addresses', () => {
     // A stranger's code is stored but never sent: even guessed right it must not count. The test
     // issues one directly to know it, as an attacker never could.
     const strangerCode = await createEmailCodes({
-      db: t.db,
+      repo: createEmailCodesRepo(t.db),
       clock,
       pepper: t.serverKey.derive('email-codes'),
     }).issue('recipient', id, `mallory@${domain}`);
@@ -495,5 +562,36 @@ describe('the recipient notification', () => {
       `/#/email-actions/restore-email?type=office365_emails&msg=${msg}&mode=request`,
     );
     expect(msg).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  });
+});
+
+describe('public limits', () => {
+  it('limits each call per message link and address: a 61st identification_needed a minute is 429, other links and addresses go on', async () => {
+    const { msg } = await hold('spam');
+    const { msg: other } = await hold('spam');
+    const jar = new Jar();
+    const ask = (j: Jar, link: string) =>
+      call(j, 'POST', `/api/v1/office365_emails/identification_needed?${q({ msg: link })}`, {
+        action_name: 'email_restore',
+      });
+    for (let i = 0; i < 60; i++) expect((await ask(jar, msg)).statusCode).toBe(200);
+    const limited = await ask(jar, msg);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('rate_limited');
+    expect((await ask(jar, other)).statusCode).toBe(200);
+    expect((await ask(new Jar(), msg)).statusCode).toBe(200);
+  });
+
+  it('limits all public calls of one address together only generously (3,000 a minute)', async () => {
+    const jar = new Jar();
+    const { msg } = await hold('spam');
+    const seen = vi.spyOn(t.app.services.counters, 'hit');
+    await call(jar, 'GET', `/api/v1/office365_emails/${msg}/entity_exists`);
+    expect(seen.mock.calls.some(([key]) => key === `public-address:${jar.ip}`)).toBe(true);
+    seen.mockResolvedValueOnce({ count: 3_001, ttlMs: 20_000 });
+    const limited = await call(jar, 'GET', `/api/v1/office365_emails/${msg}/entity_exists`);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBe('20');
+    seen.mockRestore();
   });
 });

@@ -4,9 +4,8 @@ import type { Brand } from '@moat/contracts/deployment';
 import { type PublicFeatures, pickPublicFeatures, resolveFeatures } from '@moat/contracts/features';
 import type { RecaptchaConfig } from '@moat/contracts/public-config';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
-import { createFeaturesRepo } from '../features/features.repo.ts';
-import { createTenantsRepo, type TenantRow } from '../tenants/tenants.repo.ts';
+import type { TenantSettings } from '../tenants/tenant-settings.ts';
+import type { TenantRow } from '../tenants/tenants.repo.ts';
 
 const BRAND_LOGO_DIR = path.resolve(import.meta.dirname, '../../../assets/brands');
 
@@ -29,19 +28,23 @@ export interface Logo {
   isDefault: boolean;
 }
 
-export function createPublicConfigService({ db, config }: { db: Db; config: Pick<Config, 'captcha'> }) {
-  const tenants = createTenantsRepo(db);
-  const features = createFeaturesRepo(db);
-
+export function createPublicConfigService({
+  settings,
+  config,
+}: {
+  /** Read on every page load (the sign-in area and the public pages): cached. */
+  settings: Pick<TenantSettings, 'primaryTenant' | 'flagsOf'>;
+  config: Pick<Config, 'captcha'>;
+}) {
   return {
     /**
      * The tenant an anonymous call speaks for. Calls without a message (the sign-in area) belong
      * to the deployment's primary tenant; the public restore pages will resolve it from the message.
      */
-    primaryTenant: (): Promise<TenantRow | null> => tenants.primary(),
+    primaryTenant: (): Promise<TenantRow | null> => settings.primaryTenant(),
 
     async publicFeatures(tenant: TenantRow | null): Promise<PublicFeatures> {
-      const flags = tenant ? await features.flagsOf(tenant.id) : resolveFeatures([]);
+      const flags = tenant ? await settings.flagsOf(tenant.id) : resolveFeatures([]);
       if (tenant?.brand === 'checkpoint') flags.checkpointTheme = true;
       if (tenant?.brand === 'sonicwall') flags.sonicwallTheme = true;
       return pickPublicFeatures(flags);

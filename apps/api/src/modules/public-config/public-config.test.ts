@@ -1,8 +1,12 @@
+import os from 'node:os';
 import { PUBLIC_FEATURE_NAMES } from '@moat/contracts/features';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runCommand } from '../../cli/commands.ts';
 import { cliActor } from '../../lib/actor.ts';
+import { systemClock } from '../../lib/clock.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildTenant } from '../../test/factories.ts';
+import { createFeaturesRepo } from '../features/features.repo.ts';
 import { createTenantsRepo } from '../tenants/tenants.repo.ts';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -78,6 +82,48 @@ describe('GET /api/v1/custom_icon_public', () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
     await createTenantsRepo(t.db).setLogo(tenant.id, png, 'image/png');
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/custom_icon_public' });
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.rawPayload.equals(png)).toBe(true);
+  });
+});
+
+describe('the primary tenant and its flags, cached on every page load', () => {
+  const features = () => t.app.inject({ method: 'GET', url: '/api/v1/generic/ui_features_public' });
+
+  it('answers a flag and a brand changed by a direct write on the next request', async () => {
+    const tenant = await buildTenant(t.db);
+    expect((await features()).json()).toMatchObject({ samlAuth: false, sonicwallTheme: false });
+    // Written outside the app's services: the database announces it, the node forgets it.
+    await createFeaturesRepo(t.db).set(tenant.id, { samlAuth: true });
+    expect((await features()).json()).toMatchObject({ samlAuth: true, sonicwallTheme: false });
+    await createTenantsRepo(t.db).update(tenant.id, { brand: 'sonicwall' });
+    expect((await features()).json()).toMatchObject({ samlAuth: true, sonicwallTheme: true });
+  });
+
+  it('answers a flag set through the CLI', async () => {
+    const tenant = await buildTenant(t.db);
+    expect((await features()).json().troubleshooting).toBe(false);
+    const res = await runCommand(['features:set', '--tenant', tenant.id, 'troubleshooting=on'], {
+      db: t.db,
+      config: { publicUrl: 'https://moat.test' },
+      clock: systemClock,
+      cwd: os.tmpdir(),
+    });
+    expect(res.exitCode).toBe(0);
+    // The CLI writes in a transaction: its notice comes at commit (on PostgreSQL, asynchronously).
+    await vi.waitFor(async () => expect((await features()).json().troubleshooting).toBe(true), {
+      timeout: 2_000,
+      interval: 20,
+    });
+  });
+
+  it("answers the primary tenant's new logo on the next request", async () => {
+    const tenant = await buildTenant(t.db);
+    const icon = () => t.app.inject({ method: 'GET', url: '/api/v1/custom_icon_public' });
+    expect((await icon()).headers['content-type']).toMatch(/^image\/svg\+xml/);
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    await createTenantsRepo(t.db).setLogo(tenant.id, png, 'image/png');
+    const res = await icon();
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.rawPayload.equals(png)).toBe(true);
   });

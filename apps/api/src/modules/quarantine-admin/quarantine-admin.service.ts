@@ -1,9 +1,6 @@
 import type { RestoreMode, RestoreStatus, Verdict } from '@moat/contracts/quarantine';
 import type { MessageSummary, RestoreRequestItem } from '@moat/contracts/quarantine-admin';
-import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
-import type { Db } from '../../db/client.ts';
-import { quarantineAttachments, quarantineMessages, restoreRequests } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -11,16 +8,12 @@ import { textOfHtml } from '../../mail/html-text.ts';
 import { restoreDeclinedEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand } from '../../mail/templates.ts';
-import { createAuditRepo } from '../audit/audit.repo.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { PublicActionsService } from '../public-actions/public-actions.service.ts';
-import { createTenantsRepo } from '../tenants/tenants.repo.ts';
+import type { TenantSettings } from '../tenants/tenant-settings.ts';
+import type { AttachmentRow, HeldMessage, QuarantineAdminRepo } from './quarantine-admin.repo.ts';
 
-type MessageRow = typeof quarantineMessages.$inferSelect;
-type AttachmentRow = typeof quarantineAttachments.$inferSelect;
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-function summary(m: MessageRow, attachments: AttachmentRow[]): MessageSummary {
+function summary(m: HeldMessage, attachments: AttachmentRow[]): MessageSummary {
   return {
     id: m.id,
     saas_type: m.saasType,
@@ -63,44 +56,36 @@ function linksOf(html: string | null, text: string): Array<{ text: string; href:
 
 /** The admin side of the loop (SPEC §2.4 User Interaction): review, approve (release), decline. */
 export function createQuarantineAdminService(deps: {
-  db: Db;
+  repo: Pick<
+    QuarantineAdminRepo,
+    | 'transaction'
+    | 'listRequests'
+    | 'listMessages'
+    | 'attachmentsOf'
+    | 'requestIn'
+    | 'messageIn'
+    | 'messageWithRawIn'
+    | 'decide'
+    | 'markDeleted'
+  >;
+  audit: Pick<AuditRepo, 'record'>;
+  /** The tenant's brand for the decline mail, cached. */
+  settings: Pick<TenantSettings, 'tenantById'>;
   clock: Clock;
-  mailer: Mailer;
-  publicActions: PublicActionsService;
+  mailer: Pick<Mailer, 'send' | 'deliverStored'>;
+  publicActions: Pick<PublicActionsService, 'releaseOnce'>;
   /** The gateway's retry of a parked message (GatewayProcessor.retryParked). */
   retryParked: (
     inboundId: string,
     tenantId: string,
   ) => Promise<'requeued' | 'not_failed' | 'acted_on' | 'shared'>;
 }) {
-  const { db } = deps;
-  const audit = createAuditRepo(db);
-  const tenants = createTenantsRepo(db);
-
-  async function attachmentsOf(ids: string[]) {
-    return ids.length
-      ? db.select().from(quarantineAttachments).where(inArray(quarantineAttachments.messageId, ids))
-      : [];
-  }
+  const { repo, audit } = deps;
 
   async function requestIn(tenantId: string, id: string) {
-    const [row] = await db
-      .select({ request: restoreRequests, message: quarantineMessages })
-      .from(restoreRequests)
-      .innerJoin(quarantineMessages, eq(quarantineMessages.id, restoreRequests.messageId))
-      .where(and(eq(restoreRequests.id, id), eq(restoreRequests.tenantId, tenantId)));
+    const row = await repo.requestIn(tenantId, id);
     if (!row) throw new AppError('not_found', 'No such restore request');
     return row;
-  }
-
-  function searchOf(q: string | undefined): SQL | undefined {
-    if (!q) return undefined;
-    const like = `%${escapeLike(q)}%`;
-    return or(
-      ilike(quarantineMessages.subject, like),
-      ilike(quarantineMessages.sender, like),
-      ilike(quarantineMessages.recipient, like),
-    );
   }
 
   return {
@@ -108,25 +93,8 @@ export function createQuarantineAdminService(deps: {
       tenantId: string,
       query: { q?: string; status?: RestoreStatus; limit: number; offset: number },
     ) {
-      const where = and(
-        eq(restoreRequests.tenantId, tenantId),
-        query.status ? eq(restoreRequests.status, query.status) : undefined,
-        searchOf(query.q),
-      );
-      const rows = await db
-        .select({ request: restoreRequests, message: quarantineMessages })
-        .from(restoreRequests)
-        .innerJoin(quarantineMessages, eq(quarantineMessages.id, restoreRequests.messageId))
-        .where(where)
-        .orderBy(desc(restoreRequests.createdAt))
-        .limit(query.limit)
-        .offset(query.offset);
-      const [total] = await db
-        .select({ n: count() })
-        .from(restoreRequests)
-        .innerJoin(quarantineMessages, eq(quarantineMessages.id, restoreRequests.messageId))
-        .where(where);
-      const attachments = await attachmentsOf(rows.map((r) => r.message.id));
+      const { rows, total } = await repo.listRequests(tenantId, query);
+      const attachments = await repo.attachmentsOf(rows.map((r) => r.message.id));
       const items: RestoreRequestItem[] = rows.map(({ request: r, message }) => ({
         id: r.id,
         kind: r.kind as 'email',
@@ -139,39 +107,21 @@ export function createQuarantineAdminService(deps: {
         decline_reason: r.declineReason,
         message: summary(message, attachments),
       }));
-      return { items, total: Number(total?.n ?? 0) };
+      return { items, total };
     },
 
     async listMessages(
       tenantId: string,
       query: { q?: string; verdict?: Verdict; state?: string; limit: number; offset: number },
     ) {
-      const where = and(
-        eq(quarantineMessages.tenantId, tenantId),
-        query.verdict ? eq(quarantineMessages.verdict, query.verdict) : undefined,
-        query.state
-          ? eq(quarantineMessages.state, query.state)
-          : inArray(quarantineMessages.state, ['quarantined', 'attachments_removed', 'restored']),
-        searchOf(query.q),
-      );
-      const rows = await db
-        .select()
-        .from(quarantineMessages)
-        .where(where)
-        .orderBy(desc(quarantineMessages.receivedAt))
-        .limit(query.limit)
-        .offset(query.offset);
-      const [total] = await db.select({ n: count() }).from(quarantineMessages).where(where);
-      const attachments = await attachmentsOf(rows.map((r) => r.id));
-      return { items: rows.map((m) => summary(m, attachments)), total: Number(total?.n ?? 0) };
+      const { rows, total } = await repo.listMessages(tenantId, query);
+      const attachments = await repo.attachmentsOf(rows.map((r) => r.id));
+      return { items: rows.map((m) => summary(m, attachments)), total };
     },
 
     /** Headers and a safe text rendering of the body: nothing remote, links as inert text. */
     async message(tenantId: string, id: string) {
-      const [m] = await db
-        .select()
-        .from(quarantineMessages)
-        .where(and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId)));
+      const m = await repo.messageWithRawIn(tenantId, id);
       if (!m) throw new AppError('not_found', 'No such message');
       // A parked message is one the parser could not take: show what can be read, never a 500.
       const parsed = await simpleParser(Buffer.from(m.raw), {
@@ -180,7 +130,7 @@ export function createQuarantineAdminService(deps: {
       }).catch(() => null);
       if (!parsed) {
         return {
-          ...summary(m, await attachmentsOf([m.id])),
+          ...summary(m, await repo.attachmentsOf([m.id])),
           headers: [],
           body_text: null,
           links: [],
@@ -200,7 +150,7 @@ export function createQuarantineAdminService(deps: {
       const html = typeof parsed.html === 'string' ? parsed.html : null;
       const text = parsed.text || (html ? textOfHtml(html) : '');
       return {
-        ...summary(m, await attachmentsOf([m.id])),
+        ...summary(m, await repo.attachmentsOf([m.id])),
         headers,
         body_text: text ? text.slice(0, 200_000) : null,
         links: linksOf(html, text),
@@ -213,11 +163,7 @@ export function createQuarantineAdminService(deps: {
       const { request, message } = await requestIn(tenantId, id);
       const now = deps.clock.now();
       // Only a request still open moves on: a decline racing this approve wins or loses whole.
-      const [taken] = await db
-        .update(restoreRequests)
-        .set({ status: 'approved', decidedBy: actor.userId ?? null, decidedAt: now, updatedAt: now })
-        .where(and(eq(restoreRequests.id, id), eq(restoreRequests.status, 'requested')))
-        .returning({ id: restoreRequests.id });
+      const taken = await repo.decide(id, { status: 'approved', decidedBy: actor.userId ?? null, at: now });
       if (!taken) {
         const { request: current } = await requestIn(tenantId, id);
         if (current.status === 'declined') throw new AppError('conflict', 'This request was declined');
@@ -244,20 +190,19 @@ export function createQuarantineAdminService(deps: {
       const { request, message } = await requestIn(tenantId, id);
       if (request.status !== 'requested')
         throw new AppError('conflict', `This request is already ${request.status}`);
-      const brand = mailBrand(await tenants.findById(tenantId));
+      const brand = mailBrand(await deps.settings.tenantById(tenantId));
       let outboxId = '';
-      await db.transaction(async (tx) => {
-        const [taken] = await tx
-          .update(restoreRequests)
-          .set({
+      await repo.transaction(async (tx) => {
+        const taken = await repo.decide(
+          id,
+          {
             status: 'declined',
             declineReason: reason,
             decidedBy: actor.userId ?? null,
-            decidedAt: deps.clock.now(),
-            updatedAt: deps.clock.now(),
-          })
-          .where(and(eq(restoreRequests.id, id), eq(restoreRequests.status, 'requested')))
-          .returning({ id: restoreRequests.id });
+            at: deps.clock.now(),
+          },
+          tx,
+        );
         if (!taken) throw new AppError('conflict', 'This request is no longer open');
         outboxId = await deps.mailer.send(
           {
@@ -268,13 +213,17 @@ export function createQuarantineAdminService(deps: {
           },
           tx,
         );
-        await createAuditRepo(tx).record(actor, {
-          tenantId,
-          action: 'restore_request.decline',
-          targetType: 'restore_request',
-          targetId: id,
-          details: { reason },
-        });
+        await audit.record(
+          actor,
+          {
+            tenantId,
+            action: 'restore_request.decline',
+            targetType: 'restore_request',
+            targetId: id,
+            details: { reason },
+          },
+          tx,
+        );
       });
       deps.mailer.deliverStored(outboxId);
       return 'declined';
@@ -282,10 +231,7 @@ export function createQuarantineAdminService(deps: {
 
     /** Release a held message directly from the quarantine list. */
     async release(tenantId: string, id: string, actor: Actor): Promise<void> {
-      const [m] = await db
-        .select()
-        .from(quarantineMessages)
-        .where(and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId)));
+      const m = await repo.messageIn(tenantId, id);
       if (!m) throw new AppError('not_found', 'No such message');
       if (m.verdict === 'malware') throw new AppError('method_not_allowed', 'Malware is never released');
       await audit.record(actor, {
@@ -306,10 +252,7 @@ export function createQuarantineAdminService(deps: {
      * processed again from the start (it may then be delivered, held for a verdict, or parked again).
      */
     async retry(tenantId: string, id: string, actor: Actor): Promise<void> {
-      const [m] = await db
-        .select({ failedInboundId: quarantineMessages.failedInboundId })
-        .from(quarantineMessages)
-        .where(and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId)));
+      const m = await repo.messageIn(tenantId, id);
       if (!m) throw new AppError('not_found', 'No such message');
       if (!m.failedInboundId) {
         throw new AppError('conflict', 'Only a message that could not be processed can be retried');
@@ -339,12 +282,7 @@ export function createQuarantineAdminService(deps: {
 
     /** Delete a held message: it can no longer be restored by anyone; the record stays. */
     async remove(tenantId: string, id: string, actor: Actor): Promise<void> {
-      const [m] = await db
-        .update(quarantineMessages)
-        .set({ state: 'deleted' })
-        .where(and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId)))
-        .returning({ id: quarantineMessages.id });
-      if (!m) throw new AppError('not_found', 'No such message');
+      if (!(await repo.markDeleted(tenantId, id))) throw new AppError('not_found', 'No such message');
       await audit.record(actor, {
         tenantId,
         action: 'quarantine.admin_delete',

@@ -1,0 +1,219 @@
+import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { quarantineAttachments, quarantineMessages, restoreRequests } from '../../db/schema.ts';
+
+/** What the admin's lists show of a held message: never its raw bytes (read only to preview it). */
+const messageColumns = {
+  id: quarantineMessages.id,
+  publicId: quarantineMessages.publicId,
+  tenantId: quarantineMessages.tenantId,
+  saasType: quarantineMessages.saasType,
+  recipient: quarantineMessages.recipient,
+  sender: quarantineMessages.sender,
+  senderName: quarantineMessages.senderName,
+  subject: quarantineMessages.subject,
+  receivedAt: quarantineMessages.receivedAt,
+  verdict: quarantineMessages.verdict,
+  reasons: quarantineMessages.reasons,
+  state: quarantineMessages.state,
+  failedInboundId: quarantineMessages.failedInboundId,
+  size: quarantineMessages.size,
+};
+export interface HeldMessage {
+  id: string;
+  publicId: string;
+  tenantId: string;
+  saasType: string;
+  recipient: string;
+  sender: string;
+  senderName: string;
+  subject: string;
+  receivedAt: Date;
+  verdict: string;
+  reasons: string[];
+  state: string;
+  failedInboundId: string | null;
+  size: number;
+}
+
+const requestColumns = {
+  id: restoreRequests.id,
+  kind: restoreRequests.kind,
+  requestedBy: restoreRequests.requestedBy,
+  commentary: restoreRequests.commentary,
+  mode: restoreRequests.mode,
+  status: restoreRequests.status,
+  createdAt: restoreRequests.createdAt,
+  decidedAt: restoreRequests.decidedAt,
+  declineReason: restoreRequests.declineReason,
+};
+export interface RestoreRequestRow {
+  id: string;
+  kind: string;
+  requestedBy: string;
+  commentary: string;
+  mode: string;
+  status: string;
+  createdAt: Date;
+  decidedAt: Date | null;
+  declineReason: string | null;
+}
+
+export type AttachmentRow = typeof quarantineAttachments.$inferSelect;
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A quick filter over subject, sender and recipient (substring, case-insensitive). */
+function searchOf(q: string | undefined): SQL | undefined {
+  if (!q) return undefined;
+  const like = `%${escapeLike(q)}%`;
+  return or(
+    ilike(quarantineMessages.subject, like),
+    ilike(quarantineMessages.sender, like),
+    ilike(quarantineMessages.recipient, like),
+  );
+}
+
+const inTenant = (tenantId: string, id: string) =>
+  and(eq(quarantineMessages.id, id), eq(quarantineMessages.tenantId, tenantId));
+
+export function createQuarantineAdminRepo(db: DbOrTx) {
+  return {
+    /** Run `work` in one transaction; the methods take its `tx`. */
+    transaction<T>(work: (tx: DbOrTx) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => work(tx));
+    },
+
+    /** A page of the tenant's restore requests, newest first, with their messages; and how many match. */
+    async listRequests(
+      tenantId: string,
+      query: { q?: string; status?: string; limit: number; offset: number },
+      tx?: DbOrTx,
+    ): Promise<{ rows: Array<{ request: RestoreRequestRow; message: HeldMessage }>; total: number }> {
+      const where = and(
+        eq(restoreRequests.tenantId, tenantId),
+        query.status ? eq(restoreRequests.status, query.status) : undefined,
+        searchOf(query.q),
+      );
+      const rows = await (tx ?? db)
+        .select({ request: requestColumns, message: messageColumns })
+        .from(restoreRequests)
+        .innerJoin(quarantineMessages, eq(quarantineMessages.id, restoreRequests.messageId))
+        .where(where)
+        .orderBy(desc(restoreRequests.createdAt))
+        .limit(query.limit)
+        .offset(query.offset);
+      const [total] = await (tx ?? db)
+        .select({ n: count() })
+        .from(restoreRequests)
+        .innerJoin(quarantineMessages, eq(quarantineMessages.id, restoreRequests.messageId))
+        .where(where);
+      return { rows, total: Number(total?.n ?? 0) };
+    },
+
+    /** A page of the tenant's held messages (by default those still held or restored), newest first; and how many match. */
+    async listMessages(
+      tenantId: string,
+      query: { q?: string; verdict?: string; state?: string; limit: number; offset: number },
+      tx?: DbOrTx,
+    ): Promise<{ rows: HeldMessage[]; total: number }> {
+      const where = and(
+        eq(quarantineMessages.tenantId, tenantId),
+        query.verdict ? eq(quarantineMessages.verdict, query.verdict) : undefined,
+        query.state
+          ? eq(quarantineMessages.state, query.state)
+          : inArray(quarantineMessages.state, ['quarantined', 'attachments_removed', 'restored']),
+        searchOf(query.q),
+      );
+      const rows = await (tx ?? db)
+        .select(messageColumns)
+        .from(quarantineMessages)
+        .where(where)
+        .orderBy(desc(quarantineMessages.receivedAt))
+        .limit(query.limit)
+        .offset(query.offset);
+      const [total] = await (tx ?? db).select({ n: count() }).from(quarantineMessages).where(where);
+      return { rows, total: Number(total?.n ?? 0) };
+    },
+
+    async attachmentsOf(messageIds: string[], tx?: DbOrTx): Promise<AttachmentRow[]> {
+      if (messageIds.length === 0) return [];
+      return (tx ?? db)
+        .select()
+        .from(quarantineAttachments)
+        .where(inArray(quarantineAttachments.messageId, messageIds));
+    },
+
+    /** One of the tenant's restore requests with its message. */
+    async requestIn(
+      tenantId: string,
+      id: string,
+      tx?: DbOrTx,
+    ): Promise<{ request: RestoreRequestRow; message: HeldMessage } | null> {
+      const [row] = await (tx ?? db)
+        .select({ request: requestColumns, message: messageColumns })
+        .from(restoreRequests)
+        .innerJoin(quarantineMessages, eq(quarantineMessages.id, restoreRequests.messageId))
+        .where(and(eq(restoreRequests.id, id), eq(restoreRequests.tenantId, tenantId)));
+      return row ?? null;
+    },
+
+    /** One of the tenant's held messages. */
+    async messageIn(tenantId: string, id: string, tx?: DbOrTx): Promise<HeldMessage | null> {
+      const [row] = await (tx ?? db)
+        .select(messageColumns)
+        .from(quarantineMessages)
+        .where(inTenant(tenantId, id));
+      return row ?? null;
+    },
+
+    /** One of the tenant's held messages with its raw bytes: only to preview it. */
+    async messageWithRawIn(
+      tenantId: string,
+      id: string,
+      tx?: DbOrTx,
+    ): Promise<(HeldMessage & { raw: Uint8Array; rawSha256: string }) | null> {
+      const [row] = await (tx ?? db)
+        .select({ ...messageColumns, raw: quarantineMessages.raw, rawSha256: quarantineMessages.rawSha256 })
+        .from(quarantineMessages)
+        .where(inTenant(tenantId, id));
+      return row ?? null;
+    },
+
+    /** Move a request still open to `decision`: whether this call did (a racing decision loses whole). */
+    async decide(
+      id: string,
+      decision: {
+        status: 'approved' | 'declined';
+        decidedBy: string | null;
+        at: Date;
+        declineReason?: string;
+      },
+      tx?: DbOrTx,
+    ): Promise<boolean> {
+      const [taken] = await (tx ?? db)
+        .update(restoreRequests)
+        .set({
+          status: decision.status,
+          decidedBy: decision.decidedBy,
+          decidedAt: decision.at,
+          updatedAt: decision.at,
+          ...(decision.declineReason !== undefined ? { declineReason: decision.declineReason } : {}),
+        })
+        .where(and(eq(restoreRequests.id, id), eq(restoreRequests.status, 'requested')))
+        .returning({ id: restoreRequests.id });
+      return taken !== undefined;
+    },
+
+    /** Mark one of the tenant's messages deleted: whether it exists. */
+    async markDeleted(tenantId: string, id: string, tx?: DbOrTx): Promise<boolean> {
+      const [row] = await (tx ?? db)
+        .update(quarantineMessages)
+        .set({ state: 'deleted' })
+        .where(inTenant(tenantId, id))
+        .returning({ id: quarantineMessages.id });
+      return row !== undefined;
+    },
+  };
+}
+export type QuarantineAdminRepo = ReturnType<typeof createQuarantineAdminRepo>;
