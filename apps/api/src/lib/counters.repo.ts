@@ -22,6 +22,33 @@ export function createCountersRepo(db: DbOrTx) {
       return { count: Number(row!.count), resetAt: new Date(row!.reset_at) };
     },
 
+    /** `hit` of several keys in one statement; the results in the order of `keys`. */
+    async hitMany(
+      keys: Array<{ key: string; reset: Date }>,
+      now: Date,
+      tx?: DbOrTx,
+    ): Promise<Array<{ count: number; resetAt: Date }>> {
+      if (keys.length === 0) return [];
+      // One statement cannot count a key twice (ON CONFLICT touches a row once).
+      if (new Set(keys.map((k) => k.key)).size !== keys.length) throw new Error('hitMany: keys repeat');
+      const values = sql.join(
+        keys.map(({ key, reset }) => sql`(${key}, 1, ${reset}::timestamptz)`),
+        sql`, `,
+      );
+      const rows = rowsOf<{ key: string; count: number; reset_at: Date | string }>(
+        await (tx ?? db).execute(sql`
+          insert into ${rateCounters} (key, count, reset_at) values ${values}
+          on conflict (key) do update set
+            count = case when ${rateCounters.resetAt} <= ${now} then 1 else ${rateCounters.count} + 1 end,
+            reset_at = case when ${rateCounters.resetAt} <= ${now} then excluded.reset_at else ${rateCounters.resetAt} end
+          returning key, count, reset_at`),
+      );
+      const byKey = new Map(
+        rows.map((r) => [r.key, { count: Number(r.count), resetAt: new Date(r.reset_at) }]),
+      );
+      return keys.map(({ key }) => byKey.get(key)!);
+    },
+
     /** The count of `key` if its window is still open at `now`. */
     async liveCount(key: string, now: Date, tx?: DbOrTx): Promise<number | null> {
       const [row] = await (tx ?? db)

@@ -11,6 +11,8 @@ export interface Counters {
   readonly kind: 'memory' | 'postgres' | 'redis';
   /** Count one hit of `key` in its current window of `windowMs`; the count and the time left. */
   hit(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
+  /** `hit` of several keys at once (one round trip): the results in the same order. */
+  hitMany(keys: Array<{ key: string; windowMs: number }>): Promise<Array<{ count: number; ttlMs: number }>>;
   /** The hits of `key` in its current window (0 when none), without counting one. */
   hits(key: string): Promise<number>;
   /** Move a gauge by `delta` (kept `ttlMs` after its last change); its value. */
@@ -43,6 +45,11 @@ export function memoryCounters(clock: Clock): Counters {
       entries.set(key, entry);
       if (entries.size > 50_000) await this.sweep();
       return { count: entry.count, ttlMs: entry.resetAt - now };
+    },
+    async hitMany(keys) {
+      const out = [];
+      for (const { key, windowMs } of keys) out.push(await this.hit(key, windowMs));
+      return out;
     },
     async hits(key) {
       return live(key, clock.now().getTime())?.count ?? 0;
@@ -82,6 +89,17 @@ export function postgresCounters(repo: CountersRepo, clock: Clock): Counters {
       const now = clock.now();
       const { count, resetAt } = await repo.hit(key, now, new Date(now.getTime() + windowMs));
       return { count, ttlMs: Math.max(0, resetAt.getTime() - now.getTime()) };
+    },
+    async hitMany(keys) {
+      const now = clock.now();
+      const rows = await repo.hitMany(
+        keys.map(({ key, windowMs }) => ({ key, reset: new Date(now.getTime() + windowMs) })),
+        now,
+      );
+      return rows.map(({ count, resetAt }) => ({
+        count,
+        ttlMs: Math.max(0, resetAt.getTime() - now.getTime()),
+      }));
     },
     async hits(key) {
       return (await repo.liveCount(key, clock.now())) ?? 0;
@@ -143,6 +161,16 @@ export function redisCounters(redis: Redis, prefix = 'moat:'): Counters {
     async hit(key, windowMs) {
       const [count, ttl] = (await redis.eval(HIT, 1, `${prefix}hit:${key}`, windowMs)) as [number, number];
       return { count, ttlMs: ttl };
+    },
+    async hitMany(keys) {
+      const pipeline = redis.pipeline();
+      for (const { key, windowMs } of keys) pipeline.eval(HIT, 1, `${prefix}hit:${key}`, windowMs);
+      const results = (await pipeline.exec()) ?? [];
+      return results.map(([error, value]) => {
+        if (error) throw error;
+        const [count, ttl] = value as [number, number];
+        return { count, ttlMs: ttl };
+      });
     },
     async hits(key) {
       return Number((await redis.get(`${prefix}hit:${key}`)) ?? 0);

@@ -304,6 +304,14 @@ describe('shared counters', () => {
         expect(third.count).toBe(3);
         expect(third.ttlMs).toBeGreaterThan(0);
         expect(third.ttlMs).toBeLessThanOrEqual(60_000);
+        // Several keys in one round trip, each counted as hit() would.
+        const other = `o${Math.random()}`;
+        const many = await c.hitMany([
+          { key, windowMs: 60_000 },
+          { key: other, windowMs: 30_000 },
+        ]);
+        expect(many.map((m) => m.count)).toEqual([4, 1]);
+        expect(many[1]!.ttlMs).toBeLessThanOrEqual(30_000);
         const gauge = `g${Math.random()}`;
         expect(await c.add(gauge, 1, 60_000)).toBe(1);
         expect(await c.add(gauge, 1, 60_000)).toBe(2);
@@ -318,6 +326,7 @@ describe('shared counters', () => {
           // Redis keeps real time; the others follow the injected clock.
           clock.advance(60_001);
           expect((await c.hit(key, 60_000)).count).toBe(1);
+          expect((await c.hitMany([{ key: other, windowMs: 30_000 }]))[0]!.count).toBe(1);
           await c.sweep();
         }
       } finally {

@@ -35,27 +35,47 @@ export const PUBLIC_LIMITS = {
   perAddress: 3_000,
 } as const;
 
-const linkKey = (request: FastifyRequest) => {
+/** The link a public call is about: the message (`msg`) or the action (`id`) of the notification. */
+const linkOf = (request: FastifyRequest): string | undefined => {
   const params = request.params as { msg?: string };
   const query = request.query as { msg?: string; id?: string } | undefined;
-  const link = params.msg ?? query?.msg ?? query?.id;
-  // Per link and address: whoever else holds a link cannot use up its recipient's budget.
-  return link ? `link:${link}:${request.ip}` : `address:${request.ip}`;
+  return params.msg ?? query?.msg ?? query?.id;
 };
-const perLinkPerMinute = (max: number) => ({
-  rateLimit: { max, timeWindow: '1 minute', keyGenerator: linkKey },
-});
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Calls a minute allowed per message link and client address (public actions). */
+    perLinkPerMinute?: number;
+  }
+}
+const perLinkPerMinute = (max: number) => ({ perLinkPerMinute: max });
 
 /** The public calls of SPEC §7, at exactly its paths. No session: the message's opaque id is the key. */
 export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.publicActions;
-  // One generous count per client address over all public calls of this plugin, in the counters
-  // every node shares. Not a second @fastify/rate-limit hook: with one, the plugin skipped each
-  // route's own per-link limit.
+  // Both limits, counted together in the counters every node shares (one round trip): the route's
+  // own per link and address (whoever else holds a link cannot use up its recipient's budget), and
+  // one generous count per address over all public calls. (Two @fastify/rate-limit hooks did not
+  // work: the plugin skipped the route's limit once the plugin-wide one had run.)
   app.addHook('onRequest', async (request, reply) => {
-    const { count, ttlMs } = await app.services.counters.hit(`public-address:${request.ip}`, 60_000);
-    if (count > PUBLIC_LIMITS.perAddress) {
-      reply.header('retry-after', String(Math.max(1, Math.ceil(ttlMs / 1000))));
+    const perLink = request.routeOptions.config.perLinkPerMinute;
+    const link = linkOf(request);
+    const keys = [{ key: `public-address:${request.ip}`, windowMs: 60_000 }];
+    if (perLink) {
+      keys.push({
+        key: link ? `public-link:${link}:${request.ip}` : `public-nolink:${request.ip}`,
+        windowMs: 60_000,
+      });
+    }
+    const [address, perLinkCount] = await app.services.counters.hitMany(keys);
+    const over =
+      address!.count > PUBLIC_LIMITS.perAddress
+        ? address
+        : perLink && perLinkCount!.count > perLink
+          ? perLinkCount
+          : null;
+    if (over) {
+      reply.header('retry-after', String(Math.max(1, Math.ceil(over.ttlMs / 1000))));
       throw new AppError('rate_limited', 'Too many requests, try again later');
     }
   });

@@ -585,10 +585,13 @@ describe('public limits', () => {
   it('limits all public calls of one address together only generously (3,000 a minute)', async () => {
     const jar = new Jar();
     const { msg } = await hold('spam');
-    const seen = vi.spyOn(t.app.services.counters, 'hit');
+    const seen = vi.spyOn(t.app.services.counters, 'hitMany');
     await call(jar, 'GET', `/api/v1/office365_emails/${msg}/entity_exists`);
-    expect(seen.mock.calls.some(([key]) => key === `public-address:${jar.ip}`)).toBe(true);
-    seen.mockResolvedValueOnce({ count: 3_001, ttlMs: 20_000 });
+    expect(seen.mock.calls.some(([keys]) => keys[0]?.key === `public-address:${jar.ip}`)).toBe(true);
+    seen.mockResolvedValueOnce([
+      { count: 3_001, ttlMs: 20_000 },
+      { count: 1, ttlMs: 60_000 },
+    ]);
     const limited = await call(jar, 'GET', `/api/v1/office365_emails/${msg}/entity_exists`);
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBe('20');
