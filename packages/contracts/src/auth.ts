@@ -1,6 +1,12 @@
 import { z } from 'zod';
+import { fillPath } from './api-paths.ts';
 import { ONE_TIME_CODE_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
 import { emailSchema } from './validation.ts';
+
+/** Patterns the API registers for the auth paths that carry a parameter (`AUTH_API` fills them). */
+export const AUTH_ROUTES = {
+  mfaDisable: '/api/v1/mfa/disable/:email',
+} as const;
 
 /** Auth paths (DESIGN §4: /api/v1/auth/…) and the MFA and mail-verification calls of SPEC §7. */
 export const AUTH_API = {
@@ -14,14 +20,25 @@ export const AUTH_API = {
   loginReason: '/api/v1/auth/login_reason',
   logoutReason: '/api/v1/auth/logout_reason',
   tokenLogin: '/api/v1/auth/token',
+  session: '/api/v1/auth/session',
   mailVerificationSend: '/api/v1/mail_verification/send',
   mailVerificationVerify: '/api/v1/mail_verification/verify',
   mfaSetup: '/api/v1/mfa/setup',
   mfaSetupPublic: '/api/v1/mfa/setup_public',
   mfaVerifySetup: '/api/v1/mfa/verify_setup',
   mfaVerifyPublic: '/api/v1/mfa/verify_public',
-  mfaDisable: (email: string) => `/api/v1/mfa/disable/${encodeURIComponent(email)}`,
+  mfaDisable: (email: string) => fillPath(AUTH_ROUTES.mfaDisable, { email }),
 } as const;
+
+/** URL parameters that carry a sign-in token at start-up (SPEC §4 "Start-up", §7). */
+export const STARTUP_TOKEN_PARAMS = ['accessToken', 'firstTimeToken', 'authtoken'] as const;
+
+/** GET /api/v1/auth/session: whether this browser has a live session (never a 403). */
+export const authSessionSchema = z.object({
+  authenticated: z.boolean(),
+  login_reason_required: z.boolean(),
+});
+export type AuthSession = z.infer<typeof authSessionSchema>;
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
 /** SPEC §8: a login answer containing this goes to the password-expired page. */
@@ -98,6 +115,9 @@ export type MfaEnrolment = z.infer<typeof mfaEnrolmentSchema>;
 export const mfaVerifySetupRequestSchema = z
   .object({ code: codeSchema, userEmail: emailSchema, secret: z.string().max(200) })
   .meta({ id: 'MfaVerifySetupRequest' });
+
+/** DELETE /api/v1/mfa/disable/{email} */
+export const mfaDisableParamsSchema = z.object({ email: z.string().max(254) });
 
 export const mfaDisableRequestSchema = z
   .object({ password: z.string().min(1).max(1024) })

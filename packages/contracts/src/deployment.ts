@@ -12,6 +12,14 @@ export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
 export const roleSchema = z.enum(ROLES);
 
+/** A user account: active, invited (the invitation not yet accepted) or disabled. */
+export const USER_STATUSES = ['active', 'invited', 'disabled'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** How often the tenant's recipients get their quarantine digest. */
+export const DIGEST_SCHEDULES = ['off', 'daily', 'weekly'] as const;
+export type DigestSchedule = (typeof DIGEST_SCHEDULES)[number];
+
 /** SaaS apps a tenant can protect (SPEC §3 "Apps"). */
 export const SAAS_APPS = [
   'office365_emails',

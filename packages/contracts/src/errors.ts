@@ -93,3 +93,13 @@ export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 export function isErrorResponse(value: unknown): value is ErrorResponse {
   return errorResponseSchema.safeParse(value).success;
 }
+
+/** SPEC §8 "Global": the messages (or parts of them) that trigger a global rule of the web. */
+export const GLOBAL_ERROR_TEXT = {
+  tokenMismatch: 'token mismatch',
+  trialExpired: 'Expiration error, trial has expired',
+  invalidOrExpiredToken: 'Invalid or Expired Token!',
+  insufficientPrivileges: 'Insufficient privileges',
+  /** Calls to licence URLs never sign the user out. */
+  licencesUrlPart: 'licenses',
+} as const;

@@ -1,18 +1,68 @@
 import { z } from 'zod';
-import { RESTORE_MODES, RESTORE_STATUSES, VERDICTS } from './quarantine.ts';
+import { fillPath } from './api-paths.ts';
+import { RESTORE_KINDS, RESTORE_MODES, RESTORE_STATUSES, VERDICTS } from './quarantine.ts';
 import { noNul } from './validation.ts';
+
+/** The patterns the API registers for the admin paths of the quarantine (`QUARANTINE_ADMIN_API` fills them). */
+export const QUARANTINE_ADMIN_ROUTES = {
+  restoreRequests: '/api/v1/restore_requests',
+  restoreRequestApprove: '/api/v1/restore_requests/:id/approve',
+  restoreRequestDecline: '/api/v1/restore_requests/:id/decline',
+  restoreRequestsBulk: '/api/v1/restore_requests/bulk',
+  messages: '/api/v1/quarantine/messages',
+  message: '/api/v1/quarantine/messages/:id',
+  messageRelease: '/api/v1/quarantine/messages/:id/release',
+  messageRetry: '/api/v1/quarantine/messages/:id/retry',
+} as const;
 
 /** Admin paths of the quarantine (DESIGN §4: /api/v1/<resource>). */
 export const QUARANTINE_ADMIN_API = {
-  restoreRequests: '/api/v1/restore_requests',
+  restoreRequests: QUARANTINE_ADMIN_ROUTES.restoreRequests,
   restoreRequestAction: (id: string, action: 'approve' | 'decline') =>
-    `/api/v1/restore_requests/${id}/${action}`,
-  restoreRequestsBulk: '/api/v1/restore_requests/bulk',
-  messages: '/api/v1/quarantine/messages',
-  message: (id: string) => `/api/v1/quarantine/messages/${id}`,
-  messageRelease: (id: string) => `/api/v1/quarantine/messages/${id}/release`,
-  messageRetry: (id: string) => `/api/v1/quarantine/messages/${id}/retry`,
+    fillPath(
+      action === 'approve'
+        ? QUARANTINE_ADMIN_ROUTES.restoreRequestApprove
+        : QUARANTINE_ADMIN_ROUTES.restoreRequestDecline,
+      { id },
+    ),
+  restoreRequestsBulk: QUARANTINE_ADMIN_ROUTES.restoreRequestsBulk,
+  messages: QUARANTINE_ADMIN_ROUTES.messages,
+  message: (id: string) => fillPath(QUARANTINE_ADMIN_ROUTES.message, { id }),
+  messageRelease: (id: string) => fillPath(QUARANTINE_ADMIN_ROUTES.messageRelease, { id }),
+  messageRetry: (id: string) => fillPath(QUARANTINE_ADMIN_ROUTES.messageRetry, { id }),
 } as const;
+
+/** Rows per page of the admin lists (the API allows up to 200). */
+export const QUARANTINE_PAGE_SIZE = 25;
+
+/** What became of a held message (the `quarantine_messages.state` column). */
+export const MESSAGE_STATES = ['quarantined', 'attachments_removed', 'restored', 'deleted'] as const;
+export type MessageState = (typeof MESSAGE_STATES)[number];
+
+/** States a held message can be listed in (the `state` filter of GET /api/v1/quarantine/messages). */
+export const LISTED_MESSAGE_STATES = [
+  'quarantined',
+  'attachments_removed',
+  'restored',
+] as const satisfies readonly MessageState[];
+export type ListedMessageState = (typeof LISTED_MESSAGE_STATES)[number];
+
+/** What became of one attachment of a held message. */
+export const ATTACHMENT_STATES = ['delivered', 'removed', 'cleaned'] as const;
+export type AttachmentState = (typeof ATTACHMENT_STATES)[number];
+
+/** Path parameters of the calls about one request or message. */
+export const idParamsSchema = z.object({ id: z.uuid() });
+
+/** POST /api/v1/restore_requests/{id}/approve|decline */
+export const restoreDecisionResponseSchema = z.object({ status: z.enum(RESTORE_STATUSES) });
+
+/** POST /api/v1/quarantine/messages/{id}/release */
+export const releaseResponseSchema = z.object({ status: z.literal('restored') });
+/** POST /api/v1/quarantine/messages/{id}/retry */
+export const retryResponseSchema = z.object({ status: z.literal('requeued') });
+/** DELETE /api/v1/quarantine/messages/{id} */
+export const deleteResponseSchema = z.object({ status: z.literal('deleted') });
 
 export const attachmentSchema = z
   .object({
@@ -21,7 +71,7 @@ export const attachmentSchema = z
     content_type: z.string(),
     size: z.number().int(),
     sha256: z.string(),
-    state: z.enum(['delivered', 'removed', 'cleaned']),
+    state: z.enum(ATTACHMENT_STATES),
   })
   .meta({ id: 'QuarantineAttachment' });
 
@@ -36,7 +86,7 @@ export const messageSummarySchema = z
     received_at: z.string(),
     verdict: z.enum(VERDICTS),
     reasons: z.array(z.string()),
-    state: z.enum(['quarantined', 'attachments_removed', 'restored', 'deleted']),
+    state: z.enum(MESSAGE_STATES),
     /** The gateway could not process it: held unscanned; an admin may retry, release or delete it. */
     processing_failed: z.boolean(),
     size: z.number().int(),
@@ -58,7 +108,7 @@ export const messageDetailSchema = messageSummarySchema
 export const restoreRequestSchema = z
   .object({
     id: z.string(),
-    kind: z.enum(['email', 'original']),
+    kind: z.enum(RESTORE_KINDS),
     requested_by: z.string(),
     commentary: z.string(),
     mode: z.enum(RESTORE_MODES),
@@ -76,7 +126,7 @@ export const listQuerySchema = z
     q: z.string().trim().max(200).refine(noNul, 'must not contain a NUL character').optional(),
     status: z.enum(RESTORE_STATUSES).optional(),
     verdict: z.enum(VERDICTS).optional(),
-    state: z.enum(['quarantined', 'attachments_removed', 'restored']).optional(),
+    state: z.enum(LISTED_MESSAGE_STATES).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     offset: z.coerce.number().int().min(0).max(100_000).default(0),
   })

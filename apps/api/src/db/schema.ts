@@ -1,5 +1,19 @@
-import { sql } from 'drizzle-orm';
+import { INCIDENT_SEVERITIES } from '@moat/contracts/console';
 import {
+  APP_STATES,
+  BRANDS,
+  DEPLOYMENT_MODES,
+  DIGEST_SCHEDULES,
+  ROLES,
+  SAAS_APPS,
+  SECURITY_TOOLS,
+  USER_STATUSES,
+} from '@moat/contracts/deployment';
+import { RESTORE_KINDS, RESTORE_MODES, RESTORE_REQUEST_STATUSES, VERDICTS } from '@moat/contracts/quarantine';
+import { ATTACHMENT_STATES, MESSAGE_STATES } from '@moat/contracts/quarantine-admin';
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -21,6 +35,16 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   fromDriver: (value) => new Uint8Array(value),
 });
 
+/**
+ * `"column" in ('a', 'b')`: the CHECK of an enum column, built from the same array that types the
+ * column, so the database and the code cannot disagree. The text is what the hand-written checks
+ * were, so the migrations see no change.
+ */
+function inList(column: AnyPgColumn, values: readonly string[]): SQL {
+  const literals = values.map((value) => `'${value.replaceAll("'", "''")}'`).join(', ');
+  return sql`${column} in (${sql.raw(literals)})`;
+}
+
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -35,9 +59,9 @@ export const tenants = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     name: text('name').notNull(),
-    brand: text('brand').notNull().default('moat'),
+    brand: text('brand', { enum: BRANDS }).notNull().default('moat'),
     brandName: text('brand_name'),
-    deploymentMode: text('deployment_mode').notNull().default('poc'),
+    deploymentMode: text('deployment_mode', { enum: DEPLOYMENT_MODES }).notNull().default('poc'),
     portalLicenseState: text('portal_license_state'),
     // MSP
     isMsp: boolean('is_msp').notNull().default(false),
@@ -70,7 +94,7 @@ export const tenants = pgTable(
     /** How long quarantined mail (and its links) is kept. */
     retentionDays: integer('retention_days').notNull().default(30),
     /** The recipients' quarantine digest: off, daily or weekly. */
-    digestSchedule: text('digest_schedule').notNull().default('off'),
+    digestSchedule: text('digest_schedule', { enum: DIGEST_SCHEDULES }).notNull().default('off'),
     // Sign-in policy
     supportAccessEnabled: boolean('support_access_enabled').notNull().default(false),
     mfaRequired: boolean('mfa_required').notNull().default(false),
@@ -82,10 +106,10 @@ export const tenants = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    check('tenants_brand_check', sql`${t.brand} in ('moat', 'checkpoint', 'sonicwall')`),
-    check('tenants_deployment_mode_check', sql`${t.deploymentMode} in ('poc', 'paid', 'demo')`),
+    check('tenants_brand_check', inList(t.brand, BRANDS)),
+    check('tenants_deployment_mode_check', inList(t.deploymentMode, DEPLOYMENT_MODES)),
     check('tenants_trial_days_check', sql`${t.trialExpirationDays} >= 0`),
-    check('tenants_digest_schedule_check', sql`${t.digestSchedule} in ('off', 'daily', 'weekly')`),
+    check('tenants_digest_schedule_check', inList(t.digestSchedule, DIGEST_SCHEDULES)),
     check(
       'tenants_logo_check',
       sql`(${t.logo} is null) = (${t.logoMime} is null) and coalesce(octet_length(${t.logo}), 0) <= 1048576`,
@@ -127,8 +151,8 @@ export const users = pgTable(
     email: text('email').notNull(),
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
-    role: text('role').notNull().default('user'),
-    status: text('status').notNull().default('active'),
+    role: text('role', { enum: ROLES }).notNull().default('user'),
+    status: text('status', { enum: USER_STATUSES }).notNull().default('active'),
     hidden: boolean('hidden').notNull().default(false),
     passwordHash: text('password_hash'),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
@@ -156,8 +180,8 @@ export const users = pgTable(
     uniqueIndex('users_email_idx').on(t.email),
     index('users_tenant_idx').on(t.tenantId),
     check('users_email_lowercase_check', sql`${t.email} = lower(${t.email})`),
-    check('users_role_check', sql`${t.role} in ('admin', 'user')`),
-    check('users_status_check', sql`${t.status} in ('active', 'invited', 'disabled')`),
+    check('users_role_check', inList(t.role, ROLES)),
+    check('users_status_check', inList(t.status, USER_STATUSES)),
   ],
 );
 
@@ -208,12 +232,12 @@ function tenantActivationTable<N extends string>(table: N) {
         .notNull()
         .references(() => tenants.id, { onDelete: 'cascade' }),
       name: text('name').notNull(),
-      state: text('state').notNull().default('enabled'),
+      state: text('state', { enum: APP_STATES }).notNull().default('enabled'),
       updatedAt: updatedAt(),
     },
     (t) => [
       primaryKey({ columns: [t.tenantId, t.name] }),
-      check(`${table}_state_check`, sql`${t.state} in ('enabled', 'disabled', 'pending')`),
+      check(`${table}_state_check`, inList(t.state, APP_STATES)),
     ],
   );
 }
@@ -228,8 +252,8 @@ export const licenceSeats = pgTable(
     tenantId: uuid('tenant_id')
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
-    saas: text('saas'),
-    securityTool: text('security_tool'),
+    saas: text('saas', { enum: SAAS_APPS }),
+    securityTool: text('security_tool', { enum: SECURITY_TOOLS }),
     seats: integer('seats').notNull(),
     updatedAt: updatedAt(),
   },
@@ -399,7 +423,7 @@ export const quarantineMessages = pgTable(
     subject: text('subject').notNull().default(''),
     messageIdHeader: text('message_id_header'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
-    verdict: text('verdict').notNull(),
+    verdict: text('verdict', { enum: VERDICTS }).notNull(),
     reasons: jsonb('reasons').$type<string[]>().notNull().default([]),
     /** quarantined: held whole; attachments_removed: delivered without its dangerous attachments. */
     state: text('state').notNull(),
@@ -422,14 +446,8 @@ export const quarantineMessages = pgTable(
       'gin',
       sql`(${t.subject} || ' ' || ${t.senderName} || ' ' || ${t.sender} || ' ' || ${t.recipient}) gin_trgm_ops`,
     ),
-    check(
-      'quarantine_messages_verdict_check',
-      sql`${t.verdict} in ('phishing', 'malware', 'spam', 'suspicious')`,
-    ),
-    check(
-      'quarantine_messages_state_check',
-      sql`${t.state} in ('quarantined', 'attachments_removed', 'restored', 'deleted')`,
-    ),
+    check('quarantine_messages_verdict_check', inList(t.verdict, VERDICTS)),
+    check('quarantine_messages_state_check', inList(t.state, MESSAGE_STATES)),
   ],
 );
 
@@ -448,7 +466,7 @@ export const quarantineAttachments = pgTable(
   },
   (t) => [
     index('quarantine_attachments_message_idx').on(t.messageId),
-    check('quarantine_attachments_state_check', sql`${t.state} in ('delivered', 'removed', 'cleaned')`),
+    check('quarantine_attachments_state_check', inList(t.state, ATTACHMENT_STATES)),
   ],
 );
 
@@ -464,10 +482,10 @@ export const restoreRequests = pgTable(
       .notNull()
       .references(() => quarantineMessages.id, { onDelete: 'cascade' }),
     /** email: the whole message; original: the message with its original attachments. */
-    kind: text('kind').notNull(),
+    kind: text('kind', { enum: RESTORE_KINDS }).notNull(),
     requestedBy: text('requested_by').notNull(),
     commentary: text('commentary').notNull().default(''),
-    mode: text('mode').notNull(),
+    mode: text('mode', { enum: RESTORE_MODES }).notNull(),
     status: text('status').notNull(),
     decidedBy: uuid('decided_by'),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
@@ -478,11 +496,8 @@ export const restoreRequests = pgTable(
   (t) => [
     index('restore_requests_tenant_status_idx').on(t.tenantId, t.status, t.createdAt),
     index('restore_requests_message_idx').on(t.messageId),
-    check('restore_requests_kind_check', sql`${t.kind} in ('email', 'original')`),
-    check(
-      'restore_requests_status_check',
-      sql`${t.status} in ('requested', 'approved', 'declined', 'restored')`,
-    ),
+    check('restore_requests_kind_check', inList(t.kind, RESTORE_KINDS)),
+    check('restore_requests_status_check', inList(t.status, RESTORE_REQUEST_STATUSES)),
   ],
 );
 
@@ -538,17 +553,14 @@ export const restorePolicies = pgTable(
     tenantId: uuid('tenant_id')
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
-    verdict: text('verdict').notNull(),
-    mode: text('mode').notNull(),
+    verdict: text('verdict', { enum: VERDICTS }).notNull(),
+    mode: text('mode', { enum: RESTORE_MODES }).notNull(),
     identificationRequired: boolean('identification_required').notNull().default(true),
     updatedAt: updatedAt(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.verdict] }),
-    check(
-      'restore_policies_mode_check',
-      sql`${t.mode} in ('automatic', 'request', 'admin_approve', 'phish_request_restore', 'none')`,
-    ),
+    check('restore_policies_mode_check', inList(t.mode, RESTORE_MODES)),
   ],
 );
 
@@ -623,14 +635,14 @@ export const serviceIncidents = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     navItem: text('nav_item'),
-    severity: text('severity').notNull(),
+    severity: text('severity', { enum: INCIDENT_SEVERITIES }).notNull(),
     title: text('title').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
   },
   (t) => [
     index('service_incidents_open_idx').on(t.resolvedAt),
-    check('service_incidents_severity_check', sql`${t.severity} in ('info', 'warning', 'error')`),
+    check('service_incidents_severity_check', inList(t.severity, INCIDENT_SEVERITIES)),
   ],
 );
 

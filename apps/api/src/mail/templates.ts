@@ -11,8 +11,8 @@ export interface MailBrand {
   colour: string;
 }
 
-export function mailBrand(tenant: { brand: string; brandName: string | null } | null): MailBrand {
-  const base = BRAND[(tenant?.brand as Brand) ?? 'moat'] ?? BRAND.moat;
+export function mailBrand(tenant: { brand: Brand; brandName: string | null } | null): MailBrand {
+  const base = BRAND[tenant?.brand ?? 'moat'] ?? BRAND.moat;
   return { name: tenant?.brandName || base.name, colour: base.colour };
 }
 

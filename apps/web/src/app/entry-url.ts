@@ -1,5 +1,5 @@
+import { STARTUP_TOKEN_PARAMS } from '@moat/contracts/auth';
 import { legacyTarget } from '@moat/contracts/routes';
-import { STARTUP_TOKEN_PARAMS } from '@moat/contracts/web-auth';
 import { type MiddlewareFunction, replace } from 'react-router';
 import { applyDebugParam, DEBUG_PARAM } from '../lib/debug-mode';
 import { safeAppPath } from '../lib/return-url';

@@ -1,5 +1,10 @@
-import { ROUTES, SHELL_AREAS } from '@moat/contracts/routes';
-import { ROUTE_PATTERNS, USER_INTERACTION_ROUTES, v1PolicyEditPath } from '@moat/contracts/web-routes';
+import {
+  ROUTE_PATTERNS,
+  ROUTES,
+  SHELL_AREAS,
+  USER_INTERACTION_ROUTES,
+  v1PolicyEditPath,
+} from '@moat/contracts/routes';
 import type { QueryClient } from '@tanstack/react-query';
 import { createHashRouter, type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
 import { RouteFallback } from '../components/ui/RouteFallback';

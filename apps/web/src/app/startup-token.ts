@@ -1,6 +1,6 @@
+import { STARTUP_TOKEN_PARAMS } from '@moat/contracts/auth';
 import type { CurrentUser } from '@moat/contracts/current-user';
 import { ROUTES } from '@moat/contracts/routes';
-import { STARTUP_TOKEN_PARAMS } from '@moat/contracts/web-auth';
 import type { QueryClient } from '@tanstack/react-query';
 import { type MiddlewareFunction, replace } from 'react-router';
 import { tokenLogin } from '../features/auth/api/token-login';

@@ -1,6 +1,6 @@
 import { NOT_AUTHENTICATED_MESSAGE } from '@moat/contracts/current-user';
+import { GLOBAL_ERROR_TEXT } from '@moat/contracts/errors';
 import { ROUTES } from '@moat/contracts/routes';
-import { GLOBAL_ERROR_TEXT } from '@moat/contracts/web-auth';
 import type { ApiError, ApiErrorContext } from './http';
 
 /**

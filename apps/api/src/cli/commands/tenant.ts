@@ -1,12 +1,17 @@
 import path from 'node:path';
-import { BRANDS, DEPLOYMENT_MODES, SAAS_APPS, SECURITY_TOOLS } from '@moat/contracts/deployment';
+import {
+  BRANDS,
+  DEPLOYMENT_MODES,
+  DIGEST_SCHEDULES,
+  SAAS_APPS,
+  SECURITY_TOOLS,
+} from '@moat/contracts/deployment';
 import { AppError } from '../../errors.ts';
 import { cliActor } from '../../lib/actor.ts';
 import {
   RECIPIENT_VERIFICATION_MODES,
   type RecipientVerificationMode,
 } from '../../mail/gateway/recipient-verify.ts';
-import { DIGEST_SCHEDULES } from '../../modules/digest/digest.service.ts';
 import {
   type Command,
   dateOrOff,

@@ -1,5 +1,6 @@
 import {
   AUTH_API,
+  authSessionSchema,
   forgotPasswordRequestSchema,
   loginReasonRequestSchema,
   loginRequestSchema,
@@ -16,7 +17,6 @@ import {
 import { errorResponseSchema } from '@moat/contracts/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { signedIn } from '../../plugins/app/session.ts';
 import { PasswordExpiredError } from './password.service.ts';
 import type { RequestMeta, StepOutcome } from './sign-in.ts';
@@ -273,12 +273,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/v1/auth/session',
+    AUTH_API.session,
     {
       schema: {
         tags: ['auth'],
         summary: 'Whether this browser has a live session (never a 403)',
-        response: { 200: z.object({ authenticated: z.boolean(), login_reason_required: z.boolean() }) },
+        response: { 200: authSessionSchema },
       },
     },
     async (request) => ({

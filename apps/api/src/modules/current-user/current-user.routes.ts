@@ -14,7 +14,7 @@ export function toCurrentUser(user: UserRow) {
     email: user.email,
     first_name: user.firstName,
     last_name: user.lastName,
-    role: user.role as 'admin' | 'user',
+    role: user.role,
     hidden: user.hidden,
     mfa_secret_set: user.mfaEnabled,
     on_boarding_required: user.onBoardingRequired,

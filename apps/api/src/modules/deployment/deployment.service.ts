@@ -2,7 +2,6 @@ import {
   type AppsResponse,
   type DeploymentConfig,
   type LearningMode,
-  type LicenceSeatsResponse,
   licenceState,
 } from '@moat/contracts/console';
 import type { FeatureFlags } from '@moat/contracts/features';
@@ -43,7 +42,7 @@ export function trialEndOf(tenant: Pick<TenantRow, 'trialStartDate' | 'trialExpi
  * left are below 0 (at 0 it ends today).
  */
 export function deploymentConfigOf(tenant: TenantRow, now: Date, supportEmail: string): DeploymentConfig {
-  const mode = tenant.deploymentMode as DeploymentConfig['deploymentMode'];
+  const mode = tenant.deploymentMode;
   const paidExpirationInDays = tenant.paidExpirationDate
     ? calendarDaysBetween(now, tenant.paidExpirationDate)
     : null;
@@ -56,7 +55,7 @@ export function deploymentConfigOf(tenant: TenantRow, now: Date, supportEmail: s
   const configs = tenant.customerConfigs;
   return {
     tenant_name: tenant.name,
-    brand: tenant.brand as DeploymentConfig['brand'],
+    brand: tenant.brand,
     brandName: tenant.brandName ?? defaultBrandName(tenant.brand),
     deploymentMode: mode,
     portalLicenseState: tenant.portalLicenseState === 'locked' ? 'locked' : null,
@@ -133,13 +132,13 @@ export function createDeploymentService(deps: {
 
     async apps(tenantId: string) {
       const [apps, tools] = await Promise.all([repo.apps(tenantId), repo.tools(tenantId)]);
-      // The tables' check constraints and the CLI keep names and states within the contract's lists.
+      // The CLI keeps app and tool names within the contract's lists (the tables do not check them).
       return { apps, tools } as AppsResponse;
     },
 
     async licenceSeats(tenantId: string) {
       const rows = await repo.licenceSeats(tenantId);
-      return { data: rows } as LicenceSeatsResponse;
+      return { data: rows };
     },
 
     /**

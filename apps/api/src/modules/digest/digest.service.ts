@@ -11,8 +11,6 @@ import type { RestorePolicy } from '../quarantine/policy.ts';
 import type { DigestMessage, DigestRepo, DigestTenant } from './digest.repo.ts';
 
 const DAY_MS = 86_400_000;
-export const DIGEST_SCHEDULES = ['off', 'daily', 'weekly'] as const;
-export type DigestSchedule = (typeof DIGEST_SCHEDULES)[number];
 /** At most this many messages are listed in one digest; the rest are counted. */
 const MAX_LISTED = 50;
 
@@ -53,7 +51,7 @@ export function createDigestService(deps: {
 
   async function runTenant(tenant: DigestTenant, now: Date): Promise<number> {
     if (tenant.digestSchedule === 'off') return 0;
-    const period = lastPeriod(tenant.digestSchedule as 'daily' | 'weekly', now);
+    const period = lastPeriod(tenant.digestSchedule, now);
     const held = await repo.heldForDigest(tenant.id, period.from, period.to);
     const byRecipient = new Map<string, DigestMessage[]>();
     for (const message of held) {
@@ -67,7 +65,7 @@ export function createDigestService(deps: {
     for (const [recipient, messages] of byRecipient) {
       const items: DigestItem[] = [];
       for (const message of messages.slice(0, MAX_LISTED)) {
-        const verdict = message.verdict as Verdict;
+        const verdict = message.verdict;
         let policy = modes.get(verdict);
         if (!policy) {
           policy = await deps.restorePolicyOf(tenant.id, verdict);

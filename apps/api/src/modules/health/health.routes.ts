@@ -1,9 +1,10 @@
+import { API } from '@moat/contracts/api-paths';
 import { healthSchema, readinessSchema } from '@moat/contracts/public-config';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
-    '/healthz',
+    API.health,
     {
       schema: { tags: ['health'], summary: 'Liveness: the process answers', response: { 200: healthSchema } },
     },
@@ -11,7 +12,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/readyz',
+    API.ready,
     {
       schema: {
         tags: ['health'],

@@ -1,6 +1,8 @@
 import {
   AUTH_API,
+  AUTH_ROUTES,
   loginStepResponseSchema,
+  mfaDisableParamsSchema,
   mfaDisableRequestSchema,
   mfaEnrolmentSchema,
   mfaSettingsSchema,
@@ -10,7 +12,6 @@ import {
 } from '@moat/contracts/auth';
 import { errorResponseSchema } from '@moat/contracts/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { signedIn } from '../../plugins/app/session.ts';
 import { LOGIN_CHALLENGE_COOKIE, requestMeta } from '../auth/auth.routes.ts';
 
@@ -76,12 +77,12 @@ export const mfaRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete(
-    '/api/v1/mfa/disable/:email',
+    AUTH_ROUTES.mfaDisable,
     {
       schema: {
         tags: ['mfa'],
         summary: 'Turn MFA off (not when an admin requires it); the password must be entered again',
-        params: z.object({ email: z.string().max(254) }),
+        params: mfaDisableParamsSchema,
         body: mfaDisableRequestSchema,
         response: { 200: successSchema, ...errors },
       },

@@ -1,3 +1,4 @@
+import type { RestoreKind, RestoreMode } from '@moat/contracts/quarantine';
 import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client.ts';
 import {
@@ -121,7 +122,7 @@ export function createPublicActionsRepo(db: DbOrTx) {
         id: string;
         outboxId: string;
         messageId: string;
-        kind: string;
+        kind: RestoreKind;
         requestId?: string;
         at: Date;
       },
@@ -170,10 +171,10 @@ export function createPublicActionsRepo(db: DbOrTx) {
       request: {
         tenantId: string;
         messageId: string;
-        kind: string;
+        kind: RestoreKind;
         requestedBy: string;
         commentary: string;
-        mode: string;
+        mode: RestoreMode;
         status: string;
       },
       tx?: DbOrTx,

@@ -5,18 +5,19 @@ import {
   commentaryBodySchema,
   entityExistsResponseSchema,
   identificationResponseSchema,
+  PUBLIC_ACTION_ROUTES,
+  publicMessageParamsSchema,
   publicQuerySchema,
+  publicTypeParamsSchema,
   restoreResponseSchema,
   verifyRecipientResponseSchema,
 } from '@moat/contracts/quarantine';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import type { PublicAnswer, PublicCall } from './public-actions.service.ts';
 import { RECIPIENT_TRUST_COOKIE, RECIPIENT_TRUST_MS } from './recipient-trust.ts';
 
-const typeParam = z.string().regex(/^[a-z0-9_]{1,50}$/, 'unknown type');
 const errors = {
   400: errorResponseSchema,
   403: errorResponseSchema,
@@ -111,12 +112,12 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['public pages'];
 
   app.get(
-    '/api/v1/:type/:msg/entity_exists',
+    PUBLIC_ACTION_ROUTES.entityExists,
     {
       schema: {
         tags,
         summary: 'Whether a held message can still be acted on',
-        params: z.object({ type: typeParam, msg: z.string().max(200) }),
+        params: publicMessageParamsSchema,
         response: { 200: entityExistsResponseSchema, ...errors },
       },
       config: perLinkPerMinute(120),
@@ -125,12 +126,12 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/v1/:type/identification_needed',
+    PUBLIC_ACTION_ROUTES.identificationNeeded,
     {
       schema: {
         tags,
         summary: 'Whether the recipient must prove their address (status true)',
-        params: z.object({ type: typeParam }),
+        params: publicTypeParamsSchema,
         querystring: publicQuerySchema,
         body: actionNameBodySchema,
         response: { 200: identificationResponseSchema, ...errors },
@@ -141,12 +142,12 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/v1/:type/verify_recipient',
+    PUBLIC_ACTION_ROUTES.verifyRecipient,
     {
       schema: {
         tags,
         summary: "Email a 6-digit code to the message's recipient (other addresses: same answer, no code)",
-        params: z.object({ type: typeParam }),
+        params: publicTypeParamsSchema,
         querystring: publicQuerySchema,
         body: actionNameBodySchema,
         response: { 200: verifyRecipientResponseSchema, ...errors },
@@ -157,12 +158,12 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/v1/:type/user_response',
+    PUBLIC_ACTION_ROUTES.userResponse,
     {
       schema: {
         tags,
         summary: "The action page: a proven recipient performs the notification's action (once)",
-        params: z.object({ type: typeParam }),
+        params: publicTypeParamsSchema,
         querystring: publicQuerySchema,
         response: { 200: actionResponseSchema, ...errors },
       },
@@ -172,12 +173,12 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/v1/:type/restore/:msg/status',
+    PUBLIC_ACTION_ROUTES.restoreStatus,
     {
       schema: {
         tags,
         summary: 'Where the restore of an email stands',
-        params: z.object({ type: typeParam, msg: z.string().max(200) }),
+        params: publicMessageParamsSchema,
         querystring: publicQuerySchema,
         response: { 200: restoreResponseSchema, ...errors },
       },
@@ -188,24 +189,24 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const restoreGets = [
     {
-      path: 'restore',
+      path: PUBLIC_ACTION_ROUTES.restore,
       kind: 'email',
       summary: 'Check the code; in automatic mode restore the email (once) for a proven recipient',
     },
     {
-      path: 'restore_original',
+      path: PUBLIC_ACTION_ROUTES.restoreOriginal,
       kind: 'original',
       summary: 'Check the code; in automatic mode restore the original attachments (once)',
     },
   ] as const;
   for (const route of restoreGets) {
     app.get(
-      `/api/v1/:type/${route.path}`,
+      route.path,
       {
         schema: {
           tags,
           summary: route.summary,
-          params: z.object({ type: typeParam }),
+          params: publicTypeParamsSchema,
           querystring: publicQuerySchema,
           response: { 200: restoreResponseSchema, ...errors },
         },
@@ -217,29 +218,29 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const restorePosts = [
     {
-      path: 'restore',
+      path: PUBLIC_ACTION_ROUTES.restore,
       kind: 'email',
       summary: 'Ask the admin to release the email with a message (restores at once in automatic mode)',
     },
     {
-      path: 'phish_request_restore',
+      path: PUBLIC_ACTION_ROUTES.phishRequestRestore,
       kind: 'email',
       summary: 'Ask the admin to release an email held as phishing, with a message',
     },
     {
-      path: 'restore_original',
+      path: PUBLIC_ACTION_ROUTES.restoreOriginal,
       kind: 'original',
       summary: 'Ask the admin to restore the original attachments, with a message',
     },
   ] as const;
   for (const route of restorePosts) {
     app.post(
-      `/api/v1/:type/${route.path}`,
+      route.path,
       {
         schema: {
           tags,
           summary: route.summary,
-          params: z.object({ type: typeParam }),
+          params: publicTypeParamsSchema,
           querystring: publicQuerySchema,
           body: commentaryBodySchema,
           response: { 200: restoreResponseSchema, ...errors },

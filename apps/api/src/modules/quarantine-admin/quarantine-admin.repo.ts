@@ -1,3 +1,4 @@
+import type { Verdict } from '@moat/contracts/quarantine';
 import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { quarantineAttachments, quarantineMessages, restoreRequests } from '../../db/schema.ts';
@@ -114,7 +115,7 @@ export function createQuarantineAdminRepo(db: DbOrTx) {
     /** A page of the tenant's held messages (by default those still held or restored), newest first; and how many match. */
     async listMessages(
       tenantId: string,
-      query: { q?: string; verdict?: string; state?: string; limit: number; offset: number },
+      query: { q?: string; verdict?: Verdict; state?: string; limit: number; offset: number },
       tx?: DbOrTx,
     ): Promise<{ rows: HeldMessage[]; total: number }> {
       const where = and(

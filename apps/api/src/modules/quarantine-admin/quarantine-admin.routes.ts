@@ -1,18 +1,21 @@
 import { errorResponseSchema } from '@moat/contracts/errors';
-import { RESTORE_STATUSES } from '@moat/contracts/quarantine';
 import {
   bulkBodySchema,
   bulkResultSchema,
   declineBodySchema,
+  deleteResponseSchema,
+  idParamsSchema,
   listQuerySchema,
   messageDetailSchema,
   messageListSchema,
-  QUARANTINE_ADMIN_API,
+  QUARANTINE_ADMIN_ROUTES,
+  releaseResponseSchema,
+  restoreDecisionResponseSchema,
   restoreRequestListSchema,
+  retryResponseSchema,
 } from '@moat/contracts/quarantine-admin';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { signedIn } from '../../plugins/app/session.ts';
@@ -24,7 +27,6 @@ const errors = {
   405: errorResponseSchema,
   409: errorResponseSchema,
 };
-const idParams = z.object({ id: z.uuid() });
 
 /** The admin's tenant and name for the audit log (app.requireAdmin let only admins through). */
 function admin(request: FastifyRequest): { tenantId: string; actor: Actor } {
@@ -42,7 +44,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const common = { preHandler: app.requireAdmin };
 
   app.get(
-    QUARANTINE_ADMIN_API.restoreRequests,
+    QUARANTINE_ADMIN_ROUTES.restoreRequests,
     {
       ...common,
       schema: {
@@ -55,9 +57,13 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => service.listRequests(admin(request).tenantId, request.query),
   );
 
+  const decisionRoutes = {
+    approve: QUARANTINE_ADMIN_ROUTES.restoreRequestApprove,
+    decline: QUARANTINE_ADMIN_ROUTES.restoreRequestDecline,
+  } as const;
   for (const action of ['approve', 'decline'] as const) {
     app.post(
-      `${QUARANTINE_ADMIN_API.restoreRequests}/:id/${action}`,
+      decisionRoutes[action],
       {
         ...common,
         schema: {
@@ -66,9 +72,9 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
             action === 'approve'
               ? 'Approve: release the message to its recipient'
               : 'Decline with a reason; the recipient is told by email',
-          params: idParams,
+          params: idParamsSchema,
           ...(action === 'decline' ? { body: declineBodySchema } : {}),
-          response: { 200: z.object({ status: z.enum(RESTORE_STATUSES) }), ...errors },
+          response: { 200: restoreDecisionResponseSchema, ...errors },
         },
       },
       async (request) => {
@@ -84,7 +90,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.post(
-    QUARANTINE_ADMIN_API.restoreRequestsBulk,
+    QUARANTINE_ADMIN_ROUTES.restoreRequestsBulk,
     {
       ...common,
       schema: {
@@ -114,7 +120,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    QUARANTINE_ADMIN_API.messages,
+    QUARANTINE_ADMIN_ROUTES.messages,
     {
       ...common,
       schema: {
@@ -128,13 +134,13 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    `${QUARANTINE_ADMIN_API.messages}/:id`,
+    QUARANTINE_ADMIN_ROUTES.message,
     {
       ...common,
       schema: {
         tags,
         summary: 'Headers and a safe text rendering of a held message',
-        params: idParams,
+        params: idParamsSchema,
         response: { 200: messageDetailSchema, ...errors },
       },
     },
@@ -142,14 +148,14 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    `${QUARANTINE_ADMIN_API.messages}/:id/release`,
+    QUARANTINE_ADMIN_ROUTES.messageRelease,
     {
       ...common,
       schema: {
         tags,
         summary: 'Release a held message to its recipient (once)',
-        params: idParams,
-        response: { 200: z.object({ status: z.literal('restored') }), ...errors },
+        params: idParamsSchema,
+        response: { 200: releaseResponseSchema, ...errors },
       },
     },
     async (request) => {
@@ -160,14 +166,14 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    `${QUARANTINE_ADMIN_API.messages}/:id/retry`,
+    QUARANTINE_ADMIN_ROUTES.messageRetry,
     {
       ...common,
       schema: {
         tags,
         summary: 'Process again a message the gateway could not process (held unscanned)',
-        params: idParams,
-        response: { 200: z.object({ status: z.literal('requeued') }), ...errors },
+        params: idParamsSchema,
+        response: { 200: retryResponseSchema, ...errors },
       },
     },
     async (request) => {
@@ -178,14 +184,14 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete(
-    `${QUARANTINE_ADMIN_API.messages}/:id`,
+    QUARANTINE_ADMIN_ROUTES.message,
     {
       ...common,
       schema: {
         tags,
         summary: 'Delete a held message: nobody can restore it any more',
-        params: idParams,
-        response: { 200: z.object({ status: z.literal('deleted') }), ...errors },
+        params: idParamsSchema,
+        response: { 200: deleteResponseSchema, ...errors },
       },
     },
     async (request) => {

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts';
 const toIncident = (row: typeof serviceIncidents.$inferSelect): Incident => ({
   id: row.id,
   nav_item: row.navItem,
-  severity: row.severity as IncidentSeverity,
+  severity: row.severity,
   title: row.title,
   started_at: row.startedAt.toISOString(),
 });

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const ended = () => ({
-  deploymentMode: 'poc',
+  deploymentMode: 'poc' as const,
   trialStartDate: new Date(Date.now() - 40 * DAY),
   trialExpirationDays: 30,
 });
@@ -52,7 +52,7 @@ describe('POST /api/v1/trial_status', () => {
   });
 
   it('answers success false while the trial still runs, and for other modes', async () => {
-    for (const tenant of [{ deploymentMode: 'poc' }, { deploymentMode: 'paid' }]) {
+    for (const tenant of [{ deploymentMode: 'poc' }, { deploymentMode: 'paid' }] as const) {
       const me = await signedInAs(t.app, t.db, { tenant });
       const res = await me.send('POST', CONSOLE_API.trialStatus, body(me.user.email));
       expect(res.json()).toEqual({

@@ -1,5 +1,6 @@
 import { SESSION_ID_HEADER } from '@moat/contracts/constants';
 import { NOT_AUTHENTICATED_MESSAGE, SESSION_COOKIE } from '@moat/contracts/current-user';
+import { GLOBAL_ERROR_TEXT } from '@moat/contracts/errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
@@ -64,7 +65,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
     await requireUser(request);
     if (signedIn(request).user.role !== 'admin') {
-      throw new AppError('insufficient_privileges', 'Insufficient privileges');
+      throw new AppError('insufficient_privileges', GLOBAL_ERROR_TEXT.insufficientPrivileges);
     }
   });
 

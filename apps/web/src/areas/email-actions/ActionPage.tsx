@@ -1,4 +1,4 @@
-import { REQUIRED_ACTION_PARAMS } from '@moat/contracts/web-email-actions';
+import { REQUIRED_ACTION_PARAMS } from '@moat/contracts/quarantine';
 import { mailActionFlow } from '../../features/email-actions/adapters/mail-action';
 import { PublicActionPage, type PublicActionPageConfig } from './PublicActionPage';
 

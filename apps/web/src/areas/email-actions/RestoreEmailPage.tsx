@@ -1,4 +1,4 @@
-import { REQUIRED_ACTION_PARAMS } from '@moat/contracts/web-email-actions';
+import { REQUIRED_ACTION_PARAMS } from '@moat/contracts/quarantine';
 import { restoreEmailFlow } from '../../features/email-actions/adapters/restore-email';
 import { PublicActionPage, type PublicActionPageConfig } from './PublicActionPage';
 

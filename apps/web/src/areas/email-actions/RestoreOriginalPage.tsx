@@ -1,4 +1,4 @@
-import { REQUIRED_ACTION_PARAMS } from '@moat/contracts/web-email-actions';
+import { REQUIRED_ACTION_PARAMS } from '@moat/contracts/quarantine';
 import { restoreOriginalFlow } from '../../features/email-actions/adapters/restore-original';
 import { PublicActionPage, type PublicActionPageConfig } from './PublicActionPage';
 

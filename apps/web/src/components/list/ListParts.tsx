@@ -1,6 +1,6 @@
 import { Button, Drawer, Group, Pagination, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/web-quarantine-admin';
+import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/quarantine-admin';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

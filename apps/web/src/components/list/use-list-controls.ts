@@ -1,5 +1,5 @@
 import { useDebouncedValue } from '@mantine/hooks';
-import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/web-quarantine-admin';
+import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/quarantine-admin';
 import { useState } from 'react';
 
 /** The search waits this long after the last key before it asks the server. */

@@ -1,4 +1,4 @@
-import type { PublicActionName } from '@moat/contracts/web-email-actions';
+import type { PublicActionName } from '@moat/contracts/quarantine';
 import type { TranslationKey } from '../../lib/i18n';
 import type { ActionParams } from './action-params';
 

@@ -7,8 +7,7 @@ import type { AppsResponse, DeploymentConfig } from '@moat/contracts/console';
 import type { CurrentUser } from '@moat/contracts/current-user';
 import type { SaasApp, SecurityTool } from '@moat/contracts/deployment';
 import type { FeatureFlags } from '@moat/contracts/features';
-import { ROUTES } from '@moat/contracts/routes';
-import { USER_INTERACTION_ROUTES } from '@moat/contracts/web-routes';
+import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import type { TranslationKey } from '../../lib/i18n';
 
 /** Everything a visibility rule may look at. */

@@ -1,4 +1,4 @@
-import { requestModeOf } from '@moat/contracts/web-email-actions';
+import { requestModeOf } from '@moat/contracts/quarantine';
 import { checkRestore } from '../api/check-restore';
 import { requestRestore } from '../api/request-restore';
 import type { FlowAdapter } from '../flow-types';

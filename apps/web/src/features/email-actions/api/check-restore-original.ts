@@ -1,5 +1,4 @@
-import { restoreResponseSchema } from '@moat/contracts/quarantine';
-import { PUBLIC_ACTION_API } from '@moat/contracts/web-email-actions';
+import { PUBLIC_ACTION_API, restoreResponseSchema } from '@moat/contracts/quarantine';
 import { apiGet } from '../../../lib/http';
 import { type ActionParams, pageQuery, randomRnd } from '../action-params';
 import type { Proof } from '../flow-types';

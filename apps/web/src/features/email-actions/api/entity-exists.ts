@@ -1,5 +1,4 @@
-import { entityExistsResponseSchema } from '@moat/contracts/quarantine';
-import { PUBLIC_ACTION_API } from '@moat/contracts/web-email-actions';
+import { entityExistsResponseSchema, PUBLIC_ACTION_API } from '@moat/contracts/quarantine';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';

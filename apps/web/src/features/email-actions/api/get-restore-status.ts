@@ -1,6 +1,5 @@
 import { RESTORE_POLL_INTERVAL_MS } from '@moat/contracts/constants';
-import { type RestoreStatus, restoreResponseSchema } from '@moat/contracts/quarantine';
-import { PUBLIC_ACTION_API } from '@moat/contracts/web-email-actions';
+import { PUBLIC_ACTION_API, type RestoreStatus, restoreResponseSchema } from '@moat/contracts/quarantine';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet, isApiError } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,5 +1,4 @@
-import { actionResponseSchema } from '@moat/contracts/quarantine';
-import { PUBLIC_ACTION_API } from '@moat/contracts/web-email-actions';
+import { actionResponseSchema, PUBLIC_ACTION_API } from '@moat/contracts/quarantine';
 import { apiGet } from '../../../lib/http';
 import { type ActionParams, pageQuery } from '../action-params';
 import type { Proof } from '../flow-types';

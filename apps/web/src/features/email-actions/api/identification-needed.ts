@@ -1,13 +1,16 @@
-import {
-  type IdentificationNeededBody,
-  type IdentificationNeededResponse,
-  PUBLIC_ACTION_API,
-  type PublicActionName,
-} from '@moat/contracts/web-email-actions';
+import { type ActionNameBody, PUBLIC_ACTION_API, type PublicActionName } from '@moat/contracts/quarantine';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';
 import type { ActionParams } from '../action-params';
+
+/**
+ * What the page reads of the answer: any truthy `status` means the recipient must verify (SPEC §7),
+ * so it is read leniently rather than against the API's boolean schema.
+ */
+export interface IdentificationNeededResponse {
+  status: unknown;
+}
 
 const identificationResponse = {
   parse(value: unknown): IdentificationNeededResponse {
@@ -25,7 +28,7 @@ export function checkIdentificationNeeded(
   actionName: PublicActionName,
   signal?: AbortSignal,
 ): Promise<IdentificationNeededResponse> {
-  const body: IdentificationNeededBody = { action_name: actionName };
+  const body: ActionNameBody = { action_name: actionName };
   return apiPost(PUBLIC_ACTION_API.identificationNeeded(params.type), body, {
     query: params.query,
     signal,

@@ -1,9 +1,9 @@
-import { restoreResponseSchema } from '@moat/contracts/quarantine';
 import {
   PUBLIC_ACTION_API,
   requestModeOf,
   restoreOriginalRequestCode,
-} from '@moat/contracts/web-email-actions';
+  restoreResponseSchema,
+} from '@moat/contracts/quarantine';
 import { apiPost } from '../../../lib/http';
 import { type ActionParams, pageQuery } from '../action-params';
 import type { Proof } from '../flow-types';

@@ -1,5 +1,4 @@
-import { restoreResponseSchema } from '@moat/contracts/quarantine';
-import { PUBLIC_ACTION_API, requestModeOf } from '@moat/contracts/web-email-actions';
+import { PUBLIC_ACTION_API, requestModeOf, restoreResponseSchema } from '@moat/contracts/quarantine';
 import { apiPost } from '../../../lib/http';
 import { type ActionParams, pageQuery } from '../action-params';
 import type { Proof } from '../flow-types';

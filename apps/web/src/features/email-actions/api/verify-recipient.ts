@@ -1,9 +1,9 @@
-import { verifyRecipientResponseSchema } from '@moat/contracts/quarantine';
 import {
-  type IdentificationNeededBody,
+  type ActionNameBody,
   PUBLIC_ACTION_API,
   type PublicActionName,
-} from '@moat/contracts/web-email-actions';
+  verifyRecipientResponseSchema,
+} from '@moat/contracts/quarantine';
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
 import { type ActionParams, pageQuery } from '../action-params';
@@ -14,7 +14,7 @@ import { type ActionParams, pageQuery } from '../action-params';
  * before another code can be asked for.
  */
 export function verifyRecipient(params: ActionParams, actionName: PublicActionName, email: string) {
-  const body: IdentificationNeededBody = { action_name: actionName };
+  const body: ActionNameBody = { action_name: actionName };
   return apiPost(PUBLIC_ACTION_API.verifyRecipient(params.type), body, {
     query: pageQuery(params, { email }),
     schema: verifyRecipientResponseSchema,

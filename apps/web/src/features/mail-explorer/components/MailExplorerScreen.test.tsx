@@ -1,5 +1,5 @@
 import type { MailLogEntry } from '@moat/contracts/mail-explorer';
-import { USER_INTERACTION_ROUTES } from '@moat/contracts/web-routes';
+import { USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';

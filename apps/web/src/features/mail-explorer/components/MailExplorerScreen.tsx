@@ -1,6 +1,6 @@
 import { Anchor, Badge, Button, List, Stack, Table, Text } from '@mantine/core';
 import { MAIL_ACTIONS, MAIL_VERDICTS, type MailLogEntry } from '@moat/contracts/mail-explorer';
-import { USER_INTERACTION_ROUTES } from '@moat/contracts/web-routes';
+import { USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

@@ -13,8 +13,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import type { Overview } from '@moat/contracts/console';
-import { ROUTES } from '@moat/contracts/routes';
-import { USER_INTERACTION_ROUTES } from '@moat/contracts/web-routes';
+import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

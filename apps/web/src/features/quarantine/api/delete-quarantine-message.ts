@@ -1,5 +1,4 @@
-import { QUARANTINE_ADMIN_API } from '@moat/contracts/quarantine-admin';
-import { deleteResponseSchema } from '@moat/contracts/web-quarantine-admin';
+import { deleteResponseSchema, QUARANTINE_ADMIN_API } from '@moat/contracts/quarantine-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiDelete } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,6 +1,6 @@
 import type { Verdict } from '@moat/contracts/quarantine';
+import type { ListedMessageState } from '@moat/contracts/quarantine-admin';
 import { messageListSchema, QUARANTINE_ADMIN_API } from '@moat/contracts/quarantine-admin';
-import type { ListedMessageState } from '@moat/contracts/web-quarantine-admin';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,5 +1,4 @@
-import { QUARANTINE_ADMIN_API } from '@moat/contracts/quarantine-admin';
-import { retryResponseSchema } from '@moat/contracts/web-quarantine-admin';
+import { QUARANTINE_ADMIN_API, retryResponseSchema } from '@moat/contracts/quarantine-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { VERDICTS, type Verdict } from '@moat/contracts/quarantine';
 import type { MessageSummary } from '@moat/contracts/quarantine-admin';
-import { LISTED_MESSAGE_STATES, type ListedMessageState } from '@moat/contracts/web-quarantine-admin';
+import { LISTED_MESSAGE_STATES, type ListedMessageState } from '@moat/contracts/quarantine-admin';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
