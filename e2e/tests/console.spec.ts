@@ -107,7 +107,7 @@ test.describe('side navigation by profile (SPEC §2.4, §6)', () => {
   for (const [profile, email, expected] of profiles) {
     test(`${profile} sees exactly the items allowed`, async ({ page, pageErrors }) => {
       await signIn(page, email);
-      await expect(page).toHaveURL(/#\/dashboard/);
+      await expect(page).toHaveURL(/#\/dashboard$/);
       expect(await topLevelNav(page)).toEqual(expected);
       expect(pageErrors).toEqual([]);
     });
@@ -145,7 +145,7 @@ test('quick search finds a held message by its subject and opens its profile; Es
   );
   expect(imported.code, imported.stderr).toBe(0);
   await signIn(page, 'admin@acme.test');
-  await expect(page).toHaveURL(/#\/dashboard/);
+  await expect(page).toHaveURL(/#\/dashboard$/);
   const box = page.getByRole('combobox', { name: 'Quick search' });
   await box.fill('4711');
   const options = page.getByRole('option');
@@ -202,7 +202,7 @@ test('a poc tenant whose trial ended lands on /trial; the admin asks for an exte
   expect((await env.cli('trial:approve', '--tenant', 'trial.test', '--days', '14')).code).toBe(0);
   // The trial page lets go once the trial runs again.
   await page.reload();
-  await expect(page).toHaveURL(/#\/dashboard/);
+  await expect(page).toHaveURL(/#\/dashboard$/);
   await page.goto(`${env.moat.url}/#/security-events`);
   await expect(page).toHaveURL(/#\/security-events/);
   await expect(page.getByText('14 days left')).toBeVisible();
@@ -220,7 +220,7 @@ test('a locked portal sends its users to access-blocked/customer-locked', async 
 
 test('a crafted ?route= pointing outside the app is ignored; one inside it is followed', async ({ page }) => {
   await signIn(page, 'admin@acme.test');
-  await expect(page).toHaveURL(/#\/dashboard/);
+  await expect(page).toHaveURL(/#\/dashboard$/);
   for (const target of ['//evil.example/x', 'https://evil.example/', '/\\evil.example']) {
     const route = encodeURIComponent(Buffer.from(encodeURIComponent(target)).toString('base64'));
     await page.goto(`${env.moat.url}/?route=${route}`);
@@ -244,7 +244,7 @@ test('the shell at 360 px: no horizontal scroll and no axe violations, in both t
   await page.setViewportSize({ width: 360, height: 780 });
   await signIn(page, 'admin@acme.test');
   await expect(page.getByRole('table')).toBeVisible();
-  await expect(page).toHaveURL(/#\/dashboard/);
+  await expect(page).toHaveURL(/#\/dashboard$/);
   for (const [theme, scheme] of [
     ['Dark theme', 'dark'],
     ['Mixed theme', 'light'],

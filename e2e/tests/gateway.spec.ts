@@ -206,7 +206,7 @@ test('a .exe under the strip policy is delivered without it, and restore-origina
 test('Mail Explorer lists every processed message, clean and held, to the admin', async ({ page }) => {
   const link = (await env.cli('auth:link', '--email', 'admin@acme.test')).stdout.trim().split('\n').at(-1)!;
   await page.goto(link.replace(/^https?:\/\/[^/]+/, env.moat.url));
-  await expect(page).toHaveURL(/#\/dashboard/);
+  await expect(page).toHaveURL(/#\/dashboard$/);
   await page.goto(`${env.moat.url}/#/mail-explorer`);
   await expect(page.getByRole('heading', { name: 'Mail Explorer', level: 1 })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Lunch', exact: true })).toBeVisible();
