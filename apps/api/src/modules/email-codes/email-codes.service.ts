@@ -1,10 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { MAIL_VERIFICATION_MAX_ATTEMPTS } from '@moat/contracts/constants';
-import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newSixDigitCode } from '../../lib/codes.ts';
 import { safeEqual } from '../../lib/tokens.ts';
-import { createEmailCodesRepo, type EmailCodesRepo } from './email-codes.repo.ts';
+import type { EmailCodesRepo } from './email-codes.repo.ts';
 
 /** Emailed codes (DESIGN §4): 6 digits, hashed, 10 minutes, 3 attempts, a resend only after the wait. */
 export const CODE_VALIDITY_MS = 10 * 60_000;

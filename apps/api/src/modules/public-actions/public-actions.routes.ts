@@ -187,6 +187,15 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => service.status(request.params.type, request.params.msg, 'email'),
   );
 
+  /** What the restore calls share: the page's query, and the restore answer. */
+  const restoreSchema = (summary: string) => ({
+    tags,
+    summary,
+    params: publicTypeParamsSchema,
+    querystring: publicQuerySchema,
+    response: { 200: restoreResponseSchema, ...errors },
+  });
+
   const restoreGets = [
     {
       path: PUBLIC_ACTION_ROUTES.restore,
@@ -203,13 +212,7 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       route.path,
       {
-        schema: {
-          tags,
-          summary: route.summary,
-          params: publicTypeParamsSchema,
-          querystring: publicQuerySchema,
-          response: { 200: restoreResponseSchema, ...errors },
-        },
+        schema: restoreSchema(route.summary),
         config: perLinkPerMinute(30),
       },
       async (request, reply) => answer(reply, await service.restoreGet(callOf(request), route.kind)),
@@ -237,14 +240,7 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       route.path,
       {
-        schema: {
-          tags,
-          summary: route.summary,
-          params: publicTypeParamsSchema,
-          querystring: publicQuerySchema,
-          body: commentaryBodySchema,
-          response: { 200: restoreResponseSchema, ...errors },
-        },
+        schema: { ...restoreSchema(route.summary), body: commentaryBodySchema },
         config: perLinkPerMinute(20),
       },
       async (request, reply) =>
