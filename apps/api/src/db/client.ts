@@ -151,16 +151,7 @@ export async function openPostgres(url: string): Promise<Database> {
   const local = createKeyedMutex();
   const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
   const notices = listenForNotices(url);
-  // A notice arrives after the commit, asynchronously: this process's own writes (outside a
-  // transaction) are announced to its caches at once, so it reads what it just wrote.
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  pool.query = (async (...args: unknown[]) => {
-    const result = await query(...args);
-    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
-    const table = text ? writtenTable(text) : null;
-    if (table) notices.local(table);
-    return result;
-  }) as typeof pool.query;
+  announceOwnWrites(pool, notices.local);
   return {
     db,
     kind: 'postgres',
@@ -227,7 +218,7 @@ export async function openPostgres(url: string): Promise<Database> {
  * changes nothing a cache holds.
  */
 export function writtenTable(text: string): string | null {
-  const match = /^\s*(?:insert\s+into|update|delete\s+from)\s+"([a-z_]+)"/i.exec(text);
+  const match = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?([a-z_]+)"?/i.exec(text);
   if (!match) return null;
   if (
     match[1] === 'sessions' &&
@@ -236,6 +227,54 @@ export function writtenTable(text: string): string | null {
     return null;
   }
   return match[1]!;
+}
+
+const textOf = (args: unknown[]): string | undefined =>
+  typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+
+/**
+ * A notice arrives after the commit, asynchronously: this process's own writes are announced to
+ * its caches at once, so it reads what it just wrote — a statement outside a transaction when it
+ * answers, the writes of a transaction when it commits.
+ */
+function announceOwnWrites(pool: pg.Pool, announce: (table: string) => void): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  pool.query = (async (...args: unknown[]) => {
+    const result = await query(...args);
+    const text = textOf(args);
+    const table = text ? writtenTable(text) : null;
+    if (table) announce(table);
+    return result;
+  }) as typeof pool.query;
+
+  const wrapped = new WeakSet<pg.PoolClient>();
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient>;
+  pool.connect = ((...args: unknown[]) => {
+    // The callback form is the pool's own (pool.query above); transactions use the promise form.
+    if (args.length > 0) return connect(...args);
+    return connect().then((client) => {
+      if (wrapped.has(client)) return client;
+      wrapped.add(client);
+      const clientQuery = client.query.bind(client) as (...a: unknown[]) => Promise<unknown>;
+      let written: Set<string> | null = null;
+      client.query = (async (...a: unknown[]) => {
+        const result = await clientQuery(...a);
+        const text = textOf(a)?.trim().toLowerCase();
+        if (text === undefined) return result;
+        if (text.startsWith('begin')) written = new Set();
+        else if (text === 'commit') {
+          for (const table of written ?? []) announce(table);
+          written = null;
+        } else if (text === 'rollback') written = null;
+        else if (written) {
+          const table = writtenTable(text);
+          if (table) written.add(table);
+        }
+        return result;
+      }) as typeof client.query;
+      return client;
+    });
+  }) as typeof pool.connect;
 }
 
 /**
