@@ -161,7 +161,7 @@ export class RemotePglite implements RemoteClient {
   }
 
   async dumpDataDir(): Promise<Blob> {
-    const bytes = await this.call<Uint8Array>('dump');
+    const bytes = await this.call<Uint8Array<ArrayBuffer>>('dump');
     return new Blob([bytes]);
   }
 
