@@ -40,8 +40,11 @@ type OverviewService = ReturnType<typeof createOverviewService>;
 
 import { createEngines } from './engines/index.ts';
 import type { Engine } from './engines/types.ts';
+import { createGatewayPolicyRepo } from './mail/gateway/gateway-policy.repo.ts';
+import { createInboundRepo } from './mail/gateway/inbound.repo.ts';
 import { createGatewayProcessor, type DnsResolver, type GatewayProcessor } from './mail/gateway/processor.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
+import { createAuditRepo } from './modules/audit/audit.repo.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
 import { type Captcha, createCaptcha } from './modules/auth/captcha.ts';
@@ -63,6 +66,8 @@ import {
   createPublicConfigService,
   type PublicConfigService,
 } from './modules/public-config/public-config.service.ts';
+import { createQuarantineRepo } from './modules/quarantine/quarantine.repo.ts';
+import { createQuarantineService } from './modules/quarantine/quarantine.service.ts';
 import { quarantineAdminRoutes } from './modules/quarantine-admin/quarantine-admin.routes.ts';
 import {
   createQuarantineAdminService,
@@ -71,7 +76,9 @@ import {
 import { createSessionsRepo } from './modules/sessions/sessions.repo.ts';
 import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.ts';
 import { spaRoutes } from './modules/spa/spa.routes.ts';
+import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
+import { createUsersRepo } from './modules/users/users.repo.ts';
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
 import { errorHandlerPlugin } from './plugins/app/error-handler.ts';
@@ -214,12 +221,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     codePepper: serverKey.derive('email-codes'),
   });
   const engines = createEngines(config.gateway);
-  const processor = createGatewayProcessor({
+  const tenantsRepo = createTenantsRepo(db);
+  const quarantine = createQuarantineService({
     db,
     clock,
     config,
     mailer,
+    repo: createQuarantineRepo(db),
+    tenants: tenantsRepo,
+    audit: createAuditRepo(db),
+    caches,
+  });
+  const processor = createGatewayProcessor({
+    db,
+    clock,
+    mailer,
     engines,
+    inbound: createInboundRepo(db),
+    tenants: tenantsRepo,
+    users: createUsersRepo(db),
+    policies: createGatewayPolicyRepo(db),
+    quarantine,
+    caches,
+    concurrency: config.gateway.processingConcurrency,
     log: app.log,
     resolver: options.dnsResolver,
     mta: config.gateway.hostname,
