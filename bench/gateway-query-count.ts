@@ -20,8 +20,10 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import { openPostgres } from '../apps/api/src/db/client.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { ServerKey } from '../apps/api/src/lib/server-key.ts';
+import { createInboundRepo } from '../apps/api/src/mail/gateway/inbound.repo.ts';
 import { createRecipientVerifier } from '../apps/api/src/mail/gateway/recipient-verify.ts';
 import { createSmtpIn } from '../apps/api/src/mail/gateway/smtp-in.ts';
+import { createTenantsRepo } from '../apps/api/src/modules/tenants/tenants.repo.ts';
 import { seedFirstTenant } from '../apps/api/src/seed.ts';
 
 const SERVER_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -93,13 +95,14 @@ try {
     config,
     database,
     serverKey: ServerKey.inMemory(),
-    logger: false,
+    logger: process.env.BENCH_LOG ? { level: 'warn' } : false,
     dnsResolver: noDns,
   });
   await app.ready();
   const processor = app.services.gateway.processor;
   const smtp = createSmtpIn({
-    db: database.db,
+    inbound: createInboundRepo(database.db),
+    tenants: createTenantsRepo(database.db),
     clock: app.clock,
     log: app.log,
     counters: app.services.counters,
