@@ -116,7 +116,12 @@ describe('gateway processor: several messages at once', () => {
       const doorPort = await door.listen(0, '127.0.0.1');
       const transport = nodemailer.createTransport({ host: '127.0.0.1', port: doorPort, ignoreTLS: true });
       for (let i = 0; i < 4; i++) {
-        await transport.sendMail({ from: 'bob@outside.test', to: 'ana@single.test', subject: `One ${i}`, text: 'x' });
+        await transport.sendMail({
+          from: 'bob@outside.test',
+          to: 'ana@single.test',
+          subject: `One ${i}`,
+          text: 'x',
+        });
       }
       transport.close();
       await door.close();

@@ -17,6 +17,7 @@ import type { UsersRepo } from '../../modules/users/users.repo.ts';
 import type { Mailer } from '../outbound.ts';
 import { parseMessage } from '../parse.ts';
 import { bannerCopy, stripForgedAuthResults, warningText } from './banner.ts';
+import { cachingResolver, type DnsResolver } from './dns-cache.ts';
 import type { GatewayPolicyRepo } from './gateway-policy.repo.ts';
 import type { InboundRepo, InboundRow, ParkedCopy } from './inbound.repo.ts';
 import { linksOf } from './links.ts';
@@ -44,7 +45,7 @@ const LOGGED_ACTION: Record<GatewayAction, (typeof MAIL_ACTIONS)[number]> = {
   quarantine_silent: 'quarantined_silent',
 };
 
-export type DnsResolver = (name: string, rrtype: string) => Promise<string[] | string[][]>;
+export type { DnsResolver };
 
 interface Decision {
   tenant: TenantRow;
@@ -145,6 +146,7 @@ export function createGatewayProcessor(deps: {
   concurrency?: number;
 }) {
   const mta = deps.mta ?? hostname();
+  const resolver = cachingResolver({ resolver: deps.resolver, clock: deps.clock });
   const nodeId = deps.nodeId ?? LOCAL_NODE;
   const concurrency = Math.max(1, deps.concurrency ?? DEFAULT_PROCESSING_CONCURRENCY);
   const { inbound, policies } = deps;
@@ -245,7 +247,7 @@ export function createGatewayProcessor(deps: {
     const raw = Buffer.from(row.raw);
     const parsed = await parseMessage(raw);
     const links = linksOf(parsed.html, parsed.text);
-    const auth = await authenticateMessage(raw, row, { resolver: deps.resolver, mta });
+    const auth = await authenticateMessage(raw, row, { resolver, mta });
     // What the sender wrote in our name (RFC 8601 §5) is removed from every copy that leaves or is held.
     const delivered = stripForgedAuthResults(raw, mta);
     const envelope = { mailFrom: row.mailFrom, clientIp: row.clientIp, helo: row.helo, rcptTo: row.rcptTo };
