@@ -97,7 +97,11 @@ async function freshDatabase(): Promise<{ url: string | undefined; drop: () => P
 
 async function startMoat(dataDir: string, relayPort: number, smtpPort: number, databaseUrl?: string) {
   // The server itself, as scripts/start.mjs runs it, without building the web app first.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  // BENCH_GATEWAY_PROFILE: a directory for the server's CPU profile (written when it stops).
+  const profile = process.env.BENCH_GATEWAY_PROFILE
+    ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_GATEWAY_PROFILE]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
