@@ -107,7 +107,7 @@ try {
     log: app.log,
     counters: app.services.counters,
     verifyRecipient: createRecipientVerifier({
-      db: database.db,
+      tenants: createTenantsRepo(database.db),
       clock: app.clock,
       log: app.log,
       relayUrl: undefined,

@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     nodeId: config.nodeName,
     // Unknown recipients are refused at RCPT (550 5.1.1), not accepted and bounced (backscatter).
     verifyRecipient: createRecipientVerifier({
-      db: database.db,
+      tenants: createTenantsRepo(database.db),
       clock: app.clock,
       log: app.log,
       relayUrl: config.smtpRelayUrl,
