@@ -1,11 +1,13 @@
 /**
  * The mail gateway under load, as an MTA meets it: Moat started as `npm start` starts it (its own
- * process, embedded database), relaying to a local sink; messages sent over SMTP by a pooled
- * client. Reports:
+ * process; the embedded database, or PostgreSQL with BENCH_DATABASE_URL / BENCH_PG_URL, where a
+ * fresh database is created and dropped), relaying to a local sink; messages sent over SMTP by a
+ * pooled client. Reports:
  * - throughput: messages per second from the first send until every message reached the sink
  *   (the whole pipeline: SMTP in, durable store, parse, SPF/DKIM/DMARC, engines, policy, outbox,
- *   relay), against a bare smtp-server that accepts and drops, driven the same way in the same
- *   run; and the server's peak memory (VmHWM);
+ *   relay), against a bare smtp-server that accepts and drops, driven the same way, in
+ *   BENCH_GATEWAY_PAIRS (3) interleaved pairs (bare, Moat, bare, Moat …): the median of the pairs'
+ *   ratios; the machine's load average; and the server's peak memory (VmHWM);
  * - crash: BENCH_CRASH_MESSAGES (10,000) messages, the server killed with SIGKILL part-way and
  *   started again on the same DATA_DIR while the client keeps retrying what was not answered 250.
  *   Every message answered 250 must end up delivered (or, for the EICAR ones, held with the
@@ -17,12 +19,18 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const THROUGHPUT_MESSAGES = Number(process.env.BENCH_GATEWAY_MESSAGES ?? 1_000);
 const CRASH_MESSAGES = Number(process.env.BENCH_CRASH_MESSAGES ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const PAIRS = Number(process.env.BENCH_GATEWAY_PAIRS ?? 3);
+/** PostgreSQL server to run on (a fresh database is created on it and dropped); unset: embedded. */
+const PG_SERVER_URL = process.env.BENCH_DATABASE_URL ?? process.env.BENCH_PG_URL;
+/** Every node of one database shares the key (any fixed value serves a benchmark). */
+const SECRET = 'b'.repeat(64);
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 
 function freePort(): Promise<number> {
@@ -68,11 +76,45 @@ async function startSink() {
   };
 }
 
-async function startMoat(dataDir: string, relayPort: number, smtpPort: number) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+/** A fresh PostgreSQL database for the run, and how to drop it; none without a server URL. */
+async function freshDatabase(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
+  if (!PG_SERVER_URL) return { url: undefined, drop: async () => {} };
+  const name = `moat_bench_gw_${process.pid}_${Date.now()}`;
+  const run = async (sql: string) => {
+    const admin = new pg.Client({ connectionString: PG_SERVER_URL });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(PG_SERVER_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+async function startMoat(dataDir: string, relayPort: number, smtpPort: number, databaseUrl?: string) {
+  // The server itself, as scripts/start.mjs runs it, without building the web app first.
+  // BENCH_GATEWAY_PROFILE: a directory for the server's CPU profile (written when it stops).
+  const profile = process.env.BENCH_GATEWAY_PROFILE
+    ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_GATEWAY_PROFILE]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
+      NODE_ENV: 'production',
+      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+      ...(databaseUrl
+        ? {
+            DATABASE_URL: databaseUrl,
+            SECRET_KEY: SECRET,
+            // After the kill -9 the restarted node takes the dead one's work over once its lease lapses.
+            WORK_LEASE_SECONDS: '10',
+          }
+        : {}),
       PORT: String(await freePort()),
       SMTP_PORT: String(smtpPort),
       DATA_DIR: dataDir,
@@ -179,6 +221,14 @@ async function waitFor(done: () => boolean, timeoutMs: number) {
   return done();
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const perSecond = (count: number, seconds: number) => Math.round((count / seconds) * 10) / 10;
+
 export async function benchGateway() {
   // Baseline: a bare smtp-server that accepts and drops, driven the same way.
   const bare = new SMTPServer({
@@ -192,72 +242,79 @@ export async function benchGateway() {
   });
   const barePort = await freePort();
   await new Promise<void>((r) => bare.listen(barePort, '127.0.0.1', r));
-  const baseline = await sendAll(() => barePort, THROUGHPUT_MESSAGES, 'bare');
-  await new Promise<void>((r) => bare.close(() => r()));
 
-  // Throughput through the whole pipeline.
   const sink = await startSink();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-bench-gw-'));
+  const database = await freshDatabase();
   const smtpPort = await freePort();
-  let moat = await startMoat(dataDir, sink.port, smtpPort);
+  let moat = await startMoat(dataDir, sink.port, smtpPort, database.url);
   const clean = THROUGHPUT_MESSAGES - Math.floor(THROUGHPUT_MESSAGES / 100);
-  const started = performance.now();
-  const sent = await sendAll(() => smtpPort, THROUGHPUT_MESSAGES, 'tp');
-  const arrived = await waitFor(
-    () => [...sink.delivered.keys()].filter((k) => k.startsWith('tp-')).length >= clean,
-    600_000,
-  );
-  const pipelineSeconds = (performance.now() - started) / 1000;
-  const peakMiB = peakRssMiB(moat);
+  // Warm-up (first connections, JIT, caches), not counted.
+  await sendAll(() => smtpPort, 50, 'warm');
+  await waitFor(() => [...sink.delivered.keys()].filter((k) => k.startsWith('warm-')).length >= 50, 120_000);
 
-  // Crash: kill -9 a third of the way through, start again, let the client finish.
-  const crashTag = 'crash';
-  let killed = false;
-  let restart: Promise<void> | null = null;
-  const crash = sendAll(
-    () => smtpPort,
-    CRASH_MESSAGES,
-    crashTag,
-    (n) => {
-      if (!killed && n >= CRASH_MESSAGES / 3) {
-        killed = true;
-        moat.kill('SIGKILL');
-        restart = new Promise((r) => setTimeout(r, 500)).then(async () => {
-          moat = await startMoat(dataDir, sink.port, smtpPort);
-        });
-      }
-    },
-  );
-  const crashResult = await crash;
-  await restart;
-  const expectedClean = [...crashResult.outcomes.keys()].filter((i) => i % 100 !== 99);
-  const expectedHeld = [...crashResult.outcomes.keys()].filter((i) => i % 100 === 99);
-  await waitFor(
-    () =>
-      expectedClean.every((i) => sink.delivered.has(`${crashTag}-${i}@bench.test`)) &&
-      expectedHeld.every((i) => sink.held.has(`Bench ${crashTag}-${i}`)),
-    600_000,
-  );
-  // Late duplicates would arrive after the retry waits: give them time to show.
-  await new Promise((r) => setTimeout(r, 15_000));
-  const count = (i: number) =>
-    i % 100 === 99
-      ? (sink.held.get(`Bench ${crashTag}-${i}`) ?? 0)
-      : (sink.delivered.get(`${crashTag}-${i}@bench.test`) ?? 0);
-  const accepted = [...crashResult.outcomes].filter(([, o]) => o === 'accepted').map(([i]) => i);
-  const ambiguous = [...crashResult.outcomes].filter(([, o]) => o === 'ambiguous').map(([i]) => i);
-  const result = {
-    machine: { cpus: os.cpus().length, node: process.version },
-    throughput: {
-      messages: THROUGHPUT_MESSAGES,
-      concurrency: CONCURRENCY,
+  // Interleaved pairs: whatever else the machine does weighs on both sides of a pair alike.
+  const pairs: Array<{ bare: number; moat: number; smtp_accept: number; all_arrived: boolean }> = [];
+  for (let round = 0; round < PAIRS; round++) {
+    const baseline = await sendAll(() => barePort, THROUGHPUT_MESSAGES, `bare${round}`);
+    const tag = `tp${round}-`;
+    const started = performance.now();
+    const sent = await sendAll(() => smtpPort, THROUGHPUT_MESSAGES, `tp${round}`);
+    const arrived = await waitFor(
+      () => [...sink.delivered.keys()].filter((k) => k.startsWith(tag)).length >= clean,
+      600_000,
+    );
+    const pipelineSeconds = (performance.now() - started) / 1000;
+    pairs.push({
+      bare: perSecond(THROUGHPUT_MESSAGES, baseline.seconds),
+      moat: perSecond(clean, pipelineSeconds),
+      smtp_accept: perSecond(THROUGHPUT_MESSAGES, sent.seconds),
       all_arrived: arrived,
-      moat_messages_per_second: Math.round((clean / pipelineSeconds) * 10) / 10,
-      moat_smtp_accept_per_second: Math.round((THROUGHPUT_MESSAGES / sent.seconds) * 10) / 10,
-      bare_smtp_server_per_second: Math.round((THROUGHPUT_MESSAGES / baseline.seconds) * 10) / 10,
-      peak_rss_mib: peakMiB,
-    },
-    crash: {
+    });
+  }
+  await new Promise<void>((r) => bare.close(() => r()));
+  const peakMiB = peakRssMiB(moat);
+  const load = os.loadavg().map((l) => Math.round(l * 100) / 100);
+
+  // Crash: kill -9 a third of the way through, start again, let the client finish
+  // (BENCH_CRASH_MESSAGES=0 skips it).
+  const crashCheck = async () => {
+    const crashTag = 'crash';
+    let killed = false;
+    let restart: Promise<void> | null = null;
+    const sending = sendAll(
+      () => smtpPort,
+      CRASH_MESSAGES,
+      crashTag,
+      (n) => {
+        if (!killed && n >= CRASH_MESSAGES / 3) {
+          killed = true;
+          moat.kill('SIGKILL');
+          restart = new Promise((r) => setTimeout(r, 500)).then(async () => {
+            moat = await startMoat(dataDir, sink.port, smtpPort, database.url);
+          });
+        }
+      },
+    );
+    const crashResult = await sending;
+    await restart;
+    const expectedClean = [...crashResult.outcomes.keys()].filter((i) => i % 100 !== 99);
+    const expectedHeld = [...crashResult.outcomes.keys()].filter((i) => i % 100 === 99);
+    await waitFor(
+      () =>
+        expectedClean.every((i) => sink.delivered.has(`${crashTag}-${i}@bench.test`)) &&
+        expectedHeld.every((i) => sink.held.has(`Bench ${crashTag}-${i}`)),
+      600_000,
+    );
+    // Late duplicates would arrive after the retry waits: give them time to show.
+    await new Promise((r) => setTimeout(r, 15_000));
+    const count = (i: number) =>
+      i % 100 === 99
+        ? (sink.held.get(`Bench ${crashTag}-${i}`) ?? 0)
+        : (sink.delivered.get(`${crashTag}-${i}@bench.test`) ?? 0);
+    const accepted = [...crashResult.outcomes].filter(([, o]) => o === 'accepted').map(([i]) => i);
+    const ambiguous = [...crashResult.outcomes].filter(([, o]) => o === 'ambiguous').map(([i]) => i);
+    return {
       messages: CRASH_MESSAGES,
       answered_250_once: accepted.length,
       ambiguous_retried: ambiguous.length,
@@ -265,11 +322,30 @@ export async function benchGateway() {
       twice_of_answered_250: accepted.filter((i) => count(i) > 1).length,
       twice_of_ambiguous: ambiguous.filter((i) => count(i) > 1).length,
       held_expected: expectedHeld.length,
+    };
+  };
+  const crash = CRASH_MESSAGES > 0 ? await crashCheck() : null;
+  const result = {
+    machine: { cpus: os.cpus().length, node: process.version, load_average_1_5_15: load },
+    database: database.url ? 'postgres' : 'pglite',
+    throughput: {
+      messages: THROUGHPUT_MESSAGES,
+      concurrency: CONCURRENCY,
+      pairs,
+      all_arrived: pairs.every((p) => p.all_arrived),
+      moat_messages_per_second: median(pairs.map((p) => p.moat)),
+      moat_smtp_accept_per_second: median(pairs.map((p) => p.smtp_accept)),
+      bare_smtp_server_per_second: median(pairs.map((p) => p.bare)),
+      ratio_to_bare_smtp_server: Number(median(pairs.map((p) => p.moat / p.bare)).toFixed(3)),
+      peak_rss_mib: peakMiB,
     },
+    crash,
   };
   console.log(JSON.stringify(result, null, 2));
   moat.kill('SIGTERM');
+  await new Promise((r) => moat.once('exit', r));
   await sink.close();
+  await database.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   return result;
 }

@@ -21,6 +21,8 @@ import {
   redisCounters,
 } from './lib/counters.ts';
 import { ServerKey } from './lib/server-key.ts';
+import { createGatewayPolicyRepo } from './mail/gateway/gateway-policy.repo.ts';
+import { createInboundRepo } from './mail/gateway/inbound.repo.ts';
 import { createGatewayProcessor, type DnsResolver, type GatewayProcessor } from './mail/gateway/processor.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
 import { createAuditRepo } from './modules/audit/audit.repo.ts';
@@ -75,6 +77,8 @@ import {
   type PublicConfigService,
 } from './modules/public-config/public-config.service.ts';
 import { restorePolicyOf } from './modules/quarantine/policy.ts';
+import { createQuarantineRepo } from './modules/quarantine/quarantine.repo.ts';
+import { createQuarantineService } from './modules/quarantine/quarantine.service.ts';
 import { createQuarantineAdminRepo } from './modules/quarantine-admin/quarantine-admin.repo.ts';
 import { quarantineAdminRoutes } from './modules/quarantine-admin/quarantine-admin.routes.ts';
 import {
@@ -292,12 +296,28 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const restorePolicy = tenantSettings.restorePolicy;
   const engines = createEngines(config.gateway);
-  const processor = createGatewayProcessor({
+  const quarantine = createQuarantineService({
     db,
     clock,
     config,
     mailer,
+    repo: createQuarantineRepo(db),
+    tenants,
+    audit,
+    caches,
+  });
+  const processor = createGatewayProcessor({
+    db,
+    clock,
+    mailer,
     engines,
+    inbound: createInboundRepo(db),
+    tenants,
+    users,
+    policies: createGatewayPolicyRepo(db),
+    quarantine,
+    caches,
+    concurrency: config.gateway.processingConcurrency,
     log: app.log,
     resolver: options.dnsResolver,
     mta: config.gateway.hostname,

@@ -91,6 +91,7 @@ const envSchema = z.object({
   SMTP_MAX_MESSAGE_BYTES: wholeNumber(26_214_400, 1_024, 157_286_400),
   SMTP_MAX_CONNECTIONS_PER_IP: wholeNumber(20, 1, 10_000),
   SMTP_MAX_MESSAGES_PER_MINUTE: wholeNumber(3_000, 1, 1_000_000),
+  SMTP_PROCESSING_CONCURRENCY: wholeNumber(4, 1, 64),
   SMTP_TLS_KEY: existingFile,
   SMTP_TLS_CERT: existingFile,
   RSPAMD_URL: optionalUrl(['http:', 'https:'], 'http://127.0.0.1:11333'),
@@ -237,6 +238,8 @@ export interface Config {
     maxMessageBytes: number;
     maxConnectionsPerIp: number;
     maxMessagesPerMinute: number;
+    /** Stored messages one node processes at once, each in its own transaction. */
+    processingConcurrency: number;
     tls: { key: string; cert: string } | undefined;
     rspamdUrl: string | undefined;
     malwareSha256: string[];
@@ -329,6 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxMessageBytes: e.SMTP_MAX_MESSAGE_BYTES,
       maxConnectionsPerIp: e.SMTP_MAX_CONNECTIONS_PER_IP,
       maxMessagesPerMinute: e.SMTP_MAX_MESSAGES_PER_MINUTE,
+      processingConcurrency: e.SMTP_PROCESSING_CONCURRENCY,
       tls: e.SMTP_TLS_KEY && e.SMTP_TLS_CERT ? { key: e.SMTP_TLS_KEY, cert: e.SMTP_TLS_CERT } : undefined,
       rspamdUrl: e.RSPAMD_URL,
       malwareSha256: e.MALWARE_SHA256_BLOCKLIST,

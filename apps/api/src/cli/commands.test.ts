@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { auditLog, featureFlags, outbox, saasApps, tenantDomains, tenants, users } from '../db/schema.ts';
 import { systemClock } from '../lib/clock.ts';
-import { senderListOf } from '../mail/gateway/policy.ts';
+import { createGatewayPolicyRepo } from '../mail/gateway/gateway-policy.repo.ts';
+import { senderKeys, senderListFrom } from '../mail/gateway/policy.ts';
 import { createMailer } from '../mail/outbound.ts';
 import { openTestDatabase } from '../test/database.ts';
 import { buildTenant } from '../test/factories.ts';
@@ -465,12 +466,15 @@ describe('cli gateway commands (issue 6)', () => {
       'Added spam.example to the block list of "Gw"\n',
     );
     const [gw] = await database.db.select().from(tenantDomains).where(eq(tenantDomains.domain, 'gw.test'));
-    expect(await senderListOf(database.db, gw!.tenantId, 'x@mail.spam.example')).toBe('block');
+    const policies = createGatewayPolicyRepo(database.db);
+    const listOf = async (sender: string) =>
+      senderListFrom(await policies.entriesAmong(gw!.tenantId, senderKeys(sender)), sender);
+    expect(await listOf('x@mail.spam.example')).toBe('block');
     expect(
       (await run('gateway:sender-list', '--tenant', 'gw.test', '--block', 'spam.example', '--remove'))
         .exitCode,
     ).toBe(0);
-    expect(await senderListOf(database.db, gw!.tenantId, 'x@mail.spam.example')).toBeNull();
+    expect(await listOf('x@mail.spam.example')).toBeNull();
     expect(
       (await run('gateway:sender-list', '--tenant', 'gw.test', '--allow', 'not a domain')).exitCode,
     ).toBe(2);

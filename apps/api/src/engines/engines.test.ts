@@ -5,9 +5,10 @@ import { deflateSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { ParsedMessage } from '../mail/parse.ts';
 import { sha256 } from '../mail/parse.ts';
-import { createAntiMalware } from './anti-malware.ts';
+import { createAntiMalware, OFF_THREAD_ARCHIVE_BYTES, scanAttachments } from './anti-malware.ts';
 import { createAntiPhishing, editDistance, lookalikeOf } from './anti-phishing.ts';
 import { createAntiSpam } from './anti-spam.ts';
+import { createScanPool } from './scan-pool.ts';
 import type { EngineInput } from './types.ts';
 
 function input(overrides: Partial<ParsedMessage> = {}): EngineInput {
@@ -127,6 +128,47 @@ describe('anti-malware', () => {
       'suspicious: contract.docx carries Office macros',
       'suspicious: photo.jpg is a Windows executable',
     ]);
+  });
+
+  it('scans a message with large archives on a worker thread, with the same findings', async () => {
+    const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
+    // Random bytes do not compress: the archive is past the threshold as sent.
+    const noise = Uint8Array.from({ length: OFF_THREAD_ARCHIVE_BYTES + 1_000 }, () =>
+      Math.floor(Math.random() * 256),
+    );
+    const archive = zipSync({ 'data.bin': noise, 'inner/eicar.com': new TextEncoder().encode(EICAR) });
+    expect(archive.length).toBeGreaterThanOrEqual(OFF_THREAD_ARCHIVE_BYTES);
+    const pool = createScanPool(1);
+    let offThread = 0;
+    const engine = createAntiMalware({
+      offThread: (scan) => {
+        offThread += 1;
+        return pool.scan(scan);
+      },
+    });
+    try {
+      const message = input({ attachments: [attachment('big.zip', archive)] });
+      const findings = await engine.scan(message);
+      expect(offThread).toBe(1);
+      expect(findings).toEqual(
+        scanAttachments({
+          attachments: [{ filename: 'big.zip', content: archive }],
+          text: 'Hello',
+          blockedSha256: [],
+        }),
+      );
+      expect(findings.map((f) => `${f.verdict}: ${f.reason}`)).toEqual([
+        'malware: EICAR test file in big.zip › eicar.com',
+        'suspicious: Dangerous file type .com: big.zip › eicar.com',
+      ]);
+      // A small archive stays on this thread.
+      await engine.scan(
+        input({ attachments: [attachment('small.zip', zipSync({ 'a.txt': new Uint8Array([1]) }))] }),
+      );
+      expect(offThread).toBe(1);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('stops at an archive too large to inspect instead of unpacking it', async () => {

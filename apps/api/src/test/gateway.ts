@@ -1,4 +1,7 @@
+import type { Db } from '../db/client.ts';
+import { createInboundRepo } from '../mail/gateway/inbound.repo.ts';
 import { createSmtpIn, type SmtpInOptions } from '../mail/gateway/smtp-in.ts';
+import { createTenantsRepo } from '../modules/tenants/tenants.repo.ts';
 
 /** The gateway's front door as tests start it: limits out of the way unless a test sets them. */
 export const TEST_SMTP_OPTIONS: SmtpInOptions = {
@@ -9,11 +12,20 @@ export const TEST_SMTP_OPTIONS: SmtpInOptions = {
   maxMessagesPerMinute: 10_000,
 };
 
+type SmtpInDeps = Parameters<typeof createSmtpIn>[0];
+
 /** An SMTP front door on a test database; processing is driven by the test (drain). */
 export function testSmtpIn(
-  deps: Omit<Parameters<typeof createSmtpIn>[0], 'options' | 'onStored'> &
-    Partial<Pick<Parameters<typeof createSmtpIn>[0], 'onStored'>>,
+  deps: { db: Db } & Omit<SmtpInDeps, 'options' | 'onStored' | 'inbound' | 'tenants'> &
+    Partial<Pick<SmtpInDeps, 'onStored'>>,
   options: Partial<SmtpInOptions> = {},
 ) {
-  return createSmtpIn({ onStored: () => {}, ...deps, options: { ...TEST_SMTP_OPTIONS, ...options } });
+  const { db, ...rest } = deps;
+  return createSmtpIn({
+    onStored: () => {},
+    inbound: createInboundRepo(db),
+    tenants: createTenantsRepo(db),
+    ...rest,
+    options: { ...TEST_SMTP_OPTIONS, ...options },
+  });
 }

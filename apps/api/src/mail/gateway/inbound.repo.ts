@@ -26,7 +26,34 @@ export interface ParkedCopy {
  * a node that dies leaves work any node takes over once the lease expires (issue 9, DESIGN §4).
  */
 export function createInboundRepo(db: Db) {
+  const columns = {
+    id: inboundMessages.id,
+    receivedAt: inboundMessages.receivedAt,
+    clientIp: inboundMessages.clientIp,
+    helo: inboundMessages.helo,
+    mailFrom: inboundMessages.mailFrom,
+    rcptTo: inboundMessages.rcptTo,
+    raw: inboundMessages.raw,
+    size: inboundMessages.size,
+    attempts: inboundMessages.attempts,
+  };
   return {
+    /** A message as it arrived, stored durably (the SMTP 250 waits for this); its id. */
+    async store(values: {
+      receivedAt: Date;
+      clientIp: string;
+      helo: string;
+      mailFrom: string;
+      rcptTo: string[];
+      raw: Buffer;
+    }): Promise<string> {
+      const [row] = await db
+        .insert(inboundMessages)
+        .values({ ...values, size: values.raw.length })
+        .returning({ id: inboundMessages.id });
+      return row!.id;
+    },
+
     /**
      * Claim up to `limit` due messages for `owner` until `leaseUntil`: received, not backing off,
      * and not leased by a live node. Each claim counts as an attempt, so a message that kills
@@ -49,46 +76,33 @@ export function createInboundRepo(db: Db) {
       return rowsOf<{ id: string }>(result).map((r) => r.id);
     },
 
-    /** The message as the processor needs it, if `owner` still holds its lease. */
-    async load(id: string, owner: string): Promise<InboundRow | null> {
-      const [row] = await db
-        .select({
-          id: inboundMessages.id,
-          receivedAt: inboundMessages.receivedAt,
-          clientIp: inboundMessages.clientIp,
-          helo: inboundMessages.helo,
-          mailFrom: inboundMessages.mailFrom,
-          rcptTo: inboundMessages.rcptTo,
-          raw: inboundMessages.raw,
-          size: inboundMessages.size,
-          attempts: inboundMessages.attempts,
-        })
-        .from(inboundMessages)
+    /** `claim`, returning the claimed messages as the processor needs them (one statement). */
+    async claimRows(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<InboundRow[]> {
+      return db
+        .update(inboundMessages)
+        .set({ leaseOwner: owner, leaseUntil, attempts: sql`${inboundMessages.attempts} + 1` })
         .where(
-          and(
-            eq(inboundMessages.id, id),
-            eq(inboundMessages.status, 'received'),
-            eq(inboundMessages.leaseOwner, owner),
+          inArray(
+            inboundMessages.id,
+            sql`(select id from ${inboundMessages}
+              where status = 'received'
+                and (next_attempt_at is null or next_attempt_at <= ${now})
+                and (lease_until is null or lease_until < ${now})
+              order by received_at
+              limit ${limit}
+              for update skip locked)`,
           ),
-        );
-      return row ?? null;
+        )
+        .returning(columns);
     },
 
     /**
-     * Inside the message's final transaction: lock the row and confirm this node still owns it
-     * (a lease that expired may have been taken over; then the other node finishes it).
+     * Inside the message's final transaction, first: mark it processed if `owner` still holds it,
+     * in one statement that also locks the row (so a node that took it over waits, then finds it
+     * done). False: another node took it over after this node's lease ran out; it finishes it.
      */
-    async stillOwned(tx: DbOrTx, id: string, owner: string): Promise<boolean> {
-      const [row] = await tx
-        .select({ status: inboundMessages.status, leaseOwner: inboundMessages.leaseOwner })
-        .from(inboundMessages)
-        .where(eq(inboundMessages.id, id))
-        .for('update');
-      return row?.status === 'received' && row.leaseOwner === owner;
-    },
-
-    async markProcessed(tx: DbOrTx, id: string, now: Date): Promise<void> {
-      await tx
+    async finishIfOwned(tx: DbOrTx, id: string, owner: string, now: Date): Promise<boolean> {
+      const rows = await tx
         .update(inboundMessages)
         .set({
           status: 'processed',
@@ -99,7 +113,25 @@ export function createInboundRepo(db: Db) {
           // Delivered or held copies live on; the inbound copy is no longer needed.
           raw: new Uint8Array(0),
         })
-        .where(eq(inboundMessages.id, id));
+        .where(
+          and(
+            eq(inboundMessages.id, id),
+            eq(inboundMessages.status, 'received'),
+            eq(inboundMessages.leaseOwner, owner),
+          ),
+        )
+        .returning({ id: inboundMessages.id });
+      return rows.length === 1;
+    },
+
+    /** Mail Explorer's row of one recipient of a processed message (once per message and recipient). */
+    async logDelivery(tx: DbOrTx, values: typeof mailLog.$inferInsert): Promise<void> {
+      await tx.insert(mailLog).values(values).onConflictDoNothing();
+    },
+
+    /** A verdict the security team sees among the events (mail delivered with a warning). */
+    async recordEvent(tx: DbOrTx, values: typeof securityEvents.$inferInsert): Promise<void> {
+      await tx.insert(securityEvents).values(values);
     },
 
     /** Extend the leases `owner` still holds on messages it is processing. */

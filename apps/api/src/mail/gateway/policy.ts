@@ -1,7 +1,6 @@
 import type { Verdict } from '@moat/contracts/quarantine';
-import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { gatewayPolicies, senderLists } from '../../db/schema.ts';
+import { createGatewayPolicyRepo, type SenderListName } from './gateway-policy.repo.ts';
 
 export const GATEWAY_ACTIONS = [
   'deliver',
@@ -24,19 +23,21 @@ export const DEFAULT_GATEWAY_POLICY: Record<Verdict, GatewayAction> = {
   suspicious: 'strip',
 };
 
+/** The action for a verdict given the tenant's stored actions (`actionsOf`). */
+export function gatewayActionFrom(stored: Partial<Record<Verdict, string>>, verdict: Verdict): GatewayAction {
+  const action = (stored[verdict] as GatewayAction | undefined) ?? DEFAULT_GATEWAY_POLICY[verdict];
+  // Known malware never reaches a mailbox, whatever is stored.
+  if (verdict === 'malware' && (action === 'deliver' || action === 'deliver_banner')) return 'quarantine';
+  return action;
+}
+
+/** The tenant's action for a verdict, read from the database (the CLI's one-off use). */
 export async function gatewayActionOf(
   db: DbOrTx,
   tenantId: string,
   verdict: Verdict,
 ): Promise<GatewayAction> {
-  const [row] = await db
-    .select({ action: gatewayPolicies.action })
-    .from(gatewayPolicies)
-    .where(and(eq(gatewayPolicies.tenantId, tenantId), eq(gatewayPolicies.verdict, verdict)));
-  const action = (row?.action as GatewayAction | undefined) ?? DEFAULT_GATEWAY_POLICY[verdict];
-  // Known malware never reaches a mailbox, whatever is stored.
-  if (verdict === 'malware' && (action === 'deliver' || action === 'deliver_banner')) return 'quarantine';
-  return action;
+  return gatewayActionFrom(await createGatewayPolicyRepo(db).actionsOf(tenantId), verdict);
 }
 
 export async function setGatewayAction(
@@ -45,31 +46,27 @@ export async function setGatewayAction(
   verdict: Verdict,
   action: GatewayAction,
 ) {
-  await db
-    .insert(gatewayPolicies)
-    .values({ tenantId, verdict, action })
-    .onConflictDoUpdate({
-      target: [gatewayPolicies.tenantId, gatewayPolicies.verdict],
-      set: { action, updatedAt: new Date() },
-    });
+  await createGatewayPolicyRepo(db).setAction(tenantId, verdict, action);
 }
 
-/** Which list the sender is on: its address first, then its domain and parent domains. */
-export async function senderListOf(
-  db: DbOrTx,
-  tenantId: string,
-  sender: string,
-): Promise<'allow' | 'block' | null> {
+/** The list values that can match a sender: its address, its domain and each parent domain. */
+export function senderKeys(sender: string): string[] {
   const address = sender.toLowerCase();
   const domain = address.split('@')[1] ?? '';
-  const rows = await db
-    .select({ list: senderLists.list, value: senderLists.value })
-    .from(senderLists)
-    .where(eq(senderLists.tenantId, tenantId));
-  const match = (value: string) =>
-    value === address || (domain !== '' && (value === domain || domain.endsWith(`.${value}`)));
+  if (domain === '') return address ? [address] : [];
+  const labels = domain.split('.');
+  return [address, ...labels.map((_, i) => labels.slice(i).join('.')).filter((d) => d !== '')];
+}
+
+/** Which list the sender is on, among `entries` (its address first, then its domain and parents). */
+export function senderListFrom(
+  entries: Array<{ list: SenderListName; value: string }>,
+  sender: string,
+): SenderListName | null {
+  const keys = new Set(senderKeys(sender));
+  const on = (list: SenderListName) => entries.some((e) => e.list === list && keys.has(e.value));
   // A block entry wins over an allow entry that matches as well.
-  if (rows.some((r) => r.list === 'block' && match(r.value))) return 'block';
-  if (rows.some((r) => r.list === 'allow' && match(r.value))) return 'allow';
+  if (on('block')) return 'block';
+  if (on('allow')) return 'allow';
   return null;
 }

@@ -1,26 +1,27 @@
 import { hostname } from 'node:os';
 import type { MAIL_ACTIONS } from '@moat/contracts/mail-explorer';
 import type { Verdict } from '@moat/contracts/quarantine';
-import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { authenticate } from 'mailauth';
-import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { mailLog, securityEvents, users } from '../../db/schema.ts';
 import type { AuthSummary, Engine, Finding } from '../../engines/types.ts';
 import { verdictOf } from '../../engines/types.ts';
 import { systemActor } from '../../lib/actor.ts';
+import type { Caches } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createLeaseKeeper } from '../../lib/lease-keeper.ts';
 import { LOCAL_NODE } from '../../lib/node-name.ts';
-import { createQuarantineService } from '../../modules/quarantine/quarantine.service.ts';
-import { createTenantsRepo, type TenantRow } from '../../modules/tenants/tenants.repo.ts';
+import type { QuarantineService } from '../../modules/quarantine/quarantine.service.ts';
+import type { TenantRow, TenantsRepo } from '../../modules/tenants/tenants.repo.ts';
+import type { UsersRepo } from '../../modules/users/users.repo.ts';
 import type { Mailer } from '../outbound.ts';
 import { parseMessage } from '../parse.ts';
 import { bannerCopy, stripForgedAuthResults, warningText } from './banner.ts';
-import { createInboundRepo, type InboundRow, type ParkedCopy } from './inbound.repo.ts';
+import { cachingResolver, type DnsResolver } from './dns-cache.ts';
+import type { GatewayPolicyRepo } from './gateway-policy.repo.ts';
+import type { InboundRepo, InboundRow, ParkedCopy } from './inbound.repo.ts';
 import { linksOf } from './links.ts';
-import { type GatewayAction, gatewayActionOf, senderListOf } from './policy.ts';
+import { type GatewayAction, gatewayActionFrom, senderKeys, senderListFrom } from './policy.ts';
 
 /** The SaaS type of mail that came in through the gateway. */
 export const GATEWAY_SAAS_TYPE = 'smtp_emails';
@@ -30,6 +31,10 @@ export const MAX_PROCESSING_ATTEMPTS = 5;
 export const processingRetryDelayMs = (attempts: number) => 15_000 * 4 ** Math.max(0, attempts - 1);
 /** A processing pass that takes longer than this is presumed dead and any node may take the message over. */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
+/** Messages one node processes at once (SMTP_PROCESSING_CONCURRENCY), each in its own transaction. */
+export const DEFAULT_PROCESSING_CONCURRENCY = 4;
+/** How long a node keeps a tenant's domains, people and policy before reading them again. */
+const DIRECTORY_TTL_MS = 60_000;
 
 /** What Mail Explorer records for each policy action. */
 const LOGGED_ACTION: Record<GatewayAction, (typeof MAIL_ACTIONS)[number]> = {
@@ -40,7 +45,7 @@ const LOGGED_ACTION: Record<GatewayAction, (typeof MAIL_ACTIONS)[number]> = {
   quarantine_silent: 'quarantined_silent',
 };
 
-export type DnsResolver = (name: string, rrtype: string) => Promise<string[] | string[][]>;
+export type { DnsResolver };
 
 interface Decision {
   tenant: TenantRow;
@@ -117,26 +122,34 @@ async function authenticateMessage(
  * idempotency key per message and recipient).
  */
 export function createGatewayProcessor(deps: {
-  db: Db;
+  /** For each message's own transaction. */
+  db: Pick<Db, 'transaction'>;
   clock: Clock;
-  config: Pick<Config, 'publicUrl'>;
-  mailer: Mailer;
+  mailer: Pick<Mailer, 'send' | 'deliverStored'>;
   engines: Engine[];
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  inbound: InboundRepo;
+  tenants: Pick<TenantsRepo, 'findByDomain' | 'domainsOf'>;
+  users: Pick<UsersRepo, 'peopleOf'>;
+  policies: Pick<GatewayPolicyRepo, 'actionsOf' | 'entriesAmong'>;
+  /** The one intake path for held mail; `ingest` runs inside the message's transaction. */
+  quarantine: Pick<QuarantineService, 'ingest'>;
+  /** Tenants by domain, people and policies are kept per node and forgotten on every write. */
+  caches: Pick<Caches, 'create'>;
   resolver?: DnsResolver | undefined;
   mta?: string;
   /** This node's name in leases (several nodes may share one database). */
   nodeId?: string;
   /** How long a claimed message is this node's before another may take it over. */
   leaseMs?: number;
-  /** Messages processed at once. */
+  /** Messages processed at once, each in its own transaction (DEFAULT_PROCESSING_CONCURRENCY). */
   concurrency?: number;
 }) {
   const mta = deps.mta ?? hostname();
+  const resolver = cachingResolver({ resolver: deps.resolver, clock: deps.clock });
   const nodeId = deps.nodeId ?? LOCAL_NODE;
-  const concurrency = deps.concurrency ?? 2;
-  const tenants = createTenantsRepo(deps.db);
-  const inbound = createInboundRepo(deps.db);
+  const concurrency = Math.max(1, deps.concurrency ?? DEFAULT_PROCESSING_CONCURRENCY);
+  const { inbound, policies } = deps;
   /** Messages this node is processing now: their leases are renewed while the work lasts. */
   const leases = createLeaseKeeper({
     clock: deps.clock,
@@ -146,14 +159,34 @@ export function createGatewayProcessor(deps: {
   });
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
-  let again = false;
+  /** A message was stored (or a pass asked for) since the last claim: claim again. */
+  let wanted = false;
 
-  async function peopleOf(tenantId: string) {
-    const rows = await deps.db
-      .select({ first: users.firstName, last: users.lastName, email: users.email })
-      .from(users)
-      .where(eq(users.tenantId, tenantId));
-    return rows.map((r) => ({ name: `${r.first} ${r.last}`.trim(), email: r.email }));
+  // What every message of a tenant reads, kept per node: a write anywhere (this node, another
+  // node, the CLI) is announced by the database and forgotten (lib/cache.ts).
+  const byDomain = deps.caches.create<{ tenant: TenantRow; domains: string[] } | null>(
+    'gateway-tenant-by-domain',
+    {
+      tables: ['tenants', 'tenant_domains'],
+      ttlMs: DIRECTORY_TTL_MS,
+    },
+  );
+  // The tenant's people, for display-name impersonation checks: read once per tenant, not per message.
+  const people = deps.caches.create<Array<{ name: string; email: string }>>('gateway-people', {
+    tables: ['users'],
+    ttlMs: DIRECTORY_TTL_MS,
+  });
+  const actions = deps.caches.create<Partial<Record<Verdict, string>>>('gateway-policies', {
+    tables: ['gateway_policies'],
+    ttlMs: DIRECTORY_TTL_MS,
+  });
+
+  /** The tenant that owns a domain, with all its domains; null for a domain no tenant has. */
+  function tenantOfDomain(domain: string) {
+    return byDomain.get(domain.toLowerCase(), async () => {
+      const tenant = await deps.tenants.findByDomain(domain);
+      return tenant ? { tenant, domains: await deps.tenants.domainsOf(tenant.id) } : null;
+    });
   }
 
   async function decide(tenant: TenantRow, input: Parameters<Engine['scan']>[0]): Promise<Decision> {
@@ -173,14 +206,13 @@ export function createGatewayProcessor(deps: {
         }
       }
     }
-    const fromList = await senderListOf(
-      deps.db,
-      tenant.id,
-      input.parsed.fromAddress || input.envelope.mailFrom,
-    );
-    const envelopeList = input.envelope.mailFrom
-      ? await senderListOf(deps.db, tenant.id, input.envelope.mailFrom)
-      : null;
+    // Both senders' entries in one lookup by address, domain and parent domains.
+    const fromSender = input.parsed.fromAddress || input.envelope.mailFrom;
+    const entries = await policies.entriesAmong(tenant.id, [
+      ...new Set([...senderKeys(fromSender), ...senderKeys(input.envelope.mailFrom)]),
+    ]);
+    const fromList = senderListFrom(entries, fromSender);
+    const envelopeList = input.envelope.mailFrom ? senderListFrom(entries, input.envelope.mailFrom) : null;
     // An allow entry counts only for a sender that proved its domain (DMARC, or SPF/DKIM pass):
     // anyone can write an allowed address into From.
     const authenticated =
@@ -205,7 +237,8 @@ export function createGatewayProcessor(deps: {
     const counted = listed === 'allow' ? findings.filter((f) => f.verdict === 'malware') : findings;
     const verdict = verdictOf(counted);
     if (verdict === 'clean') return { tenant, verdict, action: 'deliver', findings: counted };
-    let action = await gatewayActionOf(deps.db, tenant.id, verdict);
+    const stored = await actions.get(tenant.id, () => policies.actionsOf(tenant.id));
+    let action = gatewayActionFrom(stored, verdict);
     if (action === 'strip' && input.parsed.attachments.length === 0) action = 'deliver_banner';
     return { tenant, verdict, action, findings: counted };
   }
@@ -214,7 +247,7 @@ export function createGatewayProcessor(deps: {
     const raw = Buffer.from(row.raw);
     const parsed = await parseMessage(raw);
     const links = linksOf(parsed.html, parsed.text);
-    const auth = await authenticateMessage(raw, row, { resolver: deps.resolver, mta });
+    const auth = await authenticateMessage(raw, row, { resolver, mta });
     // What the sender wrote in our name (RFC 8601 §5) is removed from every copy that leaves or is held.
     const delivered = stripForgedAuthResults(raw, mta);
     const envelope = { mailFrom: row.mailFrom, clientIp: row.clientIp, helo: row.helo, rcptTo: row.rcptTo };
@@ -223,21 +256,24 @@ export function createGatewayProcessor(deps: {
     const decisions = new Map<string, Decision>();
     const byRecipient: Array<{ recipient: string; decision: Decision | null }> = [];
     for (const recipient of row.rcptTo) {
-      const tenant = await tenants.findByDomain(recipient.split('@')[1] ?? '');
-      if (!tenant) {
+      const owner = await tenantOfDomain(recipient.split('@')[1] ?? '');
+      if (!owner) {
         byRecipient.push({ recipient, decision: null });
         continue;
       }
+      const { tenant, domains } = owner;
       let decision = decisions.get(tenant.id);
       if (!decision) {
-        const domains = await tenants.domainsOf(tenant.id);
         decision = await decide(tenant, {
           parsed,
           links,
           auth,
           raw,
           envelope,
-          tenant: { domains, people: await peopleOf(tenant.id) },
+          tenant: {
+            domains,
+            people: await people.get(tenant.id, () => deps.users.peopleOf(tenant.id)),
+          },
         });
         decisions.set(tenant.id, decision);
       }
@@ -245,9 +281,9 @@ export function createGatewayProcessor(deps: {
     }
 
     const outboxIds: string[] = [];
-    await deps.db.transaction(async (tx) => {
+    const finished = await deps.db.transaction(async (tx) => {
       // Another node took the message over after this node's lease ran out: it finishes it.
-      if (!(await inbound.stillOwned(tx, row.id, nodeId))) return;
+      if (!(await inbound.finishIfOwned(tx, row.id, nodeId, deps.clock.now()))) return false;
       for (const { recipient, decision } of byRecipient) {
         if (!decision) continue; // A domain that left its tenant since: nothing to deliver it to.
         const reasons = decision.findings.map((f) => f.reason);
@@ -266,7 +302,7 @@ export function createGatewayProcessor(deps: {
                 );
           if (action === 'deliver_banner') {
             // Delivered, but with a verdict: the security team sees it among the events.
-            await tx.insert(securityEvents).values({
+            await inbound.recordEvent(tx, {
               tenantId: decision.tenant.id,
               engine: [...new Set(decision.findings.map((f) => f.engine))].join(',') || 'gateway',
               verdict: decision.verdict,
@@ -295,12 +331,7 @@ export function createGatewayProcessor(deps: {
             ),
           );
         } else {
-          const held = await createQuarantineService({
-            db: tx as unknown as Db,
-            clock: deps.clock,
-            config: deps.config,
-            mailer: deps.mailer,
-          }).ingest(
+          const held = await deps.quarantine.ingest(
             {
               raw: delivered,
               recipient,
@@ -311,52 +342,51 @@ export function createGatewayProcessor(deps: {
               engine: [...new Set(decision.findings.map((f) => f.engine))].join(',') || 'gateway',
               notify: action !== 'quarantine_silent',
               delivery: { envelopeFrom: row.mailFrom, idempotencyKey: key },
+              tenant: decision.tenant,
             },
             systemActor,
+            tx,
           );
           quarantineMessageId = held.message.id;
+          outboxIds.push(...held.outboxIds);
         }
-        await tx
-          .insert(mailLog)
-          .values({
-            tenantId: decision.tenant.id,
-            inboundId: row.id,
-            recipient,
-            sender: parsed.fromAddress || row.mailFrom,
-            senderName: parsed.fromName,
-            subject: parsed.subject,
-            messageIdHeader: parsed.messageId,
-            receivedAt: row.receivedAt,
-            verdict: decision.verdict,
-            action: LOGGED_ACTION[action],
-            reasons,
-            spf: auth.spf,
-            dkim: auth.dkim,
-            dmarc: auth.dmarc,
-            size: row.size,
-            attachments: parsed.attachments.length,
-            quarantineMessageId,
-          })
-          .onConflictDoNothing();
+        await inbound.logDelivery(tx, {
+          tenantId: decision.tenant.id,
+          inboundId: row.id,
+          recipient,
+          sender: parsed.fromAddress || row.mailFrom,
+          senderName: parsed.fromName,
+          subject: parsed.subject,
+          messageIdHeader: parsed.messageId,
+          receivedAt: row.receivedAt,
+          verdict: decision.verdict,
+          action: LOGGED_ACTION[action],
+          reasons,
+          spf: auth.spf,
+          dkim: auth.dkim,
+          dmarc: auth.dmarc,
+          size: row.size,
+          attachments: parsed.attachments.length,
+          quarantineMessageId,
+        });
       }
-      await inbound.markProcessed(tx, row.id, deps.clock.now());
+      return true;
     });
-    for (const id of outboxIds) deps.mailer.deliverStored(id);
+    // Only once committed may the queued mail go out.
+    if (finished) for (const id of outboxIds) deps.mailer.deliverStored(id);
   }
 
   /** One claimed message: processed, or backed off after a failure, or parked after the last one. */
-  async function handle(id: string): Promise<boolean> {
-    leases.held.add(id);
+  async function handle(row: InboundRow): Promise<boolean> {
+    leases.held.add(row.id);
     try {
-      return await handleClaimed(id);
+      return await handleClaimed(row);
     } finally {
-      leases.held.delete(id);
+      leases.held.delete(row.id);
     }
   }
 
-  async function handleClaimed(id: string): Promise<boolean> {
-    const row = await inbound.load(id, nodeId);
-    if (!row) return false;
+  async function handleClaimed(row: InboundRow): Promise<boolean> {
     if (row.attempts > MAX_PROCESSING_ATTEMPTS) {
       // Claimed that often without finishing: a pass that kills its node, or one that never ends.
       await park(row, 'processing did not finish (the node stopped or timed out each time)');
@@ -388,7 +418,7 @@ export function createGatewayProcessor(deps: {
     const reason = `Could not be processed after ${MAX_PROCESSING_ATTEMPTS} attempts, held unscanned: ${lastError}`;
     const copies: ParkedCopy[] = [];
     for (const recipient of row.rcptTo) {
-      const tenant = await tenants.findByDomain(recipient.split('@')[1] ?? '');
+      const tenant = (await tenantOfDomain(recipient.split('@')[1] ?? ''))?.tenant;
       if (!tenant) continue;
       copies.push({
         tenantId: tenant.id,
@@ -409,31 +439,49 @@ export function createGatewayProcessor(deps: {
     }
   }
 
-  /** Process every message that is due, oldest first, `concurrency` at a time; returns how many were processed. */
+  /**
+   * Process every message that is due, oldest first, with up to `concurrency` in flight: a slot
+   * that frees up is refilled at once (one claim statement for as many messages as there is room
+   * for), rather than waiting for the slowest of a batch. Returns how many were processed.
+   */
   async function drain(): Promise<number> {
     let done = 0;
+    const inFlight = new Set<Promise<void>>();
+    /** The last claim filled every free slot: more may be due. */
+    let more = true;
     for (;;) {
-      const ids = await inbound.claim(nodeId, deps.clock.now(), leases.until(), concurrency);
-      if (ids.length === 0) return done;
-      const results = await Promise.all(ids.map((id) => handle(id)));
-      done += results.filter(Boolean).length;
+      const room = concurrency - inFlight.size;
+      if (room > 0 && (more || wanted)) {
+        wanted = false;
+        const rows = await inbound.claimRows(nodeId, deps.clock.now(), leases.until(), room);
+        more = rows.length === room;
+        for (const row of rows) {
+          const work: Promise<void> = handle(row)
+            .then((processed) => {
+              if (processed) done += 1;
+            })
+            .catch((error) => deps.log.error({ err: error, inboundId: row.id }, 'inbound message crashed'))
+            .finally(() => inFlight.delete(work));
+          inFlight.add(work);
+        }
+      }
+      if (inFlight.size === 0) {
+        if (more || wanted) continue;
+        return done;
+      }
+      await Promise.race(inFlight);
     }
   }
 
   function kick(): void {
-    if (running) {
-      again = true;
-      return;
-    }
+    wanted = true;
+    if (running) return; // The pass under way claims again.
     running = drain()
       .then(() => undefined)
       .catch((error) => deps.log.error({ err: error }, 'inbound processing loop failed'))
       .finally(() => {
         running = null;
-        if (again) {
-          again = false;
-          kick();
-        }
+        if (wanted) kick();
       });
   }
 

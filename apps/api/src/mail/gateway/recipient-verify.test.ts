@@ -73,7 +73,7 @@ const silentSockets = { opened: 0, closed: 0 };
 /** A verifier on the test database asking the next hop at `relayUrl` (none: no next hop). */
 const verifierFor = (relayUrl: string | undefined, timeoutMs?: number) =>
   createRecipientVerifier({
-    db: database.db,
+    tenants: createTenantsRepo(database.db),
     clock,
     log: quiet,
     relayUrl,

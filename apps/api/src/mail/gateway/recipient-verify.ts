@@ -1,9 +1,8 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DbOrTx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { createTenantsRepo } from '../../modules/tenants/tenants.repo.ts';
+import type { TenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 
 /**
  * How the gateway checks a domain's recipients at RCPT (`tenant_domains.recipient_verification`):
@@ -158,7 +157,7 @@ const enhancedCode = (text: string) => /^([245]\.\d{1,3}\.\d{1,3})\b/.exec(text)
  * share one callout.
  */
 export function createRecipientVerifier(deps: {
-  db: DbOrTx;
+  tenants: Pick<TenantsRepo, 'recipientVerificationOf' | 'isKnownRecipient'>;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** The next hop, `smtp://host:port` or `smtps://host:port` (SMTP_RELAY_URL). */
@@ -170,7 +169,7 @@ export function createRecipientVerifier(deps: {
   /** Addresses whose callout answer is remembered (default 10,000). */
   cacheSize?: number;
 }): RecipientVerifier {
-  const tenants = createTenantsRepo(deps.db);
+  const { tenants } = deps;
   const timeoutMs = deps.timeoutMs ?? 10_000;
   const nextHop = deps.relayUrl ? new URL(deps.relayUrl) : null;
   const domains = new TtlCache<{ tenantId: string; mode: string }>(deps.clock, 1_000);

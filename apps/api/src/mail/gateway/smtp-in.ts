@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
-import type { Db } from '../../db/client.ts';
-import { inboundMessages } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Counters, memoryCounters } from '../../lib/counters.ts';
 import { LOCAL_NODE } from '../../lib/node-name.ts';
-import { createTenantsRepo } from '../../modules/tenants/tenants.repo.ts';
+import type { TenantsRepo } from '../../modules/tenants/tenants.repo.ts';
+import type { InboundRepo } from './inbound.repo.ts';
 import { checkMessage } from './message-checks.ts';
 
 /** Unknown recipients one client address may try in 10 minutes before RCPT answers 421 (all nodes). */
@@ -43,7 +42,9 @@ class SmtpError extends Error {
  * only once it is stored in `inbound_messages`; `onStored` then wakes the processor.
  */
 export function createSmtpIn(deps: {
-  db: Db;
+  inbound: Pick<InboundRepo, 'store'>;
+  /** Whether a domain is served, when no recipient verifier reads it. */
+  tenants: Pick<TenantsRepo, 'domainOwner'>;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   options: SmtpInOptions;
@@ -61,7 +62,7 @@ export function createSmtpIn(deps: {
   nodeId?: string;
 }) {
   const { options } = deps;
-  const tenants = createTenantsRepo(deps.db);
+  const { tenants } = deps;
   const counters = deps.counters ?? memoryCounters(deps.clock);
   const node = deps.nodeId ?? LOCAL_NODE;
   const accepted = new Set<string>();
@@ -263,22 +264,19 @@ export function createSmtpIn(deps: {
     const trace = `Received: from ${helo.replace(/[^\w.-]/g, '') || 'unknown'} ([${ip}])\r\n\tby ${options.hostname} (Moat) with ${session.transmissionType ?? 'SMTP'} id ${session.id};\r\n\t${now.toUTCString()}\r\n`;
     const raw = Buffer.concat([Buffer.from(trace), message]);
     const envelope = session.envelope;
-    deps.db
-      .insert(inboundMessages)
-      .values({
+    deps.inbound
+      .store({
         receivedAt: now,
         clientIp: ip,
         helo,
         mailFrom: envelope.mailFrom ? envelope.mailFrom.address.toLowerCase() : '',
         rcptTo: envelope.rcptTo.map((r) => r.address.toLowerCase()),
         raw,
-        size: raw.length,
       })
-      .returning({ id: inboundMessages.id })
-      .then(([row]) => {
+      .then((id) => {
         // Stored durably: only now may the client forget the message.
-        callback(null, `2.0.0 Ok: queued as ${row!.id}`);
-        deps.onStored(row!.id);
+        callback(null, `2.0.0 Ok: queued as ${id}`);
+        deps.onStored(id);
       })
       .catch((error) => {
         deps.log.error({ err: error }, 'storing an inbound message failed');

@@ -1,11 +1,23 @@
 import { DEFAULT_RESTORE_POLICY, type RestoreMode, type Verdict } from '@moat/contracts/quarantine';
-import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { restorePolicies } from '../../db/schema.ts';
+import { createQuarantineRepo, type StoredRestorePolicy } from './quarantine.repo.ts';
 
 export interface RestorePolicy {
   mode: RestoreMode;
   identificationRequired: boolean;
+}
+
+/** The restore policy for a verdict given the tenant's stored policies (`restorePoliciesOf`). */
+export function restorePolicyFrom(
+  stored: Partial<Record<Verdict, StoredRestorePolicy>>,
+  verdict: Verdict,
+): RestorePolicy {
+  // Malware is never restorable, whatever is stored.
+  if (verdict === 'malware') return { mode: 'none', identificationRequired: true };
+  const row = stored[verdict];
+  return row
+    ? { mode: row.mode as RestoreMode, identificationRequired: row.identificationRequired }
+    : DEFAULT_RESTORE_POLICY[verdict];
 }
 
 /** The tenant's restore policy for a verdict: its stored row, or the default. */
@@ -14,15 +26,7 @@ export async function restorePolicyOf(
   tenantId: string,
   verdict: Verdict,
 ): Promise<RestorePolicy> {
-  const [row] = await db
-    .select({ mode: restorePolicies.mode, identificationRequired: restorePolicies.identificationRequired })
-    .from(restorePolicies)
-    .where(and(eq(restorePolicies.tenantId, tenantId), eq(restorePolicies.verdict, verdict)));
-  // Malware is never restorable, whatever is stored.
-  if (verdict === 'malware') return { mode: 'none', identificationRequired: true };
-  return row
-    ? { mode: row.mode as RestoreMode, identificationRequired: row.identificationRequired }
-    : DEFAULT_RESTORE_POLICY[verdict];
+  return restorePolicyFrom(await createQuarantineRepo(db).restorePoliciesOf(tenantId), verdict);
 }
 
 export async function setRestorePolicy(
@@ -31,11 +35,5 @@ export async function setRestorePolicy(
   verdict: Verdict,
   policy: RestorePolicy,
 ): Promise<void> {
-  await db
-    .insert(restorePolicies)
-    .values({ tenantId, verdict, ...policy })
-    .onConflictDoUpdate({
-      target: [restorePolicies.tenantId, restorePolicies.verdict],
-      set: { ...policy, updatedAt: new Date() },
-    });
+  await createQuarantineRepo(db).setRestorePolicy(tenantId, verdict, policy);
 }

@@ -4,24 +4,20 @@ import { ROUTES } from '@moat/contracts/routes';
 import { domainOfEmail, emailSchema } from '@moat/contracts/validation';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
-import {
-  messageActions,
-  quarantineAttachments,
-  quarantineMessages,
-  securityEvents,
-} from '../../db/schema.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import type { Caches } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { quarantineNoticeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { parseMessage, sha256 } from '../../mail/parse.ts';
 import { mailBrand } from '../../mail/templates.ts';
-import { createAuditRepo } from '../audit/audit.repo.ts';
-import { createTenantsRepo } from '../tenants/tenants.repo.ts';
+import { type AuditRepo, createAuditRepo } from '../audit/audit.repo.ts';
+import { createTenantsRepo, type TenantRow, type TenantsRepo } from '../tenants/tenants.repo.ts';
 import { restoreLinks } from './links.ts';
-import { restorePolicyOf } from './policy.ts';
+import { restorePolicyFrom } from './policy.ts';
+import { createQuarantineRepo, type QuarantineRepo, type StoredRestorePolicy } from './quarantine.repo.ts';
 
 export interface IngestInput {
   raw: Buffer;
@@ -36,16 +32,44 @@ export interface IngestInput {
   notify?: boolean;
   /** Stripped copies: the envelope sender and the idempotency key of the delivery (the gateway's). */
   delivery?: { envelopeFrom: string; idempotencyKey: string };
+  /** The recipient's tenant, when the caller has resolved it already (the gateway). */
+  tenant?: TenantRow;
 }
 
-/** Holding mail: the one path for the CLI import and the SMTP gateway. */
-export function createQuarantineService(deps: {
+/** Held mail's collaborators: app.ts builds them once; the CLI's one-off service lets them default. */
+export interface QuarantineDeps {
   db: Db;
   clock: Clock;
   config: Pick<Config, 'publicUrl'>;
-  mailer: Mailer;
-}) {
-  const tenants = createTenantsRepo(deps.db);
+  mailer: Pick<Mailer, 'send' | 'deliverStored'>;
+  repo?: Pick<
+    QuarantineRepo,
+    'restorePoliciesOf' | 'insertMessage' | 'insertAttachments' | 'insertAction' | 'insertSecurityEvent'
+  >;
+  tenants?: Pick<TenantsRepo, 'findByDomain'>;
+  audit?: Pick<AuditRepo, 'record'>;
+  /**
+   * With caches, the restore policies are read once per tenant and forgotten on every write to
+   * `restore_policies` (lib/cache.ts); without (a one-off CLI run), read each time.
+   */
+  caches?: Pick<Caches, 'create'>;
+}
+
+/** Holding mail: the one path for the CLI import and the SMTP gateway. */
+export function createQuarantineService(deps: QuarantineDeps) {
+  const tenants = deps.tenants ?? createTenantsRepo(deps.db);
+  const repo = deps.repo ?? createQuarantineRepo(deps.db);
+  const audit = deps.audit ?? createAuditRepo(deps.db);
+  const policies = deps.caches?.create<Partial<Record<Verdict, StoredRestorePolicy>>>('restore-policies', {
+    tables: ['restore_policies'],
+    ttlMs: 60_000,
+  });
+  // Read on the caller's transaction when there is one: the embedded database has one connection,
+  // which that transaction holds.
+  const storedPoliciesOf = (tenantId: string, tx?: DbOrTx) =>
+    policies
+      ? policies.get(tenantId, () => repo.restorePoliciesOf(tenantId, tx))
+      : repo.restorePoliciesOf(tenantId, tx);
 
   /** The message without its attachments, with a note where to get them back. */
   async function strippedCopy(
@@ -70,15 +94,20 @@ export function createQuarantineService(deps: {
   }
 
   return {
-    async ingest(input: IngestInput, actor: Actor) {
+    /**
+     * Hold (or strip) a message for one recipient. Inside the caller's transaction `tx` (the
+     * gateway's per-message one), the mail it queues is returned in `outboxIds` for the caller to
+     * deliver after its commit; without, it commits its own and starts delivering.
+     */
+    async ingest(input: IngestInput, actor: Actor, tx?: DbOrTx) {
       const recipient = emailSchema.safeParse(input.recipient);
       if (!recipient.success)
         throw new AppError('validation_error', `"${input.recipient}" is not a valid email address`);
-      const tenant = await tenants.findByDomain(domainOfEmail(recipient.data));
+      const tenant = input.tenant ?? (await tenants.findByDomain(domainOfEmail(recipient.data), tx));
       if (!tenant) throw new AppError('not_found', `No tenant has the domain of ${recipient.data}`);
       if (input.raw.length === 0) throw new AppError('validation_error', 'The message is empty');
       const parsed = await parseMessage(input.raw);
-      const policy = await restorePolicyOf(deps.db, tenant.id, input.verdict);
+      const policy = restorePolicyFrom(await storedPoliciesOf(tenant.id, tx), input.verdict);
       const now = deps.clock.now();
       const publicId = randomBytes(24).toString('base64url');
       const actionId = randomBytes(24).toString('base64url');
@@ -90,10 +119,9 @@ export function createQuarantineService(deps: {
       const restorable = policy.mode !== 'none';
 
       const outboxIds: string[] = [];
-      const message = await deps.db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(quarantineMessages)
-          .values({
+      const hold = async (tx: DbOrTx) => {
+        const message = await repo.insertMessage(
+          {
             tenantId: tenant.id,
             publicId,
             saasType: input.saasType,
@@ -111,32 +139,32 @@ export function createQuarantineService(deps: {
             rawSha256: sha256(input.raw),
             size: input.raw.length,
             expiresAt: new Date(now.getTime() + tenant.retentionDays * 86_400_000),
-          })
-          .returning();
-        const message = row!;
-        if (parsed.attachments.length) {
-          await tx.insert(quarantineAttachments).values(
-            parsed.attachments.map((a) => ({
-              messageId: message.id,
-              filename: a.filename,
-              contentType: a.contentType,
-              size: a.size,
-              sha256: a.sha256,
-              state: 'removed',
-            })),
-          );
-        }
-        await tx
-          .insert(messageActions)
-          .values({ publicId: actionId, messageId: message.id, action: 'report_safe' });
-        await tx.insert(securityEvents).values({
-          tenantId: tenant.id,
-          messageId: message.id,
-          engine: input.engine,
-          verdict: input.verdict,
-          description: reasons.join('; '),
-          severity: input.verdict === 'malware' || input.verdict === 'phishing' ? 'high' : 'medium',
-        });
+          },
+          tx,
+        );
+        await repo.insertAttachments(
+          parsed.attachments.map((a) => ({
+            messageId: message.id,
+            filename: a.filename,
+            contentType: a.contentType,
+            size: a.size,
+            sha256: a.sha256,
+            state: 'removed',
+          })),
+          tx,
+        );
+        await repo.insertAction(actionId, message.id, 'report_safe', tx);
+        await repo.insertSecurityEvent(
+          {
+            tenantId: tenant.id,
+            messageId: message.id,
+            engine: input.engine,
+            verdict: input.verdict,
+            description: reasons.join('; '),
+            severity: input.verdict === 'malware' || input.verdict === 'phishing' ? 'high' : 'medium',
+          },
+          tx,
+        );
         if (strip) {
           const names = parsed.attachments.map((a) => a.filename).join(', ');
           const note = restorable
@@ -182,17 +210,23 @@ export function createQuarantineService(deps: {
               tx,
             ),
           );
-        await createAuditRepo(tx).record(actor, {
-          tenantId: tenant.id,
-          action: strip ? 'quarantine.strip' : 'quarantine.hold',
-          targetType: 'quarantine_message',
-          targetId: message.id,
-          details: { recipient: recipient.data, verdict: input.verdict, mode: policy.mode },
-        });
+        await audit.record(
+          actor,
+          {
+            tenantId: tenant.id,
+            action: strip ? 'quarantine.strip' : 'quarantine.hold',
+            targetType: 'quarantine_message',
+            targetId: message.id,
+            details: { recipient: recipient.data, verdict: input.verdict, mode: policy.mode },
+          },
+          tx,
+        );
         return message;
-      });
-      for (const id of outboxIds) deps.mailer.deliverStored(id);
-      return { message, policy, links: restorable ? links : null, strip };
+      };
+      const message = tx ? await hold(tx) : await deps.db.transaction((own) => hold(own));
+      // Inside the caller's transaction the mail is not committed yet: the caller delivers it.
+      if (!tx) for (const id of outboxIds) deps.mailer.deliverStored(id);
+      return { message, policy, links: restorable ? links : null, strip, outboxIds };
     },
   };
 }

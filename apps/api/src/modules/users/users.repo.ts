@@ -34,6 +34,14 @@ export function createUsersRepo(db: DbOrTx) {
       const [row] = await (tx ?? db).select().from(users).where(eq(users.inviteTokenHash, inviteTokenHash));
       return row ?? null;
     },
+    /** The tenant's people by name and address, for the gateway's impersonation checks. */
+    async peopleOf(tenantId: string, tx?: DbOrTx): Promise<Array<{ name: string; email: string }>> {
+      const rows = await (tx ?? db)
+        .select({ first: users.firstName, last: users.lastName, email: users.email })
+        .from(users)
+        .where(eq(users.tenantId, tenantId));
+      return rows.map((r) => ({ name: `${r.first} ${r.last}`.trim(), email: r.email }));
+    },
     async findById(id: string, tx?: DbOrTx): Promise<UserRow | null> {
       const [row] = await (tx ?? db).select().from(users).where(eq(users.id, id));
       return row ?? null;

@@ -1,0 +1,54 @@
+import type { Verdict } from '@moat/contracts/quarantine';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { gatewayPolicies, senderLists } from '../../db/schema.ts';
+
+export type SenderListName = 'allow' | 'block';
+
+/** The gateway's per-tenant settings: its action per verdict and its sender allow/block lists. */
+export function createGatewayPolicyRepo(db: DbOrTx) {
+  return {
+    /** The tenant's stored actions, by verdict (verdicts without a row use the defaults). */
+    async actionsOf(tenantId: string, tx?: DbOrTx): Promise<Partial<Record<Verdict, string>>> {
+      const rows = await (tx ?? db)
+        .select({ verdict: gatewayPolicies.verdict, action: gatewayPolicies.action })
+        .from(gatewayPolicies)
+        .where(eq(gatewayPolicies.tenantId, tenantId));
+      return Object.fromEntries(rows.map((r) => [r.verdict, r.action]));
+    },
+
+    async setAction(tenantId: string, verdict: Verdict, action: string, tx?: DbOrTx): Promise<void> {
+      await (tx ?? db)
+        .insert(gatewayPolicies)
+        .values({ tenantId, verdict, action })
+        .onConflictDoUpdate({
+          target: [gatewayPolicies.tenantId, gatewayPolicies.verdict],
+          set: { action, updatedAt: new Date() },
+        });
+    },
+
+    /**
+     * The tenant's list entries among `values` (addresses and domains), looked up by the primary
+     * key (tenant, list, value): the cost does not grow with the size of the lists.
+     */
+    async entriesAmong(
+      tenantId: string,
+      values: string[],
+      tx?: DbOrTx,
+    ): Promise<Array<{ list: SenderListName; value: string }>> {
+      if (values.length === 0) return [];
+      const rows = await (tx ?? db)
+        .select({ list: senderLists.list, value: senderLists.value })
+        .from(senderLists)
+        .where(
+          and(
+            eq(senderLists.tenantId, tenantId),
+            inArray(senderLists.list, ['allow', 'block']),
+            inArray(senderLists.value, values),
+          ),
+        );
+      return rows as Array<{ list: SenderListName; value: string }>;
+    },
+  };
+}
+export type GatewayPolicyRepo = ReturnType<typeof createGatewayPolicyRepo>;
