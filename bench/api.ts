@@ -261,6 +261,8 @@ async function benchOne(kind: 'pglite' | 'postgres') {
       // per-address limits count as they do in production without stopping the benchmark.
       TRUST_PROXY: '127.0.0.1',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      // BENCH_API_REDIS=1: the shared counters in Redis (REDIS_URL) instead of PostgreSQL.
+      ...(process.env.BENCH_API_REDIS ? { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
     },
     port,
   );
