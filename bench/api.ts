@@ -15,20 +15,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
-import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
-import { type Database, openPglite, openPostgres } from '../apps/api/src/db/client.ts';
+import { type Database, openPglite } from '../apps/api/src/db/client.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { ServerKey } from '../apps/api/src/lib/server-key.ts';
 import { hashToken, newToken } from '../apps/api/src/lib/tokens.ts';
 import { seedFirstTenant } from '../apps/api/src/seed.ts';
 import { holdMessage } from '../apps/api/src/test/hold.ts';
+import { freePort, freshPostgres, median } from './support.ts';
 
 const PAIRS = Number(process.env.BENCH_API_PAIRS ?? 5);
 const REQUESTS = Number(process.env.BENCH_API_REQUESTS ?? 2000);
@@ -39,17 +37,6 @@ const SECRET = crypto.randomBytes(32).toString('base64');
 const MESSAGES = 50;
 /** BENCH_API_DB=pglite or postgres runs one of the two. */
 const ONLY = process.env.BENCH_API_DB;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHealth(port: number, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 120_000;
@@ -172,12 +159,6 @@ async function load(port: number, target: Target, count = REQUESTS): Promise<num
   return count / seconds;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 /** Seed one tenant, its admin with a session, and held messages; answers what the load needs. */
 async function seed(database: Database, dataDir: string) {
   await database.migrate((db) =>
@@ -218,21 +199,10 @@ async function benchOne(kind: 'pglite' | 'postgres') {
   let databaseUrl: string | undefined;
   let database: Database;
   if (kind === 'postgres') {
-    const name = `moat_bench_api_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: SERVER_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(SERVER_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    database = await openPostgres(databaseUrl);
-    dropDatabase = async () => {
-      const dropper = new pg.Client({ connectionString: SERVER_URL });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    };
+    const fresh = await freshPostgres('moat_bench_api', SERVER_URL);
+    databaseUrl = fresh.url;
+    database = await fresh.open();
+    dropDatabase = fresh.drop;
   } else {
     database = await openPglite(path.join(dataDir, 'pgdata'));
   }
@@ -262,7 +232,9 @@ async function benchOne(kind: 'pglite' | 'postgres') {
       TRUST_PROXY: '127.0.0.1',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       // BENCH_API_REDIS=1: the shared counters in Redis (REDIS_URL) instead of PostgreSQL.
-      ...(process.env.BENCH_API_REDIS ? { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
+      ...(process.env.BENCH_API_REDIS
+        ? { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }
+        : {}),
     },
     port,
   );

@@ -1,23 +1,9 @@
-/**
- * The SQL statements one gateway message costs on PostgreSQL, through the whole pipeline: SMTP in
- * (recipient check, counters, durable insert), the processor (claim, load, tenant, lists, people,
- * policy, per-message transaction) and the relay to a sink (outbox claim and mark). Prints each
- * statement of a clean message, then of a message with a malware verdict (held, recipient told),
- * each after a warm-up message of the same kind (so caches are as they are under load).
- *
- * BENCH_PG_URL: the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); a
- * fresh database is created and dropped. The tenant has BENCH_USERS (200) people and
- * BENCH_SENDERS (500) sender-list entries, so loading them whole would show.
- */
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
-import { openPostgres } from '../apps/api/src/db/client.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { ServerKey } from '../apps/api/src/lib/server-key.ts';
 import { createInboundRepo } from '../apps/api/src/mail/gateway/inbound.repo.ts';
@@ -25,28 +11,17 @@ import { createRecipientVerifier } from '../apps/api/src/mail/gateway/recipient-
 import { createSmtpIn } from '../apps/api/src/mail/gateway/smtp-in.ts';
 import { createTenantsRepo } from '../apps/api/src/modules/tenants/tenants.repo.ts';
 import { seedFirstTenant } from '../apps/api/src/seed.ts';
+import { freePort, freshPostgres, recordStatements } from './support.ts';
 
 const SERVER_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const USERS = Number(process.env.BENCH_USERS ?? 200);
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 500);
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const name = `moat_bench_gwqc_${process.pid}`;
-const admin = new pg.Client({ connectionString: SERVER_URL });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(SERVER_URL);
-url.pathname = `/${name}`;
-const database = await openPostgres(url.toString());
+// Recording starts before the pool exists: its clients keep the driver's query as it was then.
+const { seen } = recordStatements();
+const fresh = await freshPostgres('moat_bench_gwqc', SERVER_URL);
+const database = await fresh.open();
 
 let arrived = 0;
 const sink = new SMTPServer({
@@ -125,15 +100,6 @@ try {
   });
   const smtpPort = await smtp.listen(0, '127.0.0.1');
 
-  const seen: string[] = [];
-  let counting = false;
-  const original = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const q = args[0] as string | { text: string };
-    if (counting) seen.push((typeof q === 'string' ? q : q.text).replace(/\s+/g, ' ').slice(0, 200));
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as never;
-
   const send = async (i: number, malware: boolean) => {
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, ignoreTLS: true });
     const before = arrived;
@@ -157,12 +123,11 @@ try {
   ] as const) {
     await send(1, malware);
     seen.length = 0;
-    counting = true;
     await send(2, malware);
-    counting = false;
-    report[label] = seen.length;
-    console.log(`${label} message: ${seen.length} statements`);
-    for (const s of seen) console.log(`  ${s}`);
+    const statements = [...seen];
+    report[label] = statements.length;
+    console.log(`${label} message: ${statements.length} statements`);
+    for (const s of statements) console.log(`  ${s}`);
   }
   console.log(JSON.stringify({ statements_per_message: report }));
   await smtp.close();
@@ -170,6 +135,5 @@ try {
 } finally {
   await new Promise<void>((r) => sink.close(() => r()));
   await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await fresh.drop();
 }

@@ -19,8 +19,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { freePort, freshPostgres, median } from './support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const THROUGHPUT_MESSAGES = Number(process.env.BENCH_GATEWAY_MESSAGES ?? 1_000);
@@ -32,15 +32,6 @@ const PG_SERVER_URL = process.env.BENCH_DATABASE_URL ?? process.env.BENCH_PG_URL
 /** Every node of one database shares the key (any fixed value serves a benchmark). */
 const SECRET = 'b'.repeat(64);
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The next hop: counts what arrives by Message-ID and by held-notice subject. */
 async function startSink() {
@@ -79,20 +70,8 @@ async function startSink() {
 /** A fresh PostgreSQL database for the run, and how to drop it; none without a server URL. */
 async function freshDatabase(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
   if (!PG_SERVER_URL) return { url: undefined, drop: async () => {} };
-  const name = `moat_bench_gw_${process.pid}_${Date.now()}`;
-  const run = async (sql: string) => {
-    const admin = new pg.Client({ connectionString: PG_SERVER_URL });
-    await admin.connect();
-    try {
-      await admin.query(sql);
-    } finally {
-      await admin.end();
-    }
-  };
-  await run(`create database ${name}`);
-  const url = new URL(PG_SERVER_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+  const { url, drop } = await freshPostgres('moat_bench_gw', PG_SERVER_URL);
+  return { url, drop };
 }
 
 async function startMoat(dataDir: string, relayPort: number, smtpPort: number, databaseUrl?: string) {
@@ -219,12 +198,6 @@ async function waitFor(done: () => boolean, timeoutMs: number) {
   const until = Date.now() + timeoutMs;
   while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
   return done();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const perSecond = (count: number, seconds: number) => Math.round((count / seconds) * 10) / 10;

@@ -6,24 +6,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { API } from '@moat/contracts/api-paths';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
-import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
-import { openPostgres } from '../apps/api/src/db/client.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { ServerKey } from '../apps/api/src/lib/server-key.ts';
 import { hashToken, newToken } from '../apps/api/src/lib/tokens.ts';
 import { seedFirstTenant } from '../apps/api/src/seed.ts';
 import { holdMessage } from '../apps/api/src/test/hold.ts';
+import { freshPostgres, recordStatements } from './support.ts';
 
-const SERVER_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const name = `moat_bench_qc_${process.pid}`;
-const admin = new pg.Client({ connectionString: SERVER_URL });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(SERVER_URL);
-url.pathname = `/${name}`;
-const database = await openPostgres(url.toString());
+// Recording starts before the pool exists: its clients keep the driver's query as it was then.
+const { seen } = recordStatements();
+const fresh = await freshPostgres('moat_bench_qc');
+const database = await fresh.open();
 try {
   await database.migrate((db) =>
     seedFirstTenant(
@@ -44,13 +39,6 @@ try {
   await database.db.execute(
     `insert into sessions (token_hash, user_id, tenant_id, expires_at) values ('${hashToken(token)}', '${rows[0]!.id}', '${rows[0]!.tenant_id}', now() + interval '12 hours')` as never,
   );
-  const seen: string[] = [];
-  const original = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const q = args[0] as string | { text: string };
-    seen.push((typeof q === 'string' ? q : q.text).replace(/\s+/g, ' ').slice(0, 160));
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as never;
   const calls = {
     identification_needed: () =>
       app.inject({
@@ -73,6 +61,5 @@ try {
   await app.close();
 } finally {
   await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await fresh.drop();
 }

@@ -1,19 +1,10 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Database, rowsOf } from '../db/client.ts';
 import { openTestDatabase } from '../test/database.ts';
 import { createCaches } from './cache.ts';
 import { systemClock } from './clock.ts';
-
-/** Poll until `check` holds (notices from another connection arrive asynchronously). */
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 2_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not within 2 s');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('caches kept by the database change notices', () => {
   let database: Database;
@@ -71,7 +62,10 @@ describe('caches kept by the database change notices', () => {
     } else {
       await database.db.execute(sql`insert into tenants (name) values ('Cache two')`);
     }
-    await eventually(async () => (await cache.get('all', tenantCount)) === before + 1);
+    await vi.waitFor(async () => expect(await cache.get('all', tenantCount)).toBe(before + 1), {
+      timeout: 2_000,
+      interval: 10,
+    });
     caches.stop();
   });
 

@@ -45,15 +45,6 @@ afterAll(async () => {
   await a.close();
 });
 
-/** Poll until `check` holds: a change notice reaches the other node asynchronously. */
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 2_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not within 2 s');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('two nodes sharing one database', () => {
   it('end on both nodes a session signed out on one, and lock on both an account locked on one', async () => {
     const me = await signedInAs(a.app, a.db);
@@ -67,13 +58,19 @@ describe('two nodes sharing one database', () => {
       b.app.inject({ method: 'GET', url: '/api/v1/current_user', cookies: other.cookies });
     expect((await otherOnB()).json().locked_status).toEqual({ should_lock: false });
     await a.db.update(users).set({ locked: true }).where(eq(users.id, other.user.id));
-    await eventually(async () => (await otherOnB()).json().locked_status?.should_lock === true);
+    await vi.waitFor(
+      async () => expect((await otherOnB()).json().locked_status).toEqual({ should_lock: true }),
+      { timeout: 2_000, interval: 10 },
+    );
 
     const out = await me.send('POST', AUTH_API.logout);
     expect(out.statusCode).toBe(200);
     // The node that signed it out refuses it at once; the other within the notice's delay.
     expect((await me.get('/api/v1/current_user')).statusCode).toBe(403);
-    await eventually(async () => (await onB()).statusCode === 403);
+    await vi.waitFor(async () => expect((await onB()).statusCode).toBe(403), {
+      timeout: 2_000,
+      interval: 10,
+    });
   });
 
   it('accept on one node a captcha fetched from the other', async () => {
