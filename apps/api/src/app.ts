@@ -25,6 +25,7 @@ import { createGatewayPolicyRepo } from './mail/gateway/gateway-policy.repo.ts';
 import { createInboundRepo } from './mail/gateway/inbound.repo.ts';
 import { createGatewayProcessor, type DnsResolver, type GatewayProcessor } from './mail/gateway/processor.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
+import { createOutboxRepo } from './mail/outbox.repo.ts';
 import { createAuditRepo } from './modules/audit/audit.repo.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
@@ -76,9 +77,9 @@ import {
   createPublicConfigService,
   type PublicConfigService,
 } from './modules/public-config/public-config.service.ts';
-import { restorePolicyOf } from './modules/quarantine/policy.ts';
+import { restorePolicyFrom } from './modules/quarantine/policy.ts';
 import { createQuarantineRepo } from './modules/quarantine/quarantine.repo.ts';
-import { createQuarantineService } from './modules/quarantine/quarantine.service.ts';
+import { createQuarantineService, type QuarantineService } from './modules/quarantine/quarantine.service.ts';
 import { createQuarantineAdminRepo } from './modules/quarantine-admin/quarantine-admin.repo.ts';
 import { quarantineAdminRoutes } from './modules/quarantine-admin/quarantine-admin.routes.ts';
 import {
@@ -135,6 +136,8 @@ export interface Services {
   overview: OverviewService;
   mailExplorer: MailExplorerService;
   currentUser: CurrentUserService;
+  /** Holding mail: the one intake path (the gateway, the CLI's import). */
+  quarantine: QuarantineService;
   /** The mail gateway's detection engines and the processor of stored inbound mail. */
   gateway: { engines: Engine[]; processor: GatewayProcessor };
   digest: DigestService;
@@ -219,7 +222,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const serverKey = options.serverKey ?? ServerKey.fromEnvOrFile(config.secretKey, config.dataDir);
   const counters = options.counters ?? countersFor(config, database, clock);
   const mailer = createMailer({
-    db,
+    repo: createOutboxRepo(db),
     relayUrl: config.smtpRelayUrl,
     fromAddress: config.mailFrom,
     log: app.log,
@@ -252,6 +255,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     emailCodes: createEmailCodesRepo(db),
     publicActions: createPublicActionsRepo(db),
     quarantineAdmin: createQuarantineAdminRepo(db),
+    quarantine: createQuarantineRepo(db),
   };
   const { users, tenants, features, audit } = repos;
   const sessions = createSessionsService({
@@ -274,7 +278,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     caches,
     tenants,
     features,
-    restorePolicyOf: (tenantId, verdict) => restorePolicyOf(db, tenantId, verdict),
+    restorePolicyOf: async (tenantId, verdict) =>
+      restorePolicyFrom(await repos.quarantine.restorePoliciesOf(tenantId), verdict),
   });
   const publicActions = createPublicActionsService({
     repo: repos.publicActions,
@@ -301,7 +306,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock,
     config,
     mailer,
-    repo: createQuarantineRepo(db),
+    repo: repos.quarantine,
     tenants,
     audit,
     caches,
@@ -395,6 +400,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     overview: createOverviewService({ repo: repos.overview, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
+    quarantine,
     gateway: { engines, processor },
     digest: createDigestService({
       repo: repos.digest,

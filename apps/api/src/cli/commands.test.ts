@@ -10,6 +10,7 @@ import { systemClock } from '../lib/clock.ts';
 import { createGatewayPolicyRepo } from '../mail/gateway/gateway-policy.repo.ts';
 import { senderKeys, senderListFrom } from '../mail/gateway/policy.ts';
 import { createMailer } from '../mail/outbound.ts';
+import { createOutboxRepo } from '../mail/outbox.repo.ts';
 import { openTestDatabase } from '../test/database.ts';
 import { buildTenant } from '../test/factories.ts';
 import { runCommand } from './commands.ts';
@@ -512,7 +513,7 @@ describe('cli quarantine commands', () => {
 
   it('quarantine:import holds a message, prints its link and queues the notice to the recipient', async () => {
     const mailer = createMailer({
-      db: database.db,
+      repo: createOutboxRepo(database.db),
       relayUrl: undefined,
       fromAddress: 'moat@moat.test',
       log: { info: () => {}, warn: () => {}, error: () => {} },

@@ -4,6 +4,7 @@ import { openDatabase } from '../db/client.ts';
 import { acquireDataDirLock, DataDirBusyError, isProcessAlive } from '../db/data-dir-lock.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createMailer } from '../mail/outbound.ts';
+import { createOutboxRepo } from '../mail/outbox.repo.ts';
 import { CLI_BRIDGE_PATH } from '../modules/cli-bridge/cli-bridge.routes.ts';
 import { type CliResult, parseCommandLine, runCommand } from './commands.ts';
 import { readControlFile } from './control-file.ts';
@@ -84,7 +85,7 @@ async function main(): Promise<never> {
   try {
     await database.migrate();
     const mailer = createMailer({
-      db: database.db,
+      repo: createOutboxRepo(database.db),
       relayUrl: config.smtpRelayUrl,
       fromAddress: config.mailFrom,
       journalPath: path.join(config.dataDir, 'outbox-sent.journal'),

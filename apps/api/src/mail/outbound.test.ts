@@ -6,6 +6,7 @@ import { outbox } from '../db/schema.ts';
 import { ManualClock } from '../test/clock.ts';
 import { openTestDatabase } from '../test/database.ts';
 import { createMailer } from './outbound.ts';
+import { createOutboxRepo } from './outbox.repo.ts';
 
 let database: Database;
 let relay: SMTPServer;
@@ -32,7 +33,7 @@ afterAll(async () => {
 describe('outbound delivery', () => {
   it('queues a mail once per idempotency key', async () => {
     const mailer = createMailer({
-      db: database.db,
+      repo: createOutboxRepo(database.db),
       relayUrl: undefined,
       fromAddress: 'moat@m.test',
       log: quiet,
@@ -70,7 +71,7 @@ describe('outbound delivery', () => {
     await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
     const flakyPort = (flaky.server.address() as { port: number }).port;
     const mailer = createMailer({
-      db: database.db,
+      repo: createOutboxRepo(database.db),
       relayUrl: `smtp://127.0.0.1:${flakyPort}?pool=false`,
       fromAddress: 'moat@m.test',
       log: quiet,
@@ -131,7 +132,7 @@ describe('outbound delivery', () => {
   it('tells the sender once after 4 hours, and bounces only after the 5-day retry window', async () => {
     const clock = new ManualClock();
     const mailer = createMailer({
-      db: database.db,
+      repo: createOutboxRepo(database.db),
       relayUrl: `smtp://127.0.0.1:${port}?pool=false`,
       fromAddress: 'moat@m.test',
       log: quiet,
@@ -186,7 +187,7 @@ describe('outbound delivery', () => {
     await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
     const refusingPort = (refusing.server.address() as { port: number }).port;
     const mailer = createMailer({
-      db: database.db,
+      repo: createOutboxRepo(database.db),
       relayUrl: `smtp://127.0.0.1:${refusingPort}?pool=false`,
       fromAddress: 'moat@m.test',
       log: quiet,
@@ -236,14 +237,14 @@ describe('outbound delivery', () => {
     const sinkPort = (sink.server.address() as { port: number }).port;
     const clock = new ManualClock();
     const cli = createMailer({
-      db: database.db,
+      repo: createOutboxRepo(database.db),
       relayUrl: undefined,
       fromAddress: 'moat@m.test',
       log: quiet,
       clock,
     });
     const server = createMailer({
-      db: database.db,
+      repo: createOutboxRepo(database.db),
       relayUrl: `smtp://127.0.0.1:${sinkPort}?pool=false`,
       fromAddress: 'moat@m.test',
       log: quiet,

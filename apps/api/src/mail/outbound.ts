@@ -7,7 +7,7 @@ import type { Clock } from '../lib/clock.ts';
 import { createLeaseKeeper } from '../lib/lease-keeper.ts';
 import { LOCAL_NODE } from '../lib/node-name.ts';
 import { createPeriodic } from '../lib/periodic.ts';
-import { createOutboxRepo, type DeliveryRow, type OutboxRow } from './outbox.repo.ts';
+import type { DeliveryRow, OutboxRepo, OutboxRow } from './outbox.repo.ts';
 import type { Rendered } from './templates.ts';
 
 export interface OutgoingMail extends Rendered {
@@ -93,7 +93,7 @@ function connectionsOf(relayUrl: string): number {
  * so mail the CLI stores is sent by the running server whatever the CLI's environment.
  */
 export function createMailer(deps: {
-  db: Db;
+  repo: OutboxRepo;
   relayUrl: string | undefined;
   fromAddress: string;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -114,7 +114,7 @@ export function createMailer(deps: {
   const parallel = deps.relayUrl ? connectionsOf(deps.relayUrl) : 1;
   const nodeId = deps.nodeId ?? LOCAL_NODE;
   const retryWindowMs = deps.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
-  const repo = createOutboxRepo(deps.db);
+  const { repo } = deps;
   let started = false;
   /**
    * Mails this node has claimed and not finished (waiting for a pooled connection, or talking to

@@ -5,6 +5,7 @@ import { cliActor } from '../../lib/actor.ts';
 import { createDigestRepo } from '../../modules/digest/digest.repo.ts';
 import { createDigestService } from '../../modules/digest/digest.service.ts';
 import { restorePolicyOf, setRestorePolicy } from '../../modules/quarantine/policy.ts';
+import { createQuarantineRepo } from '../../modules/quarantine/quarantine.repo.ts';
 import { createQuarantineService } from '../../modules/quarantine/quarantine.service.ts';
 import { type Command, HELP, oneOf, onOff, readFileOrNotFound, required, UsageError } from './command.ts';
 
@@ -61,7 +62,7 @@ export const quarantineCommands: Record<string, Command> = {
       reason: { type: 'string', multiple: true },
       'strip-attachments': { type: 'boolean' },
     },
-    async run({ values }, ctx) {
+    async run({ values }, ctx, deps) {
       if (!ctx.mailer) throw new Error('quarantine:import needs a mailer');
       const file = path.resolve(ctx.cwd, required(values, 'file'));
       const type = (values.type as string | undefined) ?? 'office365_emails';
@@ -76,6 +77,9 @@ export const quarantineCommands: Record<string, Command> = {
         clock: ctx.clock,
         config: ctx.config,
         mailer: ctx.mailer,
+        repo: createQuarantineRepo(ctx.db),
+        tenants: deps.tenants,
+        audit: deps.audit,
       }).ingest(
         {
           raw,

@@ -5,7 +5,6 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
 import { Jar, lastMail, login, postJson } from '../../test/sign-in.ts';
-import { createQuarantineService } from '../quarantine/quarantine.service.ts';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
 let admin: Jar;
@@ -41,12 +40,7 @@ async function requested(
   const raw = Buffer.from(
     `From: "Billing" <billing@supplier.example>\r\nTo: ${recipient}\r\nSubject: Invoice ${n}\r\nContent-Type: text/html\r\n\r\n<p>${body}</p><a href="https://evil.example/x">Pay here</a><script>alert(1)</script>`,
   );
-  const { message } = await createQuarantineService({
-    db: t.db,
-    clock: t.app.clock,
-    config: t.app.config,
-    mailer: t.app.services.mailer,
-  }).ingest(
+  const { message } = await t.app.services.quarantine.ingest(
     {
       raw,
       recipient,

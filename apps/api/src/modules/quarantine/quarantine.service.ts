@@ -42,12 +42,12 @@ export interface QuarantineDeps {
   clock: Clock;
   config: Pick<Config, 'publicUrl'>;
   mailer: Pick<Mailer, 'send' | 'deliverStored'>;
-  repo?: Pick<
+  repo: Pick<
     QuarantineRepo,
     'restorePoliciesOf' | 'insertMessage' | 'insertAttachments' | 'insertAction' | 'insertSecurityEvent'
   >;
-  tenants?: Pick<TenantsRepo, 'findByDomain'>;
-  audit?: Pick<AuditRepo, 'record'>;
+  tenants: Pick<TenantsRepo, 'findByDomain'>;
+  audit: Pick<AuditRepo, 'record'>;
   /**
    * With caches, the restore policies are read once per tenant and forgotten on every write to
    * `restore_policies` (lib/cache.ts); without (a one-off CLI run), read each time.
@@ -57,9 +57,7 @@ export interface QuarantineDeps {
 
 /** Holding mail: the one path for the CLI import and the SMTP gateway. */
 export function createQuarantineService(deps: QuarantineDeps) {
-  const tenants = deps.tenants ?? createTenantsRepo(deps.db);
-  const repo = deps.repo ?? createQuarantineRepo(deps.db);
-  const audit = deps.audit ?? createAuditRepo(deps.db);
+  const { tenants, repo, audit } = deps;
   const policies = deps.caches?.create<Partial<Record<Verdict, StoredRestorePolicy>>>('restore-policies', {
     tables: ['restore_policies'],
     ttlMs: 60_000,
