@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Db, DbOrTx } from '../db/client.ts';
+import type { DbOrTx } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import { createLeaseKeeper } from '../lib/lease-keeper.ts';
 import { LOCAL_NODE } from '../lib/node-name.ts';

@@ -4,11 +4,13 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { createGatewayPolicyRepo } from '../../mail/gateway/gateway-policy.repo.ts';
 import { createSenderListsCliRepo } from '../../mail/gateway/sender-lists-cli.repo.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { createAuditRepo } from '../../modules/audit/audit.repo.ts';
 import { createUserTokensRepo } from '../../modules/auth/user-tokens.repo.ts';
 import { createFeaturesRepo } from '../../modules/features/features.repo.ts';
+import { createQuarantineRepo } from '../../modules/quarantine/quarantine.repo.ts';
 import { createIncidentsRepo } from '../../modules/service-status/incidents.repo.ts';
 import { createTenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 import { createTenantsService } from '../../modules/tenants/tenants.service.ts';
@@ -41,6 +43,8 @@ export function createCliDeps(ctx: CliContext) {
     userTokens: createUserTokensRepo(db),
     incidents: createIncidentsRepo({ db, clock }),
     senderLists: createSenderListsCliRepo(db),
+    gatewayPolicies: createGatewayPolicyRepo(db),
+    quarantine: createQuarantineRepo(db),
     tenantsService: createTenantsService({ db, tenants, features, audit }),
     usersService: createUsersService({ db, clock, users, tenants, audit }),
   };

@@ -1,6 +1,6 @@
 import { VERDICTS } from '@moat/contracts/quarantine';
 import { cliActor } from '../../lib/actor.ts';
-import { GATEWAY_ACTIONS, gatewayActionOf, setGatewayAction } from '../../mail/gateway/policy.ts';
+import { GATEWAY_ACTIONS, gatewayActionFrom } from '../../mail/gateway/policy.ts';
 import { type Command, HELP, oneOf, required, UsageError } from './command.ts';
 
 /** What the mail gateway does with a tenant's mail: the action per verdict and the sender lists. */
@@ -10,7 +10,7 @@ export const gatewayCommands: Record<string, Command> = {
     usage:
       'gateway:policy --tenant ID|DOMAIN [--verdict phishing|malware|spam|suspicious --action deliver|deliver_banner|strip|quarantine|quarantine_silent]',
     options: { ...HELP, tenant: { type: 'string' }, verdict: { type: 'string' }, action: { type: 'string' } },
-    async run({ values }, ctx, deps) {
+    async run({ values }, _ctx, deps) {
       const tenant = await deps.tenantsService.resolve(required(values, 'tenant'));
       const verdict = oneOf(values.verdict, VERDICTS, 'verdict');
       const action = oneOf(values.action, GATEWAY_ACTIONS, 'action');
@@ -21,7 +21,7 @@ export const gatewayCommands: Record<string, Command> = {
             'known malware is never delivered: choose strip, quarantine or quarantine_silent',
           );
         }
-        await setGatewayAction(ctx.db, tenant.id, verdict, action);
+        await deps.gatewayPolicies.setAction(tenant.id, verdict, action);
         await deps.audit.record(cliActor, {
           tenantId: tenant.id,
           action: 'gateway.policy_update',
@@ -30,9 +30,8 @@ export const gatewayCommands: Record<string, Command> = {
           details: { verdict, action },
         });
       }
-      const lines = await Promise.all(
-        VERDICTS.map(async (v) => `${v.padEnd(11)} ${await gatewayActionOf(ctx.db, tenant.id, v)}`),
-      );
+      const actions = await deps.gatewayPolicies.actionsOf(tenant.id);
+      const lines = VERDICTS.map((v) => `${v.padEnd(11)} ${gatewayActionFrom(actions, v)}`);
       return `Gateway policy of "${tenant.name}":\n${lines.join('\n')}`;
     },
   },

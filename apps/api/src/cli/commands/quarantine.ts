@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
 import { cliActor } from '../../lib/actor.ts';
 import { createDigestRepo } from '../../modules/digest/digest.repo.ts';
 import { createDigestService } from '../../modules/digest/digest.service.ts';
-import { restorePolicyOf, setRestorePolicy } from '../../modules/quarantine/policy.ts';
+import { restorePolicyFrom } from '../../modules/quarantine/policy.ts';
 import { createQuarantineRepo } from '../../modules/quarantine/quarantine.repo.ts';
 import { createQuarantineService } from '../../modules/quarantine/quarantine.service.ts';
 import { type Command, HELP, oneOf, onOff, readFileOrNotFound, required, UsageError } from './command.ts';
@@ -22,7 +22,7 @@ export const quarantineCommands: Record<string, Command> = {
       mode: { type: 'string' },
       identification: { type: 'string' },
     },
-    async run({ values }, ctx, deps) {
+    async run({ values }, _ctx, deps) {
       const tenant = await deps.tenantsService.resolve(required(values, 'tenant'));
       const verdict = oneOf(values.verdict, VERDICTS, 'verdict');
       const mode = oneOf(values.mode, RESTORE_MODES, 'mode');
@@ -30,7 +30,10 @@ export const quarantineCommands: Record<string, Command> = {
       if (verdict === 'malware') throw new UsageError('malware is never restorable');
       if (verdict && mode) {
         const identification = onOff(values.identification, 'identification') ?? true;
-        await setRestorePolicy(ctx.db, tenant.id, verdict, { mode, identificationRequired: identification });
+        await deps.quarantine.setRestorePolicy(tenant.id, verdict, {
+          mode,
+          identificationRequired: identification,
+        });
         await deps.audit.record(cliActor, {
           tenantId: tenant.id,
           action: 'quarantine.policy_update',
@@ -39,12 +42,11 @@ export const quarantineCommands: Record<string, Command> = {
           details: { verdict, mode, identification },
         });
       }
-      const lines = await Promise.all(
-        VERDICTS.map(async (v) => {
-          const policy = await restorePolicyOf(ctx.db, tenant.id, v);
-          return `${v.padEnd(11)} ${policy.mode.padEnd(22)} identification ${policy.identificationRequired ? 'on' : 'off'}`;
-        }),
-      );
+      const stored = await deps.quarantine.restorePoliciesOf(tenant.id);
+      const lines = VERDICTS.map((v) => {
+        const policy = restorePolicyFrom(stored, v);
+        return `${v.padEnd(11)} ${policy.mode.padEnd(22)} identification ${policy.identificationRequired ? 'on' : 'off'}`;
+      });
       return `Restore policy of "${tenant.name}":\n${lines.join('\n')}`;
     },
   },
@@ -112,7 +114,8 @@ export const quarantineCommands: Record<string, Command> = {
       if (!ctx.mailer) throw new Error('digest:run needs a mailer');
       const count = await createDigestService({
         repo: createDigestRepo(ctx.db),
-        restorePolicyOf: (tenantId, verdict) => restorePolicyOf(ctx.db, tenantId, verdict),
+        restorePolicyOf: async (tenantId, verdict) =>
+          restorePolicyFrom(await createQuarantineRepo(ctx.db).restorePoliciesOf(tenantId), verdict),
         clock: ctx.clock,
         config: ctx.config,
         mailer: ctx.mailer,

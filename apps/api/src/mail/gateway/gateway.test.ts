@@ -14,7 +14,7 @@ import { buildTestApp } from '../../test/app.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
 import { parseMessage } from '../parse.ts';
-import { setGatewayAction } from './policy.ts';
+import { createGatewayPolicyRepo } from './gateway-policy.repo.ts';
 import type { SmtpInOptions } from './smtp-in.ts';
 
 /** DNS for tests: no records anywhere (SPF none, DKIM none, DMARC none), answered at once. */
@@ -223,7 +223,7 @@ describe('SMTP gateway: engines and policy', () => {
   });
 
   it('strips a .exe attachment under the strip policy, delivers the rest and keeps the original', async () => {
-    await setGatewayAction(t.db, tenantId, 'suspicious', 'strip');
+    await createGatewayPolicyRepo(t.db).setAction(tenantId, 'suspicious', 'strip');
     await send({
       subject: 'Tool update',
       text: 'Run the attached tool',

@@ -1,6 +1,5 @@
 import type { Verdict } from '@moat/contracts/quarantine';
-import type { DbOrTx } from '../../db/client.ts';
-import { createGatewayPolicyRepo, type SenderListName } from './gateway-policy.repo.ts';
+import type { SenderListName } from './gateway-policy.repo.ts';
 
 export const GATEWAY_ACTIONS = [
   'deliver',
@@ -29,24 +28,6 @@ export function gatewayActionFrom(stored: Partial<Record<Verdict, string>>, verd
   // Known malware never reaches a mailbox, whatever is stored.
   if (verdict === 'malware' && (action === 'deliver' || action === 'deliver_banner')) return 'quarantine';
   return action;
-}
-
-/** The tenant's action for a verdict, read from the database (the CLI's one-off use). */
-export async function gatewayActionOf(
-  db: DbOrTx,
-  tenantId: string,
-  verdict: Verdict,
-): Promise<GatewayAction> {
-  return gatewayActionFrom(await createGatewayPolicyRepo(db).actionsOf(tenantId), verdict);
-}
-
-export async function setGatewayAction(
-  db: DbOrTx,
-  tenantId: string,
-  verdict: Verdict,
-  action: GatewayAction,
-) {
-  await createGatewayPolicyRepo(db).setAction(tenantId, verdict, action);
 }
 
 /** The list values that can match a sender: its address, its domain and each parent domain. */

@@ -16,7 +16,7 @@ import { buildTenant, buildUser } from '../../test/factories.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
 import { holdMessage } from '../../test/hold.ts';
 import { codeIn, Jar, lastMail, solveCaptcha } from '../../test/sign-in.ts';
-import { setRestorePolicy } from '../quarantine/policy.ts';
+import { createQuarantineRepo } from '../quarantine/quarantine.repo.ts';
 
 const clock = new ManualClock();
 /** Two nodes of one cluster: one database, one key, shared counters. */
@@ -267,9 +267,15 @@ describe('two nodes with their own connections, caching what rarely changes', ()
         })
       ).json().status;
     expect(await needed()).toBe(true);
-    await setRestorePolicy(a.db, tenant.id, 'spam', { mode: 'automatic', identificationRequired: false });
+    await createQuarantineRepo(a.db).setRestorePolicy(tenant.id, 'spam', {
+      mode: 'automatic',
+      identificationRequired: false,
+    });
     await vi.waitFor(async () => expect(await needed()).toBe(false), within);
-    await setRestorePolicy(a.db, tenant.id, 'spam', { mode: 'automatic', identificationRequired: true });
+    await createQuarantineRepo(a.db).setRestorePolicy(tenant.id, 'spam', {
+      mode: 'automatic',
+      identificationRequired: true,
+    });
     await vi.waitFor(async () => expect(await needed()).toBe(true), within);
     // The message itself, deleted through the other node's admin path: its link is dead here too.
     await a.app.services.quarantineAdmin.remove(tenant.id, message.id, cliActor);

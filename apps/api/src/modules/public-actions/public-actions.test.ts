@@ -12,7 +12,7 @@ import { holdMessage } from '../../test/hold.ts';
 import { codeIn, Jar, lastMail } from '../../test/sign-in.ts';
 import { createEmailCodesRepo } from '../email-codes/email-codes.repo.ts';
 import { createEmailCodes } from '../email-codes/email-codes.service.ts';
-import { setRestorePolicy } from '../quarantine/policy.ts';
+import { createQuarantineRepo } from '../quarantine/quarantine.repo.ts';
 
 const clock = new ManualClock();
 let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -201,7 +201,10 @@ describe('restore policies, cached per node', () => {
         )
       ).json().status;
     expect(await needed()).toBe(true);
-    await setRestorePolicy(t.db, other.id, 'suspicious', { mode: 'request', identificationRequired: false });
+    await createQuarantineRepo(t.db).setRestorePolicy(other.id, 'suspicious', {
+      mode: 'request',
+      identificationRequired: false,
+    });
     expect(await needed()).toBe(false);
     const res = await runCommand(
       [
@@ -432,7 +435,10 @@ describe('request mode (suspicious) and phishing requests', () => {
 
 describe('restore_original', () => {
   it('restores the original attachments once in automatic mode', async () => {
-    await setRestorePolicy(t.db, tenantId, 'spam', { mode: 'automatic', identificationRequired: true });
+    await createQuarantineRepo(t.db).setRestorePolicy(tenantId, 'spam', {
+      mode: 'automatic',
+      identificationRequired: true,
+    });
     const { msg, recipient, raw: original } = await hold('spam', true);
     const stripped = await lastMail(t.db, recipient, 'stripped_delivery');
     expect(Buffer.from(stripped.raw!).toString()).not.toContain('JVBERi0xLjQKJSVFT0YK');

@@ -1,6 +1,5 @@
 import { DEFAULT_RESTORE_POLICY, type RestoreMode, type Verdict } from '@moat/contracts/quarantine';
-import type { DbOrTx } from '../../db/client.ts';
-import { createQuarantineRepo, type StoredRestorePolicy } from './quarantine.repo.ts';
+import type { StoredRestorePolicy } from './quarantine.repo.ts';
 
 export interface RestorePolicy {
   mode: RestoreMode;
@@ -18,22 +17,4 @@ export function restorePolicyFrom(
   return row
     ? { mode: row.mode as RestoreMode, identificationRequired: row.identificationRequired }
     : DEFAULT_RESTORE_POLICY[verdict];
-}
-
-/** The tenant's restore policy for a verdict: its stored row, or the default. */
-export async function restorePolicyOf(
-  db: DbOrTx,
-  tenantId: string,
-  verdict: Verdict,
-): Promise<RestorePolicy> {
-  return restorePolicyFrom(await createQuarantineRepo(db).restorePoliciesOf(tenantId), verdict);
-}
-
-export async function setRestorePolicy(
-  db: DbOrTx,
-  tenantId: string,
-  verdict: Verdict,
-  policy: RestorePolicy,
-): Promise<void> {
-  await createQuarantineRepo(db).setRestorePolicy(tenantId, verdict, policy);
 }

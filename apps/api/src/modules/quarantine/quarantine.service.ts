@@ -13,11 +13,11 @@ import { quarantineNoticeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { parseMessage, sha256 } from '../../mail/parse.ts';
 import { mailBrand } from '../../mail/templates.ts';
-import { type AuditRepo, createAuditRepo } from '../audit/audit.repo.ts';
-import { createTenantsRepo, type TenantRow, type TenantsRepo } from '../tenants/tenants.repo.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
 import { restoreLinks } from './links.ts';
 import { restorePolicyFrom } from './policy.ts';
-import { createQuarantineRepo, type QuarantineRepo, type StoredRestorePolicy } from './quarantine.repo.ts';
+import type { QuarantineRepo, StoredRestorePolicy } from './quarantine.repo.ts';
 
 export interface IngestInput {
   raw: Buffer;
