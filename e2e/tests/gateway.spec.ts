@@ -182,7 +182,9 @@ test('a .exe under the strip policy is delivered without it, and restore-origina
     .replace(/^https?:\/\/[^/]+/, env.moat.url);
 
   await page.goto(link);
-  await expect(page.getByRole('heading', { name: 'Attachment Restore' })).toBeVisible();
+  // The page's own heading shows only while the link is checked (a moment); then the recipient is
+  // asked to prove their address.
+  await expect(page.getByRole('heading', { name: 'User Verification' })).toBeVisible();
   await page.getByLabel('Enter your email address:').fill('ana@acme.test');
   await page.getByRole('button', { name: 'Send code' }).click();
   const codeMail = await env.sink.waitFor(
