@@ -18,15 +18,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
-import { buildApp } from '../apps/api/src/app.ts';
-import { loadConfig } from '../apps/api/src/config.ts';
 import { type Database, openPglite } from '../apps/api/src/db/client.ts';
-import { systemClock } from '../apps/api/src/lib/clock.ts';
-import { ServerKey } from '../apps/api/src/lib/server-key.ts';
-import { hashToken, newToken } from '../apps/api/src/lib/tokens.ts';
-import { seedFirstTenant } from '../apps/api/src/seed.ts';
-import { holdMessage } from '../apps/api/src/test/hold.ts';
-import { freePort, freshPostgres, median } from './support.ts';
+import { freePort, freshPostgres, median, seededApp } from './support.ts';
 
 const PAIRS = Number(process.env.BENCH_API_PAIRS ?? 5);
 const REQUESTS = Number(process.env.BENCH_API_REQUESTS ?? 2000);
@@ -159,40 +152,6 @@ async function load(port: number, target: Target, count = REQUESTS): Promise<num
   return count / seconds;
 }
 
-/** Seed one tenant, its admin with a session, and held messages; answers what the load needs. */
-async function seed(database: Database, dataDir: string) {
-  await database.migrate((db) =>
-    seedFirstTenant(
-      db,
-      { adminEmail: 'admin@bench.test', adminPassword: 'bench password 1' },
-      systemClock,
-    ).then(() => {}),
-  );
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, MAIL_FROM: 'moat@bench.test' });
-  const app = await buildApp({ config, database, serverKey: ServerKey.inMemory(), logger: false });
-  await app.ready();
-  const links: string[] = [];
-  for (let i = 0; i < MESSAGES; i++) {
-    const raw = Buffer.from(
-      `From: Sender ${i} <sender${i}@outside.example>\r\nTo: admin@bench.test\r\nSubject: Invoice ${i}\r\nMessage-ID: <bench-${i}@outside.example>\r\n\r\nHello ${i}\r\n`,
-    );
-    const held = await holdMessage(app, { raw, recipient: 'admin@bench.test', verdict: 'spam' });
-    links.push(held.message.publicId);
-  }
-  const token = newToken();
-  const { rows } = (await database.db.execute(
-    // biome-ignore lint/suspicious/noExplicitAny: raw SQL through the driver, bench only.
-    `select id, tenant_id from users where email = 'admin@bench.test'` as any,
-  )) as unknown as { rows: Array<{ id: string; tenant_id: string }> };
-  const admin = rows[0]!;
-  await database.db.execute(
-    // biome-ignore lint/suspicious/noExplicitAny: raw SQL through the driver, bench only.
-    `insert into sessions (token_hash, user_id, tenant_id, expires_at) values ('${hashToken(token)}', '${admin.id}', '${admin.tenant_id}', now() + interval '12 hours')` as any,
-  );
-  await app.close();
-  return { links, token };
-}
-
 async function benchOne(kind: 'pglite' | 'postgres') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `moat-bench-api-${kind}-`));
   let dropDatabase = async () => {};
@@ -206,7 +165,8 @@ async function benchOne(kind: 'pglite' | 'postgres') {
   } else {
     database = await openPglite(path.join(dataDir, 'pgdata'));
   }
-  const { links, token } = await seed(database, dataDir);
+  const { app, links, token } = await seededApp(database, dataDir, MESSAGES);
+  await app.close();
   await database.close();
 
   const port = await freePort();

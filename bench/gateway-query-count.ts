@@ -6,10 +6,6 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { ServerKey } from '../apps/api/src/lib/server-key.ts';
-import { createInboundRepo } from '../apps/api/src/mail/gateway/inbound.repo.ts';
-import { createRecipientVerifier } from '../apps/api/src/mail/gateway/recipient-verify.ts';
-import { createSmtpIn } from '../apps/api/src/mail/gateway/smtp-in.ts';
-import { createTenantsRepo } from '../apps/api/src/modules/tenants/tenants.repo.ts';
 import { seedFirstTenant } from '../apps/api/src/seed.ts';
 import { freePort, freshPostgres, recordStatements } from './support.ts';
 
@@ -62,6 +58,8 @@ try {
     DATA_DIR: path.join(os.tmpdir(), 'moat-gwqc'),
     SMTP_RELAY_URL: `smtp://127.0.0.1:${sinkPort}`,
     SMTP_HOSTNAME: 'mx.moat.test',
+    SMTP_MAX_CONNECTIONS_PER_IP: '100',
+    SMTP_MAX_MESSAGES_PER_MINUTE: '100000',
   });
   const noDns = async () => {
     throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
@@ -74,30 +72,8 @@ try {
     dnsResolver: noDns,
   });
   await app.ready();
-  const processor = app.services.gateway.processor;
-  const smtp = createSmtpIn({
-    inbound: createInboundRepo(database.db),
-    tenants: createTenantsRepo(database.db),
-    clock: app.clock,
-    log: app.log,
-    counters: app.services.counters,
-    verifyRecipient: createRecipientVerifier({
-      tenants: createTenantsRepo(database.db),
-      clock: app.clock,
-      log: app.log,
-      relayUrl: undefined,
-      heloName: 'mx.moat.test',
-    }).check,
-    options: {
-      hostname: 'mx.moat.test',
-      maxMessageBytes: 10_000_000,
-      maxRecipients: 100,
-      maxConnectionsPerIp: 100,
-      maxMessagesPerMinute: 100_000,
-      tls: undefined,
-    },
-    onStored: () => processor.kick(),
-  });
+  const _processor = app.services.gateway.processor;
+  const smtp = app.services.gateway.frontDoor();
   const smtpPort = await smtp.listen(0, '127.0.0.1');
 
   const send = async (i: number, malware: boolean) => {

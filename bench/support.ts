@@ -1,7 +1,13 @@
 /** What the benchmarks share: free ports, medians, a fresh PostgreSQL database. */
 import net from 'node:net';
 import pg from 'pg';
-import { type Database, openPostgres } from '../apps/api/src/db/client.ts';
+import { buildApp } from '../apps/api/src/app.ts';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { type Database, openPostgres, rowsOf } from '../apps/api/src/db/client.ts';
+import { systemClock } from '../apps/api/src/lib/clock.ts';
+import { ServerKey } from '../apps/api/src/lib/server-key.ts';
+import { seedFirstTenant } from '../apps/api/src/seed.ts';
+import { holdMessage } from '../apps/api/src/test/hold.ts';
 
 /** The PostgreSQL server the benchmarks create their databases on. */
 export const PG_SERVER_URL =
@@ -66,4 +72,38 @@ export function recordStatements(): { seen: string[]; stop: () => void } {
       pg.Client.prototype.query = original;
     },
   };
+}
+
+/**
+ * The first tenant and its admin (admin@bench.test), `messages` spam messages held for the admin,
+ * and a signed-in session of the admin, on a migrated `database`; the app built on it, its
+ * messages' links and the session's token.
+ */
+export async function seededApp(database: Database, dataDir: string, messages: number) {
+  await database.migrate((db) =>
+    seedFirstTenant(
+      db,
+      { adminEmail: 'admin@bench.test', adminPassword: 'bench password 1' },
+      systemClock,
+    ).then(() => {}),
+  );
+  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, MAIL_FROM: 'moat@bench.test' });
+  const app = await buildApp({ config, database, serverKey: ServerKey.inMemory(), logger: false });
+  await app.ready();
+  const links: string[] = [];
+  for (let i = 0; i < messages; i++) {
+    const raw = Buffer.from(
+      `From: Sender ${i} <sender${i}@outside.example>\r\nTo: admin@bench.test\r\nSubject: Invoice ${i}\r\nMessage-ID: <bench-${i}@outside.example>\r\n\r\nHello ${i}\r\n`,
+    );
+    const held = await holdMessage(app, { raw, recipient: 'admin@bench.test', verdict: 'spam' });
+    links.push(held.message.publicId);
+  }
+  const [admin] = rowsOf<{ id: string; tenant_id: string }>(
+    await database.db.execute(`select id, tenant_id from users where email = 'admin@bench.test'` as never),
+  );
+  const { token } = await app.services.sessions.open(
+    { id: admin!.id, tenantId: admin!.tenant_id },
+    { ip: null, userAgent: 'bench', mfaVerified: true, loginReasonRequired: false },
+  );
+  return { app, links, token };
 }

@@ -24,6 +24,8 @@ import { ServerKey } from './lib/server-key.ts';
 import { createGatewayPolicyRepo } from './mail/gateway/gateway-policy.repo.ts';
 import { createInboundRepo } from './mail/gateway/inbound.repo.ts';
 import { createGatewayProcessor, type DnsResolver, type GatewayProcessor } from './mail/gateway/processor.ts';
+import { createRecipientVerifier } from './mail/gateway/recipient-verify.ts';
+import { createSmtpIn, type SmtpIn } from './mail/gateway/smtp-in.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
 import { createOutboxRepo } from './mail/outbox.repo.ts';
 import { createAuditRepo } from './modules/audit/audit.repo.ts';
@@ -139,7 +141,12 @@ export interface Services {
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
   /** The mail gateway's detection engines and the processor of stored inbound mail. */
-  gateway: { engines: Engine[]; processor: GatewayProcessor };
+  gateway: {
+    engines: Engine[];
+    processor: GatewayProcessor;
+    /** The SMTP front door as the configuration sets it, storing for this processor (not listening yet). */
+    frontDoor: () => SmtpIn;
+  };
   digest: DigestService;
   /** The shared key's check across nodes. */
   cluster: ClusterService;
@@ -278,8 +285,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     caches,
     tenants,
     features,
-    restorePolicyOf: async (tenantId, verdict) =>
-      restorePolicyFrom(await repos.quarantine.restorePoliciesOf(tenantId), verdict),
+    restorePolicyOf: async (tenantId, verdict, tx) =>
+      restorePolicyFrom(await repos.quarantine.restorePoliciesOf(tenantId, tx), verdict),
   });
   const publicActions = createPublicActionsService({
     repo: repos.publicActions,
@@ -301,6 +308,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const restorePolicy = tenantSettings.restorePolicy;
   const engines = createEngines(config.gateway);
+  const inbound = createInboundRepo(db);
   const quarantine = createQuarantineService({
     db,
     clock,
@@ -309,14 +317,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     repo: repos.quarantine,
     tenants,
     audit,
-    caches,
+    restorePolicy: tenantSettings.restorePolicy,
   });
   const processor = createGatewayProcessor({
     db,
     clock,
     mailer,
     engines,
-    inbound: createInboundRepo(db),
+    inbound,
     tenants,
     users,
     policies: createGatewayPolicyRepo(db),
@@ -401,7 +409,36 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
-    gateway: { engines, processor },
+    gateway: {
+      engines,
+      processor,
+      frontDoor: () =>
+        createSmtpIn({
+          inbound,
+          tenants,
+          clock,
+          log: app.log,
+          counters,
+          nodeId: config.nodeName,
+          // Unknown recipients are refused at RCPT (550 5.1.1), not accepted and bounced (backscatter).
+          verifyRecipient: createRecipientVerifier({
+            tenants,
+            clock,
+            log: app.log,
+            relayUrl: config.smtpRelayUrl,
+            heloName: config.gateway.hostname,
+          }).check,
+          options: {
+            hostname: config.gateway.hostname,
+            maxMessageBytes: config.gateway.maxMessageBytes,
+            maxRecipients: 100,
+            maxConnectionsPerIp: config.gateway.maxConnectionsPerIp,
+            maxMessagesPerMinute: config.gateway.maxMessagesPerMinute,
+            tls: config.gateway.tls,
+          },
+          onStored: () => processor.kick(),
+        }),
+    },
     digest: createDigestService({
       repo: repos.digest,
       restorePolicyOf: restorePolicy,

@@ -6,10 +6,6 @@ import { openDatabase } from './db/client.ts';
 import { acquireDataDirLock, DataDirBusyError } from './db/data-dir-lock.ts';
 import { systemClock } from './lib/clock.ts';
 import { newToken } from './lib/tokens.ts';
-import { createInboundRepo } from './mail/gateway/inbound.repo.ts';
-import { createRecipientVerifier } from './mail/gateway/recipient-verify.ts';
-import { createSmtpIn } from './mail/gateway/smtp-in.ts';
-import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { type SeedResult, seedFirstTenant } from './seed.ts';
 
 function fail(message: string): never {
@@ -93,31 +89,7 @@ async function main(): Promise<void> {
   await app.services.mailer.start({ ownsDatabase });
   const processor = app.services.gateway.processor;
   if (ownsDatabase) await processor.releaseAllLeases();
-  const smtp = createSmtpIn({
-    inbound: createInboundRepo(database.db),
-    tenants: createTenantsRepo(database.db),
-    clock: app.clock,
-    log: app.log,
-    counters: app.services.counters,
-    nodeId: config.nodeName,
-    // Unknown recipients are refused at RCPT (550 5.1.1), not accepted and bounced (backscatter).
-    verifyRecipient: createRecipientVerifier({
-      tenants: createTenantsRepo(database.db),
-      clock: app.clock,
-      log: app.log,
-      relayUrl: config.smtpRelayUrl,
-      heloName: config.gateway.hostname,
-    }).check,
-    options: {
-      hostname: config.gateway.hostname,
-      maxMessageBytes: config.gateway.maxMessageBytes,
-      maxRecipients: 100,
-      maxConnectionsPerIp: config.gateway.maxConnectionsPerIp,
-      maxMessagesPerMinute: config.gateway.maxMessagesPerMinute,
-      tls: config.gateway.tls,
-    },
-    onStored: () => processor.kick(),
-  });
+  const smtp = app.services.gateway.frontDoor();
   let smtpPort: number;
   try {
     smtpPort = await smtp.listen(config.smtpPort, config.host);

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
+import type { Verdict } from '@moat/contracts/quarantine';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createGatewayPolicyRepo } from '../../mail/gateway/gateway-policy.repo.ts';
@@ -10,6 +11,7 @@ import type { Mailer } from '../../mail/outbound.ts';
 import { createAuditRepo } from '../../modules/audit/audit.repo.ts';
 import { createUserTokensRepo } from '../../modules/auth/user-tokens.repo.ts';
 import { createFeaturesRepo } from '../../modules/features/features.repo.ts';
+import { restorePolicyFrom } from '../../modules/quarantine/policy.ts';
 import { createQuarantineRepo } from '../../modules/quarantine/quarantine.repo.ts';
 import { createIncidentsRepo } from '../../modules/service-status/incidents.repo.ts';
 import { createTenantsRepo } from '../../modules/tenants/tenants.repo.ts';
@@ -36,6 +38,7 @@ export function createCliDeps(ctx: CliContext) {
   const users = createUsersRepo(db);
   const features = createFeaturesRepo(db);
   const audit = createAuditRepo(db);
+  const quarantine = createQuarantineRepo(db);
   return {
     tenants,
     users,
@@ -44,7 +47,10 @@ export function createCliDeps(ctx: CliContext) {
     incidents: createIncidentsRepo({ db, clock }),
     senderLists: createSenderListsCliRepo(db),
     gatewayPolicies: createGatewayPolicyRepo(db),
-    quarantine: createQuarantineRepo(db),
+    quarantine,
+    /** A verdict's restore policy, read each time (a command runs once). */
+    restorePolicy: async (tenantId: string, verdict: Verdict, tx?: DbOrTx) =>
+      restorePolicyFrom(await quarantine.restorePoliciesOf(tenantId, tx), verdict),
     tenantsService: createTenantsService({ db, tenants, features, audit }),
     usersService: createUsersService({ db, clock, users, tenants, audit }),
   };

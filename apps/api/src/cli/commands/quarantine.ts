@@ -5,7 +5,6 @@ import { cliActor } from '../../lib/actor.ts';
 import { createDigestRepo } from '../../modules/digest/digest.repo.ts';
 import { createDigestService } from '../../modules/digest/digest.service.ts';
 import { restorePolicyFrom } from '../../modules/quarantine/policy.ts';
-import { createQuarantineRepo } from '../../modules/quarantine/quarantine.repo.ts';
 import { createQuarantineService } from '../../modules/quarantine/quarantine.service.ts';
 import { type Command, HELP, oneOf, onOff, readFileOrNotFound, required, UsageError } from './command.ts';
 
@@ -79,9 +78,10 @@ export const quarantineCommands: Record<string, Command> = {
         clock: ctx.clock,
         config: ctx.config,
         mailer: ctx.mailer,
-        repo: createQuarantineRepo(ctx.db),
+        repo: deps.quarantine,
         tenants: deps.tenants,
         audit: deps.audit,
+        restorePolicy: deps.restorePolicy,
       }).ingest(
         {
           raw,
@@ -110,12 +110,11 @@ export const quarantineCommands: Record<string, Command> = {
     summary: 'Queue the quarantine digests that are due (the server does this every hour)',
     usage: 'digest:run',
     options: { ...HELP },
-    async run(_args, ctx) {
+    async run(_args, ctx, deps) {
       if (!ctx.mailer) throw new Error('digest:run needs a mailer');
       const count = await createDigestService({
         repo: createDigestRepo(ctx.db),
-        restorePolicyOf: async (tenantId, verdict) =>
-          restorePolicyFrom(await createQuarantineRepo(ctx.db).restorePoliciesOf(tenantId), verdict),
+        restorePolicyOf: deps.restorePolicy,
         clock: ctx.clock,
         config: ctx.config,
         mailer: ctx.mailer,

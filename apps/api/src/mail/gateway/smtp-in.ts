@@ -308,3 +308,4 @@ export function createSmtpIn(deps: {
     },
   };
 }
+export type SmtpIn = ReturnType<typeof createSmtpIn>;

@@ -7,7 +7,6 @@ import type { Config } from '../../config.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
-import type { Caches } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { quarantineNoticeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
@@ -16,8 +15,8 @@ import { mailBrand } from '../../mail/templates.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
 import { restoreLinks } from './links.ts';
-import { restorePolicyFrom } from './policy.ts';
-import type { QuarantineRepo, StoredRestorePolicy } from './quarantine.repo.ts';
+import type { RestorePolicy } from './policy.ts';
+import type { QuarantineRepo } from './quarantine.repo.ts';
 
 export interface IngestInput {
   raw: Buffer;
@@ -42,32 +41,19 @@ export interface QuarantineDeps {
   clock: Clock;
   config: Pick<Config, 'publicUrl'>;
   mailer: Pick<Mailer, 'send' | 'deliverStored'>;
-  repo: Pick<
-    QuarantineRepo,
-    'restorePoliciesOf' | 'insertMessage' | 'insertAttachments' | 'insertAction' | 'insertSecurityEvent'
-  >;
+  repo: Pick<QuarantineRepo, 'insertMessage' | 'insertAttachments' | 'insertAction' | 'insertSecurityEvent'>;
   tenants: Pick<TenantsRepo, 'findByDomain'>;
   audit: Pick<AuditRepo, 'record'>;
   /**
-   * With caches, the restore policies are read once per tenant and forgotten on every write to
-   * `restore_policies` (lib/cache.ts); without (a one-off CLI run), read each time.
+   * A verdict's restore policy, read on the caller's transaction when it is not cached (the
+   * server's is `TenantSettings.restorePolicy`; a one-off CLI run reads it each time).
    */
-  caches?: Pick<Caches, 'create'>;
+  restorePolicy: (tenantId: string, verdict: Verdict, tx?: DbOrTx) => Promise<RestorePolicy>;
 }
 
 /** Holding mail: the one path for the CLI import and the SMTP gateway. */
 export function createQuarantineService(deps: QuarantineDeps) {
   const { tenants, repo, audit } = deps;
-  const policies = deps.caches?.create<Partial<Record<Verdict, StoredRestorePolicy>>>('restore-policies', {
-    tables: ['restore_policies'],
-    ttlMs: 60_000,
-  });
-  // Read on the caller's transaction when there is one: the embedded database has one connection,
-  // which that transaction holds.
-  const storedPoliciesOf = (tenantId: string, tx?: DbOrTx) =>
-    policies
-      ? policies.get(tenantId, () => repo.restorePoliciesOf(tenantId, tx))
-      : repo.restorePoliciesOf(tenantId, tx);
 
   /** The message without its attachments, with a note where to get them back. */
   async function strippedCopy(
@@ -105,7 +91,7 @@ export function createQuarantineService(deps: QuarantineDeps) {
       if (!tenant) throw new AppError('not_found', `No tenant has the domain of ${recipient.data}`);
       if (input.raw.length === 0) throw new AppError('validation_error', 'The message is empty');
       const parsed = await parseMessage(input.raw);
-      const policy = restorePolicyFrom(await storedPoliciesOf(tenant.id, tx), input.verdict);
+      const policy = await deps.restorePolicy(tenant.id, input.verdict, tx);
       const now = deps.clock.now();
       const publicId = randomBytes(24).toString('base64url');
       const actionId = randomBytes(24).toString('base64url');

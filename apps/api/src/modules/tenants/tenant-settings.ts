@@ -1,5 +1,6 @@
 import type { FeatureFlags } from '@moat/contracts/features';
 import type { Verdict } from '@moat/contracts/quarantine';
+import type { DbOrTx } from '../../db/client.ts';
 import type { Caches } from '../../lib/cache.ts';
 import type { FeaturesRepo } from '../features/features.repo.ts';
 import type { RestorePolicy } from '../quarantine/policy.ts';
@@ -22,8 +23,8 @@ export function createTenantSettings(deps: {
   caches: Pick<Caches, 'create'>;
   tenants: Pick<TenantsRepo, 'findById' | 'primary'>;
   features: Pick<FeaturesRepo, 'flagsOf'>;
-  /** The stored policy or the default (modules/quarantine/policy.ts). */
-  restorePolicyOf: (tenantId: string, verdict: Verdict) => Promise<RestorePolicy>;
+  /** The stored policy or the default (modules/quarantine/policy.ts), read on `tx` when given. */
+  restorePolicyOf: (tenantId: string, verdict: Verdict, tx?: DbOrTx) => Promise<RestorePolicy>;
 }) {
   const ttlMs = TENANT_SETTINGS_TTL_MS;
   // The primary tenant is the first one created: any write to tenants may change it or its row.
@@ -47,8 +48,12 @@ export function createTenantSettings(deps: {
       return { ...(await flags.get(tenantId, () => deps.features.flagsOf(tenantId))) };
     },
 
-    restorePolicy: (tenantId: string, verdict: Verdict): Promise<RestorePolicy> =>
-      policies.get(`${tenantId}:${verdict}`, () => deps.restorePolicyOf(tenantId, verdict)),
+    /**
+     * A verdict's restore policy. `tx`: read on the caller's transaction on a miss (the embedded
+     * database has one connection, which that transaction holds).
+     */
+    restorePolicy: (tenantId: string, verdict: Verdict, tx?: DbOrTx): Promise<RestorePolicy> =>
+      policies.get(`${tenantId}:${verdict}`, () => deps.restorePolicyOf(tenantId, verdict, tx)),
   };
 }
 export type TenantSettings = ReturnType<typeof createTenantSettings>;
