@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -184,12 +184,17 @@ export interface BuildAppOptions {
 }
 
 /** Redis when configured; else the PostgreSQL every node shares; else (one embedded node) memory. */
-function countersFor(config: Config, database: Database, clock: Clock): Counters {
+function countersFor(config: Config, database: Database, clock: Clock, log: FastifyBaseLogger): Counters {
+  const onError = (error: unknown) => log.warn({ err: error }, 'counting hits in the shared store failed');
   if (config.redisUrl) {
-    return redisCounters(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }));
+    return redisCounters(
+      new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }),
+      undefined,
+      { clock, onError },
+    );
   }
   return database.kind === 'postgres'
-    ? postgresCounters(createCountersRepo(database.db), clock)
+    ? postgresCounters(createCountersRepo(database.db), clock, { onError })
     : memoryCounters(clock);
 }
 
@@ -227,7 +232,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('clock', clock);
   const db = database.db;
   const serverKey = options.serverKey ?? ServerKey.fromEnvOrFile(config.secretKey, config.dataDir);
-  const counters = options.counters ?? countersFor(config, database, clock);
+  const counters = options.counters ?? countersFor(config, database, clock, app.log);
   const mailer = createMailer({
     repo: createOutboxRepo(db),
     relayUrl: config.smtpRelayUrl,

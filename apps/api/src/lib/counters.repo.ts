@@ -7,24 +7,12 @@ import { rateCounters } from '../db/schema.ts';
 export function createCountersRepo(db: DbOrTx) {
   return {
     /**
-     * Count one hit of `key` at `now`: a key past its reset starts again at 1 with `reset`. The
-     * count and the reset time, in one statement so two nodes never both start a window.
+     * Count `delta` hits of each key at `now` in one statement (so two nodes never both start a
+     * window): a key past its reset starts again with its `reset`. The counts and reset times, in
+     * the order of `keys`.
      */
-    async hit(key: string, now: Date, reset: Date, tx?: DbOrTx): Promise<{ count: number; resetAt: Date }> {
-      const [row] = rowsOf<{ count: number; reset_at: Date | string }>(
-        await (tx ?? db).execute(sql`
-          insert into ${rateCounters} (key, count, reset_at) values (${key}, 1, ${reset})
-          on conflict (key) do update set
-            count = case when ${rateCounters.resetAt} <= ${now} then 1 else ${rateCounters.count} + 1 end,
-            reset_at = case when ${rateCounters.resetAt} <= ${now} then ${reset} else ${rateCounters.resetAt} end
-          returning count, reset_at`),
-      );
-      return { count: Number(row!.count), resetAt: new Date(row!.reset_at) };
-    },
-
-    /** `hit` of several keys in one statement; the results in the order of `keys`. */
     async hitMany(
-      keys: Array<{ key: string; reset: Date }>,
+      keys: Array<{ key: string; delta: number; reset: Date }>,
       now: Date,
       tx?: DbOrTx,
     ): Promise<Array<{ count: number; resetAt: Date }>> {
@@ -32,14 +20,14 @@ export function createCountersRepo(db: DbOrTx) {
       // One statement cannot count a key twice (ON CONFLICT touches a row once).
       if (new Set(keys.map((k) => k.key)).size !== keys.length) throw new Error('hitMany: keys repeat');
       const values = sql.join(
-        keys.map(({ key, reset }) => sql`(${key}, 1, ${reset}::timestamptz)`),
+        keys.map(({ key, delta, reset }) => sql`(${key}, ${delta}::int, ${reset}::timestamptz)`),
         sql`, `,
       );
       const rows = rowsOf<{ key: string; count: number; reset_at: Date | string }>(
         await (tx ?? db).execute(sql`
           insert into ${rateCounters} (key, count, reset_at) values ${values}
           on conflict (key) do update set
-            count = case when ${rateCounters.resetAt} <= ${now} then 1 else ${rateCounters.count} + 1 end,
+            count = case when ${rateCounters.resetAt} <= ${now} then excluded.count else ${rateCounters.count} + excluded.count end,
             reset_at = case when ${rateCounters.resetAt} <= ${now} then excluded.reset_at else ${rateCounters.resetAt} end
           returning key, count, reset_at`),
       );

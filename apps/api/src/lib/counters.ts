@@ -9,10 +9,13 @@ import type { CountersRepo } from './counters.repo.ts';
  */
 export interface Counters {
   readonly kind: 'memory' | 'postgres' | 'redis';
-  /** Count one hit of `key` in its current window of `windowMs`; the count and the time left. */
-  hit(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
+  /**
+   * Count one hit of `key` in its current window of `windowMs`; the count and the time left. With
+   * the `limit` the caller compares the count with, a shared store may count ahead (`countAhead`).
+   */
+  hit(key: string, windowMs: number, limit?: number): Promise<HitCount>;
   /** `hit` of several keys at once (one round trip): the results in the same order. */
-  hitMany(keys: Array<{ key: string; windowMs: number }>): Promise<Array<{ count: number; ttlMs: number }>>;
+  hitMany(keys: HitRequest[]): Promise<HitCount[]>;
   /** The hits of `key` in its current window (0 when none), without counting one. */
   hits(key: string): Promise<number>;
   /** Move a gauge by `delta` (kept `ttlMs` after its last change); its value. */
@@ -27,8 +30,32 @@ export interface Counters {
   renewShares(keys: string[], node: string, ttlMs: number): Promise<void>;
   /** Forget expired entries (a periodic sweep). */
   sweep(): Promise<void>;
+  /** Send the hits counted ahead to the shared store now (a no-op where nothing waits). */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
+
+export interface HitRequest {
+  key: string;
+  windowMs: number;
+  /** The limit the caller compares the count with, if any. */
+  limit?: number;
+}
+export interface HitCount {
+  count: number;
+  ttlMs: number;
+}
+
+/** What a shared store does in one round trip: `delta` hits of each key, counted in its window. */
+interface HitBatch {
+  key: string;
+  windowMs: number;
+  delta: number;
+}
+type SharedStore = Omit<Counters, 'hit' | 'hitMany' | 'flush'> & {
+  kind: 'postgres' | 'redis';
+  addHits(batch: HitBatch[]): Promise<HitCount[]>;
+};
 
 export function memoryCounters(clock: Clock): Counters {
   const entries = new Map<string, { count: number; resetAt: number }>();
@@ -78,56 +105,60 @@ export function memoryCounters(clock: Clock): Counters {
       const now = clock.now().getTime();
       for (const [key, entry] of entries) if (entry.resetAt <= now) entries.delete(key);
     },
+    async flush() {},
     async close() {},
   };
 }
 
-export function postgresCounters(repo: CountersRepo, clock: Clock): Counters {
-  return {
-    kind: 'postgres',
-    async hit(key, windowMs) {
-      const now = clock.now();
-      const { count, resetAt } = await repo.hit(key, now, new Date(now.getTime() + windowMs));
-      return { count, ttlMs: Math.max(0, resetAt.getTime() - now.getTime()) };
+export function postgresCounters(repo: CountersRepo, clock: Clock, options?: AheadOptions): Counters {
+  return countAhead(
+    {
+      kind: 'postgres',
+      async addHits(batch) {
+        const now = clock.now();
+        const rows = await repo.hitMany(
+          batch.map(({ key, windowMs, delta }) => ({
+            key,
+            delta,
+            reset: new Date(now.getTime() + windowMs),
+          })),
+          now,
+        );
+        return rows.map(({ count, resetAt }) => ({
+          count,
+          ttlMs: Math.max(0, resetAt.getTime() - now.getTime()),
+        }));
+      },
+      async hits(key) {
+        return (await repo.liveCount(key, clock.now())) ?? 0;
+      },
+      async add(key, delta, ttlMs) {
+        const now = clock.now();
+        return repo.add(key, delta, now, new Date(now.getTime() + ttlMs));
+      },
+      async share(key, node, delta, ttlMs) {
+        await this.add(`${key}|${node}`, delta, ttlMs);
+        return repo.liveTotal(`${key}|`, clock.now());
+      },
+      async renewShares(keys, node, ttlMs) {
+        await repo.extend(
+          keys.map((key) => `${key}|${node}`),
+          new Date(clock.now().getTime() + ttlMs),
+        );
+      },
+      async sweep() {
+        await repo.forgetExpired(clock.now());
+      },
+      async close() {},
     },
-    async hitMany(keys) {
-      const now = clock.now();
-      const rows = await repo.hitMany(
-        keys.map(({ key, windowMs }) => ({ key, reset: new Date(now.getTime() + windowMs) })),
-        now,
-      );
-      return rows.map(({ count, resetAt }) => ({
-        count,
-        ttlMs: Math.max(0, resetAt.getTime() - now.getTime()),
-      }));
-    },
-    async hits(key) {
-      return (await repo.liveCount(key, clock.now())) ?? 0;
-    },
-    async add(key, delta, ttlMs) {
-      const now = clock.now();
-      return repo.add(key, delta, now, new Date(now.getTime() + ttlMs));
-    },
-    async share(key, node, delta, ttlMs) {
-      await this.add(`${key}|${node}`, delta, ttlMs);
-      return repo.liveTotal(`${key}|`, clock.now());
-    },
-    async renewShares(keys, node, ttlMs) {
-      await repo.extend(
-        keys.map((key) => `${key}|${node}`),
-        new Date(clock.now().getTime() + ttlMs),
-      );
-    },
-    async sweep() {
-      await repo.forgetExpired(clock.now());
-    },
-    async close() {},
-  };
+    clock,
+    options,
+  );
 }
 
 /** Count and expire in one step, so two nodes never both start a window. */
-const HIT = `local c = redis.call('INCR', KEYS[1])
-if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+const HIT = `local c = redis.call('INCRBY', KEYS[1], ARGV[2])
+if c == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local t = redis.call('PTTL', KEYS[1])
 if t < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); t = tonumber(ARGV[1]) end
 return {c, t}`;
@@ -155,16 +186,17 @@ if c < 0 then redis.call('SET', KEYS[1], 0); c = 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return c`;
 
-export function redisCounters(redis: Redis, prefix = 'moat:'): Counters {
-  return {
+export function redisCounters(
+  redis: Redis,
+  prefix = 'moat:',
+  options?: AheadOptions & { clock?: Clock },
+): Counters {
+  const store: SharedStore = {
     kind: 'redis',
-    async hit(key, windowMs) {
-      const [count, ttl] = (await redis.eval(HIT, 1, `${prefix}hit:${key}`, windowMs)) as [number, number];
-      return { count, ttlMs: ttl };
-    },
-    async hitMany(keys) {
+    async addHits(batch) {
       const pipeline = redis.pipeline();
-      for (const { key, windowMs } of keys) pipeline.eval(HIT, 1, `${prefix}hit:${key}`, windowMs);
+      for (const { key, windowMs, delta } of batch)
+        pipeline.eval(HIT, 1, `${prefix}hit:${key}`, windowMs, delta);
       const results = (await pipeline.exec()) ?? [];
       return results.map(([error, value]) => {
         if (error) throw error;
@@ -189,6 +221,126 @@ export function redisCounters(redis: Redis, prefix = 'moat:'): Counters {
       redis.disconnect();
     },
   };
+  return countAhead(store, options?.clock ?? { now: () => new Date() }, options);
+}
+
+export interface AheadOptions {
+  /** How long hits counted ahead wait before they go to the shared store together (default 50 ms). */
+  flushMs?: number;
+  /** A flush that failed (its hits are not counted again). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Hits counted on this node first and sent to the shared store together, one statement per
+ * `flushMs`, so a request far from its limit costs no round trip. A hit without a `limit`, or whose
+ * count here (the store's count at its last answer plus this node's hits since) passes half its
+ * limit, goes to the store at once and is answered with the store's count: a limit is decided on
+ * the count every node shares. A node learns what the others counted at each answer from the store,
+ * at least once per `flushMs` while a key is busy here; so past a limit the cluster admits at most
+ * what a node counts on a stale figure, at most one flush interval's worth (and never more than half
+ * the limit) per node.
+ */
+function countAhead(store: SharedStore, clock: Clock, options: AheadOptions = {}): Counters {
+  const flushMs = options.flushMs ?? 50;
+  /** Per key: the store's count at its last answer, this node's hits since, the window's end. */
+  const entries = new Map<string, { known: number; pending: number; windowMs: number; resetAt: number }>();
+  let timer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> = Promise.resolve();
+
+  const entryOf = (key: string, windowMs: number, now: number) => {
+    let entry = entries.get(key);
+    if (!entry || entry.resetAt <= now) {
+      entry = { known: 0, pending: 0, windowMs, resetAt: now + windowMs };
+      entries.set(key, entry);
+    }
+    return entry;
+  };
+  /** Send these keys' pending hits; each entry learns the store's count. */
+  const send = async (keys: string[]): Promise<Map<string, HitCount>> => {
+    const batch: HitBatch[] = [];
+    for (const key of keys) {
+      const entry = entries.get(key);
+      if (!entry || entry.pending === 0) continue;
+      batch.push({ key, windowMs: entry.windowMs, delta: entry.pending });
+      entry.pending = 0;
+    }
+    const out = new Map<string, HitCount>();
+    if (batch.length === 0) return out;
+    const counts = await store.addHits(batch);
+    const now = clock.now().getTime();
+    batch.forEach(({ key }, i) => {
+      const count = counts[i]!;
+      const entry = entries.get(key);
+      if (entry) {
+        entry.known = count.count;
+        entry.resetAt = now + count.ttlMs;
+      }
+      out.set(key, count);
+    });
+    return out;
+  };
+  const flushAll = () => {
+    timer = null;
+    const keys = [...entries].filter(([, e]) => e.pending > 0).map(([key]) => key);
+    const run = async () => {
+      // A few hundred keys per statement.
+      for (let i = 0; i < keys.length; i += 500) await send(keys.slice(i, i + 500));
+    };
+    flushing = flushing.then(run).catch((error) => options.onError?.(error));
+    return flushing;
+  };
+  const schedule = () => {
+    if (timer) return;
+    timer = setTimeout(flushAll, flushMs);
+    timer.unref();
+  };
+  const forgetExpired = () => {
+    const now = clock.now().getTime();
+    for (const [key, entry] of entries) if (entry.resetAt <= now && entry.pending === 0) entries.delete(key);
+  };
+
+  return {
+    ...store,
+    async hit(key, windowMs, limit) {
+      const [count] = await this.hitMany([{ key, windowMs, limit }]);
+      return count!;
+    },
+    async hitMany(requests) {
+      const now = clock.now().getTime();
+      if (entries.size > 50_000) forgetExpired();
+      const out: HitCount[] = [];
+      const atOnce: string[] = [];
+      for (const { key, windowMs, limit } of requests) {
+        const entry = entryOf(key, windowMs, now);
+        entry.pending += 1;
+        const count = entry.known + entry.pending;
+        out.push({ count, ttlMs: entry.resetAt - now });
+        if (limit === undefined || count * 2 > limit) atOnce.push(key);
+      }
+      if (atOnce.length === 0) {
+        schedule();
+        return out;
+      }
+      const counted = await send(atOnce);
+      return requests.map(({ key }, i) => counted.get(key) ?? out[i]!);
+    },
+    async hits(key) {
+      return (await store.hits(key)) + (entries.get(key)?.pending ?? 0);
+    },
+    async sweep() {
+      forgetExpired();
+      await store.sweep();
+    },
+    flush: () => {
+      if (timer) clearTimeout(timer);
+      return flushAll();
+    },
+    async close() {
+      await this.flush();
+      await store.close();
+    },
+  };
 }
 
 /**
@@ -204,8 +356,8 @@ export function rateLimitStore(counters: Counters) {
         ? `${prefix}${options.routeInfo.method}${options.routeInfo.url}:`
         : prefix;
     }
-    incr(key: string, callback: Callback, timeWindow: number) {
-      counters.hit(`${this.prefix}${key}`, timeWindow).then(
+    incr(key: string, callback: Callback, timeWindow: number, max?: number) {
+      counters.hit(`${this.prefix}${key}`, timeWindow, max).then(
         ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
         (error: Error) => callback(error),
       );

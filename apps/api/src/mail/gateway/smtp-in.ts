@@ -184,7 +184,7 @@ export function createSmtpIn(deps: {
           }
           const check = await deps.verifyRecipient(rcpt);
           if (check.result === 'unknown') {
-            await counters.hit(unknownKey, 600_000);
+            await counters.hit(unknownKey, 600_000, UNKNOWN_RECIPIENTS_PER_10_MIN);
             deps.log.info({ rcpt, detail: check.detail }, 'recipient refused: unknown address');
             // RFC 3463 5.1.1: bad destination mailbox address.
             return callback(new SmtpError(`5.1.1 <${rcpt}>: Recipient address rejected: User unknown`, 550));
@@ -224,7 +224,7 @@ export function createSmtpIn(deps: {
         const ip = session.remoteAddress;
         const message = Buffer.concat(chunks);
         counters
-          .hit(`smtp-msg:${ip}`, 60_000)
+          .hit(`smtp-msg:${ip}`, 60_000, options.maxMessagesPerMinute)
           .then(({ count }) => {
             if (count > options.maxMessagesPerMinute) {
               return new SmtpError('4.7.0 Too many messages from your address, try again later', 451);

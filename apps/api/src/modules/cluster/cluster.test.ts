@@ -7,7 +7,13 @@ import { type Database, openPostgres, rowsOf } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { cliActor } from '../../lib/actor.ts';
 import { createCountersRepo } from '../../lib/counters.repo.ts';
-import { type Counters, memoryCounters, postgresCounters, redisCounters } from '../../lib/counters.ts';
+import {
+  type AheadOptions,
+  type Counters,
+  memoryCounters,
+  postgresCounters,
+  redisCounters,
+} from '../../lib/counters.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
@@ -334,6 +340,66 @@ describe('shared counters', () => {
         }
       } finally {
         await c.close();
+      }
+    });
+  }
+});
+
+describe('shared counters counting ahead', () => {
+  const stores: Array<[string, (options: AheadOptions) => Counters]> = [
+    ['postgres', (options) => postgresCounters(createCountersRepo(a.db), clock, options)],
+    [
+      'redis',
+      (options) =>
+        redisCounters(new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'), redisPrefix, {
+          ...options,
+          clock,
+        }),
+    ],
+  ];
+  const redisPrefix = `moat-test-ahead:${Date.now()}:`;
+  for (const [kind, make] of stores) {
+    it(`${kind}: far from a limit a node counts ahead; near it, and without one, in the store at once`, async () => {
+      // Two nodes and a reader on one store; no timed flush, so each step is explicit.
+      const [nodeA, nodeB, reader, observer] = [
+        make({ flushMs: 60_000 }),
+        make({ flushMs: 60_000 }),
+        make({}),
+        make({}),
+      ];
+      try {
+        const key = `ahead${Math.random()}`;
+        for (const expected of [1, 2, 3, 4]) expect((await nodeA.hit(key, 60_000, 10)).count).toBe(expected);
+        expect(await reader.hits(key)).toBe(0);
+        await nodeA.flush();
+        expect(await reader.hits(key)).toBe(4);
+        // B has not heard of A's hits: up to half the limit it counts its own, then asks the store.
+        for (const expected of [1, 2, 3, 4, 5])
+          expect((await nodeB.hit(key, 60_000, 10)).count).toBe(expected);
+        expect((await nodeB.hit(key, 60_000, 10)).count).toBe(10);
+        // A's figure is stale until its next answer from the store.
+        expect((await nodeA.hit(key, 60_000, 10)).count).toBe(5);
+        expect((await nodeA.hit(key, 60_000, 10)).count).toBe(12);
+        expect(await reader.hits(key)).toBe(12);
+
+        // No limit: counted in the store before the answer. Several keys: only those that must go.
+        const exact = `exact${Math.random()}`;
+        const ahead = `later${Math.random()}`;
+        const [first, second] = await nodeA.hitMany([
+          { key: exact, windowMs: 60_000 },
+          { key: ahead, windowMs: 60_000, limit: 100 },
+        ]);
+        expect([first!.count, second!.count]).toEqual([1, 1]);
+        expect([await reader.hits(exact), await reader.hits(ahead)]).toEqual([1, 0]);
+        // Hits counted ahead reach the store on close too, and on their own after flushMs.
+        await nodeA.close();
+        expect(await reader.hits(ahead)).toBe(1);
+        const timed = `timed${Math.random()}`;
+        await reader.hit(timed, 60_000, 100);
+        expect(await observer.hits(timed)).toBe(0);
+        await vi.waitFor(async () => expect(await observer.hits(timed)).toBe(1), { timeout: 2_000 });
+      } finally {
+        await Promise.all([nodeA.close(), nodeB.close(), reader.close(), observer.close()]);
       }
     });
   }

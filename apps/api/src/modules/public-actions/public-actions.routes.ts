@@ -15,6 +15,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors.ts';
+import type { HitRequest } from '../../lib/counters.ts';
 import type { PublicAnswer, PublicCall } from './public-actions.service.ts';
 import { RECIPIENT_TRUST_COOKIE, RECIPIENT_TRUST_MS } from './recipient-trust.ts';
 
@@ -61,11 +62,14 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', async (request, reply) => {
     const perLink = request.routeOptions.config.perLinkPerMinute;
     const link = linkOf(request);
-    const keys = [{ key: `public-address:${request.ip}`, windowMs: 60_000 }];
+    const keys: HitRequest[] = [
+      { key: `public-address:${request.ip}`, windowMs: 60_000, limit: PUBLIC_LIMITS.perAddress },
+    ];
     if (perLink) {
       keys.push({
         key: link ? `public-link:${link}:${request.ip}` : `public-nolink:${request.ip}`,
         windowMs: 60_000,
+        limit: perLink,
       });
     }
     const [address, perLinkCount] = await app.services.counters.hitMany(keys);
