@@ -233,8 +233,9 @@ async function benchOne(kind: 'pglite' | 'postgres') {
     };
     const out: Record<string, unknown> = { idle };
     for (const [name, target] of Object.entries(targets)) {
-      await load(moat.port, target.moat, 300); // warm up
-      await load(bare.port, target.bare, 300);
+      // Warm up both (the JIT, the caches, the pools) with as many requests as a measure.
+      await load(moat.port, target.moat);
+      await load(bare.port, target.bare);
       const pairs: Array<{ moat: number; bare: number; ratio: number }> = [];
       for (let p = 0; p < PAIRS; p++) {
         round++;

@@ -19,13 +19,14 @@ export function createCountersRepo(db: DbOrTx) {
       if (keys.length === 0) return [];
       // One statement cannot count a key twice (ON CONFLICT touches a row once).
       if (new Set(keys.map((k) => k.key)).size !== keys.length) throw new Error('hitMany: keys repeat');
-      const values = sql.join(
-        keys.map(({ key, delta, reset }) => sql`(${key}, ${delta}::int, ${reset}::timestamptz)`),
-        sql`, `,
-      );
+      // Three array parameters, whatever the number of keys (a flush sends hundreds).
       const rows = rowsOf<{ key: string; count: number; reset_at: Date | string }>(
         await (tx ?? db).execute(sql`
-          insert into ${rateCounters} (key, count, reset_at) values ${values}
+          insert into ${rateCounters} (key, count, reset_at)
+          select * from unnest(
+            ${sql.param(keys.map((k) => k.key))}::text[],
+            ${sql.param(keys.map((k) => k.delta))}::int[],
+            ${sql.param(keys.map((k) => k.reset.toISOString()))}::timestamptz[])
           on conflict (key) do update set
             count = case when ${rateCounters.resetAt} <= ${now} then excluded.count else ${rateCounters.count} + excluded.count end,
             reset_at = case when ${rateCounters.resetAt} <= ${now} then excluded.reset_at else ${rateCounters.resetAt} end

@@ -59,6 +59,8 @@ type SharedStore = Omit<Counters, 'hit' | 'hitMany' | 'flush'> & {
 
 export function memoryCounters(clock: Clock): Counters {
   const entries = new Map<string, { count: number; resetAt: number }>();
+  /** A crowd of keys is swept at most every few seconds, not at each hit (the sweeper runs too). */
+  let sweptAt = 0;
   const live = (key: string, now: number) => {
     const entry = entries.get(key);
     return entry && entry.resetAt > now ? entry : null;
@@ -70,7 +72,7 @@ export function memoryCounters(clock: Clock): Counters {
       const entry = live(key, now) ?? { count: 0, resetAt: now + windowMs };
       entry.count += 1;
       entries.set(key, entry);
-      if (entries.size > 50_000) await this.sweep();
+      if (entries.size > 50_000 && now - sweptAt > 5_000) await this.sweep();
       return { count: entry.count, ttlMs: entry.resetAt - now };
     },
     async hitMany(keys) {
@@ -103,6 +105,7 @@ export function memoryCounters(clock: Clock): Counters {
     },
     async sweep() {
       const now = clock.now().getTime();
+      sweptAt = now;
       for (const [key, entry] of entries) if (entry.resetAt <= now) entries.delete(key);
     },
     async flush() {},
@@ -245,6 +248,8 @@ function countAhead(store: SharedStore, clock: Clock, options: AheadOptions = {}
   const flushMs = options.flushMs ?? 50;
   /** Per key: the store's count at its last answer, this node's hits since, the window's end. */
   const entries = new Map<string, { known: number; pending: number; windowMs: number; resetAt: number }>();
+  /** The keys with hits not sent yet. */
+  const waiting = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
 
@@ -264,6 +269,7 @@ function countAhead(store: SharedStore, clock: Clock, options: AheadOptions = {}
       if (!entry || entry.pending === 0) continue;
       batch.push({ key, windowMs: entry.windowMs, delta: entry.pending });
       entry.pending = 0;
+      waiting.delete(key);
     }
     const out = new Map<string, HitCount>();
     if (batch.length === 0) return out;
@@ -282,7 +288,7 @@ function countAhead(store: SharedStore, clock: Clock, options: AheadOptions = {}
   };
   const flushAll = () => {
     timer = null;
-    const keys = [...entries].filter(([, e]) => e.pending > 0).map(([key]) => key);
+    const keys = [...waiting];
     const run = async () => {
       // A few hundred keys per statement.
       for (let i = 0; i < keys.length; i += 500) await send(keys.slice(i, i + 500));
@@ -295,9 +301,24 @@ function countAhead(store: SharedStore, clock: Clock, options: AheadOptions = {}
     timer = setTimeout(flushAll, flushMs);
     timer.unref();
   };
+  /**
+   * What this node knows of a key is a cache: past `MAX_KNOWN` keys the oldest known figures go (a
+   * key heard of again starts from this node's own hits, as a new one does); hits not sent stay.
+   */
+  const MAX_KNOWN = 50_000;
   const forgetExpired = () => {
     const now = clock.now().getTime();
     for (const [key, entry] of entries) if (entry.resetAt <= now && entry.pending === 0) entries.delete(key);
+  };
+  /** Down to 80 % of `MAX_KNOWN`, the keys first heard of longest ago first. */
+  const forgetOldest = () => {
+    let excess = entries.size - MAX_KNOWN * 0.8;
+    for (const [key, entry] of entries) {
+      if (excess <= 0) break;
+      if (entry.pending > 0) continue;
+      entries.delete(key);
+      excess--;
+    }
   };
 
   return {
@@ -308,12 +329,13 @@ function countAhead(store: SharedStore, clock: Clock, options: AheadOptions = {}
     },
     async hitMany(requests) {
       const now = clock.now().getTime();
-      if (entries.size > 50_000) forgetExpired();
+      if (entries.size > MAX_KNOWN) forgetOldest();
       const out: HitCount[] = [];
       const atOnce: string[] = [];
       for (const { key, windowMs, limit } of requests) {
         const entry = entryOf(key, windowMs, now);
         entry.pending += 1;
+        waiting.add(key);
         const count = entry.known + entry.pending;
         out.push({ count, ttlMs: entry.resetAt - now });
         if (limit === undefined || count * 2 > limit) atOnce.push(key);

@@ -30,6 +30,7 @@ function textProblem(value: string): string | null {
  */
 function urlPartProblem(raw: string): string | null {
   if (raw.includes('\u0000')) return NUL;
+  if (!raw.includes('%')) return null;
   for (const [run] of raw.matchAll(PERCENT_RUN)) {
     let decoded: string;
     try {
@@ -75,9 +76,10 @@ function urlProblems(request: FastifyRequest): FieldError[] {
       const equals = pair.indexOf('=');
       const key = equals === -1 ? pair : pair.slice(0, equals);
       const problem = urlPartProblem(key) ?? (equals === -1 ? null : urlPartProblem(pair.slice(equals + 1)));
+      if (!problem) continue;
       const field = fieldName(`query.${queryKeyOf(key)}`);
       const named = found.some((error) => error.field === field || error.field.startsWith(`${field}.`));
-      if (problem && !named) found.push({ field, message: problem });
+      if (!named) found.push({ field, message: problem });
     }
   }
   return found.slice(0, MAX_DETAILS);

@@ -1,0 +1,26 @@
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, freshPostgres, seededApp } from '../support.ts';
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const fresh = await freshPostgres('moat_prof', 'postgres://postgres@127.0.0.1:5432/postgres');
+const database = await fresh.open();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-prof-'));
+const { app, links } = await seededApp(database, dataDir, 50);
+await app.close(); await database.close();
+const port = await freePort();
+const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', process.env.PROF_DIR!, '--import', 'tsx', 'apps/api/src/main.ts'], { cwd: ROOT, stdio: 'inherit', env: { PATH: process.env.PATH!, HOME: '/tmp', NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), SMTP_PORT: String(await freePort()), DATA_DIR: dataDir, SECRET_KEY: crypto.randomBytes(32).toString('base64'), TRUST_PROXY: '127.0.0.1', DATABASE_URL: fresh.url } });
+for (;;) { try { if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break; } catch {} await new Promise(r => setTimeout(r, 100)); }
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+let n = 0; const total = Number(process.env.N ?? 30000);
+const body = JSON.stringify({ action_name: 'email_restore' });
+const one = (i: number) => new Promise<void>((res, rej) => { const r = http.request({ host: '127.0.0.1', port, method: 'POST', agent, path: `/api/v1/office365_emails/identification_needed?msg=${links[i % 50]}`, headers: { 'x-requested-with': 'b', 'x-forwarded-for': `10.${(i>>16)&255}.${(i>>8)&255}.${i&255}`, 'content-type': 'application/json', 'content-length': body.length } }, (s) => { s.resume(); s.on('end', () => res()); }); r.on('error', rej); r.end(body); });
+const t0 = performance.now();
+await Promise.all(Array.from({ length: 16 }, async () => { while (n < total) await one(n++); }));
+const secs = (performance.now() - t0) / 1000;
+console.log('rps', Math.round(total / secs), 'load seconds', secs.toFixed(1));
+child.kill('SIGTERM'); await new Promise(r => child.once('exit', r));
+await fresh.drop();
