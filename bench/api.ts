@@ -22,7 +22,7 @@ import { type Database, openPglite } from '../apps/api/src/db/client.ts';
 import { freePort, freshPostgres, median, seededApp } from './support.ts';
 
 const PAIRS = Number(process.env.BENCH_API_PAIRS ?? 5);
-const REQUESTS = Number(process.env.BENCH_API_REQUESTS ?? 2000);
+const REQUESTS = Number(process.env.BENCH_API_REQUESTS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_API_CONCURRENCY ?? 16);
 const SERVER_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROOT = path.resolve(import.meta.dirname, '..');

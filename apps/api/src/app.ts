@@ -203,7 +203,9 @@ function countersFor(config: Config, database: Database, clock: Clock, log: Fast
  * IPv4-mapped), instead of parsing every hop's address at each `request.ip`; ranges (CIDR) stay
  * with Fastify's own matcher.
  */
-export function trustedProxies(setting: boolean | string[]): boolean | string[] | ((address: string) => boolean) {
+export function trustedProxies(
+  setting: boolean | string[],
+): boolean | string[] | ((address: string) => boolean) {
   if (typeof setting === 'boolean' || setting.some((entry) => entry.includes('/'))) return setting;
   const trusted = new Set(setting);
   return (address) => trusted.has(address.startsWith('::ffff:') ? address.slice(7) : address);

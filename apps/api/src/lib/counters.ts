@@ -239,17 +239,24 @@ export interface AheadOptions {
  * `flushMs`, so a request far from its limit costs no round trip. A hit without a `limit`, or whose
  * count here (the store's count at its last answer plus this node's hits since) passes half its
  * limit, goes to the store at once and is answered with the store's count: a limit is decided on
- * the count every node shares. A node learns what the others counted at each answer from the store,
- * at least once per `flushMs` while a key is busy here; so past a limit the cluster admits at most
- * what a node counts on a stale figure, at most one flush interval's worth (and never more than half
- * the limit) per node.
+ * the count every node shares.
+ *
+ * A key's first hits stay on this node until they reach a twentieth of its limit (one, for a limit
+ * under 40): a crowd of addresses that each call once or twice (recipients opening their links)
+ * costs the store nothing, and a key that gets busy is in the store long before its limit matters.
+ * A node learns what the others counted at each answer from the store, at least once per `flushMs`
+ * while a key is busy here. So past a limit the cluster admits at most, per other node, the hits
+ * it keeps to itself (under a twentieth of the limit) or counts on a stale figure (one flush
+ * interval's worth, and under half the limit).
  */
 function countAhead(store: SharedStore, clock: Clock, options: AheadOptions = {}): Counters {
   const flushMs = options.flushMs ?? 50;
   /** Per key: the store's count at its last answer, this node's hits since, the window's end. */
   const entries = new Map<string, { known: number; pending: number; windowMs: number; resetAt: number }>();
-  /** The keys with hits not sent yet. */
+  /** The keys whose hits go to the store at the next flush. */
   const waiting = new Set<string>();
+  /** The hits of a key this node keeps to itself before it shares them. */
+  const publishAt = (limit: number) => Math.max(1, Math.floor(limit / 20));
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
 
@@ -302,20 +309,20 @@ function countAhead(store: SharedStore, clock: Clock, options: AheadOptions = {}
     timer.unref();
   };
   /**
-   * What this node knows of a key is a cache: past `MAX_KNOWN` keys the oldest known figures go (a
-   * key heard of again starts from this node's own hits, as a new one does); hits not sent stay.
+   * What this node knows of a key is a cache: past `MAX_KNOWN` keys the oldest go, with the hits
+   * it kept to itself (fewer than a twentieth of the limit); hits due at the next flush stay.
    */
-  const MAX_KNOWN = 50_000;
+  const MAX_KNOWN = 10_000;
   const forgetExpired = () => {
     const now = clock.now().getTime();
-    for (const [key, entry] of entries) if (entry.resetAt <= now && entry.pending === 0) entries.delete(key);
+    for (const [key, entry] of entries) if (entry.resetAt <= now && !waiting.has(key)) entries.delete(key);
   };
   /** Down to 80 % of `MAX_KNOWN`, the keys first heard of longest ago first. */
   const forgetOldest = () => {
     let excess = entries.size - MAX_KNOWN * 0.8;
-    for (const [key, entry] of entries) {
+    for (const key of entries.keys()) {
       if (excess <= 0) break;
-      if (entry.pending > 0) continue;
+      if (waiting.has(key)) continue;
       entries.delete(key);
       excess--;
     }
@@ -335,7 +342,7 @@ function countAhead(store: SharedStore, clock: Clock, options: AheadOptions = {}
       for (const { key, windowMs, limit } of requests) {
         const entry = entryOf(key, windowMs, now);
         entry.pending += 1;
-        waiting.add(key);
+        if (limit === undefined || entry.known > 0 || entry.pending >= publishAt(limit)) waiting.add(key);
         const count = entry.known + entry.pending;
         out.push({ count, ttlMs: entry.resetAt - now });
         if (limit === undefined || count * 2 > limit) atOnce.push(key);

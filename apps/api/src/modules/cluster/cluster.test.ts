@@ -387,15 +387,24 @@ describe('shared counters counting ahead', () => {
         const ahead = `later${Math.random()}`;
         const [first, second] = await nodeA.hitMany([
           { key: exact, windowMs: 60_000 },
-          { key: ahead, windowMs: 60_000, limit: 100 },
+          { key: ahead, windowMs: 60_000, limit: 30 },
         ]);
         expect([first!.count, second!.count]).toEqual([1, 1]);
         expect([await reader.hits(exact), await reader.hits(ahead)]).toEqual([1, 0]);
+        // Under a twentieth of a limit a key's hits stay on the node (a crowd of one-off callers
+        // costs the store nothing); from there on they are shared at each flush.
+        const crowd = `crowd${Math.random()}`;
+        for (let i = 1; i <= 149; i++) await nodeB.hit(crowd, 60_000, 3_000);
+        await nodeB.flush();
+        expect(await reader.hits(crowd)).toBe(0);
+        expect((await nodeB.hit(crowd, 60_000, 3_000)).count).toBe(150);
+        await nodeB.flush();
+        expect(await reader.hits(crowd)).toBe(150);
         // Hits counted ahead reach the store on close too, and on their own after flushMs.
         await nodeA.close();
         expect(await reader.hits(ahead)).toBe(1);
         const timed = `timed${Math.random()}`;
-        await reader.hit(timed, 60_000, 100);
+        await reader.hit(timed, 60_000, 30);
         expect(await observer.hits(timed)).toBe(0);
         await vi.waitFor(async () => expect(await observer.hits(timed)).toBe(1), { timeout: 2_000 });
       } finally {
