@@ -3,7 +3,7 @@
  * `POST /api/v1/{type}/identification_needed` (a recipient's link) and an authenticated
  * `GET /api/v1/current_user`, each against a bare Fastify hello-world answering the same method,
  * over HTTP on loopback, in interleaved pairs (Moat, bare, Moat, bare, …), median of the pairs.
- * Moat runs as `npm start` runs it (its own process, production settings), once on the embedded
+ * Moat runs as `npm start` runs it (scripts/start.mjs: the compiled server in its own process, production settings), once on the embedded
  * PGlite and once on PostgreSQL; the idle resident memory of each is read from /proc, next to the
  * bare server's.
  *
@@ -175,11 +175,12 @@ async function benchOne(kind: 'pglite' | 'postgres') {
       ...(process.env.BENCH_API_PROFILE
         ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_API_PROFILE]
         : []),
-      '--import',
-      'tsx',
-      'apps/api/src/main.ts',
+      // As `npm start` runs it: the compiled server, in the process of scripts/start.mjs.
+      'scripts/start.mjs',
     ],
     {
+      // No web app: its build is not what is measured.
+      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',

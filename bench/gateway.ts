@@ -75,12 +75,12 @@ async function freshDatabase(): Promise<{ url: string | undefined; drop: () => P
 }
 
 async function startMoat(dataDir: string, relayPort: number, smtpPort: number, databaseUrl?: string) {
-  // The server itself, as scripts/start.mjs runs it, without building the web app first.
+  // The server as `npm start` runs it (scripts/start.mjs, the compiled server), without the web app.
   // BENCH_GATEWAY_PROFILE: a directory for the server's CPU profile (written when it stops).
   const profile = process.env.BENCH_GATEWAY_PROFILE
     ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_GATEWAY_PROFILE]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/api/src/main.ts'], {
+  const child = spawn(process.execPath, [...profile, 'scripts/start.mjs'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,5 +1,6 @@
-// npm start: build the web app if it is missing or older than its sources, then run the server
-// (API, SPA) in this process. Configuration comes from the environment (see README).
+// npm start: build the web app and the compiled server if either is missing or older than its
+// sources, then run the server (API, SPA) in this process with plain `node`. Configuration comes
+// from the environment (see README).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,6 +42,14 @@ if (!process.env.WEB_DIST_DIR && changedAt > builtAt) {
   );
 }
 
-const { register } = await import('tsx/esm/api');
-register();
-await import(path.join(root, 'apps/api/src/main.ts'));
+// The server, compiled from TypeScript once (about half a second) rather than at every start.
+const { buildServer, SERVER_DIST_DIR, SERVER_SOURCES } = await import('./build-server.mjs');
+const serverEntry = path.join(SERVER_DIST_DIR, 'server.mjs');
+const serverBuiltAt = fs.existsSync(serverEntry) ? fs.statSync(serverEntry).mtimeMs : 0;
+if (Math.max(...SERVER_SOURCES.map((s) => newestMtime(path.join(root, s)))) > serverBuiltAt) {
+  process.stdout.write(
+    serverBuiltAt ? 'The server changed: compiling it…\n' : 'Compiling the server (first start)…\n',
+  );
+  await buildServer();
+}
+await import(serverEntry);

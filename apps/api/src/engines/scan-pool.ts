@@ -1,4 +1,7 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compiledDir } from '../lib/build-info.ts';
 import type { AttachmentScan } from './anti-malware.ts';
 import type { Finding } from './types.ts';
 
@@ -16,7 +19,10 @@ interface Task {
  * fails its task (the engine is fail-closed: the message is marked suspicious) and is replaced.
  */
 export function createScanPool(size = 1) {
-  const url = new URL('./anti-malware.worker.mjs', import.meta.url);
+  // Compiled, the worker is a module of its own beside the server; from source it registers tsx.
+  const url = compiledDir
+    ? pathToFileURL(path.join(compiledDir, 'anti-malware.worker.mjs'))
+    : new URL('./anti-malware.worker.mjs', import.meta.url);
   const idle: Worker[] = [];
   const busy = new Map<Worker, Task>();
   const queue: Task[] = [];
@@ -24,7 +30,6 @@ export function createScanPool(size = 1) {
   let nextId = 0;
 
   function spawn(): Worker {
-    // The worker registers the TypeScript loader itself (anti-malware.worker.mjs).
     const worker = new Worker(url);
     worker.unref();
     worker.on('message', (reply: { id: number; findings?: Finding[]; error?: string }) => {

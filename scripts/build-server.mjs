@@ -1,0 +1,65 @@
+// Compiles the API server (apps/api/src, with the contracts it imports) into ES modules in
+// apps/api/dist that `node` runs without a TypeScript loader: server.mjs and the anti-malware
+// scan worker. Packages stay external (node_modules). Each source module's own directory and URL
+// (import.meta.dirname / .url) keep pointing at its source directory, where its SQL migrations,
+// workers and assets are. Run by `npm start` when the sources are newer than the build.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const apiDir = path.join(root, 'apps/api');
+export const SERVER_DIST_DIR = path.join(apiDir, 'dist');
+/** What the build reads: a change to any of these calls for a new build. */
+export const SERVER_SOURCES = ['apps/api/src', 'apps/api/package.json', 'packages/contracts/src'];
+
+/** import.meta.dirname / .url of each source module as the source's; lib/build-info.ts says where the build is. */
+const ownLocation = {
+  name: 'own-location',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (args.path === path.join(apiDir, 'src/lib/build-info.ts')) {
+        return { contents: 'export const compiledDir = import.meta.dirname;', loader: 'ts' };
+      }
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      if (!source.includes('import.meta.')) return { contents: source, loader: 'ts' };
+      const fromBuild = path.relative(SERVER_DIST_DIR, args.path).split(path.sep).join('/');
+      const contents = source
+        .replaceAll(
+          'import.meta.dirname',
+          `__moatPath.join(import.meta.dirname, ${JSON.stringify(path.posix.dirname(fromBuild))})`,
+        )
+        .replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBuild)}, import.meta.url).href`);
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+export async function buildServer() {
+  const esbuild = await import('esbuild');
+  const packageJson = JSON.parse(fs.readFileSync(path.join(apiDir, 'package.json'), 'utf8'));
+  const external = Object.keys(packageJson.dependencies).filter((name) => !name.startsWith('@moat/'));
+  await esbuild.build({
+    entryPoints: {
+      server: path.join(apiDir, 'src/main.ts'),
+      'anti-malware.worker': path.join(apiDir, 'src/engines/anti-malware.worker.ts'),
+    },
+    outdir: SERVER_DIST_DIR,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    // Packages load from node_modules as they are; pg's optional native binding is not installed.
+    external: [...external, 'pg-native'],
+    banner: { js: "import __moatPath from 'node:path';" },
+    plugins: [ownLocation],
+    logLevel: 'warning',
+  });
+  // esbuild's service process is not needed once the build is done.
+  await esbuild.stop();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
