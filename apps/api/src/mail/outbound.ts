@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { DbOrTx } from '../db/client.ts';
+import { createBatcher } from '../lib/batcher.ts';
 import type { Clock } from '../lib/clock.ts';
 import { createLeaseKeeper } from '../lib/lease-keeper.ts';
 import { LOCAL_NODE } from '../lib/node-name.ts';
@@ -132,6 +133,23 @@ export function createMailer(deps: {
   const passes = createPeriodic(drain, (error) => deps.log.error({ err: error }, 'mail retry loop failed'));
 
   const journal = deps.journalPath ? createSentJournal(deps.journalPath) : null;
+  /**
+   * Mail waits that this node had no room to claim: a connection that frees up takes it at once.
+   * Otherwise new mail is started as it is stored, and the periodic pass finds the rest.
+   */
+  let backlog = false;
+  /**
+   * Mail the relay accepted is marked sent in batches, one statement for what finished within a
+   * few milliseconds; the journal has each id first, so a crash in between sends nothing twice.
+   */
+  const sent = createBatcher<string>({
+    waitMs: 10,
+    run: async (ids) => {
+      await repo.markSent(ids, deps.clock.now());
+      if (journal && journal.size() > JOURNAL_ROTATE_BYTES)
+        await repo.markSent(journal.drain(), deps.clock.now());
+    },
+  });
 
   async function deliver(row: DeliveryRow): Promise<void> {
     if (!transport) return;
@@ -156,9 +174,7 @@ export function createMailer(deps: {
             },
       );
       journal?.append(row.id);
-      await repo.markSent([row.id], deps.clock.now());
-      if (journal && journal.size() > JOURNAL_ROTATE_BYTES)
-        await repo.markSent(journal.drain(), deps.clock.now());
+      await sent.add(row.id);
     } catch (error) {
       const lastError = (error as Error).message.slice(0, 500);
       const now = deps.clock.now();
@@ -177,9 +193,10 @@ export function createMailer(deps: {
       );
     } finally {
       inFlight.delete(row.id);
-      // A connection is free: take the next due mail at once rather than at the next pass.
-      if (started)
+      if (started && backlog) {
+        backlog = false;
         void deliverDue(false).catch((error) => deps.log.error({ err: error }, 'mail delivery crashed'));
+      }
     }
   }
 
@@ -190,7 +207,10 @@ export function createMailer(deps: {
   async function deliverDue(wait: boolean): Promise<void> {
     for (;;) {
       const room = capacity - inFlight.size;
-      if (room <= 0) return;
+      if (room <= 0) {
+        backlog = true;
+        return;
+      }
       const rows = await repo.claimDue(nodeId, deps.clock.now(), leases.until(), Math.min(room, 50));
       if (rows.length === 0) return;
       const started = rows.map((row) => deliver(row));
@@ -199,8 +219,12 @@ export function createMailer(deps: {
   }
 
   function startDelivery(id: string): void {
-    // No room: the mail stays queued for the next pass (or the next free connection).
-    if (!transport || inFlight.size >= capacity) return;
+    if (!transport) return;
+    // No room: the mail stays queued for the next free connection (or the next pass).
+    if (inFlight.size >= capacity) {
+      backlog = true;
+      return;
+    }
     void repo
       .claimOne(id, nodeId, deps.clock.now(), leases.until())
       .then((row) => (row ? deliver(row) : undefined))
@@ -336,6 +360,7 @@ export function createMailer(deps: {
     async stop() {
       started = false;
       await passes.stop();
+      await sent.flush();
       await leases.stop();
       transport?.close();
     },

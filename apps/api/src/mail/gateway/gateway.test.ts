@@ -275,6 +275,16 @@ describe('SMTP gateway: engines and policy', () => {
       spf: 'pass',
     });
     expect((await logOf('Spoofed allowed partner'))[0]).toMatchObject({ verdict: 'phishing', dmarc: 'fail' });
+
+    // A sender's entries are kept per node; an entry added later (here by SQL, as the CLI would)
+    // counts from the next message on.
+    await send({ from: 'x@later.test', subject: 'Before the entry' });
+    await process();
+    expect((await logOf('Before the entry'))[0]).toMatchObject({ action: 'delivered' });
+    await t.db.insert(senderLists).values({ tenantId, list: 'block', value: 'later.test' });
+    await send({ from: 'x@later.test', subject: 'After the entry' });
+    await process();
+    expect((await logOf('After the entry'))[0]).toMatchObject({ action: 'quarantined_silent' });
   });
 
   it('processes a message once even when a crash makes it run again', async () => {

@@ -180,6 +180,12 @@ export function createGatewayProcessor(deps: {
     tables: ['gateway_policies'],
     ttlMs: DIRECTORY_TTL_MS,
   });
+  // A sender's allow and block entries, per tenant and sender (mail comes from the same senders
+  // again and again); any write to the lists forgets them all.
+  const senderEntries = deps.caches.create<Awaited<ReturnType<GatewayPolicyRepo['entriesAmong']>>>(
+    'gateway-sender-entries',
+    { tables: ['sender_lists'], ttlMs: DIRECTORY_TTL_MS, max: 10_000 },
+  );
 
   /** The tenant that owns a domain, with all its domains; null for a domain no tenant has. */
   function tenantOfDomain(domain: string) {
@@ -208,9 +214,10 @@ export function createGatewayProcessor(deps: {
     }
     // Both senders' entries in one lookup by address, domain and parent domains.
     const fromSender = input.parsed.fromAddress || input.envelope.mailFrom;
-    const entries = await policies.entriesAmong(tenant.id, [
-      ...new Set([...senderKeys(fromSender), ...senderKeys(input.envelope.mailFrom)]),
-    ]);
+    const keys = [...new Set([...senderKeys(fromSender), ...senderKeys(input.envelope.mailFrom)])];
+    const entries = await senderEntries.get(`${tenant.id}\n${keys.join('\n')}`, () =>
+      policies.entriesAmong(tenant.id, keys),
+    );
     const fromList = senderListFrom(entries, fromSender);
     const envelopeList = input.envelope.mailFrom ? senderListFrom(entries, input.envelope.mailFrom) : null;
     // An allow entry counts only for a sender that proved its domain (DMARC, or SPF/DKIM pass):
