@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/client.ts';
-import { inboundMessages, mailLog, quarantineMessages, securityEvents } from '../../db/schema.ts';
+import { inboundMessages, mailLog, outbox, quarantineMessages, securityEvents } from '../../db/schema.ts';
 import { sha256 } from '../parse.ts';
 
 export type InboundRow = Pick<
@@ -122,6 +122,111 @@ export function createInboundRepo(db: Db) {
         )
         .returning({ id: inboundMessages.id });
       return rows.length === 1;
+    },
+
+    /**
+     * A message that goes out as it came for every recipient, finished in one statement (no
+     * transaction round trips): marked processed if this node still holds it, its deliveries
+     * queued (the same bytes for each, at most once per idempotency key) and its Mail Explorer
+     * rows written — all or, when another node took it over, none. The queued mail's ids in the
+     * order of `deliveries`, or null when the message was not this node's to finish.
+     */
+    async finishDelivered(input: {
+      id: string;
+      owner: string;
+      now: Date;
+      raw: Uint8Array;
+      deliveries: Array<{
+        tenantId: string;
+        kind: string;
+        fromName: string;
+        toAddress: string;
+        subject: string;
+        envelopeFrom: string;
+        idempotencyKey: string;
+      }>;
+      log: Array<typeof mailLog.$inferInsert>;
+    }): Promise<string[] | null> {
+      const deliveries = input.deliveries.map((d) => ({
+        tenant_id: d.tenantId,
+        kind: d.kind,
+        from_name: d.fromName,
+        to_address: d.toAddress,
+        subject: d.subject,
+        envelope_from: d.envelopeFrom,
+        idempotency_key: d.idempotencyKey,
+      }));
+      const log = input.log.map((l) => ({
+        tenant_id: l.tenantId,
+        inbound_id: l.inboundId,
+        recipient: l.recipient,
+        sender: l.sender,
+        sender_name: l.senderName ?? '',
+        subject: l.subject ?? '',
+        message_id_header: l.messageIdHeader ?? null,
+        received_at: l.receivedAt.toISOString(),
+        verdict: l.verdict,
+        action: l.action,
+        reasons: l.reasons ?? [],
+        spf: l.spf ?? 'none',
+        dkim: l.dkim ?? 'none',
+        dmarc: l.dmarc ?? 'none',
+        size: l.size,
+        attachments: l.attachments ?? 0,
+      }));
+      const [row] = rowsOf<{ done: number; queued: Array<[string, string]> | string }>(
+        await db.execute(sql`
+          with done as (
+            update ${inboundMessages} set status = 'processed', processed_at = ${input.now},
+              last_error = null, lease_owner = null, lease_until = null, raw = ''::bytea
+            where id = ${input.id} and status = 'received' and lease_owner = ${input.owner}
+            returning id),
+          queued as (
+            insert into ${outbox} (tenant_id, kind, from_name, to_address, subject, text, html, raw,
+              status, envelope_from, idempotency_key)
+            select d.tenant_id, d.kind, d.from_name, d.to_address, d.subject, '', '', ${input.raw}::bytea,
+              'queued', d.envelope_from, d.idempotency_key
+            from done, jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) as d(tenant_id uuid,
+              kind text, from_name text, to_address text, subject text, envelope_from text,
+              idempotency_key text)
+            on conflict (idempotency_key) do nothing
+            returning id, idempotency_key),
+          logged as (
+            insert into ${mailLog} (tenant_id, inbound_id, recipient, sender, sender_name, subject,
+              message_id_header, received_at, verdict, action, reasons, spf, dkim, dmarc, size, attachments)
+            select l.tenant_id, l.inbound_id, l.recipient, l.sender, l.sender_name, l.subject,
+              l.message_id_header, l.received_at, l.verdict, l.action, l.reasons, l.spf, l.dkim, l.dmarc,
+              l.size, l.attachments
+            from done, jsonb_to_recordset(${JSON.stringify(log)}::jsonb) as l(tenant_id uuid,
+              inbound_id uuid, recipient text, sender text, sender_name text, subject text,
+              message_id_header text, received_at timestamptz, verdict text, action text, reasons jsonb,
+              spf text, dkim text, dmarc text, size int, attachments int)
+            on conflict do nothing
+            returning 1)
+          select (select count(*) from done)::int as done,
+            (select count(*) from logged)::int as logged,
+            coalesce((select jsonb_agg(jsonb_build_array(id, idempotency_key)) from queued), '[]'::jsonb) as queued`),
+      );
+      if (!row || Number(row.done) !== 1) return null;
+      const queued = (typeof row.queued === 'string' ? JSON.parse(row.queued) : row.queued) as Array<
+        [string, string]
+      >;
+      const idByKey = new Map(queued.map(([id, key]) => [key, id]));
+      // A key queued before (never, as the message was not finished; kept as the one-delivery rule).
+      const missing = input.deliveries.filter((d) => !idByKey.has(d.idempotencyKey));
+      if (missing.length > 0) {
+        const earlier = await db
+          .select({ id: outbox.id, key: outbox.idempotencyKey })
+          .from(outbox)
+          .where(
+            inArray(
+              outbox.idempotencyKey,
+              missing.map((d) => d.idempotencyKey),
+            ),
+          );
+        for (const { id, key } of earlier) if (key) idByKey.set(key, id);
+      }
+      return input.deliveries.map((d) => idByKey.get(d.idempotencyKey)!).filter(Boolean);
     },
 
     /** Mail Explorer's row of one recipient of a processed message (once per message and recipient). */

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inboundMessages, mailLog, outbox, quarantineMessages, securityEvents } from '../../db/schema.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
@@ -147,13 +147,20 @@ describe('bad messages are refused at the door', () => {
 
 describe('a message whose processing fails', () => {
   it('is retried with back-off, never holds up other mail, then is parked failed and held with an event', async () => {
-    const mailer = t.app.services.mailer;
-    const send = mailer.send;
-    // A fault on every pass for this one message (as a bug or a broken dependency would cause).
-    mailer.send = async (m, tx) => {
-      if (m.subject === 'Poison') throw new Error('outbox insert failed: simulated');
-      return send(m, tx);
-    };
+    // A fault on every pass for this one message (as a bug or a broken dependency would cause):
+    // the database refuses to queue its delivery.
+    await t.db.execute(
+      sql.raw(`create function poison_outbox() returns trigger language plpgsql as $$
+        begin
+          if new.subject = 'Poison' then raise exception 'outbox insert failed: simulated'; end if;
+          return new;
+        end $$`),
+    );
+    await t.db.execute(
+      sql.raw(
+        'create trigger poison_outbox before insert on outbox for each row execute function poison_outbox()',
+      ),
+    );
     let poisonId = '';
     try {
       const poison = await sendRaw(mail('Poison'));
@@ -199,7 +206,8 @@ describe('a message whose processing fails', () => {
       expect(logged).toMatchObject({ action: 'failed', quarantineMessageId: held!.id });
       expect(await deliveriesOf('Poison')).toHaveLength(0);
     } finally {
-      mailer.send = send;
+      await t.db.execute(sql.raw('drop trigger poison_outbox on outbox'));
+      await t.db.execute(sql.raw('drop function poison_outbox()'));
     }
 
     // The admin sees it with its error, and processes it again once the fault is gone.

@@ -15,7 +15,7 @@ import type { QuarantineService } from '../../modules/quarantine/quarantine.serv
 import type { TenantRow, TenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 import type { UsersRepo } from '../../modules/users/users.repo.ts';
 import type { Mailer } from '../outbound.ts';
-import { parseMessage } from '../parse.ts';
+import { type ParsedMessage, parseMessage } from '../parse.ts';
 import { bannerCopy, stripForgedAuthResults, warningText } from './banner.ts';
 import { cachingResolver, type DnsResolver } from './dns-cache.ts';
 import type { GatewayPolicyRepo } from './gateway-policy.repo.ts';
@@ -250,6 +250,36 @@ export function createGatewayProcessor(deps: {
     return { tenant, verdict, action, findings: counted };
   }
 
+  /** Mail Explorer's row of one recipient of a processed message. */
+  function logRow(
+    row: InboundRow,
+    parsed: ParsedMessage,
+    auth: AuthSummary,
+    recipient: string,
+    decision: Decision,
+    quarantineMessageId: string | null,
+  ) {
+    return {
+      tenantId: decision.tenant.id,
+      inboundId: row.id,
+      recipient,
+      sender: parsed.fromAddress || row.mailFrom,
+      senderName: parsed.fromName,
+      subject: parsed.subject,
+      messageIdHeader: parsed.messageId,
+      receivedAt: row.receivedAt,
+      verdict: decision.verdict,
+      action: LOGGED_ACTION[decision.action],
+      reasons: decision.findings.map((f) => f.reason),
+      spf: auth.spf,
+      dkim: auth.dkim,
+      dmarc: auth.dmarc,
+      size: row.size,
+      attachments: parsed.attachments.length,
+      quarantineMessageId,
+    };
+  }
+
   async function processRow(row: InboundRow): Promise<void> {
     const raw = Buffer.from(row.raw);
     const parsed = await parseMessage(raw);
@@ -285,6 +315,32 @@ export function createGatewayProcessor(deps: {
         decisions.set(tenant.id, decision);
       }
       byRecipient.push({ recipient, decision });
+    }
+
+    // Most mail goes out as it came to every recipient: one statement finishes it.
+    if (byRecipient.every(({ decision }) => !decision || decision.action === 'deliver')) {
+      const reached = byRecipient.flatMap(({ recipient, decision }) =>
+        decision ? [{ recipient, decision }] : [],
+      );
+      const ids = await inbound.finishDelivered({
+        id: row.id,
+        owner: nodeId,
+        now: deps.clock.now(),
+        raw: Buffer.concat([Buffer.from(auth.authenticationResults), delivered]),
+        deliveries: reached.map(({ recipient, decision }) => ({
+          tenantId: decision.tenant.id,
+          kind: 'gateway_delivery',
+          fromName: parsed.fromName,
+          toAddress: recipient,
+          subject: parsed.subject,
+          envelopeFrom: row.mailFrom,
+          idempotencyKey: `${row.id}:${recipient}`,
+        })),
+        log: reached.map(({ recipient, decision }) => logRow(row, parsed, auth, recipient, decision, null)),
+      });
+      // Null: another node took the message over after this node's lease ran out; it finishes it.
+      for (const id of ids ?? []) deps.mailer.deliverStored(id);
+      return;
     }
 
     const outboxIds: string[] = [];
@@ -357,25 +413,7 @@ export function createGatewayProcessor(deps: {
           quarantineMessageId = held.message.id;
           outboxIds.push(...held.outboxIds);
         }
-        await inbound.logDelivery(tx, {
-          tenantId: decision.tenant.id,
-          inboundId: row.id,
-          recipient,
-          sender: parsed.fromAddress || row.mailFrom,
-          senderName: parsed.fromName,
-          subject: parsed.subject,
-          messageIdHeader: parsed.messageId,
-          receivedAt: row.receivedAt,
-          verdict: decision.verdict,
-          action: LOGGED_ACTION[action],
-          reasons,
-          spf: auth.spf,
-          dkim: auth.dkim,
-          dmarc: auth.dmarc,
-          size: row.size,
-          attachments: parsed.attachments.length,
-          quarantineMessageId,
-        });
+        await inbound.logDelivery(tx, logRow(row, parsed, auth, recipient, decision, quarantineMessageId));
       }
       return true;
     });
@@ -403,7 +441,9 @@ export function createGatewayProcessor(deps: {
       await processRow(row);
       return true;
     } catch (error) {
-      const lastError = cleanText((error as Error).message, 500);
+      // What the database said, rather than the statement that failed (drizzle wraps its errors).
+      const cause = (error as { cause?: unknown }).cause;
+      const lastError = cleanText((cause instanceof Error ? cause : (error as Error)).message, 500);
       if (row.attempts >= MAX_PROCESSING_ATTEMPTS) {
         await park(row, lastError);
         return false;
