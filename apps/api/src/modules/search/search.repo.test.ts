@@ -216,7 +216,7 @@ describe('search repository: address keys', () => {
     const groups = { apps: APPS, system: true };
     const mixed = createSearchRepo(spy, { addressKeyRows: 10 });
     const events = await mixed.events(scope, groups);
-    const query = statements.find((q) => !q.startsWith('explain'))!;
+    const query = statements.find((q) => !q.trimStart().startsWith('explain'))!;
     // The events found by their own words by the keys; those found by their message's words not.
     expect(query).toContain('cross join lateral');
     expect(query.match(/ && moat_address_keys\(/g)).toHaveLength(2);

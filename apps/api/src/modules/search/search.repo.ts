@@ -111,22 +111,41 @@ export function createSearchRepo(db: DbOrTx, options: { addressKeyRows?: number 
   const toRecipient = (column: SQL, recipient: string | null) =>
     recipient === null ? sql`` : sql`and ${column} = ${recipient}`;
 
+  /** The messages and events of one search (the service hands both the same scope) share one estimate. */
+  const estimates = new WeakMap<SearchScope, Promise<{ messages: boolean; events: boolean }>>();
+
   /**
-   * Whether `on`'s rows are to be found by the keyword's address keys: it has some, and
-   * PostgreSQL expects at most `addressKeyRows` rows of the table to have them in the range.
+   * Whether the rows of each table are to be found by the keyword's address keys: it has some,
+   * and PostgreSQL expects at most `addressKeyRows` rows of the table to have them in the range
+   * (one EXPLAIN for both tables).
    */
-  async function byKeys(on: Keyed, scope: SearchScope, tx?: DbOrTx): Promise<boolean> {
-    if (addressKeyRows <= 0 || !ADDRESS_PART.test(scope.keyword)) return false;
-    if (addressKeyRows === Number.POSITIVE_INFINITY) return true;
-    const result = await (tx ?? db).execute(
-      sql`explain (format json) select 1 from ${on.table} where ${withKeywordKeys(on, scope)}`,
-    );
+  function byKeys(scope: SearchScope, tx?: DbOrTx): Promise<{ messages: boolean; events: boolean }> {
+    let keyed = estimates.get(scope);
+    if (!keyed) {
+      keyed = estimate(scope, tx);
+      estimates.set(scope, keyed);
+    }
+    return keyed;
+  }
+
+  async function estimate(scope: SearchScope, tx?: DbOrTx) {
+    if (addressKeyRows <= 0 || !ADDRESS_PART.test(scope.keyword)) return { messages: false, events: false };
+    if (addressKeyRows === Number.POSITIVE_INFINITY) return { messages: true, events: true };
+    const result = await (tx ?? db).execute(sql`
+      explain (format json)
+      select 1 from ${MESSAGES.table} where ${withKeywordKeys(MESSAGES, scope)}
+      union all
+      select 1 from ${EVENTS.table} where ${withKeywordKeys(EVENTS, scope)}`);
     const plan = rowsOf(result)[0]?.['QUERY PLAN'];
     const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as
-      | Array<{ Plan?: { 'Plan Rows'?: number } }>
+      | Array<{ Plan?: { Plans?: Array<{ 'Relation Name'?: string; 'Plan Rows'?: number }> } }>
       | undefined;
-    const rows = parsed?.[0]?.Plan?.['Plan Rows'];
-    return typeof rows === 'number' && rows <= addressKeyRows;
+    const scans = parsed?.[0]?.Plan?.Plans ?? [];
+    const rare = (table: string) => {
+      const rows = scans.find((scan) => scan['Relation Name'] === table)?.['Plan Rows'];
+      return typeof rows === 'number' && rows <= addressKeyRows;
+    };
+    return { messages: rare('quarantine_messages'), events: rare('security_events') };
   }
 
   /**
@@ -167,7 +186,7 @@ export function createSearchRepo(db: DbOrTx, options: { addressKeyRows?: number 
     async messages(scope: SearchScope, apps: string[], tx?: DbOrTx): Promise<MessageHit[]> {
       if (apps.length === 0) return [];
       const { tenantId, since, limit, recipient } = scope;
-      const keyed = await byKeys(MESSAGES, scope, tx);
+      const keyed = (await byKeys(scope, tx)).messages;
       const held = (app: SQL) => sql`
         select m.id, m.saas_type as app, m.subject, m.sender, m.recipient, m.verdict, m.received_at
         from quarantine_messages m
@@ -207,12 +226,10 @@ export function createSearchRepo(db: DbOrTx, options: { addressKeyRows?: number 
       groups: { apps: string[]; system: boolean },
       tx?: DbOrTx,
     ): Promise<EventHit[]> {
+      if (groups.apps.length === 0 && !groups.system) return [];
       const { tenantId, since, limit, recipient } = scope;
       const parts: SQL[] = [];
-      const [eventsKeyed, messagesKeyed] = await Promise.all([
-        (groups.apps.length > 0 || groups.system) && byKeys(EVENTS, scope, tx),
-        groups.apps.length > 0 && byKeys(MESSAGES, scope, tx),
-      ]);
+      const { events: eventsKeyed, messages: messagesKeyed } = await byKeys(scope, tx);
       if (groups.apps.length > 0) {
         const byOwnWords = (app: SQL) => sql`
           select e.id, m.saas_type as app, e.verdict, e.engine, e.description, m.subject, e.created_at
@@ -270,7 +287,6 @@ export function createSearchRepo(db: DbOrTx, options: { addressKeyRows?: number 
             limit ${limit}
           ) system_events`);
       }
-      if (parts.length === 0) return [];
       const result = await (tx ?? db).execute(
         sql`select * from (${sql.join(parts, sql` union all `)}) found order by created_at desc`,
       );
