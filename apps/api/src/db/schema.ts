@@ -446,6 +446,11 @@ export const quarantineMessages = pgTable(
       'gin',
       sql`(${t.subject} || ' ' || ${t.senderName} || ' ' || ${t.sender} || ' ' || ${t.recipient}) gin_trgm_ops`,
     ),
+    /** Quick search of an address fragment: the same words' address keys (migration 0014). */
+    index('quarantine_messages_search_address_idx').using(
+      'gin',
+      sql`moat_address_keys(${t.subject} || ' ' || ${t.senderName} || ' ' || ${t.sender} || ' ' || ${t.recipient}, ${t.receivedAt}, ${t.receivedAt})`,
+    ),
     check('quarantine_messages_verdict_check', inList(t.verdict, VERDICTS)),
     check('quarantine_messages_state_check', inList(t.state, MESSAGE_STATES)),
   ],
@@ -542,6 +547,10 @@ export const securityEvents = pgTable(
     index('security_events_search_trgm_idx').using(
       'gin',
       sql`(${t.engine} || ' ' || ${t.verdict} || ' ' || ${t.description}) gin_trgm_ops`,
+    ),
+    index('security_events_search_address_idx').using(
+      'gin',
+      sql`moat_address_keys(${t.engine} || ' ' || ${t.verdict} || ' ' || ${t.description}, ${t.createdAt}, ${t.createdAt})`,
     ),
   ],
 );

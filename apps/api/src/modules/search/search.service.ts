@@ -119,10 +119,11 @@ export function createSearchService(deps: {
       const keyword = params.keyword.trim();
       if (keyword === '') return [];
       const pattern = containsPattern(keyword);
-      const since = new Date(deps.clock.now().getTime() - RANGE_DAYS[params.date_range] * DAY_MS);
+      const until = deps.clock.now();
+      const since = new Date(until.getTime() - RANGE_DAYS[params.date_range] * DAY_MS);
       const limit = params.category_limit;
       const apps = await appsOf(tenantId, params.saas);
-      const scope: SearchScope = { tenantId, pattern, since, limit, recipient };
+      const scope: SearchScope = { tenantId, keyword, pattern, since, until, limit, recipient };
       // Events without a message are not sent to anyone, so a plain user never sees them.
       const system = params.nosystem !== '1' && recipient === null;
 

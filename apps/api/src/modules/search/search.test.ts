@@ -139,6 +139,55 @@ describe('GET /api/v1/search', () => {
     ).toEqual(['office365_emails/email/Wombat delivery', 'office365_emails/event/phishing: Wombat delivery']);
   });
 
+  it('finds mail by a piece of the sender address, any case, inside the date range', async () => {
+    const tenantId = me.tenant.id;
+    await buildQuarantinedMessage(t.db, tenantId, {
+      subject: 'Walrus statement',
+      sender: 'Billing-Desk7@Vendor.test',
+    });
+    await buildQuarantinedMessage(t.db, tenantId, {
+      subject: 'Walrus reminder',
+      sender: 'ap.billing-desk7@vendor.test',
+      saasType: 'google_mail',
+      event: false,
+    });
+    await buildQuarantinedMessage(t.db, tenantId, {
+      subject: 'Walrus archive',
+      sender: 'billing-desk7@vendor.test',
+      receivedAt: new Date(Date.now() - 60 * DAY),
+      event: false,
+    });
+    await buildQuarantinedMessage(t.db, tenantId, {
+      subject: 'Walrus desk 77',
+      sender: 'billing-desk77@vendor.test',
+    });
+    await buildQuarantinedMessage(t.db, tenantId, {
+      subject: 'Walrus dask',
+      sender: 'billing-dask7@vendor.test',
+    });
+    await t.db.insert(securityEvents).values({
+      tenantId,
+      engine: 'edge',
+      verdict: 'spam',
+      description: 'Rate limited BILLING-DESK7@vendor.test',
+      severity: 'low',
+      createdAt: new Date(Date.now() - DAY),
+    });
+    const all = async (query: string) => names((await me.get(`${CONSOLE_API.search}?${query}`)).json());
+    expect(await all('keyword=billing-desk7@')).toEqual([
+      'office365_emails/email/Walrus statement',
+      'office365_emails/event/phishing: Walrus statement',
+      'google_mail/email/Walrus reminder',
+      'system/event/spam: Rate limited BILLING-DESK7@vendor.test',
+    ]);
+    expect(await all('keyword=Billing-Desk7@vendor&date_range=year&nosystem=1')).toEqual([
+      'office365_emails/email/Walrus statement',
+      'office365_emails/email/Walrus archive',
+      'office365_emails/event/phishing: Walrus statement',
+      'google_mail/email/Walrus reminder',
+    ]);
+  });
+
   it('limits each category and keeps to the apps asked for', async () => {
     const groups = await search('keyword=invoice&saas=google_mail&category_limit=1');
     expect(groups.map((g) => g.app_name)).toEqual(['google_mail', 'portal']);
@@ -223,6 +272,12 @@ describe('what a plain user finds and counts', () => {
     await buildQuarantinedMessage(t.db, user.tenant.id, {
       subject: 'Salary slip',
       recipient: 'ivy@plain.test',
+      sender: 'payroll-office@plain.test',
+    });
+    await buildQuarantinedMessage(t.db, user.tenant.id, {
+      subject: 'Salary bands',
+      recipient: 'ceo@plain.test',
+      sender: 'payroll-office@plain.test',
     });
     await buildUser(t.db, user.tenant.id, {
       email: 'salary.clerk@plain.test',
@@ -234,6 +289,14 @@ describe('what a plain user finds and counts', () => {
     expect(all).toContain('Salary slip');
     expect(all).not.toContain('Salary review');
     expect(found.map((g) => g.app_name)).not.toContain('portal');
+    // By a piece of the sender's address too (the address keys of migration 0014).
+    const bySender = (
+      await user.get(`${CONSOLE_API.search}?keyword=payroll-office@`)
+    ).json() as SearchGroup[];
+    expect(bySender.flatMap((g) => g.results.map((r) => r.name))).toEqual([
+      'Salary slip',
+      'phishing: Salary slip',
+    ]);
     const overview = (await user.get(CONSOLE_API.overview)).json();
     expect(overview.quarantined).toBe(1);
     expect(overview.recent_events.map((e: { subject: string }) => e.subject)).toEqual(['Salary slip']);
