@@ -1,6 +1,7 @@
 // Compiles the API server (apps/api/src, with the contracts it imports) into ES modules in
-// apps/api/dist that `node` runs without a TypeScript loader: server.mjs and the anti-malware
-// scan worker. Packages stay external (node_modules). Each source module's own directory and URL
+// apps/api/dist that `node` runs without a TypeScript loader: server.mjs and the workers (the
+// anti-malware scan, the authentication of large messages). Packages stay external
+// (node_modules). Each source module's own directory and URL
 // (import.meta.dirname / .url) keep pointing at its source directory, where its SQL migrations,
 // workers and assets are. Run by `npm start` when the sources are newer than the build.
 import fs from 'node:fs';
@@ -43,6 +44,7 @@ export async function buildServer() {
     entryPoints: {
       server: path.join(apiDir, 'src/main.ts'),
       'anti-malware.worker': path.join(apiDir, 'src/engines/anti-malware.worker.ts'),
+      'auth.worker': path.join(apiDir, 'src/mail/gateway/auth.worker.ts'),
     },
     outdir: SERVER_DIST_DIR,
     outExtension: { '.js': '.mjs' },

@@ -15,6 +15,7 @@ import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
 import { parseMessage } from '../parse.ts';
 import { createGatewayPolicyRepo } from './gateway-policy.repo.ts';
+import { OFF_THREAD_AUTH_BYTES } from './processor.ts';
 import type { SmtpInOptions } from './smtp-in.ts';
 
 /** DNS for tests: no records anywhere (SPF none, DKIM none, DMARC none), answered at once. */
@@ -285,6 +286,37 @@ describe('SMTP gateway: engines and policy', () => {
     await send({ from: 'x@later.test', subject: 'After the entry' });
     await process();
     expect((await logOf('After the entry'))[0]).toMatchObject({ action: 'quarantined_silent' });
+  });
+
+  it('authenticates a message over 1 MiB on a worker thread, with the same DNS answers', async () => {
+    const big = `${'A large report, line after line of it.\n'.repeat(Math.ceil(OFF_THREAD_AUTH_BYTES / 38))}`;
+    const roomy = gatewayWith({ maxMessageBytes: 4 * OFF_THREAD_AUTH_BYTES });
+    const roomyPort = await roomy.listen(0, '127.0.0.1');
+    try {
+      const client = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: roomyPort,
+        secure: false,
+        ignoreTLS: true,
+      });
+      for (const [from, subject] of [
+        ['IT <it@acrne.test>', 'Large from a passing sender'],
+        ['Partner <billing@partner.test>', 'Large from a failing sender'],
+      ]) {
+        await client.sendMail({ from, to: 'ana@acme.test', subject, text: big });
+      }
+    } finally {
+      await roomy.close();
+    }
+    await process();
+    // SPF, DMARC and the Authentication-Results header as for a small message: the worker's DNS
+    // questions were answered by the server's resolver.
+    expect((await logOf('Large from a passing sender'))[0]).toMatchObject({ spf: 'pass' });
+    expect((await logOf('Large from a failing sender'))[0]).toMatchObject({
+      spf: 'fail',
+      dmarc: 'fail',
+      verdict: 'phishing',
+    });
   });
 
   it('processes a message once even when a crash makes it run again', async () => {

@@ -2,7 +2,6 @@ import { hostname } from 'node:os';
 import type { MAIL_ACTIONS } from '@moat/contracts/mail-explorer';
 import type { Verdict } from '@moat/contracts/quarantine';
 import type { FastifyBaseLogger } from 'fastify';
-import { authenticate } from 'mailauth';
 import type { Db } from '../../db/client.ts';
 import type { AuthSummary, Engine, Finding } from '../../engines/types.ts';
 import { verdictOf } from '../../engines/types.ts';
@@ -11,11 +10,13 @@ import type { Caches } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createLeaseKeeper } from '../../lib/lease-keeper.ts';
 import { LOCAL_NODE } from '../../lib/node-name.ts';
+import { createWorkerPool } from '../../lib/worker-pool.ts';
 import type { QuarantineService } from '../../modules/quarantine/quarantine.service.ts';
 import type { TenantRow, TenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 import type { UsersRepo } from '../../modules/users/users.repo.ts';
 import type { Mailer } from '../outbound.ts';
 import { type ParsedMessage, parseMessage } from '../parse.ts';
+import { type AuthInput, authSummary, temperror } from './authenticate.ts';
 import { bannerCopy, stripForgedAuthResults, warningText } from './banner.ts';
 import { cachingResolver, type DnsResolver } from './dns-cache.ts';
 import type { GatewayPolicyRepo } from './gateway-policy.repo.ts';
@@ -77,41 +78,8 @@ export function roughHeaders(raw: Buffer): { from: string; subject: string } {
   return { from: cleanText(from, 254), subject: cleanText(field('Subject'), 300) };
 }
 
-/** mailauth's results as short words, and the Authentication-Results lines to add. */
-async function authenticateMessage(
-  raw: Buffer,
-  row: InboundRow,
-  options: { resolver?: DnsResolver | undefined; mta: string },
-): Promise<AuthSummary> {
-  try {
-    const result = (await authenticate(raw, {
-      ip: row.clientIp,
-      helo: row.helo,
-      sender: row.mailFrom,
-      mta: options.mta,
-      ...(options.resolver ? { resolver: options.resolver } : {}),
-    })) as {
-      spf?: { status?: { result?: string } } | false;
-      dkim?: { results?: Array<{ status?: { result?: string } }> };
-      dmarc?: { status?: { result?: string } } | false;
-      headers?: string;
-    };
-    const dkim = result.dkim?.results?.map((r) => r.status?.result ?? 'none') ?? [];
-    return {
-      spf: (result.spf || undefined)?.status?.result || 'none',
-      dkim: dkim.includes('pass') ? 'pass' : (dkim[0] ?? 'none'),
-      dmarc: (result.dmarc || undefined)?.status?.result || 'none',
-      authenticationResults: result.headers ?? '',
-    };
-  } catch {
-    return {
-      spf: 'temperror',
-      dkim: 'temperror',
-      dmarc: 'temperror',
-      authenticationResults: `Authentication-Results: ${options.mta}; spf=temperror; dkim=temperror; dmarc=temperror\r\n`,
-    };
-  }
-}
+/** Messages this large are authenticated on a worker thread: DKIM hashes the whole body. */
+export const OFF_THREAD_AUTH_BYTES = 1024 * 1024;
 
 /**
  * The gateway's second half: takes each stored inbound message, authenticates it (SPF, DKIM,
@@ -147,6 +115,15 @@ export function createGatewayProcessor(deps: {
 }) {
   const mta = deps.mta ?? hostname();
   const resolver = cachingResolver({ resolver: deps.resolver, clock: deps.clock });
+  // Large messages are authenticated off the event loop; their DNS questions come back here.
+  const authPool = createWorkerPool<{ raw: Uint8Array; auth: AuthInput }, AuthSummary>({
+    workerFile: 'auth.worker.mjs',
+    besideUrl: import.meta.url,
+    serve: (question) => {
+      const { name, rrtype } = question as { name: string; rrtype: string };
+      return resolver(name, rrtype);
+    },
+  });
   const nodeId = deps.nodeId ?? LOCAL_NODE;
   const concurrency = Math.max(1, deps.concurrency ?? DEFAULT_PROCESSING_CONCURRENCY);
   const { inbound, policies } = deps;
@@ -284,7 +261,11 @@ export function createGatewayProcessor(deps: {
     const raw = Buffer.from(row.raw);
     const parsed = await parseMessage(raw);
     const links = linksOf(parsed.html, parsed.text);
-    const auth = await authenticateMessage(raw, row, { resolver, mta });
+    const authInput: AuthInput = { ip: row.clientIp, helo: row.helo, sender: row.mailFrom, mta };
+    const auth =
+      raw.length >= OFF_THREAD_AUTH_BYTES
+        ? await authPool.run({ raw, auth: authInput }).catch(() => temperror(mta))
+        : await authSummary(raw, authInput, resolver);
     // What the sender wrote in our name (RFC 8601 §5) is removed from every copy that leaves or is held.
     const delivered = stripForgedAuthResults(raw, mta);
     const envelope = { mailFrom: row.mailFrom, clientIp: row.clientIp, helo: row.helo, rcptTo: row.rcptTo };
@@ -549,6 +530,7 @@ export function createGatewayProcessor(deps: {
       timer = null;
       await leases.stop();
       await running;
+      await authPool.close();
     },
     /** An admin's retry of a parked message (its held copies untouched since): due again at once. */
     async retryParked(inboundId: string, tenantId: string) {

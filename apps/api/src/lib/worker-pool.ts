@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { compiledDir } from './build-info.ts';
+
+interface Task<I, O> {
+  id: number;
+  input: I;
+  resolve: (output: O) => void;
+  reject: (error: Error) => void;
+}
+
+/** What a worker may ask the pool while it works (a DNS lookup), answered by `serve`. */
+export interface WorkerAsk {
+  askId: number;
+  question: unknown;
+}
+
+/**
+ * A small pool of worker threads for CPU work that would otherwise hold the event loop. Workers
+ * start on first use, one task each at a time, the rest wait in order; they do not keep the process
+ * alive. A worker that dies fails its task and is replaced. A worker may ask the pool questions
+ * while it works (`{ ask: { askId, question } }`), answered through `serve`.
+ *
+ * `workerFile` is a `.mjs` beside `besideUrl` in the sources (it registers tsx itself); compiled
+ * (scripts/build-server.mjs), the worker is a module of its own beside the server.
+ */
+export function createWorkerPool<I, O>(options: {
+  workerFile: string;
+  besideUrl: string;
+  size?: number;
+  serve?: (question: unknown) => Promise<unknown>;
+}) {
+  const size = options.size ?? 1;
+  const url = compiledDir
+    ? pathToFileURL(path.join(compiledDir, options.workerFile))
+    : new URL(`./${options.workerFile}`, options.besideUrl);
+  const idle: Worker[] = [];
+  const busy = new Map<Worker, Task<I, O>>();
+  const queue: Array<Task<I, O>> = [];
+  let started = 0;
+  let nextId = 0;
+
+  function answer(worker: Worker, { askId, question }: WorkerAsk): void {
+    const serve = options.serve ?? (async () => Promise.reject(new Error('no answers here')));
+    serve(question).then(
+      (result) => worker.postMessage({ answer: { askId, result } }),
+      (error: Error & { code?: string }) =>
+        worker.postMessage({ answer: { askId, error: { message: error.message, code: error.code } } }),
+    );
+  }
+
+  function spawn(): Worker {
+    const worker = new Worker(url);
+    worker.unref();
+    worker.on('message', (message: { id?: number; output?: O; error?: string; ask?: WorkerAsk }) => {
+      if (message.ask) return answer(worker, message.ask);
+      const task = busy.get(worker);
+      busy.delete(worker);
+      if (task && task.id === message.id) {
+        if (message.error !== undefined) task.reject(new Error(message.error));
+        else task.resolve(message.output as O);
+      }
+      idle.push(worker);
+      next();
+    });
+    worker.on('error', (error) => {
+      busy.get(worker)?.reject(error);
+      busy.delete(worker);
+      started -= 1;
+      next();
+    });
+    started += 1;
+    return worker;
+  }
+
+  function next(): void {
+    while (queue.length > 0) {
+      const worker = idle.pop() ?? (started < size ? spawn() : null);
+      if (!worker) return;
+      const task = queue.shift()!;
+      busy.set(worker, task);
+      worker.postMessage({ id: task.id, input: task.input });
+    }
+  }
+
+  return {
+    run(input: I): Promise<O> {
+      return new Promise((resolve, reject) => {
+        queue.push({ id: nextId++, input, resolve, reject });
+        next();
+      });
+    },
+    async close(): Promise<void> {
+      await Promise.all([...idle, ...busy.keys()].map((w) => w.terminate()));
+    },
+  };
+}
