@@ -79,7 +79,7 @@ export async function benchEventLoop() {
   );
   // As the processor does for a message of 1 MiB or more: on its worker, DNS answered here.
   const authPool = createWorkerPool<{ raw: Uint8Array; auth: AuthInput }, unknown>({
-    workerFile: 'auth.worker.mjs',
+    worker: 'auth.worker',
     besideUrl: new URL('../apps/api/src/mail/gateway/processor.ts', import.meta.url).href,
     serve: () => noDns(),
   });

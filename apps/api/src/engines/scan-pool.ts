@@ -9,7 +9,7 @@ import type { Finding } from './types.ts';
  */
 export function createScanPool(size = 1) {
   const pool = createWorkerPool<AttachmentScan, Finding[]>({
-    workerFile: 'anti-malware.worker.mjs',
+    worker: 'anti-malware.worker',
     besideUrl: import.meta.url,
     size,
   });

@@ -22,19 +22,24 @@ export interface WorkerAsk {
  * alive. A worker that dies fails its task and is replaced. A worker may ask the pool questions
  * while it works (`{ ask: { askId, question } }`), answered through `serve`.
  *
- * `workerFile` is a `.mjs` beside `besideUrl` in the sources (it registers tsx itself); compiled
- * (scripts/build-server.mjs), the worker is a module of its own beside the server.
+ * `worker` names the worker's module beside `besideUrl` (`auth.worker` for `auth.worker.ts`): from
+ * source it runs through `ts-worker.mjs`, which registers tsx first; compiled
+ * (scripts/build-server.mjs), it is a module of its own beside the server.
  */
 export function createWorkerPool<I, O>(options: {
-  workerFile: string;
+  worker: string;
   besideUrl: string;
   size?: number;
   serve?: (question: unknown) => Promise<unknown>;
 }) {
   const size = options.size ?? 1;
-  const url = compiledDir
-    ? pathToFileURL(path.join(compiledDir, options.workerFile))
-    : new URL(`./${options.workerFile}`, options.besideUrl);
+  const serve = options.serve ?? (() => Promise.reject(new Error('no answers here')));
+  const start = (): Worker =>
+    compiledDir
+      ? new Worker(pathToFileURL(path.join(compiledDir, `${options.worker}.mjs`)))
+      : new Worker(new URL('./ts-worker.mjs', import.meta.url), {
+          workerData: { entry: new URL(`./${options.worker}.ts`, options.besideUrl).href },
+        });
   const idle: Worker[] = [];
   const busy = new Map<Worker, Task<I, O>>();
   const queue: Array<Task<I, O>> = [];
@@ -42,7 +47,6 @@ export function createWorkerPool<I, O>(options: {
   let nextId = 0;
 
   function answer(worker: Worker, { askId, question }: WorkerAsk): void {
-    const serve = options.serve ?? (async () => Promise.reject(new Error('no answers here')));
     serve(question).then(
       (result) => worker.postMessage({ answer: { askId, result } }),
       (error: Error & { code?: string }) =>
@@ -51,7 +55,7 @@ export function createWorkerPool<I, O>(options: {
   }
 
   function spawn(): Worker {
-    const worker = new Worker(url);
+    const worker = start();
     worker.unref();
     worker.on('message', (message: { id?: number; output?: O; error?: string; ask?: WorkerAsk }) => {
       if (message.ask) return answer(worker, message.ask);

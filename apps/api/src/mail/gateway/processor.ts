@@ -117,7 +117,7 @@ export function createGatewayProcessor(deps: {
   const resolver = cachingResolver({ resolver: deps.resolver, clock: deps.clock });
   // Large messages are authenticated off the event loop; their DNS questions come back here.
   const authPool = createWorkerPool<{ raw: Uint8Array; auth: AuthInput }, AuthSummary>({
-    workerFile: 'auth.worker.mjs',
+    worker: 'auth.worker',
     besideUrl: import.meta.url,
     serve: (question) => {
       const { name, rrtype } = question as { name: string; rrtype: string };
