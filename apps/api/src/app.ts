@@ -432,7 +432,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       processor,
       frontDoor: () =>
         createSmtpIn({
-          inbound,
+          store: processor.intake,
           tenants,
           clock,
           log: app.log,
@@ -454,7 +454,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             maxMessagesPerMinute: config.gateway.maxMessagesPerMinute,
             tls: config.gateway.tls,
           },
-          onStored: () => processor.kick(),
         }),
     },
     digest: createDigestService({

@@ -1,13 +1,22 @@
 /**
- * Items gathered for `waitMs` after the first and handled together (one statement for many rows).
- * `add` resolves once its batch is handled, or rejects with the batch's error; batches run one at
- * a time, in order.
+ * Items handled together (one statement for many rows). With `waitMs` > 0 a batch gathers for
+ * `waitMs` after its first item; with 0 it starts at once when no batch is running, and otherwise
+ * gathers until the running one ends (no added wait when idle, bigger batches under load).
+ * `add` resolves with the item's result (`run` answers in the order of its items), or rejects with
+ * the batch's error; batches run one at a time, in order. With `alone`, a batch that failed is
+ * run again one item at a time, so an item that cannot be handled fails only itself.
  */
-export function createBatcher<T>(options: { waitMs: number; run: (items: T[]) => Promise<void> }) {
+export function createBatcher<T, R = void>(options: {
+  waitMs: number;
+  run: (items: T[]) => Promise<R[]>;
+  alone?: boolean;
+}) {
   let items: T[] = [];
-  let waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  let waiters: Array<{ resolve: (result: R) => void; reject: (error: unknown) => void }> = [];
   let timer: NodeJS.Timeout | null = null;
   let chain: Promise<void> = Promise.resolve();
+  /** A batch is running (or about to start): with `waitMs` 0, new items wait for it. */
+  let running = false;
 
   function runNow(): Promise<void> {
     if (timer) clearTimeout(timer);
@@ -16,25 +25,50 @@ export function createBatcher<T>(options: { waitMs: number; run: (items: T[]) =>
     const told = waiters;
     items = [];
     waiters = [];
-    if (batch.length === 0) return chain;
+    if (batch.length === 0) {
+      running = false;
+      return chain;
+    }
+    running = true;
+    const settle = (w: (typeof told)[number], run: Promise<R[]>) =>
+      run.then(
+        (results) => w.resolve(results[0] as R),
+        (error) => w.reject(error),
+      );
     chain = chain.then(() =>
       options.run(batch).then(
-        () => {
-          for (const w of told) w.resolve();
+        (results) => {
+          for (const [i, w] of told.entries()) w.resolve(results[i] as R);
         },
-        (error) => {
-          for (const w of told) w.reject(error);
+        async (error) => {
+          if (!options.alone || batch.length === 1) {
+            for (const w of told) w.reject(error);
+            return;
+          }
+          for (const [i, w] of told.entries()) await settle(w, options.run([batch[i]!]));
         },
       ),
     );
+    if (options.waitMs === 0) {
+      void chain.then(() => {
+        // What gathered meanwhile is the next batch; none: idle again.
+        void runNow();
+      });
+    }
     return chain;
   }
 
   return {
-    add(item: T): Promise<void> {
+    add(item: T): Promise<R> {
       items.push(item);
-      const done = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
-      if (!timer) {
+      const done = new Promise<R>((resolve, reject) => waiters.push({ resolve, reject }));
+      if (options.waitMs === 0) {
+        if (!running) {
+          running = true;
+          // Items added in this same turn join the batch.
+          setImmediate(runNow);
+        }
+      } else if (!timer) {
         timer = setTimeout(runNow, options.waitMs);
         timer.unref();
       }

@@ -129,7 +129,7 @@ export function createMailer(deps: {
     onError: (error) => deps.log.warn({ err: error }, 'renewing outbox leases failed'),
   });
   const inFlight = leases.held;
-  const capacity = parallel * 2;
+  const capacity = parallel * 4;
   const passes = createPeriodic(drain, (error) => deps.log.error({ err: error }, 'mail retry loop failed'));
 
   const journal = deps.journalPath ? createSentJournal(deps.journalPath) : null;
@@ -148,6 +148,7 @@ export function createMailer(deps: {
       await repo.markSent(ids, deps.clock.now());
       if (journal && journal.size() > JOURNAL_ROTATE_BYTES)
         await repo.markSent(journal.drain(), deps.clock.now());
+      return [];
     },
   });
 
@@ -206,7 +207,7 @@ export function createMailer(deps: {
    */
   async function deliverDue(wait: boolean): Promise<void> {
     for (;;) {
-      const room = capacity - inFlight.size;
+      const room = capacity - inFlight.size - reserved;
       if (room <= 0) {
         backlog = true;
         return;
@@ -218,10 +219,13 @@ export function createMailer(deps: {
     }
   }
 
+  /** Connections promised to mails being stored already claimed (`reserve`), not yet in flight. */
+  let reserved = 0;
+
   function startDelivery(id: string): void {
     if (!transport) return;
     // No room: the mail stays queued for the next free connection (or the next pass).
-    if (inFlight.size >= capacity) {
+    if (inFlight.size + reserved >= capacity) {
       backlog = true;
       return;
     }
@@ -337,6 +341,31 @@ export function createMailer(deps: {
     send: sendMail,
     /** Start delivering a mail stored inside a transaction, once that transaction committed. */
     deliverStored: (id: string) => startDelivery(id),
+    /**
+     * Room on this delivering node for `count` mails stored already claimed by it (status
+     * `sending`, lease until `leaseUntil()`, first attempt counted) and handed over from memory
+     * with `deliverClaimed`: no claim statement, no reading the bytes back. False: store them
+     * queued and call `deliverStored`. Each reserved mail is handed over or `release`d.
+     */
+    reserve(count: number): boolean {
+      if (!transport || !started || inFlight.size + reserved + count > capacity) return false;
+      reserved += count;
+      return true;
+    },
+    release(count: number): void {
+      reserved -= count;
+      if (backlog && reserved + inFlight.size < capacity) {
+        backlog = false;
+        void deliverDue(false).catch((error) => deps.log.error({ err: error }, 'mail delivery crashed'));
+      }
+    },
+    leaseUntil: () => leases.until(),
+    deliverClaimed(row: DeliveryRow): void {
+      reserved -= 1;
+      void deliver(row).catch((error) =>
+        deps.log.error({ err: error, outboxId: row.id }, 'mail delivery crashed'),
+      );
+    },
 
     /**
      * Start delivering in the background (the server does; tests call drain() themselves).

@@ -66,18 +66,18 @@ export function createOutboxRepo(db: Db) {
 
     /** Claim up to `limit` due mails, oldest first, skipping rows another node is claiming right now. */
     async claimDue(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
-      const result = await db.execute(sql`
-        update ${outbox} set status = 'sending', lease_owner = ${owner}, lease_until = ${leaseUntil},
-          attempts = attempts + 1
-        where id in (
-          select id from ${outbox} where ${due(now)}
-          order by created_at limit ${limit}
-          for update skip locked
+      return db
+        .update(outbox)
+        .set({ status: 'sending', leaseOwner: owner, leaseUntil, attempts: sql`${outbox.attempts} + 1` })
+        .where(
+          inArray(
+            outbox.id,
+            sql`(select id from ${outbox} where ${due(now)}
+              order by created_at limit ${limit}
+              for update skip locked)`,
+          ),
         )
-        returning id`);
-      const ids = rowsOf<{ id: string }>(result).map((r) => r.id);
-      if (ids.length === 0) return [];
-      return db.select(DELIVERY_COLUMNS).from(outbox).where(inArray(outbox.id, ids));
+        .returning(DELIVERY_COLUMNS);
     },
 
     /** Extend the leases `owner` still holds on these mails (they are still being sent). */

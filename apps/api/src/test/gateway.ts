@@ -16,14 +16,12 @@ type SmtpInDeps = Parameters<typeof createSmtpIn>[0];
 
 /** An SMTP front door on a test database; processing is driven by the test (drain). */
 export function testSmtpIn(
-  deps: { db: Db } & Omit<SmtpInDeps, 'options' | 'onStored' | 'inbound' | 'tenants'> &
-    Partial<Pick<SmtpInDeps, 'onStored'>>,
+  deps: { db: Db } & Omit<SmtpInDeps, 'options' | 'store' | 'tenants'> & Partial<Pick<SmtpInDeps, 'store'>>,
   options: Partial<SmtpInOptions> = {},
 ) {
   const { db, ...rest } = deps;
   return createSmtpIn({
-    onStored: () => {},
-    inbound: createInboundRepo(db),
+    store: createInboundRepo(db).store,
     tenants: createTenantsRepo(db),
     ...rest,
     options: { ...TEST_SMTP_OPTIONS, ...options },

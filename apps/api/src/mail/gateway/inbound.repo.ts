@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/client.ts';
@@ -9,6 +9,16 @@ export type InboundRow = Pick<
   typeof inboundMessages.$inferSelect,
   'id' | 'receivedAt' | 'clientIp' | 'helo' | 'mailFrom' | 'rcptTo' | 'raw' | 'size' | 'attempts'
 >;
+
+/** A message as the front door took it in. */
+export interface ArrivedMessage {
+  receivedAt: Date;
+  clientIp: string;
+  helo: string;
+  mailFrom: string;
+  rcptTo: string[];
+  raw: Buffer;
+}
 
 /** What a parked (unprocessable) message is held as, for each recipient of a tenant. */
 export interface ParkedCopy {
@@ -39,19 +49,32 @@ export function createInboundRepo(db: Db) {
   };
   return {
     /** A message as it arrived, stored durably (the SMTP 250 waits for this); its id. */
-    async store(values: {
-      receivedAt: Date;
-      clientIp: string;
-      helo: string;
-      mailFrom: string;
-      rcptTo: string[];
-      raw: Buffer;
-    }): Promise<string> {
+    async store(values: ArrivedMessage): Promise<string> {
       const [row] = await db
         .insert(inboundMessages)
         .values({ ...values, size: values.raw.length })
         .returning({ id: inboundMessages.id });
       return row!.id;
+    },
+
+    /**
+     * Messages stored durably in one statement, each claimed for `claimedBy` in it (as `claimRows`
+     * would claim it: a lease until `leaseUntil`, its first attempt counted) when that is set —
+     * for a node that processes it at once from memory. The rows in the order given.
+     */
+    async storeMany(
+      messages: Array<ArrivedMessage & { claimedBy: string | null; leaseUntil: Date | null }>,
+    ): Promise<InboundRow[]> {
+      const rows = messages.map(({ claimedBy, leaseUntil, ...values }) => ({
+        ...values,
+        id: randomUUID(),
+        size: values.raw.length,
+        leaseOwner: claimedBy,
+        leaseUntil: claimedBy ? leaseUntil : null,
+        attempts: claimedBy ? 1 : 0,
+      }));
+      await db.insert(inboundMessages).values(rows);
+      return rows.map(({ leaseOwner: _owner, leaseUntil: _until, ...row }) => row);
     },
 
     /**
@@ -125,95 +148,126 @@ export function createInboundRepo(db: Db) {
     },
 
     /**
-     * A message that goes out as it came for every recipient, finished in one statement (no
-     * transaction round trips): marked processed if this node still holds it, its deliveries
-     * queued (the same bytes for each, at most once per idempotency key) and its Mail Explorer
-     * rows written — all or, when another node took it over, none. The queued mail's ids in the
-     * order of `deliveries`, or null when the message was not this node's to finish.
+     * Messages that go out as they came to every recipient, finished in one statement for all of
+     * them (no transaction round trips): each marked processed if `owner` still holds it, its
+     * deliveries queued (the same bytes for each recipient, at most once per idempotency key) and
+     * its Mail Explorer rows written — all of a message or, when another node took it over, none
+     * of it. With `claimDelivery` a message's mail is stored already claimed for delivery by
+     * `owner` (status `sending`, a lease, its first attempt counted). Per message, in the order
+     * given: its queued mails in the order of its `deliveries` (`createdAt` set for those this
+     * statement stored, so claimed with `claimDelivery`), or null when it was not this node's to
+     * finish.
      */
-    async finishDelivered(input: {
-      id: string;
-      owner: string;
-      now: Date;
-      raw: Uint8Array;
-      deliveries: Array<{
-        tenantId: string;
-        kind: string;
-        fromName: string;
-        toAddress: string;
-        subject: string;
-        envelopeFrom: string;
-        idempotencyKey: string;
-      }>;
-      log: Array<typeof mailLog.$inferInsert>;
-    }): Promise<string[] | null> {
-      const deliveries = input.deliveries.map((d) => ({
-        tenant_id: d.tenantId,
-        kind: d.kind,
-        from_name: d.fromName,
-        to_address: d.toAddress,
-        subject: d.subject,
-        envelope_from: d.envelopeFrom,
-        idempotency_key: d.idempotencyKey,
-      }));
-      const log = input.log.map((l) => ({
-        tenant_id: l.tenantId,
-        inbound_id: l.inboundId,
-        recipient: l.recipient,
-        sender: l.sender,
-        sender_name: l.senderName ?? '',
-        subject: l.subject ?? '',
-        message_id_header: l.messageIdHeader ?? null,
-        received_at: l.receivedAt.toISOString(),
-        verdict: l.verdict,
-        action: l.action,
-        reasons: l.reasons ?? [],
-        spf: l.spf ?? 'none',
-        dkim: l.dkim ?? 'none',
-        dmarc: l.dmarc ?? 'none',
-        size: l.size,
-        attachments: l.attachments ?? 0,
-      }));
-      const [row] = rowsOf<{ done: number; queued: Array<[string, string]> | string }>(
+    async finishDelivered(
+      owner: string,
+      now: Date,
+      messages: Array<{
+        id: string;
+        raw: Uint8Array;
+        claimDelivery?: { leaseUntil: Date } | undefined;
+        deliveries: Array<{
+          tenantId: string;
+          kind: string;
+          fromName: string;
+          toAddress: string;
+          subject: string;
+          envelopeFrom: string;
+          idempotencyKey: string;
+        }>;
+        log: Array<typeof mailLog.$inferInsert>;
+      }>,
+    ): Promise<Array<Array<{ id: string; key: string; createdAt: Date | null }> | null>> {
+      const deliveries = messages.flatMap((m, idx) =>
+        m.deliveries.map((d) => ({
+          idx,
+          inbound_id: m.id,
+          tenant_id: d.tenantId,
+          kind: d.kind,
+          from_name: d.fromName,
+          to_address: d.toAddress,
+          subject: d.subject,
+          envelope_from: d.envelopeFrom,
+          idempotency_key: d.idempotencyKey,
+          status: m.claimDelivery ? 'sending' : 'queued',
+          lease_owner: m.claimDelivery ? owner : null,
+          lease_until: m.claimDelivery?.leaseUntil.toISOString() ?? null,
+          attempts: m.claimDelivery ? 1 : 0,
+        })),
+      );
+      const log = messages.flatMap((m) =>
+        m.log.map((l) => ({
+          tenant_id: l.tenantId,
+          inbound_id: l.inboundId,
+          recipient: l.recipient,
+          sender: l.sender,
+          sender_name: l.senderName ?? '',
+          subject: l.subject ?? '',
+          message_id_header: l.messageIdHeader ?? null,
+          received_at: l.receivedAt.toISOString(),
+          verdict: l.verdict,
+          action: l.action,
+          reasons: l.reasons ?? [],
+          spf: l.spf ?? 'none',
+          dkim: l.dkim ?? 'none',
+          dmarc: l.dmarc ?? 'none',
+          size: l.size,
+          attachments: l.attachments ?? 0,
+        })),
+      );
+      const ids = messages.map((m) => m.id);
+      // Each message's bytes as a parameter of its own (sent as binary, not inside the JSON).
+      const raws = sql.join(
+        messages.map((m, idx) => sql`(${idx}::int, ${m.raw}::bytea)`),
+        sql`, `,
+      );
+      const [row] = rowsOf<{ done: string[] | string; queued: Array<[string, string, string]> | string }>(
         await db.execute(sql`
           with done as (
-            update ${inboundMessages} set status = 'processed', processed_at = ${input.now},
+            update ${inboundMessages} set status = 'processed', processed_at = ${now},
               last_error = null, lease_owner = null, lease_until = null, raw = ''::bytea
-            where id = ${input.id} and status = 'received' and lease_owner = ${input.owner}
+            where id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::uuid)
+              and status = 'received' and lease_owner = ${owner}
             returning id),
           queued as (
             insert into ${outbox} (tenant_id, kind, from_name, to_address, subject, text, html, raw,
-              status, envelope_from, idempotency_key)
-            select d.tenant_id, d.kind, d.from_name, d.to_address, d.subject, '', '', ${input.raw}::bytea,
-              'queued', d.envelope_from, d.idempotency_key
-            from done, jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) as d(tenant_id uuid,
-              kind text, from_name text, to_address text, subject text, envelope_from text,
-              idempotency_key text)
+              status, envelope_from, idempotency_key, lease_owner, lease_until, attempts)
+            select d.tenant_id, d.kind, d.from_name, d.to_address, d.subject, '', '', r.raw,
+              d.status, d.envelope_from, d.idempotency_key, d.lease_owner, d.lease_until, d.attempts
+            from jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) as d(idx int, inbound_id uuid,
+              tenant_id uuid, kind text, from_name text, to_address text, subject text,
+              envelope_from text, idempotency_key text, status text, lease_owner text,
+              lease_until timestamptz, attempts int)
+              join done on done.id = d.inbound_id
+              join (values ${raws}) as r(idx, raw) on r.idx = d.idx
             on conflict (idempotency_key) do nothing
-            returning id, idempotency_key),
+            returning id, idempotency_key, created_at),
           logged as (
             insert into ${mailLog} (tenant_id, inbound_id, recipient, sender, sender_name, subject,
               message_id_header, received_at, verdict, action, reasons, spf, dkim, dmarc, size, attachments)
             select l.tenant_id, l.inbound_id, l.recipient, l.sender, l.sender_name, l.subject,
               l.message_id_header, l.received_at, l.verdict, l.action, l.reasons, l.spf, l.dkim, l.dmarc,
               l.size, l.attachments
-            from done, jsonb_to_recordset(${JSON.stringify(log)}::jsonb) as l(tenant_id uuid,
+            from jsonb_to_recordset(${JSON.stringify(log)}::jsonb) as l(tenant_id uuid,
               inbound_id uuid, recipient text, sender text, sender_name text, subject text,
               message_id_header text, received_at timestamptz, verdict text, action text, reasons jsonb,
               spf text, dkim text, dmarc text, size int, attachments int)
+              join done on done.id = l.inbound_id
             on conflict do nothing
             returning 1)
-          select (select count(*) from done)::int as done,
+          select coalesce((select jsonb_agg(id) from done), '[]'::jsonb) as done,
             (select count(*) from logged)::int as logged,
-            coalesce((select jsonb_agg(jsonb_build_array(id, idempotency_key)) from queued), '[]'::jsonb) as queued`),
+            coalesce((select jsonb_agg(jsonb_build_array(id, idempotency_key, created_at)) from queued),
+              '[]'::jsonb) as queued`),
       );
-      if (!row || Number(row.done) !== 1) return null;
-      const queued = (typeof row.queued === 'string' ? JSON.parse(row.queued) : row.queued) as Array<
-        [string, string]
-      >;
-      const idByKey = new Map(queued.map(([id, key]) => [key, id]));
+      const parse = <T>(value: T | string): T => (typeof value === 'string' ? JSON.parse(value) : value);
+      const done = new Set(parse(row!.done));
+      const byKey = new Map<string, { id: string; key: string; createdAt: Date | null }>(
+        parse(row!.queued).map(([id, key, createdAt]) => [key, { id, key, createdAt: new Date(createdAt) }]),
+      );
       // A key queued before (never, as the message was not finished; kept as the one-delivery rule).
-      const missing = input.deliveries.filter((d) => !idByKey.has(d.idempotencyKey));
+      const missing = messages
+        .filter((m) => done.has(m.id))
+        .flatMap((m) => m.deliveries.filter((d) => !byKey.has(d.idempotencyKey)));
       if (missing.length > 0) {
         const earlier = await db
           .select({ id: outbox.id, key: outbox.idempotencyKey })
@@ -224,9 +278,11 @@ export function createInboundRepo(db: Db) {
               missing.map((d) => d.idempotencyKey),
             ),
           );
-        for (const { id, key } of earlier) if (key) idByKey.set(key, id);
+        for (const { id, key } of earlier) if (key) byKey.set(key, { id, key, createdAt: null });
       }
-      return input.deliveries.map((d) => idByKey.get(d.idempotencyKey)!).filter(Boolean);
+      return messages.map((m) =>
+        done.has(m.id) ? m.deliveries.flatMap((d) => byKey.get(d.idempotencyKey) ?? []) : null,
+      );
     },
 
     /** Mail Explorer's row of one recipient of a processed message (once per message and recipient). */

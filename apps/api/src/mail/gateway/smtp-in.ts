@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { type Counters, memoryCounters } from '../../lib/counters.ts';
 import { LOCAL_NODE } from '../../lib/node-name.ts';
 import type { TenantsRepo } from '../../modules/tenants/tenants.repo.ts';
-import type { InboundRepo } from './inbound.repo.ts';
+import type { ArrivedMessage } from './inbound.repo.ts';
 import { checkMessage } from './message-checks.ts';
 
 /** Unknown recipients one client address may try in 10 minutes before RCPT answers 421 (all nodes). */
@@ -39,16 +39,19 @@ class SmtpError extends Error {
  * The gateway's front door (smtp-server): mail only for the tenants' domains (550 for any other
  * recipient: no open relay), a size limit (552), address checks, STARTTLS when a certificate is
  * configured, connection and message-rate limits per client address. A message is answered 250
- * only once it is stored in `inbound_messages`; `onStored` then wakes the processor.
+ * only once it is stored in `inbound_messages` (`store`).
  */
 export function createSmtpIn(deps: {
-  inbound: Pick<InboundRepo, 'store'>;
+  /**
+   * Store a message durably (the 250 waits for it) and see to its processing; its id. The
+   * processor's `intake`, or for a test that drives processing itself, the repository's `store`.
+   */
+  store: (message: ArrivedMessage) => Promise<string>;
   /** Whether a domain is served, when no recipient verifier reads it. */
   tenants: Pick<TenantsRepo, 'domainOwner'>;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   options: SmtpInOptions;
-  onStored: (id: string) => void;
   /**
    * Recipient verification at RCPT (recipient-verify.ts): an unknown address is refused with
    * 550 5.1.1 while the sender is connected, instead of accepted and bounced later (backscatter).
@@ -66,6 +69,12 @@ export function createSmtpIn(deps: {
   const counters = deps.counters ?? memoryCounters(deps.clock);
   const node = deps.nodeId ?? LOCAL_NODE;
   const accepted = new Set<string>();
+  /**
+   * Per connection, the unknown recipients its client address has tried (every node's, read at the
+   * connection's first recipient, plus this connection's since): one read per connection, not per
+   * RCPT.
+   */
+  const unknownTried = new Map<string, number>();
   /** Connections whose count is being taken, and those of them that closed meanwhile. */
   const pending = new Set<string>();
   const closedWhilePending = new Set<string>();
@@ -133,6 +142,7 @@ export function createSmtpIn(deps: {
     },
 
     onClose(session) {
+      unknownTried.delete(session.id);
       if (pending.has(session.id)) {
         closedWhilePending.add(session.id);
         return;
@@ -177,14 +187,20 @@ export function createSmtpIn(deps: {
           // Directory harvesting: an address that guessed too many unknown recipients is told to
           // come back later, for every node, before any more are checked (no callout either).
           const unknownKey = `smtp-rcpt-unknown:${session.remoteAddress}`;
-          if ((await counters.hits(unknownKey)) >= UNKNOWN_RECIPIENTS_PER_10_MIN) {
+          let tried = unknownTried.get(session.id);
+          if (tried === undefined) {
+            tried = await counters.hits(unknownKey);
+            unknownTried.set(session.id, tried);
+          }
+          if (tried >= UNKNOWN_RECIPIENTS_PER_10_MIN) {
             return callback(
               new SmtpError('4.7.1 Too many unknown recipients from your address, try again later', 421),
             );
           }
           const check = await deps.verifyRecipient(rcpt);
           if (check.result === 'unknown') {
-            await counters.hit(unknownKey, 600_000, UNKNOWN_RECIPIENTS_PER_10_MIN);
+            const { count } = await counters.hit(unknownKey, 600_000, UNKNOWN_RECIPIENTS_PER_10_MIN);
+            unknownTried.set(session.id, Math.max(count, tried + 1));
             deps.log.info({ rcpt, detail: check.detail }, 'recipient refused: unknown address');
             // RFC 3463 5.1.1: bad destination mailbox address.
             return callback(new SmtpError(`5.1.1 <${rcpt}>: Recipient address rejected: User unknown`, 550));
@@ -264,7 +280,7 @@ export function createSmtpIn(deps: {
     const trace = `Received: from ${helo.replace(/[^\w.-]/g, '') || 'unknown'} ([${ip}])\r\n\tby ${options.hostname} (Moat) with ${session.transmissionType ?? 'SMTP'} id ${session.id};\r\n\t${now.toUTCString()}\r\n`;
     const raw = Buffer.concat([Buffer.from(trace), message]);
     const envelope = session.envelope;
-    deps.inbound
+    deps
       .store({
         receivedAt: now,
         clientIp: ip,
@@ -276,7 +292,6 @@ export function createSmtpIn(deps: {
       .then((id) => {
         // Stored durably: only now may the client forget the message.
         callback(null, `2.0.0 Ok: queued as ${id}`);
-        deps.onStored(id);
       })
       .catch((error) => {
         deps.log.error({ err: error }, 'storing an inbound message failed');
