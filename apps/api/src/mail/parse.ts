@@ -33,8 +33,13 @@ const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]/g, ' ').
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   // No HTML-to-text conversion in mailparser: its HTML parser takes time quadratic in the nesting
   // depth (100,000 nested tags held the event loop ~10 s a pass). A linear tag stripper gives the
-  // text of HTML-only mail instead.
-  const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, skipHtmlToText: true });
+  // text of HTML-only mail instead. Nor the HTML form of plain text, which nothing here reads.
+  const parsed = await simpleParser(raw, {
+    skipImageLinks: true,
+    skipTextLinks: true,
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+  });
   const from = parsed.from?.value[0];
   return {
     fromAddress: oneLine(from?.address ?? '').toLowerCase(),

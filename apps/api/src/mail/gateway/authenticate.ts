@@ -26,6 +26,8 @@ export async function authSummary(
       helo: input.helo,
       sender: input.sender,
       mta: input.mta,
+      // BIMI (a logo for the mail client) decides nothing here: no DNS question for it per message.
+      disableBimi: true,
       ...(resolver ? { resolver } : {}),
     })) as {
       spf?: { status?: { result?: string } } | false;
