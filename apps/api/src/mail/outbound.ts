@@ -139,11 +139,11 @@ export function createMailer(deps: {
    */
   let backlog = false;
   /**
-   * Mail the relay accepted is marked sent in batches, one statement for what finished within a
-   * few milliseconds; the journal has each id first, so a crash in between sends nothing twice.
+   * Mail the relay accepted is marked sent in batches, one statement for what finished within
+   * 50 ms; the journal has each id first, so a crash in between sends nothing twice.
    */
   const sent = createBatcher<string>({
-    waitMs: 10,
+    waitMs: 50,
     run: async (ids) => {
       await repo.markSent(ids, deps.clock.now());
       if (journal && journal.size() > JOURNAL_ROTATE_BYTES)

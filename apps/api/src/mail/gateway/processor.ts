@@ -535,14 +535,19 @@ export function createGatewayProcessor(deps: {
     resolve();
   }
   type Pass = { started: number; done: number };
+  /** A message claimed by this node: processed in a free slot, or waiting in `ready` for one. */
   function hold(row: InboundRow, pass: Pass | undefined): void {
     leases.held.add(row.id);
     if (pass) pass.started += 1;
-    if (busy < concurrency) {
+    ready.push({ row, pass });
+    fill();
+  }
+  /** Waiting messages into the free slots (slots promised to a claim or a store are not free). */
+  function fill(): void {
+    while (busy < concurrency && ready.length > 0) {
+      const next = ready.shift()!;
       busy += 1;
-      work(row, pass);
-    } else {
-      ready.push({ row, pass });
+      work(next.row, next.pass);
     }
   }
   /** Process a claimed message in a slot already counted in `busy`; then the next one waiting. */
@@ -557,9 +562,8 @@ export function createGatewayProcessor(deps: {
           pass.started -= 1;
           if (processed) pass.done += 1;
         }
-        const next = ready.shift();
-        if (next) work(next.row, next.pass);
-        else busy -= 1;
+        busy -= 1;
+        fill();
         slotsChanged();
         // Messages stored while this node had no room wait in the table: claim them now.
         if (wanted && timer) kick();
@@ -568,8 +572,8 @@ export function createGatewayProcessor(deps: {
 
   /**
    * Process every message that is due, oldest first, with up to `concurrency` in flight on this
-   * node: claimed `concurrency` at a time (those there is no slot for yet wait in `ready`), a
-   * slot that frees up refilled at once. Returns how many this pass processed.
+   * node: claimed twice `concurrency` at a time (those there is no slot for yet wait in `ready`),
+   * a slot that frees up refilled at once. Returns how many this pass processed.
    */
   async function drain(): Promise<number> {
     const pass: Pass = { started: 0, done: 0 };
@@ -579,7 +583,8 @@ export function createGatewayProcessor(deps: {
       const room = concurrency - busy;
       if (room > 0 && ready.length === 0 && (more || wanted)) {
         wanted = false;
-        const want = concurrency;
+        // A batch at a time: what there is no slot for yet waits claimed (its lease renewed).
+        const want = concurrency * 2;
         busy += room;
         let rows: InboundRow[] = [];
         try {
@@ -589,6 +594,8 @@ export function createGatewayProcessor(deps: {
         }
         more = rows.length === want;
         for (const row of rows) hold(row, pass);
+        // Messages taken in while the claim held the slots start now, claimed ones or not.
+        fill();
         slotsChanged();
         continue;
       }
@@ -657,10 +664,11 @@ export function createGatewayProcessor(deps: {
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
-      await leases.stop();
       await running;
-      // Messages taken in as they were stored, and those waiting for a slot, finish too.
+      // Messages taken in as they were stored, and those waiting for a slot, finish too (their
+      // leases renewed until then).
       while (busy > 0 || ready.length > 0 || storing > 0) await changed;
+      await leases.stop();
       await authPool.close();
     },
     /** An admin's retry of a parked message (its held copies untouched since): due again at once. */
