@@ -56,6 +56,8 @@ async function startSink() {
       });
     },
   });
+  // A client that vanishes (the killed server's relay connections) is its own business.
+  server.on('error', () => {});
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
@@ -213,6 +215,7 @@ export async function benchGateway() {
       stream.on('end', () => cb());
     },
   });
+  bare.on('error', () => {});
   const barePort = await freePort();
   await new Promise<void>((r) => bare.listen(barePort, '127.0.0.1', r));
 

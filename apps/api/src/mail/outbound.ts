@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer, { type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { DbOrTx } from '../db/client.ts';
 import { createBatcher } from '../lib/batcher.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -9,6 +9,7 @@ import { createLeaseKeeper } from '../lib/lease-keeper.ts';
 import { LOCAL_NODE } from '../lib/node-name.ts';
 import { createPeriodic } from '../lib/periodic.ts';
 import type { DeliveryRow, OutboxRepo, OutboxRow } from './outbox.repo.ts';
+import { createRelay, type Relay } from './relay.ts';
 import type { Rendered } from './templates.ts';
 
 export interface OutgoingMail extends Rendered {
@@ -71,15 +72,7 @@ function createSentJournal(file: string) {
 export const retryDelayMs = (attempts: number) =>
   Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 
-/** The relay URL with a small connection pool, unless it sets its own: one connection per mail is slow. */
-function pooled(relayUrl: string): string {
-  const url = new URL(relayUrl);
-  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
-  if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', '4');
-  return url.toString();
-}
-
-/** Connections the relay URL allows at once (deliveries run that many at a time). */
+/** Connections the relay URL allows at once (deliveries run that many at a time; default 4). */
 function connectionsOf(relayUrl: string): number {
   const url = new URL(relayUrl);
   if (url.searchParams.get('pool') === 'false') return 1;
@@ -109,10 +102,8 @@ export function createMailer(deps: {
   leaseMs?: number;
   retryWindowMs?: number;
 }) {
-  const transport: Transporter | null = deps.relayUrl
-    ? nodemailer.createTransport(pooled(deps.relayUrl))
-    : null;
   const parallel = deps.relayUrl ? connectionsOf(deps.relayUrl) : 1;
+  const transport: Relay | null = deps.relayUrl ? createRelay(deps.relayUrl, parallel) : null;
   const nodeId = deps.nodeId ?? LOCAL_NODE;
   const retryWindowMs = deps.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
   const { repo } = deps;
@@ -152,27 +143,28 @@ export function createMailer(deps: {
     },
   });
 
+  /** Moat's own mail (a notice, a code) as the bytes that go out. */
+  function composed(row: DeliveryRow): Promise<Buffer> {
+    return new MailComposer({
+      from: { name: row.fromName, address: deps.fromAddress },
+      to: row.toAddress,
+      subject: row.subject,
+      text: row.text,
+      html: row.html,
+      headers: { 'X-Moat-Mail-Kind': row.kind, 'Auto-Submitted': 'auto-generated' },
+    })
+      .compile()
+      .build();
+  }
+
   async function deliver(row: DeliveryRow): Promise<void> {
     if (!transport) return;
     inFlight.add(row.id);
     try {
-      await transport.sendMail(
-        row.raw
-          ? {
-              envelope: { from: row.envelopeFrom ?? deps.fromAddress, to: [row.toAddress] },
-              raw: Buffer.from(row.raw),
-            }
-          : {
-              from: { name: row.fromName, address: deps.fromAddress },
-              ...(row.envelopeFrom !== null
-                ? { envelope: { from: row.envelopeFrom, to: [row.toAddress] } }
-                : {}),
-              to: row.toAddress,
-              subject: row.subject,
-              text: row.text,
-              html: row.html,
-              headers: { 'X-Moat-Mail-Kind': row.kind, 'Auto-Submitted': 'auto-generated' },
-            },
+      await transport.send(
+        // Relayed mail keeps its envelope; Moat's own mail comes from its address (bounces from <>).
+        { from: row.envelopeFrom ?? deps.fromAddress, to: [row.toAddress] },
+        row.raw ? Buffer.from(row.raw) : await composed(row),
       );
       journal?.append(row.id);
       await sent.add(row.id);

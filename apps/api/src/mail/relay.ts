@@ -1,0 +1,183 @@
+import { Readable } from 'node:stream';
+import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
+import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
+
+/** Messages one relay connection carries before it is closed and another opened (nodemailer's default). */
+const MESSAGES_PER_CONNECTION = 100;
+/** An idle connection is closed after this long, before the relay's own timeout would drop it. */
+const IDLE_MS = 30_000;
+
+export interface RelayEnvelope {
+  /** The envelope sender; '' for a bounce (MAIL FROM:<>). */
+  from: string;
+  to: string[];
+}
+
+/** What went wrong in an SMTP exchange: a reply code when the relay gave one (5xx: permanent). */
+export type RelayError = Error & { responseCode?: number; code?: string };
+
+interface Connection {
+  smtp: SMTPConnection;
+  ready: Promise<void>;
+  /** Closed, failed or ended: never used again. */
+  dead: boolean;
+  messages: number;
+  idle: NodeJS.Timeout | null;
+}
+
+/**
+ * The way to the next hop for messages whose bytes are ready: up to `connections` SMTP
+ * connections kept open (nodemailer's SMTPConnection, with STARTTLS when offered, authentication
+ * from the URL's user and password), each carrying one message at a time; what finds every
+ * connection busy waits its turn. The URL is nodemailer's (`smtp://`, `smtps://`, query options);
+ * `pool=false` opens a connection per message.
+ */
+export function createRelay(relayUrl: string, connections: number) {
+  const { auth, ...options } = parseConnectionUrl(relayUrl) as SMTPConnection.Options & {
+    auth?: { user?: string; pass?: string };
+    pool?: boolean;
+    maxConnections?: number;
+  };
+  const keepOpen = (options as { pool?: boolean }).pool !== false;
+  const open = new Set<Connection>();
+  const idle: Connection[] = [];
+  const waiting: Array<(connection: Connection) => void> = [];
+  let closed = false;
+
+  function discard(connection: Connection): void {
+    if (connection.idle) clearTimeout(connection.idle);
+    connection.dead = true;
+    open.delete(connection);
+    const at = idle.indexOf(connection);
+    if (at !== -1) idle.splice(at, 1);
+    connection.smtp.close();
+    // A slot freed: a waiting message gets a new connection.
+    const next = waiting.shift();
+    if (next && !closed) next(connect());
+  }
+
+  function connect(): Connection {
+    const smtp = new SMTPConnection(options);
+    const connection: Connection = { smtp, ready: Promise.resolve(), dead: false, messages: 0, idle: null };
+    open.add(connection);
+    connection.ready = new Promise<void>((resolve, reject) => {
+      smtp.once('error', reject);
+      smtp.connect((error) => {
+        if (error) return reject(error);
+        if (!auth?.user || !smtp.allowsAuth) return resolve();
+        smtp.login({ credentials: { user: auth.user, pass: auth.pass ?? '' } }, (loginError) =>
+          loginError ? reject(loginError) : resolve(),
+        );
+      });
+    });
+    connection.ready.catch(() => undefined);
+    // A connection that errs or ends later (the relay closed it) is not used again.
+    smtp.on('error', () => {
+      if (!connection.dead) discard(connection);
+    });
+    smtp.once('end', () => {
+      if (!connection.dead) discard(connection);
+    });
+    return connection;
+  }
+
+  /** A connection for one message: an idle one, a new one while under the limit, or the next freed. */
+  function take(): Promise<Connection> {
+    const ready = idle.pop();
+    if (ready) {
+      if (ready.idle) clearTimeout(ready.idle);
+      ready.idle = null;
+      return Promise.resolve(ready);
+    }
+    if (open.size < connections) return Promise.resolve(connect());
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  function give(connection: Connection): void {
+    if (connection.dead) return;
+    if (!keepOpen || connection.messages >= MESSAGES_PER_CONNECTION || closed) {
+      discard(connection);
+      return;
+    }
+    const next = waiting.shift();
+    if (next) {
+      next(connection);
+      return;
+    }
+    connection.idle = setTimeout(() => discard(connection), IDLE_MS);
+    connection.idle.unref();
+    idle.push(connection);
+  }
+
+  /** Send on one connection; `started`: whether any of the message was read for DATA. */
+  function sendOn(
+    connection: Connection,
+    envelope: RelayEnvelope,
+    raw: Buffer,
+  ): Promise<void> & { started: () => boolean } {
+    const message = Readable.from([raw], { objectMode: false });
+    const sending = new Promise<void>((resolve, reject) => {
+      connection.smtp.send({ from: envelope.from, to: envelope.to }, message, (error) => {
+        connection.messages += 1;
+        if (!error) return resolve();
+        const { code, responseCode } = error as RelayError;
+        // Refused by the relay: the connection stays usable once reset.
+        if ((code === 'EENVELOPE' || code === 'EMESSAGE') && responseCode !== 421 && !connection.dead) {
+          connection.smtp.reset((resetError) => {
+            if (resetError) discard(connection);
+            else give(connection);
+          });
+        } else {
+          discard(connection);
+        }
+        reject(error);
+      });
+    });
+    return Object.assign(sending, { started: () => message.readableDidRead });
+  }
+
+  return {
+    /** Send one message; resolves once the relay accepted it, rejects with the relay's answer. */
+    async send(envelope: RelayEnvelope, raw: Buffer): Promise<void> {
+      if (closed) throw Object.assign(new Error('the relay is closed'), { code: 'ECONNECTION' });
+      const connection = await take();
+      const reused = connection.messages > 0;
+      try {
+        await connection.ready;
+      } catch (error) {
+        discard(connection);
+        throw error;
+      }
+      const sending = sendOn(connection, envelope, raw);
+      try {
+        await sending;
+      } catch (error) {
+        // The relay had closed a connection that waited idle: none of the message left, so it
+        // goes on a new connection now (nothing can arrive twice).
+        if (!reused || sending.started() || (error as RelayError).responseCode !== undefined) throw error;
+        const fresh = await take();
+        try {
+          await fresh.ready;
+        } catch (connectError) {
+          discard(fresh);
+          throw connectError;
+        }
+        await sendOn(fresh, envelope, raw);
+        give(fresh);
+        return;
+      }
+      give(connection);
+    },
+    close(): void {
+      closed = true;
+      for (const connection of [...open]) {
+        if (connection.idle) clearTimeout(connection.idle);
+        connection.dead = true;
+        connection.smtp.quit();
+      }
+      open.clear();
+      idle.length = 0;
+    },
+  };
+}
+export type Relay = ReturnType<typeof createRelay>;
