@@ -61,4 +61,20 @@ describe('createBatcher', () => {
     await expect(second).rejects.toThrow('down');
     expect(batches).toEqual([[1, 2]]);
   });
+
+  it('with `maxWeight`, puts what does not fit into the next batch (an item heavier than it alone)', async () => {
+    const batches: string[][] = [];
+    const batcher = createBatcher<string, number>({
+      waitMs: 0,
+      maxWeight: 10,
+      weight: (item) => item.length,
+      run: async (items) => {
+        batches.push(items);
+        return items.map((i) => i.length);
+      },
+    });
+    const sizes = await Promise.all(['aaaa', 'bbbb', 'cc', 'dddddddddddd', 'e'].map((i) => batcher.add(i)));
+    expect(sizes).toEqual([4, 4, 2, 12, 1]);
+    expect(batches).toEqual([['aaaa', 'bbbb', 'cc'], ['dddddddddddd'], ['e']]);
+  });
 });

@@ -4,12 +4,16 @@
  * gathers until the running one ends (no added wait when idle, bigger batches under load).
  * `add` resolves with the item's result (`run` answers in the order of its items), or rejects with
  * the batch's error; batches run one at a time, in order. With `alone`, a batch that failed is
- * run again one item at a time, so an item that cannot be handled fails only itself.
+ * run again one item at a time, so an item that cannot be handled fails only itself. With
+ * `maxWeight`, a batch stops short of it (big rows go in several statements).
  */
 export function createBatcher<T, R = void>(options: {
   waitMs: number;
   run: (items: T[]) => Promise<R[]>;
   alone?: boolean;
+  /** A batch holds items up to this total `weight` (at least one item); the rest go in the next. */
+  maxWeight?: number;
+  weight?: (item: T) => number;
 }) {
   let items: T[] = [];
   let waiters: Array<{ resolve: (result: R) => void; reject: (error: unknown) => void }> = [];
@@ -21,10 +25,27 @@ export function createBatcher<T, R = void>(options: {
   function runNow(): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = null;
-    const batch = items;
-    const told = waiters;
-    items = [];
-    waiters = [];
+    let count = items.length;
+    if (options.maxWeight !== undefined && options.weight) {
+      let total = 0;
+      count = 0;
+      while (
+        count < items.length &&
+        (count === 0 || total + options.weight(items[count]!) <= options.maxWeight)
+      ) {
+        total += options.weight(items[count]!);
+        count += 1;
+      }
+    }
+    const batch = items.slice(0, count);
+    const told = waiters.slice(0, count);
+    items = items.slice(count);
+    waiters = waiters.slice(count);
+    if (items.length > 0 && options.waitMs > 0 && !timer) {
+      // What did not fit goes next.
+      timer = setTimeout(runNow, 0);
+      timer.unref();
+    }
     if (batch.length === 0) {
       running = false;
       return chain;

@@ -33,6 +33,8 @@ export const DELAY_NOTICE_AFTER_MS = 4 * 3_600_000;
 /** A delivery attempt older than this is presumed dead: any node may take the mail over. */
 export const DEFAULT_OUTBOX_LEASE_MS = 5 * 60_000;
 const JOURNAL_ROTATE_BYTES = 1024 * 1024;
+/** How long a stopping node waits for the mail it is handing to the relay. */
+const STOP_WAIT_MS = 5_000;
 
 /**
  * An append-only file of outbox ids: appended synchronously (the page cache outlives a killed
@@ -346,7 +348,7 @@ export function createMailer(deps: {
     },
     release(count: number): void {
       reserved -= count;
-      if (backlog && reserved + inFlight.size < capacity) {
+      if (started && backlog && reserved + inFlight.size < capacity) {
         backlog = false;
         void deliverDue(false).catch((error) => deps.log.error({ err: error }, 'mail delivery crashed'));
       }
@@ -381,9 +383,13 @@ export function createMailer(deps: {
     async stop() {
       started = false;
       await passes.stop();
+      // Mail on its way to the relay finishes (for a while): a message is not cut off mid-DATA,
+      // and what the relay accepted is marked sent. What is left keeps its lease and is retried.
+      const until = Date.now() + STOP_WAIT_MS;
+      while (inFlight.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      transport?.close();
       await sent.flush();
       await leases.stop();
-      transport?.close();
     },
     drain,
   };

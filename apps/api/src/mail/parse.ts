@@ -25,9 +25,12 @@ export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).
 
 /** No NUL (PostgreSQL text cannot hold it; an encoded word can still decode to one). */
 const noNul = (value: string) => value.replaceAll('\u0000', '');
-/** A header value on one line: no control characters at all. */
+/** A UTF-16 half without its other half (a broken encoded word): no database or JSON text takes it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/** A header value on one line: no control characters at all, no lone surrogate. */
+const oneLine = (value: string) => value.replace(CONTROL, ' ').replace(LONE_SURROGATE, '\ufffd').trim();
 
 /** Parse a raw RFC 5322 message (mailparser): headers, bodies and attachments with their SHA-256. */
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {

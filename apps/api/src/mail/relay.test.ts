@@ -150,4 +150,22 @@ describe('the relay', () => {
       wrong.close();
     }
   });
+
+  it('on close, lets the message under way finish whole and refuses those still waiting for a connection', async () => {
+    const hop = await nextHop();
+    const relay = createRelay(`smtp://127.0.0.1:${hop.port}`, 1);
+    const big = Buffer.from(`Subject: Big\r\n\r\n${'A line of a long message.\r\n'.repeat(40_000)}`);
+    // The connection is open: the big message is under way at once.
+    await relay.send({ from: 'bob@outside.test', to: ['first@acme.test'] }, message(1));
+    const underWay = relay.send({ from: 'bob@outside.test', to: ['a@acme.test'] }, big);
+    const queued = relay.send({ from: 'bob@outside.test', to: ['b@acme.test'] }, message(2));
+    queued.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    relay.close();
+    await underWay;
+    await expect(queued).rejects.toMatchObject({ code: 'ECONNECTION' });
+    expect(hop.received.map((r) => r.to[0])).toEqual(['first@acme.test', 'a@acme.test']);
+    expect(hop.received[1]!.body).toBe(big.toString());
+    expect(relay.size()).toBe(0);
+  });
 });

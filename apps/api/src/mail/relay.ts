@@ -41,19 +41,21 @@ export function createRelay(relayUrl: string, connections: number) {
   const keepOpen = (options as { pool?: boolean }).pool !== false;
   const open = new Set<Connection>();
   const idle: Connection[] = [];
-  const waiting: Array<(connection: Connection) => void> = [];
+  const waiting: Array<{ resolve: (connection: Connection) => void; reject: (error: Error) => void }> = [];
   let closed = false;
+  const closedError = () => Object.assign(new Error('the relay is closed'), { code: 'ECONNECTION' });
 
+  /** A connection not to be used again; its slot goes to the next waiting message (once). */
   function discard(connection: Connection): void {
+    if (!open.has(connection)) return;
     if (connection.idle) clearTimeout(connection.idle);
     connection.dead = true;
     open.delete(connection);
     const at = idle.indexOf(connection);
     if (at !== -1) idle.splice(at, 1);
     connection.smtp.close();
-    // A slot freed: a waiting message gets a new connection.
     const next = waiting.shift();
-    if (next && !closed) next(connect());
+    if (next) next.resolve(connect());
   }
 
   function connect(): Connection {
@@ -72,12 +74,8 @@ export function createRelay(relayUrl: string, connections: number) {
     });
     connection.ready.catch(() => undefined);
     // A connection that errs or ends later (the relay closed it) is not used again.
-    smtp.on('error', () => {
-      if (!connection.dead) discard(connection);
-    });
-    smtp.once('end', () => {
-      if (!connection.dead) discard(connection);
-    });
+    smtp.on('error', () => discard(connection));
+    smtp.once('end', () => discard(connection));
     return connection;
   }
 
@@ -90,7 +88,7 @@ export function createRelay(relayUrl: string, connections: number) {
       return Promise.resolve(ready);
     }
     if (open.size < connections) return Promise.resolve(connect());
-    return new Promise((resolve) => waiting.push(resolve));
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
   }
 
   function give(connection: Connection): void {
@@ -101,7 +99,7 @@ export function createRelay(relayUrl: string, connections: number) {
     }
     const next = waiting.shift();
     if (next) {
-      next(connection);
+      next.resolve(connection);
       return;
     }
     connection.idle = setTimeout(() => discard(connection), IDLE_MS);
@@ -139,7 +137,7 @@ export function createRelay(relayUrl: string, connections: number) {
   return {
     /** Send one message; resolves once the relay accepted it, rejects with the relay's answer. */
     async send(envelope: RelayEnvelope, raw: Buffer): Promise<void> {
-      if (closed) throw Object.assign(new Error('the relay is closed'), { code: 'ECONNECTION' });
+      if (closed) throw closedError();
       const connection = await take();
       const reused = connection.messages > 0;
       try {
@@ -147,6 +145,10 @@ export function createRelay(relayUrl: string, connections: number) {
       } catch (error) {
         discard(connection);
         throw error;
+      }
+      if (closed) {
+        discard(connection);
+        throw closedError();
       }
       const sending = sendOn(connection, envelope, raw);
       try {
@@ -168,16 +170,22 @@ export function createRelay(relayUrl: string, connections: number) {
       }
       give(connection);
     },
+    /**
+     * No more messages: idle connections say QUIT; one carrying a message closes once it is done
+     * (its message is not cut off); messages still waiting for a connection are refused.
+     */
     close(): void {
       closed = true;
-      for (const connection of [...open]) {
+      for (const waiter of waiting.splice(0)) waiter.reject(closedError());
+      for (const connection of idle.splice(0)) {
         if (connection.idle) clearTimeout(connection.idle);
         connection.dead = true;
+        open.delete(connection);
         connection.smtp.quit();
       }
-      open.clear();
-      idle.length = 0;
     },
+    /** Connections open or opening (idle or carrying a message). */
+    size: () => open.size,
   };
 }
 export type Relay = ReturnType<typeof createRelay>;

@@ -35,6 +35,11 @@ export const processingRetryDelayMs = (attempts: number) => 15_000 * 4 ** Math.m
 export const DEFAULT_LEASE_MS = 5 * 60_000;
 /** Messages one node processes at once (SMTP_PROCESSING_CONCURRENCY), each in its own transaction. */
 export const DEFAULT_PROCESSING_CONCURRENCY = 4;
+/** Messages stored or finished in one statement carry at most this many bytes (at least one message). */
+const BATCH_BYTES = {
+  maxWeight: 8 * 1024 * 1024,
+  weight: (message: { raw: Uint8Array }) => message.raw.length,
+};
 /** How long a node keeps a tenant's domains, people and policy before reading them again. */
 const DIRECTORY_TTL_MS = 60_000;
 
@@ -508,11 +513,14 @@ export function createGatewayProcessor(deps: {
     waitMs: 0,
     // One message the database refuses fails only itself (its pass backs off), not its batch.
     alone: true,
+    ...BATCH_BYTES,
     run: (messages) => inbound.finishDelivered(nodeId, deps.clock.now(), messages),
   });
 
   /** Slots in use on this node: messages being processed, and those being claimed or stored for one. */
   let busy = 0;
+  /** `stop()` is under way: passes claim nothing more. */
+  let stopping = false;
   /**
    * Messages claimed by this node that wait for a slot (their leases renewed meanwhile), at most
    * `readyMax`: claimed in batches and taken in as they are stored while every slot is taken, so
@@ -580,8 +588,10 @@ export function createGatewayProcessor(deps: {
     /** The last claim took all it asked for: more may be due. */
     let more = true;
     for (;;) {
+      // Claimed messages waiting while a slot is free (a claim that held the slots failed) start.
+      fill();
       const room = concurrency - busy;
-      if (room > 0 && ready.length === 0 && (more || wanted)) {
+      if (room > 0 && (more || wanted) && !stopping) {
         wanted = false;
         // A batch at a time: what there is no slot for yet waits claimed (its lease renewed).
         const want = concurrency * 2;
@@ -591,15 +601,15 @@ export function createGatewayProcessor(deps: {
           rows = await inbound.claimRows(nodeId, deps.clock.now(), leases.until(), want);
         } finally {
           busy -= room;
+          fill();
+          slotsChanged();
         }
         more = rows.length === want;
         for (const row of rows) hold(row, pass);
-        // Messages taken in while the claim held the slots start now, claimed ones or not.
-        fill();
         slotsChanged();
         continue;
       }
-      if (pass.started === 0 && !(more || wanted)) return pass.done;
+      if (pass.started === 0 && (stopping || !(more || wanted))) return pass.done;
       // This pass's messages are under way, or every slot is taken (by messages taken in as they
       // were stored, or by another pass) while more may be due.
       await changed;
@@ -613,7 +623,9 @@ export function createGatewayProcessor(deps: {
    * the table for a pass.
    */
   async function intake(message: ArrivedMessage): Promise<string> {
-    const claim = timer !== null && busy + ready.length + storing < concurrency + readyMax;
+    // Messages already wait in the table (`wanted`): this one joins them, so they are not passed
+    // over for as long as newer mail keeps the slots busy.
+    const claim = timer !== null && !wanted && busy + ready.length + storing < concurrency + readyMax;
     if (!claim) {
       const row = await arrivals.add({ ...message, claimedBy: null, leaseUntil: null });
       kick();
@@ -633,6 +645,7 @@ export function createGatewayProcessor(deps: {
   const arrivals = createBatcher<Parameters<InboundRepo['storeMany']>[0][number], InboundRow>({
     waitMs: 0,
     alone: true,
+    ...BATCH_BYTES,
     run: (messages) => inbound.storeMany(messages),
   });
 
@@ -664,11 +677,16 @@ export function createGatewayProcessor(deps: {
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
+      // What is claimed finishes; nothing more is claimed (the rest waits for the next start).
+      stopping = true;
+      slotsChanged();
       await running;
       // Messages taken in as they were stored, and those waiting for a slot, finish too (their
       // leases renewed until then).
       while (busy > 0 || ready.length > 0 || storing > 0) await changed;
       await leases.stop();
+      // Stopped: a pass asked for now (a test's drain) works as before start.
+      stopping = false;
       await authPool.close();
     },
     /** An admin's retry of a parked message (its held copies untouched since): due again at once. */
