@@ -74,13 +74,6 @@ function createSentJournal(file: string) {
 export const retryDelayMs = (attempts: number) =>
   Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 
-/** Connections the relay URL allows at once (deliveries run that many at a time; default 4). */
-function connectionsOf(relayUrl: string): number {
-  const url = new URL(relayUrl);
-  if (url.searchParams.get('pool') === 'false') return 1;
-  return Math.max(1, Math.min(32, Number(url.searchParams.get('maxConnections') ?? 4) || 4));
-}
-
 /**
  * The one way out for every email. Each one is first stored in the outbox table; a node with an
  * SMTP relay then claims it (a lease, so several nodes never send one mail twice at once) and
@@ -104,8 +97,8 @@ export function createMailer(deps: {
   leaseMs?: number;
   retryWindowMs?: number;
 }) {
-  const parallel = deps.relayUrl ? connectionsOf(deps.relayUrl) : 1;
-  const transport: Relay | null = deps.relayUrl ? createRelay(deps.relayUrl, parallel) : null;
+  const transport: Relay | null = deps.relayUrl ? createRelay(deps.relayUrl) : null;
+  const parallel = transport?.connections ?? 1;
   const nodeId = deps.nodeId ?? LOCAL_NODE;
   const retryWindowMs = deps.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
   const { repo } = deps;

@@ -65,7 +65,7 @@ const message = (i: number) =>
 describe('the relay', () => {
   it('sends on at most its connections, reusing them, each message once and its bytes as given', async () => {
     const hop = await nextHop();
-    const relay = createRelay(`smtp://127.0.0.1:${hop.port}`, 2);
+    const relay = createRelay(`smtp://127.0.0.1:${hop.port}?maxConnections=2`);
     try {
       await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
@@ -87,7 +87,7 @@ describe('the relay', () => {
 
   it('answers a refusal with its reply code, keeps the connection, and sends a bounce from <>', async () => {
     const hop = await nextHop();
-    const relay = createRelay(`smtp://127.0.0.1:${hop.port}`, 1);
+    const relay = createRelay(`smtp://127.0.0.1:${hop.port}?maxConnections=1`);
     try {
       await relay.send({ from: 'bob@outside.test', to: ['a@acme.test'] }, message(1));
       const refused = await relay
@@ -105,7 +105,7 @@ describe('the relay', () => {
 
   it('goes on after the next hop dropped an idle connection, and opens one per message with pool=false', async () => {
     const hop = await nextHop({ socketTimeout: 300 });
-    const relay = createRelay(`smtp://127.0.0.1:${hop.port}`, 1);
+    const relay = createRelay(`smtp://127.0.0.1:${hop.port}?maxConnections=1`);
     try {
       await relay.send({ from: 'bob@outside.test', to: ['a@acme.test'] }, message(1));
       await new Promise((r) => setTimeout(r, 700));
@@ -116,7 +116,7 @@ describe('the relay', () => {
       relay.close();
     }
     const single = await nextHop();
-    const unpooled = createRelay(`smtp://127.0.0.1:${single.port}?pool=false`, 1);
+    const unpooled = createRelay(`smtp://127.0.0.1:${single.port}?pool=false`);
     try {
       for (let i = 0; i < 3; i++)
         await unpooled.send({ from: 'bob@outside.test', to: ['a@acme.test'] }, message(i));
@@ -135,8 +135,8 @@ describe('the relay', () => {
         callback(Object.assign(new Error('5.7.8 Authentication failed'), { responseCode: 535 }));
       },
     });
-    const relay = createRelay(`smtp://moat:s3cret@127.0.0.1:${hop.port}`, 1);
-    const wrong = createRelay(`smtp://moat:nope@127.0.0.1:${hop.port}`, 1);
+    const relay = createRelay(`smtp://moat:s3cret@127.0.0.1:${hop.port}?maxConnections=1`);
+    const wrong = createRelay(`smtp://moat:nope@127.0.0.1:${hop.port}?maxConnections=1`);
     try {
       await relay.send({ from: 'bob@outside.test', to: ['a@acme.test'] }, message(1));
       expect(hop.received).toHaveLength(1);
@@ -153,7 +153,7 @@ describe('the relay', () => {
 
   it('on close, lets the message under way finish whole and refuses those still waiting for a connection', async () => {
     const hop = await nextHop();
-    const relay = createRelay(`smtp://127.0.0.1:${hop.port}`, 1);
+    const relay = createRelay(`smtp://127.0.0.1:${hop.port}?maxConnections=1`);
     const big = Buffer.from(`Subject: Big\r\n\r\n${'A line of a long message.\r\n'.repeat(40_000)}`);
     // The connection is open: the big message is under way at once.
     await relay.send({ from: 'bob@outside.test', to: ['first@acme.test'] }, message(1));

@@ -30,15 +30,19 @@ interface Connection {
  * connections kept open (nodemailer's SMTPConnection, with STARTTLS when offered, authentication
  * from the URL's user and password), each carrying one message at a time; what finds every
  * connection busy waits its turn. The URL is nodemailer's (`smtp://`, `smtps://`, query options);
- * `pool=false` opens a connection per message.
+ * `maxConnections` sets how many (4), `pool=false` opens one per message.
  */
-export function createRelay(relayUrl: string, connections: number) {
-  const { auth, ...options } = parseConnectionUrl(relayUrl) as SMTPConnection.Options & {
+export function createRelay(relayUrl: string) {
+  const { auth, pool, maxConnections, ...options } = parseConnectionUrl(
+    relayUrl,
+  ) as SMTPConnection.Options & {
     auth?: { user?: string; pass?: string };
     pool?: boolean;
     maxConnections?: number;
   };
-  const keepOpen = (options as { pool?: boolean }).pool !== false;
+  const keepOpen = pool !== false;
+  /** Connections at once: `maxConnections` of the URL (default 4, at most 32); 1 with `pool=false`. */
+  const connections = keepOpen ? Math.max(1, Math.min(32, Number(maxConnections ?? 4) || 4)) : 1;
   const open = new Set<Connection>();
   const idle: Connection[] = [];
   const waiting: Array<{ resolve: (connection: Connection) => void; reject: (error: Error) => void }> = [];
@@ -186,6 +190,8 @@ export function createRelay(relayUrl: string, connections: number) {
     },
     /** Connections open or opening (idle or carrying a message). */
     size: () => open.size,
+    /** Connections the URL allows at once. */
+    connections,
   };
 }
 export type Relay = ReturnType<typeof createRelay>;

@@ -21,7 +21,12 @@ export function testSmtpIn(
 ) {
   const { db, ...rest } = deps;
   return createSmtpIn({
-    store: createInboundRepo(db).store,
+    store: async (message) => {
+      const [row] = await createInboundRepo(db).storeMany([
+        { ...message, claimedBy: null, leaseUntil: null },
+      ]);
+      return row!.id;
+    },
     tenants: createTenantsRepo(db),
     ...rest,
     options: { ...TEST_SMTP_OPTIONS, ...options },

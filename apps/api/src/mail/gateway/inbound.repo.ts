@@ -48,17 +48,8 @@ export function createInboundRepo(db: Db) {
     attempts: inboundMessages.attempts,
   };
   return {
-    /** A message as it arrived, stored durably (the SMTP 250 waits for this); its id. */
-    async store(values: ArrivedMessage): Promise<string> {
-      const [row] = await db
-        .insert(inboundMessages)
-        .values({ ...values, size: values.raw.length })
-        .returning({ id: inboundMessages.id });
-      return row!.id;
-    },
-
     /**
-     * Messages stored durably in one statement, each claimed for `claimedBy` in it (as `claimRows`
+     * Messages as they arrived, stored durably in one statement (the SMTP 250 waits for it), each claimed for `claimedBy` in it (as `claimRows`
      * would claim it: a lease until `leaseUntil`, its first attempt counted) when that is set —
      * for a node that processes it at once from memory. The rows in the order given.
      */

@@ -1,10 +1,11 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inboundMessages, mailLog, outbox } from '../../db/schema.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
+import { beforeInsertFault } from '../../test/faults.ts';
 import type { SmtpIn } from './smtp-in.ts';
 
 /** DNS for tests: no records anywhere, answered at once. */
@@ -69,19 +70,13 @@ async function until(done: () => Promise<boolean> | boolean, ms = 15_000) {
 describe('a running node takes mail in as it is stored', () => {
   it('processes and relays a burst from several connections once each, a message the database refuses failing alone', async () => {
     // The database refuses to queue one message's delivery (as a bug or a broken dependency would).
-    await t.db.execute(
-      sql.raw(`create function poison_intake() returns trigger language plpgsql as $$
-        begin
-          if new.subject = 'Burst poison' then raise exception 'outbox insert failed: simulated'; end if;
-          -- The first message's finish is slow: the next ones gather and are finished together.
-          if new.subject = 'Burst slow' then perform pg_sleep(0.4); end if;
-          return new;
-        end $$`),
-    );
-    await t.db.execute(
-      sql.raw(
-        'create trigger poison_intake before insert on outbox for each row execute function poison_intake()',
-      ),
+    const removeFault = await beforeInsertFault(
+      t.db,
+      'poison_intake',
+      'outbox',
+      `if new.subject = 'Burst poison' then raise exception 'outbox insert failed: simulated'; end if;
+       -- The first message's finish is slow: the next ones gather and are finished together.
+       if new.subject = 'Burst slow' then perform pg_sleep(0.4); end if;`,
     );
     try {
       const subjects = Array.from({ length: 24 }, (_, i) =>
@@ -147,8 +142,7 @@ describe('a running node takes mail in as it is stored', () => {
       expect(mails).toHaveLength(23);
       expect(mails.every((m) => m.status === 'sent' && m.attempts === 1 && m.leaseOwner === null)).toBe(true);
     } finally {
-      await t.db.execute(sql.raw('drop trigger poison_intake on outbox'));
-      await t.db.execute(sql.raw('drop function poison_intake()'));
+      await removeFault();
     }
   });
 });

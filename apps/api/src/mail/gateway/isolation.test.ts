@@ -1,11 +1,12 @@
 import net from 'node:net';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inboundMessages, mailLog, outbox, quarantineMessages, securityEvents } from '../../db/schema.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
+import { beforeInsertFault } from '../../test/faults.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
 import { createInboundRepo } from './inbound.repo.ts';
 import { DEFAULT_LEASE_MS, MAX_PROCESSING_ATTEMPTS, processingRetryDelayMs } from './processor.ts';
@@ -149,17 +150,11 @@ describe('a message whose processing fails', () => {
   it('is retried with back-off, never holds up other mail, then is parked failed and held with an event', async () => {
     // A fault on every pass for this one message (as a bug or a broken dependency would cause):
     // the database refuses to queue its delivery.
-    await t.db.execute(
-      sql.raw(`create function poison_outbox() returns trigger language plpgsql as $$
-        begin
-          if new.subject = 'Poison' then raise exception 'outbox insert failed: simulated'; end if;
-          return new;
-        end $$`),
-    );
-    await t.db.execute(
-      sql.raw(
-        'create trigger poison_outbox before insert on outbox for each row execute function poison_outbox()',
-      ),
+    const removeFault = await beforeInsertFault(
+      t.db,
+      'poison_outbox',
+      'outbox',
+      "if new.subject = 'Poison' then raise exception 'outbox insert failed: simulated'; end if;",
     );
     let poisonId = '';
     try {
@@ -206,8 +201,7 @@ describe('a message whose processing fails', () => {
       expect(logged).toMatchObject({ action: 'failed', quarantineMessageId: held!.id });
       expect(await deliveriesOf('Poison')).toHaveLength(0);
     } finally {
-      await t.db.execute(sql.raw('drop trigger poison_outbox on outbox'));
-      await t.db.execute(sql.raw('drop function poison_outbox()'));
+      await removeFault();
     }
 
     // The admin sees it with its error, and processes it again once the fault is gone.

@@ -306,55 +306,52 @@ export function createGatewayProcessor(deps: {
 
     // Most mail goes out as it came to every recipient: one statement finishes it.
     if (byRecipient.every(({ decision }) => !decision || decision.action === 'deliver')) {
-      const keyOf = (recipient: string) => `${row.id}:${recipient}`;
       const reached = byRecipient.flatMap(({ recipient, decision }) =>
         decision ? [{ recipient, decision }] : [],
       );
       const body = Buffer.concat([Buffer.from(auth.authenticationResults), delivered]);
+      const deliveries = reached.map(({ recipient, decision }) => ({
+        tenantId: decision.tenant.id,
+        kind: 'gateway_delivery',
+        fromName: parsed.fromName,
+        toAddress: recipient,
+        subject: parsed.subject,
+        envelopeFrom: row.mailFrom,
+        idempotencyKey: `${row.id}:${recipient}`,
+      }));
       // Room to send at once: the mail is stored already claimed and sent from memory.
-      const claimed = deps.mailer.reserve(reached.length);
+      const claimed = deps.mailer.reserve(deliveries.length);
       let queued: Awaited<ReturnType<InboundRepo['finishDelivered']>>[number];
       try {
         queued = await finishes.add({
           id: row.id,
           raw: body,
           claimDelivery: claimed ? { leaseUntil: deps.mailer.leaseUntil() } : undefined,
-          deliveries: reached.map(({ recipient, decision }) => ({
-            tenantId: decision.tenant.id,
-            kind: 'gateway_delivery',
-            fromName: parsed.fromName,
-            toAddress: recipient,
-            subject: parsed.subject,
-            envelopeFrom: row.mailFrom,
-            idempotencyKey: keyOf(recipient),
-          })),
+          deliveries,
           log: reached.map(({ recipient, decision }) => logRow(row, parsed, auth, recipient, decision, null)),
         });
       } catch (error) {
-        if (claimed) deps.mailer.release(reached.length);
+        if (claimed) deps.mailer.release(deliveries.length);
         throw error;
       }
       // Null: another node took the message over after this node's lease ran out; it finishes it.
-      let unused = claimed ? reached.length : 0;
+      let unused = claimed ? deliveries.length : 0;
       for (const mail of queued ?? []) {
-        const reach = claimed && mail.createdAt ? reached.find((r) => keyOf(r.recipient) === mail.key) : null;
-        if (!reach || !mail.createdAt) {
+        const delivery = deliveries.find((d) => d.idempotencyKey === mail.key);
+        // Stored claimed by this statement: sent from memory; queued before: claimed as usual.
+        if (!claimed || !mail.createdAt || !delivery) {
           deps.mailer.deliverStored(mail.id);
           continue;
         }
         unused -= 1;
+        const { idempotencyKey: _key, ...outgoing } = delivery;
         deps.mailer.deliverClaimed({
+          ...outgoing,
           id: mail.id,
-          tenantId: reach.decision.tenant.id,
-          kind: 'gateway_delivery',
-          fromName: parsed.fromName,
-          toAddress: reach.recipient,
-          subject: parsed.subject,
           text: '',
           html: '',
           raw: body,
           attempts: 1,
-          envelopeFrom: row.mailFrom,
           createdAt: mail.createdAt,
         });
       }

@@ -59,20 +59,15 @@ interface Keyed {
   tenant: SQL;
   date: SQL;
 }
-const MESSAGES: Keyed = {
-  table: sql`quarantine_messages m`,
-  words: messageWords,
-  keys: sql`moat_address_keys(${messageWords}, m.received_at, m.received_at)`,
-  tenant: sql`m.tenant_id`,
-  date: sql`m.received_at`,
-};
-const EVENTS: Keyed = {
-  table: sql`security_events e`,
-  words: eventWords,
-  keys: sql`moat_address_keys(${eventWords}, e.created_at, e.created_at)`,
-  tenant: sql`e.tenant_id`,
-  date: sql`e.created_at`,
-};
+const keyed = (table: SQL, words: SQL, tenant: SQL, date: SQL): Keyed => ({
+  table,
+  words,
+  keys: sql`moat_address_keys(${words}, ${date}, ${date})`,
+  tenant,
+  date,
+});
+const MESSAGES = keyed(sql`quarantine_messages m`, messageWords, sql`m.tenant_id`, sql`m.received_at`);
+const EVENTS = keyed(sql`security_events e`, eventWords, sql`e.tenant_id`, sql`e.created_at`);
 /**
  * The rows of `on` that have one of the keyword's address keys of a week from `since` to
  * `until`, or every row if the keyword has none (PostgreSQL folds the constant test away).
