@@ -1,9 +1,13 @@
 import { z } from 'zod';
+import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder, textFilterParam } from './list.ts';
 import { VERDICTS } from './quarantine.ts';
-import { noNul } from './validation.ts';
 
 /** The mail gateway's record of every processed message (issue 6 "Mail Explorer data"). */
-export const MAIL_EXPLORER_API = { messages: '/api/v1/mail_explorer' } as const;
+export const MAIL_EXPLORER_API = {
+  messages: '/api/v1/mail_explorer',
+  /** The same list as CSV (its filters and sort; at most CSV_EXPORT_MAX_ROWS rows). */
+  export: '/api/v1/mail_explorer/export',
+} as const;
 
 export const MAIL_VERDICTS = ['clean', ...VERDICTS] as const;
 export const MAIL_ACTIONS = [
@@ -16,14 +20,18 @@ export const MAIL_ACTIONS = [
   'failed',
 ] as const;
 
-export const mailExplorerQuerySchema = z
-  .object({
-    q: z.string().trim().max(200).refine(noNul, 'must not contain a NUL character').optional(),
+/** The columns the Mail Explorer sorts by. */
+export const MAIL_SORTS = ['received_at', 'sender', 'recipient', 'subject', 'verdict', 'size'] as const;
+export type MailSort = (typeof MAIL_SORTS)[number];
+
+export const mailExplorerQuerySchema = listQuerySchema(MAIL_SORTS, 'received_at')
+  .extend({
     verdict: z.enum(MAIL_VERDICTS).optional(),
     action: z.enum(MAIL_ACTIONS).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    offset: z.coerce.number().int().min(0).max(100_000).default(0),
+    /** The Message-ID header, with or without its angle brackets. */
+    message_id: textFilterParam,
   })
+  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
   .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
 export type MailExplorerQuery = z.input<typeof mailExplorerQuerySchema>;
 
@@ -34,6 +42,7 @@ export const mailLogEntrySchema = z.object({
   sender_name: z.string(),
   recipient: z.string(),
   subject: z.string(),
+  message_id: z.string().nullable(),
   verdict: z.enum(MAIL_VERDICTS),
   action: z.enum(MAIL_ACTIONS),
   reasons: z.array(z.string()),

@@ -1,6 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.ts';
-import { quarantineMessages, securityEvents, sessions, tenantDomains, tenants, users } from '../db/schema.ts';
+import {
+  mailLog,
+  quarantineMessages,
+  securityEvents,
+  sessions,
+  tenantDomains,
+  tenants,
+  users,
+} from '../db/schema.ts';
 import { hashToken, newToken } from '../lib/tokens.ts';
 
 const unique = () => randomBytes(4).toString('hex');
@@ -92,4 +100,28 @@ export async function buildQuarantinedMessage(
     });
   }
   return message!;
+}
+
+/** A Mail Explorer row (what the gateway did with one message for one recipient), written straight to the table. */
+export async function buildMailLogEntry(
+  db: Db,
+  tenantId: string,
+  overrides: Partial<typeof mailLog.$inferInsert> = {},
+) {
+  const [entry] = await db
+    .insert(mailLog)
+    .values({
+      tenantId,
+      inboundId: randomUUID(),
+      recipient: `r${unique()}@example.test`,
+      sender: 'sender@outside.test',
+      subject: 'Hello',
+      receivedAt: new Date(),
+      verdict: 'clean',
+      action: 'delivered',
+      size: 1024,
+      ...overrides,
+    })
+    .returning();
+  return entry!;
 }

@@ -1,6 +1,8 @@
-import type { MailExplorerList } from '@moat/contracts/mail-explorer';
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { SortDirection } from '@moat/contracts/list';
+import type { MailExplorerList, MailSort } from '@moat/contracts/mail-explorer';
+import { type AnyColumn, and, count, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { orderOf } from '../../db/list-order.ts';
 import { mailLog } from '../../db/schema.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
 
@@ -11,7 +13,23 @@ export interface MailLogFilter {
   action?: Entry['action'] | undefined;
   /** Words anywhere in the subject, sender name, sender or recipient. */
   q?: string | undefined;
+  /** Received at or after. */
+  from?: Date | undefined;
+  /** Received before. */
+  to?: Date | undefined;
+  /** The Message-ID header, angle brackets optional. */
+  messageId?: string | undefined;
 }
+
+/** The columns a list is sorted by; the id breaks ties so paging is stable. */
+const SORTED: Record<MailSort, AnyColumn | SQL> = {
+  received_at: mailLog.receivedAt,
+  sender: sql`lower(${mailLog.sender})`,
+  recipient: mailLog.recipient,
+  subject: sql`lower(${mailLog.subject})`,
+  verdict: mailLog.verdict,
+  size: mailLog.size,
+};
 
 /** The columns the Mail Explorer shows (the row's other columns stay in the database). */
 const listed = {
@@ -21,6 +39,7 @@ const listed = {
   senderName: mailLog.senderName,
   recipient: mailLog.recipient,
   subject: mailLog.subject,
+  messageIdHeader: mailLog.messageIdHeader,
   verdict: mailLog.verdict,
   action: mailLog.action,
   reasons: mailLog.reasons,
@@ -46,12 +65,18 @@ export function createMailExplorerRepo(db: DbOrTx) {
     async page(
       tenantId: string,
       filter: MailLogFilter,
-      page: { limit: number; offset: number },
+      page: { limit: number; offset: number; sort: MailSort; dir: SortDirection },
       tx?: DbOrTx,
     ): Promise<{ total: number; rows: MailLogRow[] }> {
       const where: SQL[] = [eq(mailLog.tenantId, tenantId)];
       if (filter.verdict) where.push(eq(mailLog.verdict, filter.verdict));
       if (filter.action) where.push(eq(mailLog.action, filter.action));
+      if (filter.from) where.push(gte(mailLog.receivedAt, filter.from));
+      if (filter.to) where.push(lt(mailLog.receivedAt, filter.to));
+      if (filter.messageId) {
+        const bare = filter.messageId.replace(/^<|>$/g, '');
+        where.push(sql`${mailLog.messageIdHeader} in (${bare}, ${`<${bare}>`})`);
+      }
       if (filter.q) {
         where.push(
           sql`(${mailLog.subject} || ' ' || ${mailLog.senderName} || ' ' || ${mailLog.sender} || ' ' || ${mailLog.recipient}) ilike ${containsPattern(filter.q)}`,
@@ -63,7 +88,7 @@ export function createMailExplorerRepo(db: DbOrTx) {
           .select(listed)
           .from(mailLog)
           .where(and(...where))
-          .orderBy(desc(mailLog.receivedAt), desc(mailLog.id))
+          .orderBy(...orderOf(SORTED[page.sort], page.dir, mailLog.id))
           .limit(page.limit)
           .offset(page.offset),
         q

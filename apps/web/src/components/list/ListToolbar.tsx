@@ -1,11 +1,16 @@
 import { Group, NativeSelect, TextInput } from '@mantine/core';
+import { DATE_RANGE_PRESETS } from '@moat/contracts/list';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { RangeChoice } from './use-list-state';
 
 export interface ListFilter {
   name: string;
   label: string;
   value: string;
-  options: Array<{ value: string; label: string }>;
+  /** A choice among options (the first one "all"), or free text when absent. */
+  options?: Array<{ value: string; label: string }>;
+  placeholder?: string;
   onChange: (value: string) => void;
 }
 
@@ -36,15 +41,75 @@ export function enumFilter<V extends string>({
   };
 }
 
-/** Above a list: the search field (subject, sender, recipient) and the list's filters. */
+/** The time-range control of a list's toolbar: presets, all time, or two dates (both included). */
+export interface RangeControl {
+  value: RangeChoice;
+  fromDay: string;
+  toDay: string;
+  onChange: (range: RangeChoice, fromDay?: string, toDay?: string) => void;
+}
+
+function RangeFilter({ range }: { range: RangeControl }) {
+  const { t } = useTranslation();
+  const options = [
+    { value: '', label: t('list.range.all') },
+    ...DATE_RANGE_PRESETS.map((preset) => ({ value: preset, label: t(`list.range.${preset}`) })),
+    { value: 'custom', label: t('list.range.custom') },
+  ];
+  return (
+    <>
+      <NativeSelect
+        name="range"
+        label={t('list.range.label')}
+        data={options}
+        value={range.value}
+        onChange={(event) =>
+          range.onChange(event.currentTarget.value as RangeChoice, range.fromDay, range.toDay)
+        }
+        className="list-toolbar__filter"
+      />
+      {range.value === 'custom' && (
+        <>
+          <TextInput
+            type="date"
+            name="from"
+            label={t('list.range.from')}
+            value={range.fromDay}
+            max={range.toDay || undefined}
+            onChange={(event) => range.onChange('custom', event.currentTarget.value, range.toDay)}
+            className="list-toolbar__date"
+          />
+          <TextInput
+            type="date"
+            name="to"
+            label={t('list.range.to')}
+            value={range.toDay}
+            min={range.fromDay || undefined}
+            onChange={(event) => range.onChange('custom', range.fromDay, event.currentTarget.value)}
+            className="list-toolbar__date"
+          />
+        </>
+      )}
+    </>
+  );
+}
+
+/** Above a list: the search field (subject, sender, recipient), the time range, the filters and the list's own buttons. */
 export function ListToolbar({
   search,
   onSearchChange,
+  searchPlaceholder,
+  range,
   filters,
+  actions,
 }: {
   search: string;
   onSearchChange: (value: string) => void;
+  searchPlaceholder?: string;
+  range?: RangeControl;
   filters: ListFilter[];
+  /** Buttons at the end of the toolbar (export, bulk actions). */
+  actions?: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
@@ -52,23 +117,55 @@ export function ListToolbar({
       <TextInput
         type="search"
         label={t('quarantine.list.search')}
-        placeholder={t('quarantine.list.searchPlaceholder')}
+        placeholder={searchPlaceholder ?? t('quarantine.list.searchPlaceholder')}
         value={search}
         onChange={(event) => onSearchChange(event.currentTarget.value)}
         className="list-toolbar__search"
         maxLength={200}
       />
-      {filters.map((filter) => (
-        <NativeSelect
-          key={filter.name}
-          name={filter.name}
-          label={filter.label}
-          data={filter.options}
-          value={filter.value}
-          onChange={(event) => filter.onChange(event.currentTarget.value)}
-          className="list-toolbar__filter"
-        />
-      ))}
+      {range && <RangeFilter range={range} />}
+      {filters.map((filter) =>
+        filter.options ? (
+          <NativeSelect
+            key={filter.name}
+            name={filter.name}
+            label={filter.label}
+            data={filter.options}
+            value={filter.value}
+            onChange={(event) => filter.onChange(event.currentTarget.value)}
+            className="list-toolbar__filter"
+          />
+        ) : (
+          <TextFilter key={filter.name} filter={filter} />
+        ),
+      )}
+      {actions && (
+        <Group gap="xs" ml="auto" wrap="wrap">
+          {actions}
+        </Group>
+      )}
     </Group>
+  );
+}
+
+/** A free-text filter: applied when the field is left or Enter is pressed, not on every key. */
+function TextFilter({ filter }: { filter: ListFilter }) {
+  return (
+    <TextInput
+      key={filter.value}
+      name={filter.name}
+      label={filter.label}
+      placeholder={filter.placeholder}
+      defaultValue={filter.value}
+      maxLength={320}
+      onBlur={(event) => {
+        if (event.currentTarget.value.trim() !== filter.value)
+          filter.onChange(event.currentTarget.value.trim());
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') filter.onChange(event.currentTarget.value.trim());
+      }}
+      className="list-toolbar__filter"
+    />
   );
 }

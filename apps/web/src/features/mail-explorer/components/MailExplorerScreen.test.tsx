@@ -29,6 +29,7 @@ function buildEntry(overrides: Partial<MailLogEntry> = {}): MailLogEntry {
     sender_name: 'Shop',
     recipient: 'ana@acme.test',
     subject: 'Spring sale',
+    message_id: '<spring@shop.example>',
     verdict: 'clean',
     action: 'delivered',
     reasons: [],
@@ -61,7 +62,7 @@ describe('Mail Explorer (/mail-explorer)', () => {
     });
     renderRoute(PAGE);
     expect(await screen.findByRole('heading', { level: 1, name: 'Mail Explorer' })).toBeInTheDocument();
-    expect(lastQuery(api.calls)).toEqual({ limit: '25', offset: '0' });
+    expect(lastQuery(api.calls)).toEqual({ sort: 'received_at', dir: 'desc', limit: '25', offset: '0' });
 
     const table = await screen.findByRole('table', { name: 'Processed messages' });
     const rows = within(table).getAllByRole('row');
@@ -110,10 +111,64 @@ describe('Mail Explorer (/mail-explorer)', () => {
         q: 'invoice',
         verdict: 'malware',
         action: 'attachments_removed',
+        sort: 'received_at',
+        dir: 'desc',
         limit: '25',
         offset: '0',
       }),
     );
+  });
+
+  it('opens with the filters of its address, sorts by a column and exports what it shows', async () => {
+    const user = userEvent.setup();
+    const api = stubApi({
+      ...signedIn,
+      [`GET ${LIST}`]: () => jsonResponse(200, { items: [buildEntry()], total: 1 }),
+    });
+    renderRoute(`${PAGE}?verdict=phishing&range=7d&message_id=%3Cabc%40x.example%3E&verdict2=ignored`);
+    await screen.findByRole('table');
+    const first = lastQuery(api.calls);
+    expect(first).toMatchObject({ verdict: 'phishing', message_id: '<abc@x.example>', sort: 'received_at' });
+    // The last 7 days, counted back from now (to the minute).
+    const from = Date.parse(first.from ?? '');
+    expect(Date.now() - from).toBeGreaterThan(7 * 24 * 3600_000 - 1);
+    expect(Date.now() - from).toBeLessThan(7 * 24 * 3600_000 + 61_000);
+    expect(screen.getByRole('combobox', { name: 'Verdict' })).toHaveValue('phishing');
+    expect(screen.getByRole('combobox', { name: 'Time range' })).toHaveValue('7d');
+
+    const subject = screen.getByRole('columnheader', { name: /Subject/ });
+    expect(subject).toHaveAttribute('aria-sort', 'none');
+    await user.click(screen.getByRole('button', { name: 'Sort by Subject' }));
+    await waitFor(() => expect(lastQuery(api.calls)).toMatchObject({ sort: 'subject', dir: 'asc' }));
+    expect(screen.getByRole('columnheader', { name: /Subject/ })).toHaveAttribute('aria-sort', 'ascending');
+    await user.click(screen.getByRole('button', { name: 'Sort by Subject' }));
+    await waitFor(() => expect(lastQuery(api.calls)).toMatchObject({ sort: 'subject', dir: 'desc' }));
+
+    const exportLink = screen.getByRole('link', { name: 'Export CSV' });
+    const href = new URL(exportLink.getAttribute('href') ?? '', 'http://x');
+    expect(href.pathname).toBe('/api/v1/mail_explorer/export');
+    expect(Object.fromEntries(href.searchParams)).toMatchObject({
+      verdict: 'phishing',
+      message_id: '<abc@x.example>',
+      sort: 'subject',
+      dir: 'desc',
+    });
+    expect(href.searchParams.has('limit')).toBe(false);
+  });
+
+  it('asks for whole days, both included, when custom dates are chosen', async () => {
+    const user = userEvent.setup();
+    const api = stubApi({
+      ...signedIn,
+      [`GET ${LIST}`]: () => jsonResponse(200, { items: [buildEntry()], total: 1 }),
+    });
+    renderRoute(`${PAGE}?range=custom&from=2025-03-01&to=2025-03-02`);
+    await screen.findByRole('table');
+    const query = lastQuery(api.calls);
+    expect(query.from).toBe(new Date(2025, 2, 1).toISOString());
+    expect(query.to).toBe(new Date(2025, 2, 3).toISOString());
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Time range' }), '');
+    await waitFor(() => expect(lastQuery(api.calls).from).toBeUndefined());
   });
 
   it('says so when the gateway has processed nothing yet', async () => {

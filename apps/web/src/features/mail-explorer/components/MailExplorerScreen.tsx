@@ -1,13 +1,21 @@
 import { Anchor, Badge, Button, List, Stack, Table, Text } from '@mantine/core';
-import { MAIL_ACTIONS, MAIL_VERDICTS, type MailLogEntry } from '@moat/contracts/mail-explorer';
+import {
+  MAIL_ACTIONS,
+  MAIL_EXPLORER_API,
+  MAIL_SORTS,
+  MAIL_VERDICTS,
+  type MailLogEntry,
+} from '@moat/contracts/mail-explorer';
 import { USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { DateCell, subjectOf } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
-import { useListControls } from '../../../components/list/use-list-controls';
+import { SortableTh } from '../../../components/list/SortableTh';
+import { useListState } from '../../../components/list/use-list-state';
 import { formatBytes } from '../../../lib/format';
 import { useMailLog } from '../api/get-mail-log';
 import {
@@ -15,7 +23,6 @@ import {
   MAIL_ACTION_LABEL,
   MAIL_VERDICT_COLOR,
   MAIL_VERDICT_LABEL,
-  type MailAction,
   type MailVerdict,
 } from '../labels';
 
@@ -71,6 +78,12 @@ function MailDetails({ entry }: { entry: MailLogEntry }) {
             : entry.sender}
         </dd>
       </div>
+      {entry.message_id && (
+        <div className="preview-field">
+          <dt>{t('mailExplorer.details.messageId')}</dt>
+          <dd className="mail-details__id">{entry.message_id}</dd>
+        </div>
+      )}
       <div className="preview-field">
         <dt>{t('mailExplorer.details.size')}</dt>
         <dd>{formatBytes(entry.size, i18n.language)}</dd>
@@ -166,11 +179,13 @@ function MailRow({
  */
 export function MailExplorerScreen() {
   const { t } = useTranslation();
-  const [verdict, setVerdict] = useState<MailVerdict | ''>('');
-  const [action, setAction] = useState<MailAction | ''>('');
-  const filters = { verdict: verdict || undefined, action: action || undefined };
-  const controls = useListControls(filters);
-  const list = useMailLog({ ...controls.query, ...filters });
+  const state = useListState({
+    sorts: MAIL_SORTS,
+    defaultSort: 'received_at',
+    filters: { verdict: MAIL_VERDICTS, action: MAIL_ACTIONS, message_id: 'text' },
+  });
+  const { verdict, action } = state.filters;
+  const list = useMailLog(state.query);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
 
   const toggle = (id: string) =>
@@ -179,12 +194,14 @@ export function MailExplorerScreen() {
       if (!next.delete(id)) next.add(id);
       return next;
     });
+  const sortable = { sort: state.sort, dir: state.dir, onSort: state.setSort };
 
   return (
     <Stack gap="md">
       <ListToolbar
-        search={controls.search}
-        onSearchChange={controls.setSearch}
+        search={state.search}
+        onSearchChange={state.setSearch}
+        range={{ value: state.range, fromDay: state.fromDay, toDay: state.toDay, onChange: state.setRange }}
         filters={[
           enumFilter({
             name: 'verdict',
@@ -193,7 +210,7 @@ export function MailExplorerScreen() {
             values: MAIL_VERDICTS,
             labelOf: (value) => t(MAIL_VERDICT_LABEL[value]),
             value: verdict,
-            onChange: setVerdict,
+            onChange: (value) => state.setFilter('verdict', value),
           }),
           enumFilter({
             name: 'action',
@@ -202,27 +219,46 @@ export function MailExplorerScreen() {
             values: MAIL_ACTIONS,
             labelOf: (value) => t(MAIL_ACTION_LABEL[value]),
             value: action,
-            onChange: setAction,
+            onChange: (value) => state.setFilter('action', value),
           }),
+          {
+            name: 'message_id',
+            label: t('mailExplorer.messageIdFilter'),
+            placeholder: t('mailExplorer.messageIdPlaceholder'),
+            value: state.filters.message_id,
+            onChange: (value) => state.setFilter('message_id', value),
+          },
         ]}
+        actions={
+          <ExportCsvButton
+            path={MAIL_EXPLORER_API.export}
+            query={state.exportQuery}
+            disabled={!list.data || list.data.total === 0}
+          />
+        }
       />
 
       <ListTable
         list={list}
-        page={controls.page}
-        onPage={controls.setPage}
-        filtered={controls.filtered}
+        page={state.page}
+        onPage={state.setPage}
+        filtered={state.filtered}
         caption={t('mailExplorer.caption')}
         emptyTitle={t('mailExplorer.emptyTitle')}
         emptyDescription={t('mailExplorer.emptyDescription')}
-        minWidth={1120}
+        minWidth={1180}
         head={
           <>
-            <Table.Th>{t('mailExplorer.columns.received')}</Table.Th>
-            <Table.Th>{t('mailExplorer.columns.from')}</Table.Th>
-            <Table.Th>{t('mailExplorer.columns.to')}</Table.Th>
-            <Table.Th>{t('mailExplorer.columns.subject')}</Table.Th>
-            <Table.Th>{t('mailExplorer.columns.verdict')}</Table.Th>
+            <SortableTh
+              column="received_at"
+              label={t('mailExplorer.columns.received')}
+              firstDir="desc"
+              {...sortable}
+            />
+            <SortableTh column="sender" label={t('mailExplorer.columns.from')} {...sortable} />
+            <SortableTh column="recipient" label={t('mailExplorer.columns.to')} {...sortable} />
+            <SortableTh column="subject" label={t('mailExplorer.columns.subject')} {...sortable} />
+            <SortableTh column="verdict" label={t('mailExplorer.columns.verdict')} {...sortable} />
             <Table.Th>{t('mailExplorer.columns.action')}</Table.Th>
             <Table.Th>{t('mailExplorer.columns.spf')}</Table.Th>
             <Table.Th>{t('mailExplorer.columns.dkim')}</Table.Th>

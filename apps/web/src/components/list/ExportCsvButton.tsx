@@ -1,0 +1,31 @@
+import { Button } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { buildUrl, type QueryParams } from '../../lib/http';
+
+/**
+ * Downloads the list as CSV under its current filters and sort: a plain link to the export
+ * endpoint (a GET the session cookie authorises), so the browser saves the file itself.
+ */
+export function ExportCsvButton({
+  path,
+  query,
+  disabled,
+}: {
+  path: string;
+  query: QueryParams;
+  disabled?: boolean;
+}) {
+  const { t } = useTranslation();
+  if (disabled) {
+    return (
+      <Button size="sm" variant="default" disabled>
+        {t('list.exportCsv')}
+      </Button>
+    );
+  }
+  return (
+    <Button component="a" href={buildUrl(path, query)} download size="sm" variant="default">
+      {t('list.exportCsv')}
+    </Button>
+  );
+}
