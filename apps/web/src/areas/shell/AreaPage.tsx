@@ -1,10 +1,9 @@
 import { ROUTES, SHELL_AREAS } from '@moat/contracts/routes';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { MailExplorerScreen } from '../../features/mail-explorer/components/MailExplorerScreen';
 import { NAV_ITEMS, navTrail, PAGE_ONLY_ITEMS } from '../../features/navigation/nav-items';
-import { OverviewDashboard } from '../../features/overview/components/OverviewDashboard';
 import { type Crumb, NoDataYet, PageFrame } from './PageFrame';
+import { ScreenSuspense, screenOf } from './screens';
 
 export type ShellAreaKey = (typeof SHELL_AREAS)[number]['key'];
 export type ShellSectionKey = 'archiveSearch';
@@ -14,8 +13,7 @@ const FRAMED_ITEMS = [...NAV_ITEMS, ...PAGE_ONLY_ITEMS];
 /**
  * The frame of a shell area and of every page under it: the title and breadcrumb come from the
  * navigation entry the path belongs to (its deepest match in the rule table), else from the area.
- * The overview (/dashboard) shows its counts and /mail-explorer the processed mail; other pages say
- * they have no data yet.
+ * A page shows its screen (screens.tsx); a page without one says it has no data yet.
  */
 export function AreaPage({ area, section }: { area: ShellAreaKey; section?: ShellSectionKey }) {
   const { t } = useTranslation();
@@ -45,22 +43,22 @@ export function AreaPage({ area, section }: { area: ShellAreaKey; section?: Shel
 
   return (
     <PageFrame title={title} trail={trail}>
-      <AreaContent area={area} section={section} title={title} />
+      <AreaContent section={section} title={title} pathname={pathname} />
     </PageFrame>
   );
 }
 
-/** The content of an area's page frame: the area's screen where it has one, else a placeholder. */
+/** The content of an area's page frame: the page's screen where it has one, else a placeholder. */
 function AreaContent({
-  area,
   section,
   title,
+  pathname,
 }: {
-  area: ShellAreaKey;
   section?: ShellSectionKey;
   title: string;
+  pathname: string;
 }) {
-  if (!section && area === 'dashboard') return <OverviewDashboard />;
-  if (!section && area === 'mailExplorer') return <MailExplorerScreen />;
+  const Screen = section ? undefined : screenOf(pathname);
+  if (Screen) return <ScreenSuspense Screen={Screen} />;
   return <NoDataYet subject={title} />;
 }

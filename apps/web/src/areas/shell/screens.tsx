@@ -1,0 +1,67 @@
+import { Center, Loader, VisuallyHidden } from '@mantine/core';
+import { ROUTES } from '@moat/contracts/routes';
+import { type ComponentType, lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * The console's screens by path, each its own lazy chunk: a page under an area shows the screen
+ * whose path is the longest prefix of its own (a path with `exact` only on itself). A page with
+ * no screen here keeps the area's "no data yet" frame. One line per screen, so the screens of
+ * the security side and of administration do not step on each other.
+ */
+interface ScreenEntry {
+  path: string;
+  exact?: boolean;
+  Screen: ComponentType;
+}
+
+const screen = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
+  lazy(async () => ({ default: pick(await load()) }));
+
+export const SCREENS: readonly ScreenEntry[] = [
+  {
+    path: ROUTES.dashboard,
+    exact: true,
+    Screen: screen(
+      () => import('../../features/overview/components/OverviewDashboard'),
+      (m) => m.OverviewDashboard,
+    ),
+  },
+  {
+    path: ROUTES.mailExplorer,
+    Screen: screen(
+      () => import('../../features/mail-explorer/components/MailExplorerScreen'),
+      (m) => m.MailExplorerScreen,
+    ),
+  },
+];
+
+/** The screen of a path, if it has one. */
+export function screenOf(pathname: string): ComponentType | undefined {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  let best: ScreenEntry | undefined;
+  for (const entry of SCREENS) {
+    const matches = entry.exact
+      ? path === entry.path
+      : path === entry.path || path.startsWith(`${entry.path}/`);
+    if (matches && (!best || entry.path.length > best.path.length)) best = entry;
+  }
+  return best?.Screen;
+}
+
+/** A screen while its chunk loads. */
+export function ScreenSuspense({ Screen }: { Screen: ComponentType }) {
+  const { t } = useTranslation();
+  return (
+    <Suspense
+      fallback={
+        <Center py="xl" role="status">
+          <Loader />
+          <VisuallyHidden>{t('app.loading')}</VisuallyHidden>
+        </Center>
+      }
+    >
+      <Screen />
+    </Suspense>
+  );
+}
