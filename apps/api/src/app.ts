@@ -91,6 +91,12 @@ import {
 import { createSearchRepo } from './modules/search/search.repo.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { createSearchService, type SearchService } from './modules/search/search.service.ts';
+import { createSecurityEventsRepo } from './modules/security-events/security-events.repo.ts';
+import { securityEventsRoutes } from './modules/security-events/security-events.routes.ts';
+import {
+  createSecurityEventsService,
+  type SecurityEventsService,
+} from './modules/security-events/security-events.service.ts';
 import { createIncidentsRepo } from './modules/service-status/incidents.repo.ts';
 import { createServiceStatusRepo } from './modules/service-status/service-status.repo.ts';
 import { serviceStatusRoutes } from './modules/service-status/service-status.routes.ts';
@@ -137,6 +143,7 @@ export interface Services {
   search: SearchService;
   overview: OverviewService;
   mailExplorer: MailExplorerService;
+  securityEvents: SecurityEventsService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -272,6 +279,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     search: createSearchRepo(db),
     overview: createOverviewRepo(db),
     mailExplorer: createMailExplorerRepo(db),
+    securityEvents: createSecurityEventsRepo(db),
     currentUser: createCurrentUserRepo(db),
     digest: createDigestRepo(db),
     sessions: createSessionsRepo(db),
@@ -391,6 +399,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       mailer,
       publicActions,
       retryParked: processor.retryParked,
+      recordRelease: repos.securityEvents.recordRelease,
     }),
     deployment: createDeploymentService({
       repo: repos.deployment,
@@ -425,6 +434,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     overview: createOverviewService({ repo: repos.overview, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
+    securityEvents: createSecurityEventsService({ repo: repos.securityEvents }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -515,6 +525,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(searchRoutes);
   await app.register(overviewRoutes);
   await app.register(mailExplorerRoutes);
+  await app.register(securityEventsRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

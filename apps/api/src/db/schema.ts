@@ -11,6 +11,7 @@ import {
 } from '@moat/contracts/deployment';
 import { RESTORE_KINDS, RESTORE_MODES, RESTORE_REQUEST_STATUSES, VERDICTS } from '@moat/contracts/quarantine';
 import { ATTACHMENT_STATES, MESSAGE_STATES } from '@moat/contracts/quarantine-admin';
+import { EVENT_TYPES, type EventDetails } from '@moat/contracts/security-events';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -539,9 +540,23 @@ export const securityEvents = pgTable(
     description: text('description').notNull(),
     severity: text('severity').notNull(),
     createdAt: createdAt(),
+    /** What happened (migration 0015): detection, hold, strip, banner, release, report, failure, feedback, block. */
+    type: text('type', { enum: EVENT_TYPES }).notNull().default('detection'),
+    /** The message's recipient, sender and subject, kept on the event (it outlives the held copy). */
+    recipient: text('recipient').notNull().default(''),
+    sender: text('sender').notNull().default(''),
+    subject: text('subject').notNull().default(''),
+    /** The evidence: the engines' findings and the policy decision (release: its kind). */
+    details: jsonb('details').$type<EventDetails>().notNull().default({}),
   },
   (t) => [
     index('security_events_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('security_events_tenant_type_created_idx').on(t.tenantId, t.type, t.createdAt),
+    check('security_events_type_check', inList(t.type, EVENT_TYPES)),
+    /** One release event per message and kind: a repeated Release adds none. */
+    uniqueIndex('security_events_release_once_idx')
+      .on(t.messageId, sql`(${t.details}->>'kind')`)
+      .where(sql`${t.type} = 'release'`),
     /** A message's events: quick search joins held messages that match to their events (and the FK's set null). */
     index('security_events_message_idx').on(t.messageId),
     index('security_events_search_trgm_idx').using(

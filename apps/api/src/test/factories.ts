@@ -125,3 +125,27 @@ export async function buildMailLogEntry(
     .returning();
   return entry!;
 }
+
+/** A security event (the Events screen), written straight to the table; a hold of `messageId` by default. */
+export async function buildSecurityEvent(
+  db: Db,
+  tenantId: string,
+  overrides: Partial<typeof securityEvents.$inferInsert> = {},
+) {
+  const [event] = await db
+    .insert(securityEvents)
+    .values({
+      tenantId,
+      type: 'hold',
+      engine: 'anti_phishing',
+      verdict: 'phishing',
+      severity: 'high',
+      description: 'Lookalike sender domain',
+      recipient: 'someone@example.test',
+      sender: 'attacker@evil.example',
+      subject: 'Hello',
+      ...overrides,
+    })
+    .returning();
+  return event!;
+}

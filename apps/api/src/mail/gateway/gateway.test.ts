@@ -181,9 +181,21 @@ describe('SMTP gateway: engines and policy', () => {
       .from(quarantineMessages)
       .where(eq(quarantineMessages.id, log!.quarantineMessageId!));
     expect(held).toMatchObject({ verdict: 'malware', state: 'quarantined', saasType: 'smtp_emails' });
-    expect(
-      await t.db.select().from(securityEvents).where(eq(securityEvents.messageId, held!.id)),
-    ).toHaveLength(1);
+    const events = await t.db.select().from(securityEvents).where(eq(securityEvents.messageId, held!.id));
+    expect(events).toHaveLength(1);
+    // The Events screen's evidence: who, what was found by which engine, and which policy acted.
+    expect(events[0]).toMatchObject({
+      type: 'hold',
+      recipient: 'ana@acme.test',
+      subject: 'Invoice with EICAR',
+      details: {
+        inbound_id: log!.inboundId,
+        decision: { verdict: 'malware', action: 'quarantine', source: 'default_policy' },
+      },
+    });
+    expect(events[0]!.details.findings).toContainEqual(
+      expect.objectContaining({ verdict: 'malware', reason: expect.stringContaining('EICAR test file') }),
+    );
     const mails = await t.db.select().from(outbox).where(eq(outbox.toAddress, 'ana@acme.test'));
     const about = mails.filter((m) => m.subject.includes('Invoice with EICAR'));
     expect(about.map((m) => m.kind)).toEqual(['quarantine_notice']);
@@ -501,9 +513,16 @@ describe('an engine that fails', () => {
       expect(log!.reasons).toEqual(['anti_malware could not scan this message']);
       // Delivered, but with a verdict: the security team sees an event for it.
       const events = await t.db.select().from(securityEvents).where(eq(securityEvents.tenantId, tenantId));
-      expect(
-        events.some((e) => e.description.startsWith('Delivered to ana@acme.test with a warning banner')),
-      ).toBe(true);
+      const banner = events.find((e) => e.subject === 'Unscanned');
+      expect(banner).toMatchObject({
+        type: 'banner',
+        recipient: 'ana@acme.test',
+        subject: 'Unscanned',
+        details: {
+          inbound_id: log!.inboundId,
+          decision: { verdict: 'suspicious', action: 'deliver_banner' },
+        },
+      });
       const [delivery] = await t.db
         .select()
         .from(outbox)

@@ -355,6 +355,15 @@ export function createInboundRepo(db: Db) {
           await tx.insert(securityEvents).values({
             tenantId: copy.tenantId,
             messageId: held!.id,
+            type: 'failure',
+            recipient: copy.recipient,
+            sender: copy.sender || row.mailFrom,
+            subject: copy.subject,
+            details: {
+              inbound_id: row.id,
+              findings: [{ engine: 'gateway', verdict: 'suspicious', reason: copy.reason }],
+              decision: { verdict: 'suspicious', action: 'quarantine_silent', source: 'gateway' },
+            },
             engine: 'gateway',
             verdict: 'suspicious',
             description: copy.reason,

@@ -311,6 +311,7 @@ describe('SMTP gateway: a corpus of malformed and hostile mail', () => {
         .from(securityEvents)
         .where(eq(securityEvents.messageId, held[0]!.id));
       expect(events, outcome.name).toHaveLength(1);
+      expect(events[0], outcome.name).toMatchObject({ type: 'failure', details: { inbound_id: id } });
       expect(
         logs.map((l) => l.action),
         outcome.name,

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { MAIL_ACTIONS } from '@moat/contracts/mail-explorer';
 import type { Verdict } from '@moat/contracts/quarantine';
+import type { EventDetails, PolicyDecision } from '@moat/contracts/security-events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { AuthSummary, Engine, Finding } from '../../engines/types.ts';
@@ -59,6 +60,17 @@ interface Decision {
   verdict: Verdict | 'clean';
   action: GatewayAction;
   findings: Finding[];
+  /** Where the action came from, for the event's evidence (the Events screen). */
+  source: PolicyDecision['source'];
+}
+
+/** The evidence an event of this decision keeps: each engine's finding and the policy's decision. */
+function evidenceOf(decision: Decision, inboundId: string): EventDetails {
+  return {
+    inbound_id: inboundId,
+    findings: decision.findings.map(({ engine, verdict, reason }) => ({ engine, verdict, reason })),
+    decision: { verdict: decision.verdict, action: decision.action, source: decision.source },
+  };
 }
 
 /** Text safe for a database text column and a log line: no NUL or other control characters, bounded. */
@@ -221,16 +233,24 @@ export function createGatewayProcessor(deps: {
         verdict: verdict === 'clean' ? 'spam' : verdict,
         action: 'quarantine_silent',
         findings: [...findings, { engine: 'policy', verdict: 'spam', reason: 'Sender is on the block list' }],
+        source: 'block_list',
       };
     }
     // An allowed sender skips the judgement calls; known malware is held all the same.
     const counted = listed === 'allow' ? findings.filter((f) => f.verdict === 'malware') : findings;
     const verdict = verdictOf(counted);
-    if (verdict === 'clean') return { tenant, verdict, action: 'deliver', findings: counted };
+    const source = listed === 'allow' ? 'allow_list' : 'tenant_policy';
+    if (verdict === 'clean') return { tenant, verdict, action: 'deliver', findings: counted, source };
     const stored = await actions.get(tenant.id, () => policies.actionsOf(tenant.id));
     let action = gatewayActionFrom(stored, verdict);
     if (action === 'strip' && input.parsed.attachments.length === 0) action = 'deliver_banner';
-    return { tenant, verdict, action, findings: counted };
+    return {
+      tenant,
+      verdict,
+      action,
+      findings: counted,
+      source: listed === 'allow' ? source : stored[verdict] === undefined ? 'default_policy' : source,
+    };
   }
 
   /** Mail Explorer's row of one recipient of a processed message. */
@@ -383,6 +403,11 @@ export function createGatewayProcessor(deps: {
             // Delivered, but with a verdict: the security team sees it among the events.
             await inbound.recordEvent(tx, {
               tenantId: decision.tenant.id,
+              type: 'banner',
+              recipient,
+              sender: parsed.fromAddress || row.mailFrom,
+              subject: cleanText(parsed.subject, 2_000),
+              details: evidenceOf(decision, row.id),
               engine: [...new Set(decision.findings.map((f) => f.engine))].join(',') || 'gateway',
               verdict: decision.verdict,
               description: cleanText(
@@ -420,6 +445,7 @@ export function createGatewayProcessor(deps: {
               stripAttachments: action === 'strip',
               engine: [...new Set(decision.findings.map((f) => f.engine))].join(',') || 'gateway',
               notify: action !== 'quarantine_silent',
+              evidence: evidenceOf(decision, row.id),
               delivery: { envelopeFrom: row.mailFrom, idempotencyKey: key },
               tenant: decision.tenant,
             },

@@ -79,6 +79,8 @@ export function createQuarantineAdminService(deps: {
     inboundId: string,
     tenantId: string,
   ) => Promise<'requeued' | 'not_failed' | 'acted_on' | 'shared'>;
+  /** The Events screen's record of a release (SecurityEventsRepo.recordRelease; once per message and kind). */
+  recordRelease: (m: HeldMessage, kind: 'email' | 'original') => Promise<void>;
 }) {
   const { repo, audit } = deps;
 
@@ -182,6 +184,7 @@ export function createQuarantineAdminService(deps: {
         actor.userId ?? 'admin',
         id,
       );
+      await deps.recordRelease(message, request.kind as 'email' | 'original');
       return 'restored';
     },
 
@@ -245,6 +248,7 @@ export function createQuarantineAdminService(deps: {
         m.state === 'attachments_removed' ? 'original' : 'email',
         actor.userId ?? 'admin',
       );
+      await deps.recordRelease(m, m.state === 'attachments_removed' ? 'original' : 'email');
     },
 
     /**

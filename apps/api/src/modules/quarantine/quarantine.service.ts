@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Verdict } from '@moat/contracts/quarantine';
 import { ROUTES } from '@moat/contracts/routes';
+import type { EventDetails } from '@moat/contracts/security-events';
 import { domainOfEmail, emailSchema } from '@moat/contracts/validation';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Config } from '../../config.ts';
@@ -33,6 +34,8 @@ export interface IngestInput {
   delivery?: { envelopeFrom: string; idempotencyKey: string };
   /** The recipient's tenant, when the caller has resolved it already (the gateway). */
   tenant?: TenantRow;
+  /** The findings and policy decision behind the hold, for its event (the gateway's); else read from `reasons`. */
+  evidence?: EventDetails;
 }
 
 /** Held mail's collaborators: app.ts builds them once; the CLI's one-off service lets them default. */
@@ -142,6 +145,14 @@ export function createQuarantineService(deps: QuarantineDeps) {
           {
             tenantId: tenant.id,
             messageId: message.id,
+            type: strip ? 'strip' : 'hold',
+            recipient: recipient.data,
+            sender: parsed.fromAddress,
+            subject: parsed.subject,
+            details: input.evidence ?? {
+              findings: reasons.map((reason) => ({ engine: input.engine, verdict: input.verdict, reason })),
+              decision: { verdict: input.verdict, action: strip ? 'strip' : 'quarantine', source: 'import' },
+            },
             engine: input.engine,
             verdict: input.verdict,
             description: reasons.join('; '),

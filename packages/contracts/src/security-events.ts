@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder, textFilterParam } from './list.ts';
+import { MAIL_VERDICTS } from './mail-explorer.ts';
+import { ROUTES } from './routes.ts';
+
+/** The Events screen (issue 11, SPEC §2.4 "Events /security-events"): what the security side saw and did. */
+export const SECURITY_EVENTS_API = {
+  events: '/api/v1/security_events',
+  /** The same list as CSV (its filters and sort; at most CSV_EXPORT_MAX_ROWS rows). */
+  export: '/api/v1/security_events/export',
+  event: '/api/v1/security_events/:id',
+} as const;
+
+/**
+ * What happened: an engine's finding (detection), a message held (hold), delivered without its
+ * attachments (strip), delivered with a warning banner (banner), released to its recipient
+ * (release), reported by its recipient (report), held unscanned after every attempt failed
+ * (failure), feedback on a verdict (feedback), refused at the door (block).
+ */
+export const EVENT_TYPES = [
+  'detection',
+  'hold',
+  'strip',
+  'banner',
+  'release',
+  'report',
+  'failure',
+  'feedback',
+  'block',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EVENT_SEVERITIES = ['info', 'low', 'medium', 'high'] as const;
+export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
+
+/** An event's verdict: the message's (clean for one released after a report, say). */
+export const EVENT_VERDICTS = MAIL_VERDICTS;
+export type EventVerdict = (typeof EVENT_VERDICTS)[number];
+
+/** The engines that write events (a free text column: an engine added later needs no migration). */
+export const engineParam = z
+  .string()
+  .trim()
+  .max(64)
+  .regex(/^[a-z0-9_,-]*$/, 'an engine name is lower-case letters, digits, _ and -')
+  .optional();
+
+export const EVENT_SORTS = ['created_at', 'severity', 'type', 'verdict', 'recipient', 'sender'] as const;
+export type EventSort = (typeof EVENT_SORTS)[number];
+
+/**
+ * `recipient` and `sender` match a part of the address, case-insensitively (`@acme.example` finds
+ * a whole domain, a full address finds that one); `q` searches subject, addresses and description.
+ */
+export const securityEventsQuerySchema = listQuerySchema(EVENT_SORTS, 'created_at')
+  .extend({
+    type: z.enum(EVENT_TYPES).optional(),
+    verdict: z.enum(EVENT_VERDICTS).optional(),
+    severity: z.enum(EVENT_SEVERITIES).optional(),
+    engine: engineParam,
+    recipient: textFilterParam,
+    sender: textFilterParam,
+  })
+  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
+  .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
+export type SecurityEventsQuery = z.input<typeof securityEventsQuerySchema>;
+
+export const securityEventParamsSchema = z.object({ id: z.uuid() });
+
+/** One engine's finding: which engine, what it concluded, and why (the evidence). */
+export const findingSchema = z.object({ engine: z.string(), verdict: z.string(), reason: z.string() });
+export type Finding = z.infer<typeof findingSchema>;
+
+/**
+ * Which policy decided what: the verdict, the action taken, and where the action came from
+ * (the tenant's gateway policy, the default policy, the sender block or allow list, an admin).
+ */
+export const POLICY_SOURCES = [
+  'tenant_policy',
+  'default_policy',
+  'block_list',
+  'allow_list',
+  'admin',
+  'recipient',
+  'gateway',
+  'import',
+] as const;
+export const policyDecisionSchema = z.object({
+  verdict: z.string(),
+  action: z.string(),
+  source: z.enum(POLICY_SOURCES),
+});
+export type PolicyDecision = z.infer<typeof policyDecisionSchema>;
+
+/** The evidence an event keeps (all optional: older events have none). */
+export const eventDetailsSchema = z.object({
+  findings: z.array(findingSchema).optional(),
+  decision: policyDecisionSchema.optional(),
+  /** A release: the message itself or its original attachments. */
+  kind: z.enum(['email', 'original']).optional(),
+  /** The gateway's inbound message: with the recipient, the key of its Mail Explorer row. */
+  inbound_id: z.string().optional(),
+});
+export type EventDetails = z.infer<typeof eventDetailsSchema>;
+
+export const securityEventSchema = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  type: z.enum(EVENT_TYPES),
+  engine: z.string(),
+  verdict: z.string(),
+  severity: z.string(),
+  description: z.string(),
+  recipient: z.string(),
+  sender: z.string(),
+  subject: z.string(),
+  /** The held message (Quarantined Items), when there is one still. */
+  quarantine_message_id: z.string().nullable(),
+});
+export type SecurityEvent = z.infer<typeof securityEventSchema>;
+
+export const securityEventListSchema = z
+  .object({ items: z.array(securityEventSchema), total: z.number().int() })
+  .meta({ id: 'SecurityEventList' });
+export type SecurityEventList = z.infer<typeof securityEventListSchema>;
+
+/** One step of the message's story: an event, a restore request, a release. */
+export const historyEntrySchema = z.object({
+  at: z.string(),
+  kind: z.enum(['event', 'restore_request', 'release']),
+  /** The event's id (kind event), to open it. */
+  event_id: z.string().nullable(),
+  /** event: its type; restore_request: its status; release: email or original. */
+  status: z.string(),
+  description: z.string(),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const securityEventDetailSchema = z
+  .object({
+    event: securityEventSchema,
+    findings: z.array(findingSchema),
+    decision: policyDecisionSchema.nullable(),
+    /** What happened to the message since, oldest first (this event included). */
+    history: z.array(historyEntrySchema),
+    /** The Mail Explorer row of this recipient's copy, when the gateway logged one. */
+    mail_log_id: z.string().nullable(),
+  })
+  .meta({ id: 'SecurityEventDetail' });
+export type SecurityEventDetail = z.infer<typeof securityEventDetailSchema>;
+
+/**
+ * The message's trace page (another screen of the Mail Explorer): by its Mail Explorer row when
+ * the gateway logged one, otherwise by its held copy; null when the event has neither.
+ */
+export function messageTracePath(
+  mailLogId: string | null,
+  quarantineMessageId: string | null,
+): string | null {
+  if (mailLogId) return `${ROUTES.mailExplorer}/message/${encodeURIComponent(mailLogId)}`;
+  if (quarantineMessageId)
+    return `${ROUTES.mailExplorer}/message?${new URLSearchParams({ held: quarantineMessageId })}`;
+  return null;
+}
