@@ -92,6 +92,11 @@ export async function buildQuarantinedMessage(
     await db.insert(securityEvents).values({
       tenantId,
       messageId: message!.id,
+      // As the intake writes it (migration 0015): what happened, and to whose mail.
+      type: message!.state === 'attachments_removed' ? 'strip' : 'hold',
+      recipient: message!.recipient,
+      sender: message!.sender,
+      subject: message!.subject,
       engine: 'anti_phishing',
       verdict: message!.verdict,
       description: message!.reasons.join('; '),

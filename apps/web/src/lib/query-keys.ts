@@ -36,4 +36,10 @@ export const queryKeys = {
   mailExplorer: {
     messages: (filters: ListKeyFilters) => ['mail-explorer', 'messages', filters] as const,
   },
+  /** The Events screen; `all()` refreshes it after a decision changes a message's story. */
+  securityEvents: {
+    all: () => ['security-events'] as const,
+    events: (filters: ListKeyFilters) => ['security-events', 'list', filters] as const,
+    event: (id: string) => ['security-events', 'event', id] as const,
+  },
 };

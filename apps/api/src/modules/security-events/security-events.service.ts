@@ -75,7 +75,12 @@ export function createSecurityEventsService(deps: {
   return {
     async list(reader: Reader, query: Query): Promise<SecurityEventList> {
       const { total, rows } = await repo.page(reader.tenantId, filterOf(reader, query), query);
-      return { total, items: rows.map(eventOf) };
+      const items = rows.map(eventOf);
+      return {
+        total,
+        items:
+          reader.ownRecipient === null ? items : items.map((e) => ({ ...e, quarantine_message_id: null })),
+      };
     },
 
     async exportCsv(reader: Reader, query: Query): Promise<string> {
@@ -149,12 +154,14 @@ export function createSecurityEventsService(deps: {
           description: row.description,
         });
       }
+      // The trace page and Quarantined Items are admins' pages: a plain user is not sent there.
+      const admin = reader.ownRecipient === null;
       return {
-        event: eventOf(row),
+        event: { ...eventOf(row), quarantine_message_id: admin ? row.messageId : null },
         findings: row.details.findings ?? [],
         decision: row.details.decision ?? null,
         history,
-        mail_log_id: await repo.mailLogIdOf(reader.tenantId, row),
+        mail_log_id: admin ? await repo.mailLogIdOf(reader.tenantId, row) : null,
       };
     },
   };

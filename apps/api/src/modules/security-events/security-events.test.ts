@@ -270,6 +270,7 @@ describe('GET /api/v1/security_events/:id', () => {
     const own = await held(`user@${domain}`);
     const mine = await get(plainUser, `/api/v1/security_events/${own.event.id}`);
     expect(mine.statusCode).toBe(200);
-    expect(mine.json().event.recipient).toBe(`user@${domain}`);
+    expect(mine.json().event).toMatchObject({ recipient: `user@${domain}`, quarantine_message_id: null });
+    expect(mine.json().mail_log_id).toBeNull();
   });
 });

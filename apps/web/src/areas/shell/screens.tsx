@@ -28,6 +28,13 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: ROUTES.securityEvents,
+    Screen: screen(
+      () => import('../../features/security-events/components/EventsScreen'),
+      (m) => m.EventsScreen,
+    ),
+  },
+  {
     path: ROUTES.mailExplorer,
     Screen: screen(
       () => import('../../features/mail-explorer/components/MailExplorerScreen'),

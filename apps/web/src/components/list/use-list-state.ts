@@ -77,11 +77,22 @@ export function useListState<S extends string, FS extends FilterSpec>(spec: List
   // one tick would lose the first: each change builds on the last one written instead.
   // A render before the navigation lands still shows the old parameters: only a new address
   // (this change arriving, Back, a link) replaces what was last written.
+  // A render of an earlier change of this list, arriving after a later one was written (quick
+  // successive changes), must not replace that later one: the addresses written and not yet
+  // seen are remembered, and only an address that is not among them, or the last of them, counts.
   const latest = useRef(params);
   const seen = useRef(params.toString());
+  const pending = useRef<string[]>([]);
   if (seen.current !== params.toString()) {
     seen.current = params.toString();
-    latest.current = params;
+    const at = pending.current.indexOf(seen.current);
+    if (at === -1) {
+      pending.current = [];
+      latest.current = params;
+    } else {
+      pending.current = pending.current.slice(at + 1);
+      if (pending.current.length === 0) latest.current = params;
+    }
   }
   const update = (changes: Record<string, string | undefined>, keepPage = false) => {
     const next = new URLSearchParams(latest.current);
@@ -91,6 +102,7 @@ export function useListState<S extends string, FS extends FilterSpec>(spec: List
     }
     if (!keepPage) next.delete('page');
     latest.current = next;
+    pending.current.push(next.toString());
     setParams(next, { replace: true });
   };
 

@@ -42,14 +42,22 @@ describe('overview dashboard (/dashboard)', () => {
     ).toBeInTheDocument();
     const events = screen.getByRole('region', { name: 'Events in the last 30 days' });
     expect(within(events).getByText('40')).toBeInTheDocument();
-    expect(within(events).getByText('Phishing: 20')).toBeInTheDocument();
+    // Each count opens Events filtered to it, over the same 30 days.
+    expect(within(events).getByRole('link', { name: 'Phishing: 20' })).toHaveAttribute(
+      'href',
+      '/security-events?verdict=phishing&range=30d',
+    );
     expect(within(events).getByRole('link', { name: 'Open Events' })).toHaveAttribute(
       'href',
-      '/security-events',
+      '/security-events?range=30d',
     );
 
     const recent = screen.getByRole('region', { name: 'Recent events' });
     expect(within(recent).getByRole('cell', { name: 'Reset your password' })).toBeInTheDocument();
+    expect(within(recent).getByRole('link', { name: 'Reset your password' })).toHaveAttribute(
+      'href',
+      `/security-events/${OVERVIEW.recent_events[0]!.id}`,
+    );
     expect(within(recent).getByRole('cell', { name: 'Phishing' })).toBeInTheDocument();
   });
 

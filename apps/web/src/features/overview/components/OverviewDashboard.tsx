@@ -36,8 +36,13 @@ interface Tile {
   /** The page the count comes from, and its title. */
   to: string;
   page: TranslationKey;
-  breakdown?: Array<{ label: TranslationKey; value: number }>;
+  /** Parts of the count, each opening the page filtered to it. */
+  breakdown?: Array<{ label: TranslationKey; value: number; to: string }>;
 }
+
+/** The Events list over the Overview's window (its counts cover the last 30 days), optionally filtered. */
+const eventsOf = (filters: Record<string, string> = {}) =>
+  `${ROUTES.securityEvents}?${new URLSearchParams({ ...filters, range: '30d' })}`;
 
 function tiles(data: Overview): Tile[] {
   return [
@@ -62,11 +67,12 @@ function tiles(data: Overview): Tile[] {
     {
       label: 'overview.events30d',
       value: data.events_30d.total,
-      to: ROUTES.securityEvents,
+      to: eventsOf(),
       page: 'nav.items.securityEvents',
       breakdown: VERDICTS.map((verdict) => ({
         label: VERDICT_LABEL[verdict],
         value: data.events_30d[verdict],
+        to: eventsOf({ verdict }),
       })),
     },
   ];
@@ -87,9 +93,9 @@ function CountCard({ tile }: { tile: Tile }) {
         {tile.breakdown && (
           <Group gap="sm" wrap="wrap">
             {tile.breakdown.map((part) => (
-              <Text key={part.label} size="xs" c="dimmed">
+              <Anchor key={part.label} component={Link} to={part.to} size="xs" c="dimmed">
                 {t(part.label)}: {number(part.value)}
-              </Text>
+              </Anchor>
             ))}
           </Group>
         )}
@@ -171,7 +177,11 @@ export function OverviewDashboard() {
                   <Table.Tr key={event.id}>
                     <Table.Td>{formatDateTime(event.detected_at, i18n.language)}</Table.Td>
                     <Table.Td>{verdictLabel(event.verdict)}</Table.Td>
-                    <Table.Td>{event.subject}</Table.Td>
+                    <Table.Td>
+                      <Anchor component={Link} to={`${ROUTES.securityEvents}/${event.id}`} size="sm">
+                        {event.subject}
+                      </Anchor>
+                    </Table.Td>
                     <Table.Td>{event.recipient}</Table.Td>
                   </Table.Tr>
                 ))}

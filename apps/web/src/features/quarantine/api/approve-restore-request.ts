@@ -1,7 +1,7 @@
 import { QUARANTINE_ADMIN_API, restoreDecisionResponseSchema } from '@moat/contracts/quarantine-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
-import { queryKeys } from '../../../lib/query-keys';
+import { invalidateAfterDecision } from '../invalidate';
 
 /** POST /api/v1/restore_requests/{id}/approve: releases the message to its recipient. */
 export function approveRestoreRequest(id: string) {
@@ -14,6 +14,6 @@ export function useApproveRestoreRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: approveRestoreRequest,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.quarantine.all() }),
+    onSettled: () => invalidateAfterDecision(queryClient),
   });
 }

@@ -5,8 +5,8 @@ import {
 } from '@moat/contracts/quarantine-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
-import { queryKeys } from '../../../lib/query-keys';
 import type { InputOf } from '../../../lib/schema-types';
+import { invalidateAfterDecision } from '../invalidate';
 
 export type BulkDecision = InputOf<typeof bulkBodySchema>;
 
@@ -19,6 +19,6 @@ export function useDecideRestoreRequests() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: decideRestoreRequests,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.quarantine.all() }),
+    onSettled: () => invalidateAfterDecision(queryClient),
   });
 }

@@ -1,7 +1,7 @@
 import { QUARANTINE_ADMIN_API, restoreDecisionResponseSchema } from '@moat/contracts/quarantine-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
-import { queryKeys } from '../../../lib/query-keys';
+import { invalidateAfterDecision } from '../invalidate';
 
 /** POST /api/v1/restore_requests/{id}/decline {reason}: the recipient is told by email. */
 export function declineRestoreRequest({ id, reason }: { id: string; reason: string }) {
@@ -16,6 +16,6 @@ export function useDeclineRestoreRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: declineRestoreRequest,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.quarantine.all() }),
+    onSettled: () => invalidateAfterDecision(queryClient),
   });
 }

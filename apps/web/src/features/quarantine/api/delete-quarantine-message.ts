@@ -1,7 +1,7 @@
 import { deleteResponseSchema, QUARANTINE_ADMIN_API } from '@moat/contracts/quarantine-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiDelete } from '../../../lib/http';
-import { queryKeys } from '../../../lib/query-keys';
+import { invalidateAfterDecision } from '../invalidate';
 
 /** DELETE /api/v1/quarantine/messages/{id}: nobody can restore the message any more. */
 export function deleteQuarantineMessage(id: string) {
@@ -12,6 +12,6 @@ export function useDeleteQuarantineMessage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteQuarantineMessage,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.quarantine.all() }),
+    onSettled: () => invalidateAfterDecision(queryClient),
   });
 }

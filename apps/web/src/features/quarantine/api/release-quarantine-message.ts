@@ -1,7 +1,7 @@
 import { QUARANTINE_ADMIN_API, releaseResponseSchema } from '@moat/contracts/quarantine-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
-import { queryKeys } from '../../../lib/query-keys';
+import { invalidateAfterDecision } from '../invalidate';
 
 /** POST /api/v1/quarantine/messages/{id}/release: sends the held message to its recipient (once). */
 export function releaseQuarantineMessage(id: string) {
@@ -12,6 +12,6 @@ export function useReleaseQuarantineMessage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: releaseQuarantineMessage,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.quarantine.all() }),
+    onSettled: () => invalidateAfterDecision(queryClient),
   });
 }

@@ -1,7 +1,7 @@
 import { QUARANTINE_ADMIN_API, retryResponseSchema } from '@moat/contracts/quarantine-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
-import { queryKeys } from '../../../lib/query-keys';
+import { invalidateAfterDecision } from '../invalidate';
 
 /** POST /api/v1/quarantine/messages/{id}/retry: the gateway processes a parked message again. */
 export function retryQuarantineMessage(id: string) {
@@ -12,6 +12,6 @@ export function useRetryQuarantineMessage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: retryQuarantineMessage,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.quarantine.all() }),
+    onSettled: () => invalidateAfterDecision(queryClient),
   });
 }

@@ -1,0 +1,218 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  List,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
+import { messageTracePath, type SecurityEventDetail } from '@moat/contracts/security-events';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { formatDateTime } from '../../../lib/format';
+import { ApiError } from '../../../lib/http';
+import { useSecurityEvent } from '../api/get-security-event';
+import { EVENT_TYPE_LABEL, labelOf, POLICY_SOURCE_LABEL } from '../labels';
+import { SeverityBadge, VerdictBadge } from './Badges';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="preview-field">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Card withBorder padding="md" radius="md" component="section" aria-labelledby={id}>
+      <Title order={3} size="h5" id={id} mb="xs">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+function DetailBody({ detail }: { detail: SecurityEventDetail }) {
+  const { t, i18n } = useTranslation();
+  const { event } = detail;
+  const trace = messageTracePath(detail.mail_log_id, event.quarantine_message_id);
+  const when = (iso: string) => formatDateTime(iso, i18n.language);
+  return (
+    <Stack gap="md">
+      <Title order={2} size="h3">
+        {event.subject || event.description || t('events.noSubject')}
+      </Title>
+
+      <Section id="event-summary" title={t('events.detail.summary')}>
+        <dl className="preview-fields">
+          <Field label={t('events.columns.type')}>{labelOf(EVENT_TYPE_LABEL, event.type, t)}</Field>
+          <Field label={t('events.detail.when')}>{when(event.created_at)}</Field>
+          <Field label={t('events.columns.verdict')}>
+            <VerdictBadge verdict={event.verdict} />
+          </Field>
+          <Field label={t('events.columns.severity')}>
+            <SeverityBadge severity={event.severity} />
+          </Field>
+          <Field label={t('events.detail.engine')}>{event.engine}</Field>
+          <Field label={t('events.detail.recipient')}>{event.recipient || '—'}</Field>
+          <Field label={t('events.detail.sender')}>{event.sender || '—'}</Field>
+          <Field label={t('events.detail.description')}>{event.description}</Field>
+        </dl>
+      </Section>
+
+      <Section id="event-findings" title={t('events.detail.findings')}>
+        {detail.findings.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('events.detail.noFindings')}
+          </Text>
+        ) : (
+          <Table.ScrollContainer
+            minWidth={480}
+            scrollAreaProps={{
+              viewportProps: { tabIndex: 0, role: 'group', 'aria-label': t('events.detail.findingsCaption') },
+            }}
+          >
+            <Table withTableBorder>
+              <Table.Caption>
+                <VisuallyHidden>{t('events.detail.findingsCaption')}</VisuallyHidden>
+              </Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">{t('events.detail.finding.engine')}</Table.Th>
+                  <Table.Th scope="col">{t('events.detail.finding.verdict')}</Table.Th>
+                  <Table.Th scope="col">{t('events.detail.finding.reason')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {detail.findings.map((finding, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: findings have no id and may repeat
+                  <Table.Tr key={index}>
+                    <Table.Td>{finding.engine}</Table.Td>
+                    <Table.Td>
+                      <VerdictBadge verdict={finding.verdict} />
+                    </Table.Td>
+                    <Table.Td>{finding.reason}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Section>
+
+      <Section id="event-decision" title={t('events.detail.decision')}>
+        {detail.decision ? (
+          <dl className="preview-fields">
+            <Field label={t('events.detail.decisionVerdict')}>
+              <VerdictBadge verdict={detail.decision.verdict} />
+            </Field>
+            <Field label={t('events.detail.decisionAction')}>{detail.decision.action}</Field>
+            <Field label={t('events.detail.decisionSource')}>
+              {labelOf(POLICY_SOURCE_LABEL, detail.decision.source, t)}
+            </Field>
+          </dl>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('events.detail.noDecision')}
+          </Text>
+        )}
+      </Section>
+
+      <Section id="event-history" title={t('events.detail.history')}>
+        {detail.history.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('events.detail.noHistory')}
+          </Text>
+        ) : (
+          <List size="sm" spacing="xs" component="ol" aria-labelledby="event-history">
+            {detail.history.map((entry, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the story is fixed for one answer
+              <List.Item key={index}>
+                <Text size="sm" span fw={600}>
+                  {when(entry.at)}
+                </Text>{' '}
+                <Text size="sm" span>
+                  {t(`events.detail.historyKind.${entry.kind}`)}
+                  {entry.kind === 'event' ? ` (${labelOf(EVENT_TYPE_LABEL, entry.status, t)})` : ''}:{' '}
+                  {entry.event_id && entry.event_id !== event.id ? (
+                    <Anchor component={Link} to={`${ROUTES.securityEvents}/${entry.event_id}`} size="sm">
+                      {entry.description}
+                    </Anchor>
+                  ) : (
+                    entry.description
+                  )}
+                  {entry.event_id === event.id ? ` ${t('events.detail.thisEvent')}` : ''}
+                </Text>
+              </List.Item>
+            ))}
+          </List>
+        )}
+      </Section>
+
+      <Section id="event-links" title={t('events.detail.links')}>
+        {trace || event.quarantine_message_id ? (
+          <Group gap="md">
+            {trace && (
+              <Anchor component={Link} to={trace} size="sm">
+                {t('events.detail.trace')}
+              </Anchor>
+            )}
+            {event.quarantine_message_id && (
+              <Anchor component={Link} to={USER_INTERACTION_ROUTES.quarantineItems} size="sm">
+                {t('events.detail.quarantine')}
+              </Anchor>
+            )}
+          </Group>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('events.detail.noLinks')}
+          </Text>
+        )}
+      </Section>
+    </Stack>
+  );
+}
+
+/** One event's page (/security-events/<id>): evidence, policy decision, the message's story and links. */
+export function EventDetail({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const back = (location.state as { back?: string } | null)?.back ?? '';
+  const detail = useSecurityEvent(id);
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={`${ROUTES.securityEvents}${back}`} size="sm">
+        ← {t('events.detail.back')}
+      </Anchor>
+      {detail.isPending && (
+        <Group role="status" gap="xs">
+          <Loader size="sm" />
+          <VisuallyHidden>{t('events.detail.loading')}</VisuallyHidden>
+        </Group>
+      )}
+      {detail.isError && (
+        <Alert color="red" variant="light" title={t('events.detail.error')}>
+          {detail.error instanceof ApiError && detail.error.status === 404 ? (
+            <Text size="sm">{t('events.detail.notFound')}</Text>
+          ) : (
+            <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void detail.refetch()}>
+              {t('events.detail.retry')}
+            </Button>
+          )}
+        </Alert>
+      )}
+      {detail.isSuccess && <DetailBody detail={detail.data} />}
+    </Stack>
+  );
+}

@@ -1,0 +1,197 @@
+import { Anchor, Stack, Table, Text } from '@mantine/core';
+import { ROUTES } from '@moat/contracts/routes';
+import {
+  EVENT_SEVERITIES,
+  EVENT_SORTS,
+  EVENT_TYPES,
+  EVENT_VERDICTS,
+  SECURITY_EVENTS_API,
+  type SecurityEvent,
+} from '@moat/contracts/security-events';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
+import { DateCell } from '../../../components/list/ListParts';
+import { ListTable } from '../../../components/list/ListTable';
+import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
+import { SortableTh } from '../../../components/list/SortableTh';
+import { useListState } from '../../../components/list/use-list-state';
+import { useSecurityEvents } from '../api/get-security-events';
+import { EVENT_SEVERITY_LABEL, EVENT_TYPE_LABEL, EVENT_VERDICT_LABEL, labelOf } from '../labels';
+import { SeverityBadge, VerdictBadge } from './Badges';
+import { EventDetail } from './EventDetail';
+
+/** `/security-events/<id>`: the id of the event a page shows, if it is one event's page. */
+function eventIdOf(pathname: string): string | null {
+  const rest = pathname.replace(/\/+$/, '').slice(ROUTES.securityEvents.length);
+  const match = /^\/([0-9a-f-]{36})$/i.exec(rest);
+  return match ? match[1]! : null;
+}
+
+function EventRow({ event, back }: { event: SecurityEvent; back: string }) {
+  const { t } = useTranslation();
+  const subject = event.subject || event.description || t('events.noSubject');
+  return (
+    <Table.Tr>
+      <DateCell iso={event.created_at} />
+      <Table.Td>
+        <Text size="sm">{labelOf(EVENT_TYPE_LABEL, event.type, t)}</Text>
+      </Table.Td>
+      <Table.Td>
+        <SeverityBadge severity={event.severity} />
+      </Table.Td>
+      <Table.Td>
+        <VerdictBadge verdict={event.verdict} />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{event.recipient}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{event.sender}</Text>
+      </Table.Td>
+      <Table.Td className="quarantine-table__message">
+        <Text size="sm" fw={600} lineClamp={2}>
+          {subject}
+        </Text>
+        {event.subject && (
+          <Text size="xs" c="dimmed" lineClamp={1}>
+            {event.description}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Anchor
+          component={Link}
+          to={`${ROUTES.securityEvents}/${event.id}`}
+          state={{ back }}
+          size="sm"
+          aria-label={t('events.openOf', { subject })}
+        >
+          {t('events.open')}
+        </Anchor>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The list of events (/security-events): filters, sort, time range and CSV export, all in the address. */
+function EventsList() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const state = useListState({
+    sorts: EVENT_SORTS,
+    defaultSort: 'created_at',
+    filters: {
+      type: EVENT_TYPES,
+      verdict: EVENT_VERDICTS,
+      severity: EVENT_SEVERITIES,
+      engine: 'text',
+      recipient: 'text',
+      sender: 'text',
+    },
+  });
+  const { type, verdict, severity } = state.filters;
+  const list = useSecurityEvents(state.query);
+  const sortable = { sort: state.sort, dir: state.dir, onSort: state.setSort };
+
+  return (
+    <Stack gap="md">
+      <ListToolbar
+        search={state.search}
+        onSearchChange={state.setSearch}
+        range={{ value: state.range, fromDay: state.fromDay, toDay: state.toDay, onChange: state.setRange }}
+        filters={[
+          enumFilter({
+            name: 'type',
+            label: t('events.columns.type'),
+            allLabel: t('events.allTypes'),
+            values: EVENT_TYPES,
+            labelOf: (value) => t(EVENT_TYPE_LABEL[value]),
+            value: type,
+            onChange: (value) => state.setFilter('type', value),
+          }),
+          enumFilter({
+            name: 'verdict',
+            label: t('events.columns.verdict'),
+            allLabel: t('events.allVerdicts'),
+            values: EVENT_VERDICTS,
+            labelOf: (value) => t(EVENT_VERDICT_LABEL[value]),
+            value: verdict,
+            onChange: (value) => state.setFilter('verdict', value),
+          }),
+          enumFilter({
+            name: 'severity',
+            label: t('events.columns.severity'),
+            allLabel: t('events.allSeverities'),
+            values: EVENT_SEVERITIES,
+            labelOf: (value) => t(EVENT_SEVERITY_LABEL[value]),
+            value: severity,
+            onChange: (value) => state.setFilter('severity', value),
+          }),
+          {
+            name: 'recipient',
+            label: t('events.recipientFilter'),
+            placeholder: t('events.recipientPlaceholder'),
+            value: state.filters.recipient,
+            onChange: (value) => state.setFilter('recipient', value),
+          },
+          {
+            name: 'sender',
+            label: t('events.senderFilter'),
+            placeholder: t('events.senderPlaceholder'),
+            value: state.filters.sender,
+            onChange: (value) => state.setFilter('sender', value),
+          },
+        ]}
+        actions={
+          <ExportCsvButton
+            path={SECURITY_EVENTS_API.export}
+            query={state.exportQuery}
+            disabled={!list.data || list.data.total === 0}
+          />
+        }
+      />
+
+      <ListTable
+        list={list}
+        page={state.page}
+        onPage={state.setPage}
+        filtered={state.filtered}
+        caption={t('events.caption')}
+        emptyTitle={t('events.emptyTitle')}
+        emptyDescription={t('events.emptyDescription')}
+        minWidth={1100}
+        head={
+          <>
+            <SortableTh column="created_at" label={t('events.columns.time')} firstDir="desc" {...sortable} />
+            <SortableTh column="type" label={t('events.columns.type')} {...sortable} />
+            <SortableTh
+              column="severity"
+              label={t('events.columns.severity')}
+              firstDir="desc"
+              {...sortable}
+            />
+            <SortableTh column="verdict" label={t('events.columns.verdict')} {...sortable} />
+            <SortableTh column="recipient" label={t('events.columns.recipient')} {...sortable} />
+            <SortableTh column="sender" label={t('events.columns.sender')} {...sortable} />
+            <Table.Th>{t('events.columns.subject')}</Table.Th>
+          </>
+        }
+      >
+        {(list.data?.items ?? []).map((event) => (
+          <EventRow key={event.id} event={event} back={location.search} />
+        ))}
+      </ListTable>
+    </Stack>
+  );
+}
+
+/**
+ * Events (/security-events, SPEC §2.4): the list, or one event's page (/security-events/<id>,
+ * linkable) with its evidence, policy decision and the message's story.
+ */
+export function EventsScreen() {
+  const { pathname } = useLocation();
+  const id = eventIdOf(pathname);
+  return id ? <EventDetail id={id} /> : <EventsList />;
+}
