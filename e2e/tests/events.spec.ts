@@ -129,4 +129,18 @@ test('an admin finds the gateway’s events, filters them, opens one, follows it
   await page.getByRole('link', { name: 'View in Quarantined Items' }).click();
   await expect(page).toHaveURL(/#\/user-interaction\/quarantine-item/);
   await expect(page.getByText('Quarterly figures').first()).toBeVisible();
+
+  // An admin's release is an event too: the message reaches its recipient and Events shows it.
+  await page.getByRole('button', { name: 'Release Your password expires today' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Release' }).click();
+  await env.sink.waitFor('ana@acme.test', (m) => m.subject === 'Your password expires today');
+  await page.goto(`${env.moat.url}/#/security-events?type=release`);
+  const releases = page.getByRole('table', { name: 'Security events' });
+  await expect(releases.getByText('Your password expires today')).toBeVisible();
+  await expect(releases.getByText('Quarterly figures')).toBeHidden();
+  await page.getByRole('link', { name: 'Open the event: Your password expires today' }).click();
+  const story = page.getByRole('region', { name: 'What happened to the message' });
+  await expect(story).toContainText('Released to the recipient');
+  await expect(story.getByRole('link', { name: /Lookalike sender domain acrne\.test/ })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Policy decision' })).toContainText('An admin');
 });
