@@ -45,20 +45,18 @@ describe('migration 0015 backfill', () => {
       createdAt: new Date(Date.UTC(2026, 0, 1, 0, n)),
       ...values,
     });
-    await t.db
-      .insert(securityEvents)
-      .values([
-        old(1, { messageId: held.id }),
-        old(2, {
-          messageId: held.id,
-          engine: 'recipient',
-          description: 'ana@acme.test reported the message as safe',
-        }),
-        old(3, { description: 'Delivered to bo@acme.test with a warning banner: suspicious' }),
-        old(4, { messageId: failed.id, engine: 'gateway', description: 'processing failed' }),
-        old(5, { messageId: stripped.id }),
-        old(6, {}),
-      ]);
+    await t.db.insert(securityEvents).values([
+      old(1, { messageId: held.id }),
+      old(2, {
+        messageId: held.id,
+        engine: 'recipient',
+        description: 'ana@acme.test reported the message as safe',
+      }),
+      old(3, { description: 'Delivered to bo@acme.test with a warning banner: suspicious' }),
+      old(4, { messageId: failed.id, engine: 'gateway', description: 'processing failed' }),
+      old(5, { messageId: stripped.id }),
+      old(6, {}),
+    ]);
     await t.db.execute(sql.raw(BACKFILL));
     const rows = await t.db
       .select({
