@@ -15,7 +15,7 @@ export const SECURITY_EVENTS_API = {
  * What happened: an engine's finding (detection), a message held (hold), delivered without its
  * attachments (strip), delivered with a warning banner (banner), released to its recipient
  * (release), reported by its recipient (report), held unscanned after every attempt failed
- * (failure), feedback on a verdict (feedback), refused at the door (block).
+ * (failure), feedback on a verdict (feedback), held because the sender is on the block list (block).
  */
 export const EVENT_TYPES = [
   'detection',

@@ -276,7 +276,17 @@ describe('SMTP gateway: engines and policy', () => {
     await send({ from: 'x@news.spam.test', subject: 'Blocked' });
     await send({ from: 'IT <it@acrne.test>', subject: 'Allowed lookalike' });
     await process();
-    expect((await logOf('Blocked'))[0]).toMatchObject({ action: 'quarantined_silent' });
+    const [blocked] = await logOf('Blocked');
+    expect(blocked).toMatchObject({ action: 'quarantined_silent' });
+    // The Events screen tells a block-list hold from a verdict's, with the list as the decider.
+    const [blockEvent] = await t.db
+      .select()
+      .from(securityEvents)
+      .where(eq(securityEvents.messageId, blocked!.quarantineMessageId!));
+    expect(blockEvent).toMatchObject({
+      type: 'block',
+      details: { decision: { action: 'quarantine_silent', source: 'block_list' } },
+    });
     const notices = await t.db
       .select()
       .from(outbox)

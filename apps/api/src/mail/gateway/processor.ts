@@ -239,8 +239,10 @@ export function createGatewayProcessor(deps: {
     // An allowed sender skips the judgement calls; known malware is held all the same.
     const counted = listed === 'allow' ? findings.filter((f) => f.verdict === 'malware') : findings;
     const verdict = verdictOf(counted);
-    const source = listed === 'allow' ? 'allow_list' : 'tenant_policy';
-    if (verdict === 'clean') return { tenant, verdict, action: 'deliver', findings: counted, source };
+    if (verdict === 'clean') {
+      const source = listed === 'allow' ? 'allow_list' : 'tenant_policy';
+      return { tenant, verdict, action: 'deliver', findings: counted, source };
+    }
     const stored = await actions.get(tenant.id, () => policies.actionsOf(tenant.id));
     let action = gatewayActionFrom(stored, verdict);
     if (action === 'strip' && input.parsed.attachments.length === 0) action = 'deliver_banner';
@@ -249,7 +251,8 @@ export function createGatewayProcessor(deps: {
       verdict,
       action,
       findings: counted,
-      source: listed === 'allow' ? source : stored[verdict] === undefined ? 'default_policy' : source,
+      // Known malware from an allowed sender is still the policy's to act on.
+      source: stored[verdict] === undefined ? 'default_policy' : 'tenant_policy',
     };
   }
 

@@ -145,7 +145,8 @@ export function createQuarantineService(deps: QuarantineDeps) {
           {
             tenantId: tenant.id,
             messageId: message.id,
-            type: strip ? 'strip' : 'hold',
+            // Held because of the sender block list rather than a verdict: a block.
+            type: strip ? 'strip' : input.evidence?.decision?.source === 'block_list' ? 'block' : 'hold',
             recipient: recipient.data,
             sender: parsed.fromAddress,
             subject: parsed.subject,
