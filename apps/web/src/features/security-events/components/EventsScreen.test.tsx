@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import {
   buildCurrentUser,
+  errorResponse,
   jsonResponse,
   type RecordedCall,
   renderRoute,
@@ -35,7 +36,8 @@ function buildEvent(overrides: Partial<SecurityEvent> = {}): SecurityEvent {
   };
 }
 
-describe('Events (/security-events)', () => {
+// Each test drives several selects and a lazy screen: generous on a busy machine.
+describe('Events (/security-events)', { timeout: 30_000 }, () => {
   it('lists the events with type, severity and verdict, and sends the filters to the server', async () => {
     const user = userEvent.setup();
     const first = buildEvent();
@@ -80,7 +82,7 @@ describe('Events (/security-events)', () => {
         offset: '0',
       }),
     );
-  }, 15_000);
+  });
 
   it('opens with the filters of its address (an Overview or chart link) and exports what it shows', async () => {
     const user = userEvent.setup();
@@ -182,5 +184,31 @@ describe('Events (/security-events)', () => {
       'href',
       '/security-events?verdict=malware',
     );
+  });
+
+  it('says so when the event does not exist or is not the reader’s, and offers the way back', async () => {
+    const id = '00000000-0000-4000-8000-0000000000ff';
+    stubApi({
+      ...signedIn,
+      [`GET ${LIST}/${id}`]: () => errorResponse(404, 'not_found', 'No such event'),
+    });
+    renderRoute(`${PAGE}/${id}`);
+    expect(await screen.findByText('This event does not exist or is not yours to see.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Back to Events/ })).toHaveAttribute('href', '/security-events');
+  });
+
+  it('shows a plain user their event without links to the admins’ pages', async () => {
+    const event = buildEvent({ quarantine_message_id: null, recipient: 'ada@example.com' });
+    stubApi({
+      'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'user' })),
+      [`GET ${LIST}/${event.id}`]: () =>
+        jsonResponse(200, { event, findings: [], decision: null, history: [], mail_log_id: null }),
+    });
+    renderRoute(`${PAGE}/${event.id}`);
+    expect(await screen.findByRole('heading', { level: 2, name: 'Invoice 4711' })).toBeInTheDocument();
+    expect(screen.getByText('No engine finding was recorded for this event.')).toBeInTheDocument();
+    expect(screen.getByText('No policy decision was recorded for this event.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Open the message trace' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'View in Quarantined Items' })).not.toBeInTheDocument();
   });
 });
