@@ -115,7 +115,7 @@ test('an admin finds the gateway’s events, filters them, opens one, follows it
   await expect(findings.getByText('EICAR test file in eicar.com.txt')).toBeVisible();
   const decision = page.getByRole('region', { name: 'Policy decision' });
   await expect(decision.getByText('The default policy')).toBeVisible();
-  await expect(decision.getByText('quarantine', { exact: true })).toBeVisible();
+  await expect(decision.getByText('Hold', { exact: true })).toBeVisible();
   await expect(page.getByRole('region', { name: 'What happened to the message' })).toContainText('Held');
   await expectNoAxeViolations(page);
 
@@ -143,4 +143,11 @@ test('an admin finds the gateway’s events, filters them, opens one, follows it
   await expect(story).toContainText('Released to the recipient');
   await expect(story.getByRole('link', { name: /Lookalike sender domain acrne\.test/ })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Policy decision' })).toContainText('An admin');
+  await expect(page.getByRole('region', { name: 'Policy decision' })).toContainText('Release the message');
+
+  // On a phone: the event's page reads without sideways scrolling of the page, and stays accessible.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect(page.getByRole('heading', { name: 'Your password expires today', level: 2 })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expectNoAxeViolations(page);
 });

@@ -55,6 +55,17 @@ export const POLICY_SOURCE_LABEL: Record<(typeof POLICY_SOURCES)[number], Transl
   import: 'events.source.import',
 };
 
+/** The actions a policy decision names (the gateway's, and an admin's releases). */
+export const DECISION_ACTION_LABEL: Record<string, TranslationKey> = {
+  deliver: 'events.action.deliver',
+  deliver_banner: 'events.action.deliver_banner',
+  strip: 'events.action.strip',
+  quarantine: 'events.action.quarantine',
+  quarantine_silent: 'events.action.quarantine_silent',
+  release_email: 'events.action.release_email',
+  release_original: 'events.action.release_original',
+};
+
 /** A label of a closed list, or the server's own word for a value the list does not know. */
 export function labelOf<K extends string>(
   labels: Record<K, TranslationKey>,

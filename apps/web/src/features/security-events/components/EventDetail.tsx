@@ -20,7 +20,7 @@ import { Link, useLocation } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
 import { ApiError } from '../../../lib/http';
 import { useSecurityEvent } from '../api/get-security-event';
-import { EVENT_TYPE_LABEL, labelOf, POLICY_SOURCE_LABEL } from '../labels';
+import { DECISION_ACTION_LABEL, EVENT_TYPE_LABEL, labelOf, POLICY_SOURCE_LABEL } from '../labels';
 import { SeverityBadge, VerdictBadge } from './Badges';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -117,7 +117,9 @@ function DetailBody({ detail }: { detail: SecurityEventDetail }) {
             <Field label={t('events.detail.decisionVerdict')}>
               <VerdictBadge verdict={detail.decision.verdict} />
             </Field>
-            <Field label={t('events.detail.decisionAction')}>{detail.decision.action}</Field>
+            <Field label={t('events.detail.decisionAction')}>
+              {labelOf(DECISION_ACTION_LABEL, detail.decision.action, t)}
+            </Field>
             <Field label={t('events.detail.decisionSource')}>
               {labelOf(POLICY_SOURCE_LABEL, detail.decision.source, t)}
             </Field>

@@ -162,7 +162,7 @@ describe('Events (/security-events)', { timeout: 30_000 }, () => {
     expect(within(findings).getByText('EICAR test file in invoice.pdf')).toBeInTheDocument();
     const decision = screen.getByRole('region', { name: 'Policy decision' });
     expect(within(decision).getByText('The default policy')).toBeInTheDocument();
-    expect(within(decision).getByText('quarantine')).toBeInTheDocument();
+    expect(within(decision).getByText('Hold')).toBeInTheDocument();
     const story = screen.getByRole('region', { name: 'What happened to the message' });
     const steps = within(story).getAllByRole('listitem');
     expect(steps).toHaveLength(3);
