@@ -81,6 +81,8 @@ test('an admin finds the gateway’s events, filters them, opens one, follows it
   const link = (await env.cli('auth:link', '--email', 'admin@acme.test')).stdout.trim().split('\n').at(-1)!;
   await page.goto(link.replace(/^https?:\/\/[^/]+/, env.moat.url));
   await expect(page).toHaveURL(/#\/dashboard$/);
+  await expect(page.getByRole('link', { name: 'Quarterly figures' })).toBeVisible();
+  await expectNoAxeViolations(page);
   // The Overview's malware count opens Events filtered to malware over its 30 days.
   await page.getByRole('link', { name: 'Malware: 1' }).click();
   await expect(page).toHaveURL(/#\/security-events\?verdict=malware&range=30d$/);
