@@ -54,6 +54,9 @@ import { createDigestRepo } from './modules/digest/digest.repo.ts';
 import { createDigestService, type DigestService } from './modules/digest/digest.service.ts';
 import { createEmailCodesRepo } from './modules/email-codes/email-codes.repo.ts';
 import { createEmailCodes } from './modules/email-codes/email-codes.service.ts';
+import { createExceptionsRepo } from './modules/exceptions/exceptions.repo.ts';
+import { exceptionsRoutes } from './modules/exceptions/exceptions.routes.ts';
+import { createExceptionsService, type ExceptionsService } from './modules/exceptions/exceptions.service.ts';
 import { createFeaturesRepo } from './modules/features/features.repo.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createMailExplorerRepo } from './modules/mail-explorer/mail-explorer.repo.ts';
@@ -137,6 +140,7 @@ export interface Services {
   search: SearchService;
   overview: OverviewService;
   mailExplorer: MailExplorerService;
+  exceptions: ExceptionsService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -272,6 +276,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     search: createSearchRepo(db),
     overview: createOverviewRepo(db),
     mailExplorer: createMailExplorerRepo(db),
+    exceptions: createExceptionsRepo(db),
     currentUser: createCurrentUserRepo(db),
     digest: createDigestRepo(db),
     sessions: createSessionsRepo(db),
@@ -425,6 +430,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     overview: createOverviewService({ repo: repos.overview, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
+    exceptions: createExceptionsService({ repo: repos.exceptions, audit, clock }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -515,6 +521,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(searchRoutes);
   await app.register(overviewRoutes);
   await app.register(mailExplorerRoutes);
+  await app.register(exceptionsRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 
