@@ -36,4 +36,9 @@ export const queryKeys = {
   mailExplorer: {
     messages: (filters: ListKeyFilters) => ['mail-explorer', 'messages', filters] as const,
   },
+  /** Security Settings → Exceptions: `all()` invalidates every page's list after a change. */
+  exceptions: {
+    all: () => ['exceptions'] as const,
+    list: (filters: ListKeyFilters) => ['exceptions', 'list', filters] as const,
+  },
 };
