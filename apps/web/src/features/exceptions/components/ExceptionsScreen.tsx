@@ -91,7 +91,7 @@ export function ExceptionsScreen() {
           ? t('exceptions.intro')
           : t('exceptions.introScope', { page: t(`exceptions.scopes.${scope}`) })}
       </Text>
-      <Alert color="blue" variant="light" title={t('exceptions.lists.allow')}>
+      <Alert color="blue" variant="light" title={t('exceptions.authNoteTitle')}>
         {t('exceptions.authNote')}
       </Alert>
       <div role="status" aria-live="polite">
@@ -188,8 +188,8 @@ export function ExceptionsScreen() {
           <Table.Tr key={entry.id} data-expired={entry.expired || undefined}>
             <Table.Td>
               <Badge
-                color={entry.list === 'block' ? 'red.9' : 'green.9'}
-                variant="filled"
+                color={entry.list === 'block' ? 'red' : 'green'}
+                variant="outline"
                 className="quarantine-badge"
               >
                 {t(`exceptions.lists.${entry.list}`)}
@@ -199,7 +199,7 @@ export function ExceptionsScreen() {
               <Text size="sm">{t(`exceptions.kinds.${entry.kind}`)}</Text>
             </Table.Td>
             <Table.Td className="quarantine-table__message">
-              <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+              <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                 {entry.value}
               </Text>
             </Table.Td>
@@ -220,7 +220,6 @@ export function ExceptionsScreen() {
               <Button
                 size="xs"
                 variant="subtle"
-                color={DELETE_COLOR}
                 onClick={() => setConfirming(entry)}
                 aria-label={t('exceptions.deleteOf', { value: entry.value })}
               >
