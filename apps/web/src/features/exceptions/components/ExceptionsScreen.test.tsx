@@ -37,7 +37,8 @@ function buildEntry(overrides: Partial<ExceptionEntry> = {}): ExceptionEntry {
   };
 }
 
-describe('Exceptions (Security Settings → Exceptions → Anti-Malware)', () => {
+// Rendering the whole app with its dialogs is slow on a shared CPU: room beyond the default 5 s.
+describe('Exceptions (Security Settings → Exceptions → Anti-Malware)', { timeout: 30_000 }, () => {
   it("lists the page's entries with who added them and their expiry, and says when an allow entry counts", async () => {
     const api = stubApi({
       ...signedIn,
@@ -59,7 +60,7 @@ describe('Exceptions (Security Settings → Exceptions → Anti-Malware)', () =>
         }),
     });
     renderRoute(PAGE);
-    const table = await screen.findByRole('table', { name: 'Allow and block entries' });
+    const table = await screen.findByRole('table', { name: 'Allow and block entries' }, { timeout: 10_000 });
     expect(lastQuery(api.calls)).toMatchObject({ scope: 'anti_malware', sort: 'created_at', dir: 'desc' });
     expect(
       screen.getByText(/An allow entry counts only when the sender proves its domain/),
@@ -81,7 +82,7 @@ describe('Exceptions (Security Settings → Exceptions → Anti-Malware)', () =>
         jsonResponse(200, buildEntry({ ...(call.body as Partial<ExceptionEntry>), expired: false })),
     });
     renderRoute(PAGE);
-    await user.click(await screen.findByRole('button', { name: 'Add exception' }));
+    await user.click(await screen.findByRole('button', { name: 'Add exception' }, { timeout: 10_000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Add exception' });
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Kind' }), 'sender');
     const value = within(dialog).getByRole('textbox', { name: /Value/ });
@@ -110,7 +111,7 @@ describe('Exceptions (Security Settings → Exceptions → Anti-Malware)', () =>
     });
     expect(new Date(String(body.expires_at)).getDate()).toBe(next.getDate());
     expect(await screen.findByText('Entry added: bad@spam.example')).toBeInTheDocument();
-  }, 20_000);
+  });
 
   it('deletes an entry only after confirmation', async () => {
     const user = userEvent.setup();
@@ -121,7 +122,9 @@ describe('Exceptions (Security Settings → Exceptions → Anti-Malware)', () =>
       [`DELETE ${LIST}/${entry.id}`]: () => jsonResponse(200, { deleted: true }),
     });
     renderRoute(PAGE);
-    await user.click(await screen.findByRole('button', { name: `Delete the entry ${entry.value}` }));
+    await user.click(
+      await screen.findByRole('button', { name: `Delete the entry ${entry.value}` }, { timeout: 10_000 }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Delete this entry?' });
     expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
     await user.click(within(dialog).getByRole('button', { name: 'Delete entry' }));
@@ -144,7 +147,7 @@ describe('Exceptions (Security Settings → Exceptions → Anti-Malware)', () =>
         }),
     });
     renderRoute(PAGE);
-    await user.click(await screen.findByRole('button', { name: 'Import CSV' }));
+    await user.click(await screen.findByRole('button', { name: 'Import CSV' }, { timeout: 10_000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Import entries from CSV' });
     const file = new File(['list,kind,value\nblock,domain,ok.example\nblock,domain,bad domain\n'], 'x.csv', {
       type: 'text/csv',
@@ -156,5 +159,5 @@ describe('Exceptions (Security Settings → Exceptions → Anti-Malware)', () =>
     ).toBeInTheDocument();
     const sent = api.calls.find((c) => c.url.pathname === `${LIST}/import`)?.body as { csv: string };
     expect(sent.csv).toContain('bad domain');
-  }, 20_000);
+  });
 });
