@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { messageKeyOf } from '../../../lib/error-messages';
 import { isApiError } from '../../../lib/http';
 import { useCreateException } from '../api/create-exception';
+import { KIND_LABEL, LIST_LABEL, PLACEHOLDER, SCOPE_LABEL } from '../labels';
 import { DEFAULT_KIND } from '../scopes';
 
 /** Today as the date input writes it (yyyy-mm-dd, local time). */
@@ -114,18 +115,18 @@ export function AddExceptionDialog({
               label={t('exceptions.form.list')}
               value={list}
               onChange={(e) => setList(e.currentTarget.value as ExceptionList)}
-              data={EXCEPTION_LISTS.map((l) => ({ value: l, label: t(`exceptions.lists.${l}`) }))}
+              data={EXCEPTION_LISTS.map((l) => ({ value: l, label: t(LIST_LABEL[l]) }))}
             />
             <NativeSelect
               label={t('exceptions.form.kind')}
               value={kind}
               onChange={(e) => setKind(e.currentTarget.value as ExceptionKind)}
-              data={EXCEPTION_KINDS.map((k) => ({ value: k, label: t(`exceptions.kinds.${k}`) }))}
+              data={EXCEPTION_KINDS.map((k) => ({ value: k, label: t(KIND_LABEL[k]) }))}
             />
           </Group>
           <TextInput
             label={t('exceptions.form.value')}
-            placeholder={t(`exceptions.form.placeholders.${kind}`)}
+            placeholder={t(PLACEHOLDER[kind])}
             value={value}
             onChange={(e) => setValue(e.currentTarget.value)}
             onBlur={() => setTouched(value !== '' || touched)}
@@ -144,7 +145,7 @@ export function AddExceptionDialog({
             label={t('exceptions.form.scope')}
             value={entryScope}
             onChange={(e) => setEntryScope(e.currentTarget.value as ExceptionScope)}
-            data={EXCEPTION_SCOPES.map((s) => ({ value: s, label: t(`exceptions.scopes.${s}`) }))}
+            data={EXCEPTION_SCOPES.map((s) => ({ value: s, label: t(SCOPE_LABEL[s]) }))}
           />
           <Textarea
             label={t('exceptions.form.comment')}

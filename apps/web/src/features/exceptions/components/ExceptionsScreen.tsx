@@ -20,6 +20,7 @@ import { messageKeyOf } from '../../../lib/error-messages';
 import { formatDateTime } from '../../../lib/format';
 import { useDeleteException } from '../api/delete-exception';
 import { useExceptions } from '../api/get-exceptions';
+import { KIND_LABEL, LIST_LABEL, SCOPE_LABEL } from '../labels';
 import { scopeOfPath } from '../scopes';
 import { AddExceptionDialog } from './AddExceptionDialog';
 import { ImportExceptionsDialog } from './ImportExceptionsDialog';
@@ -89,7 +90,7 @@ export function ExceptionsScreen() {
       <Text size="sm">
         {scope === 'all'
           ? t('exceptions.intro')
-          : t('exceptions.introScope', { page: t(`exceptions.scopes.${scope}`) })}
+          : t('exceptions.introScope', { page: t(SCOPE_LABEL[scope]) })}
       </Text>
       <Alert color="blue" variant="light" title={t('exceptions.authNoteTitle')}>
         {t('exceptions.authNote')}
@@ -117,7 +118,7 @@ export function ExceptionsScreen() {
             label: t('exceptions.columns.list'),
             allLabel: t('exceptions.allLists'),
             values: EXCEPTION_LISTS,
-            labelOf: (value) => t(`exceptions.lists.${value}`),
+            labelOf: (value) => t(LIST_LABEL[value]),
             value: state.filters.list,
             onChange: (value) => state.setFilter('list', value),
           }),
@@ -126,7 +127,7 @@ export function ExceptionsScreen() {
             label: t('exceptions.columns.kind'),
             allLabel: t('exceptions.allKinds'),
             values: EXCEPTION_KINDS,
-            labelOf: (value) => t(`exceptions.kinds.${value}`),
+            labelOf: (value) => t(KIND_LABEL[value]),
             value: state.filters.kind,
             onChange: (value) => state.setFilter('kind', value),
           }),
@@ -192,11 +193,11 @@ export function ExceptionsScreen() {
                 variant="outline"
                 className="quarantine-badge"
               >
-                {t(`exceptions.lists.${entry.list}`)}
+                {t(LIST_LABEL[entry.list])}
               </Badge>
             </Table.Td>
             <Table.Td>
-              <Text size="sm">{t(`exceptions.kinds.${entry.kind}`)}</Text>
+              <Text size="sm">{t(KIND_LABEL[entry.kind])}</Text>
             </Table.Td>
             <Table.Td className="quarantine-table__message">
               <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
@@ -204,7 +205,7 @@ export function ExceptionsScreen() {
               </Text>
             </Table.Td>
             <Table.Td>
-              <Text size="sm">{t(`exceptions.scopes.${entry.scope}`)}</Text>
+              <Text size="sm">{t(SCOPE_LABEL[entry.scope])}</Text>
             </Table.Td>
             <Table.Td className="quarantine-table__message">
               <Text size="sm" lineClamp={2}>
@@ -259,7 +260,7 @@ export function ExceptionsScreen() {
           <Text size="sm">
             {confirming &&
               t('exceptions.confirmDelete.body', {
-                list: t(`exceptions.lists.${confirming.list}`),
+                list: t(LIST_LABEL[confirming.list]),
                 value: confirming.value,
               })}
           </Text>
