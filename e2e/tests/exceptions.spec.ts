@@ -69,6 +69,8 @@ test.afterAll(async () => {
 test('an admin blocks a sender until next week; the next message from it is held, not delivered', async ({
   page,
 }) => {
+  // Mail both ways, several axe runs and two themes, on a CPU shared with other work.
+  test.setTimeout(240_000);
   // Before the entry, the sender's mail arrives.
   expect((await swaks('offers@bulk.test', 'Before the block')).code).toBe(0);
   await env.sink.waitFor('ana@acme.test', (m) => m.subject === 'Before the block');
