@@ -54,6 +54,9 @@ import { createDigestRepo } from './modules/digest/digest.repo.ts';
 import { createDigestService, type DigestService } from './modules/digest/digest.service.ts';
 import { createEmailCodesRepo } from './modules/email-codes/email-codes.repo.ts';
 import { createEmailCodes } from './modules/email-codes/email-codes.service.ts';
+import { createExceptionsRepo } from './modules/exceptions/exceptions.repo.ts';
+import { exceptionsRoutes } from './modules/exceptions/exceptions.routes.ts';
+import { createExceptionsService, type ExceptionsService } from './modules/exceptions/exceptions.service.ts';
 import { createFeaturesRepo } from './modules/features/features.repo.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createMailExplorerRepo } from './modules/mail-explorer/mail-explorer.repo.ts';
@@ -144,6 +147,7 @@ export interface Services {
   overview: OverviewService;
   mailExplorer: MailExplorerService;
   securityEvents: SecurityEventsService;
+  exceptions: ExceptionsService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -280,6 +284,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     overview: createOverviewRepo(db),
     mailExplorer: createMailExplorerRepo(db),
     securityEvents: createSecurityEventsRepo(db),
+    exceptions: createExceptionsRepo(db),
     currentUser: createCurrentUserRepo(db),
     digest: createDigestRepo(db),
     sessions: createSessionsRepo(db),
@@ -435,6 +440,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     overview: createOverviewService({ repo: repos.overview, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
     securityEvents: createSecurityEventsService({ repo: repos.securityEvents }),
+    exceptions: createExceptionsService({ repo: repos.exceptions, audit, clock }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -526,6 +532,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(overviewRoutes);
   await app.register(mailExplorerRoutes);
   await app.register(securityEventsRoutes);
+  await app.register(exceptionsRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

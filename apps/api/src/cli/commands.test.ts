@@ -481,6 +481,42 @@ describe('cli gateway commands (issue 6)', () => {
     ).toBe(2);
     expect((await run('gateway:sender-list', '--tenant', 'gw.test')).exitCode).toBe(2);
   });
+
+  it('gateway:exceptions-list shows every entry with its kind, page, expiry, author and comment', async () => {
+    await run(
+      'gateway:sender-list',
+      '--tenant',
+      'gw.test',
+      '--block',
+      'bad@spam.example',
+      '--comment',
+      'phishing wave',
+      '--expires',
+      '2099-01-31T00:00:00Z',
+    );
+    await run('gateway:sender-list', '--tenant', 'gw.test', '--allow', 'partner.example');
+    const listed = (await run('gateway:exceptions-list', '--tenant', 'gw.test')).stdout.split('\n');
+    expect(listed[0]).toMatch(/^LIST\s+KIND\s+PAGE\s+VALUE\s+EXPIRES\s+ADDED BY\s+COMMENT$/);
+    expect(listed.find((l) => l.includes('bad@spam.example'))).toMatch(
+      /^block\s+sender\s+all\s+bad@spam\.example\s+2099-01-31 00:00\s+cli\s+phishing wave$/,
+    );
+    expect(listed.find((l) => l.includes('partner.example'))).toMatch(
+      /^allow\s+domain\s+all\s+partner\.example\s+never\s+cli$/,
+    );
+    expect(
+      (
+        await run(
+          'gateway:sender-list',
+          '--tenant',
+          'gw.test',
+          '--block',
+          'x.example',
+          '--expires',
+          '2001-01-01',
+        )
+      ).exitCode,
+    ).toBe(2);
+  });
 });
 
 describe('cli quarantine commands', () => {

@@ -770,13 +770,35 @@ export const senderLists = pgTable(
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
     list: text('list').notNull(),
-    /** A lower-case address (a@b.example) or domain (b.example). */
+    /**
+     * By kind: a lower-case address (a@b.example), a domain (b.example, punycode), an IP range
+     * (CIDR), a normalised URL or a SHA-256 (lower-case hex).
+     */
     value: text('value').notNull(),
     createdAt: createdAt(),
+    /** The entry's own id (the console deletes by it). */
+    id: uuid('id').notNull().defaultRandom().unique('sender_lists_id_unique'),
+    /**
+     * sender | domain | ip_range | url | sha256. A plain insert of a domain gets 'domain' from a
+     * trigger (migration 0019), so writers that know only addresses and domains need not say.
+     */
+    kind: text('kind').notNull().default('sender'),
+    /** The Exceptions page it belongs to (SPEC §2.4), or 'all'. */
+    scope: text('scope').notNull().default('all'),
+    comment: text('comment').notNull().default(''),
+    /** The admin's email, or 'cli'; '' when written by the system. */
+    createdBy: text('created_by').notNull().default(''),
+    /** From then on the entry counts for nothing. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.list, t.value] }),
     check('sender_lists_list_check', sql`${t.list} in ('allow', 'block')`),
+    check('sender_lists_kind_check', sql`${t.kind} in ('sender', 'domain', 'ip_range', 'url', 'sha256')`),
+    check(
+      'sender_lists_scope_check',
+      sql`${t.scope} in ('all', 'anti_phishing', 'anti_malware', 'anomaly', 'click_time', 'anti_spam', 'url_reputation', 'dlp')`,
+    ),
   ],
 );
 

@@ -42,4 +42,9 @@ export const queryKeys = {
     events: (filters: ListKeyFilters) => ['security-events', 'list', filters] as const,
     event: (id: string) => ['security-events', 'event', id] as const,
   },
+  /** Security Settings → Exceptions: `all()` invalidates every page's list after a change. */
+  exceptions: {
+    all: () => ['exceptions'] as const,
+    list: (filters: ListKeyFilters) => ['exceptions', 'list', filters] as const,
+  },
 };

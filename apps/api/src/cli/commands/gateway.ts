@@ -1,3 +1,4 @@
+import { EXCEPTION_COMMENT_MAX } from '@moat/contracts/exceptions';
 import { VERDICTS } from '@moat/contracts/quarantine';
 import { cliActor } from '../../lib/actor.ts';
 import { GATEWAY_ACTIONS, gatewayActionFrom } from '../../mail/gateway/policy.ts';
@@ -38,15 +39,18 @@ export const gatewayCommands: Record<string, Command> = {
 
   'gateway:sender-list': {
     summary: "Add a sender address or domain to a tenant's allow or block list, or remove it",
-    usage: 'gateway:sender-list --tenant ID|DOMAIN (--allow VALUE | --block VALUE) [--remove]',
+    usage:
+      'gateway:sender-list --tenant ID|DOMAIN (--allow VALUE | --block VALUE) [--comment TEXT] [--expires ISO-DATE] [--remove]',
     options: {
       ...HELP,
       tenant: { type: 'string' },
       allow: { type: 'string' },
       block: { type: 'string' },
+      comment: { type: 'string' },
+      expires: { type: 'string' },
       remove: { type: 'boolean' },
     },
-    async run({ values }, _ctx, deps) {
+    async run({ values }, ctx, deps) {
       const tenant = await deps.tenantsService.resolve(required(values, 'tenant'));
       if ((values.allow === undefined) === (values.block === undefined)) {
         throw new UsageError('give exactly one of --allow or --block');
@@ -60,10 +64,77 @@ export const gatewayCommands: Record<string, Command> = {
       }
       if (values.remove === true) {
         await deps.senderLists.remove(tenant.id, list, value);
+        await deps.audit.record(cliActor, {
+          tenantId: tenant.id,
+          action: 'exception.delete',
+          targetType: 'tenant',
+          targetId: tenant.id,
+          details: { list, value },
+        });
         return `Removed ${value} from the ${list} list of "${tenant.name}"`;
       }
-      await deps.senderLists.add(tenant.id, list, value);
+      const comment = String(values.comment ?? '').trim();
+      if (comment.length > EXCEPTION_COMMENT_MAX) {
+        throw new UsageError(`--comment takes at most ${EXCEPTION_COMMENT_MAX} characters`);
+      }
+      let expiresAt: Date | null = null;
+      if (values.expires !== undefined) {
+        expiresAt = new Date(String(values.expires));
+        if (Number.isNaN(expiresAt.getTime()) || expiresAt <= ctx.clock.now()) {
+          throw new UsageError('--expires takes a date in the future (ISO 8601, e.g. 2027-01-31T00:00:00Z)');
+        }
+      }
+      const added = await deps.senderLists.add(tenant.id, list, value, {
+        comment,
+        expiresAt,
+        createdBy: 'cli',
+      });
+      if (!added) return `${value} is on the ${list} list of "${tenant.name}" already`;
+      await deps.audit.record(cliActor, {
+        tenantId: tenant.id,
+        action: 'exception.create',
+        targetType: 'tenant',
+        targetId: tenant.id,
+        details: { list, value, expires_at: expiresAt?.toISOString() ?? null },
+      });
       return `Added ${value} to the ${list} list of "${tenant.name}"`;
+    },
+  },
+
+  'gateway:exceptions-list': {
+    summary: "List a tenant's allow and block entries (every kind and page; expired ones with --expired)",
+    usage: 'gateway:exceptions-list --tenant ID|DOMAIN [--expired]',
+    options: { ...HELP, tenant: { type: 'string' }, expired: { type: 'boolean' } },
+    async run({ values }, ctx, deps) {
+      const tenant = await deps.tenantsService.resolve(required(values, 'tenant'));
+      const now = ctx.clock.now();
+      const rows = (await deps.senderLists.list(tenant.id)).filter(
+        (r) => values.expired === true || r.expiresAt === null || r.expiresAt > now,
+      );
+      if (rows.length === 0) return `"${tenant.name}" has no allow or block entries`;
+      const table = [
+        ['LIST', 'KIND', 'PAGE', 'VALUE', 'EXPIRES', 'ADDED BY', 'COMMENT'],
+        ...rows.map((r) => [
+          r.list,
+          r.kind,
+          r.scope,
+          r.value,
+          r.expiresAt === null
+            ? 'never'
+            : `${r.expiresAt.toISOString().slice(0, 16).replace('T', ' ')}${r.expiresAt <= now ? ' (expired)' : ''}`,
+          r.createdBy || '-',
+          r.comment.replace(/\s+/g, ' '),
+        ]),
+      ];
+      const widths = table[0]!.map((_, i) => Math.min(60, Math.max(...table.map((row) => row[i]!.length))));
+      return table
+        .map((row) =>
+          row
+            .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+            .join('  ')
+            .trimEnd(),
+        )
+        .join('\n');
     },
   },
 };

@@ -5,6 +5,29 @@ import { gatewayPolicies, senderLists } from '../../db/schema.ts';
 
 export type SenderListName = 'allow' | 'block';
 
+/** An exception entry as the gateway reads it (policy.ts decides which one counts). */
+export interface ExceptionMatch {
+  id: string;
+  list: SenderListName;
+  kind: string;
+  scope: string;
+  value: string;
+  comment: string;
+  createdBy: string;
+  expiresAt: Date | null;
+}
+
+const matchColumns = {
+  id: senderLists.id,
+  list: senderLists.list,
+  kind: senderLists.kind,
+  scope: senderLists.scope,
+  value: senderLists.value,
+  comment: senderLists.comment,
+  createdBy: senderLists.createdBy,
+  expiresAt: senderLists.expiresAt,
+};
+
 /** The gateway's per-tenant settings: its action per verdict and its sender allow/block lists. */
 export function createGatewayPolicyRepo(db: DbOrTx) {
   return {
@@ -28,17 +51,14 @@ export function createGatewayPolicyRepo(db: DbOrTx) {
     },
 
     /**
-     * The tenant's list entries among `values` (addresses and domains), looked up by the primary
-     * key (tenant, list, value): the cost does not grow with the size of the lists.
+     * The tenant's entries among `values` (addresses, domains, URLs, SHA-256), looked up by the
+     * primary key (tenant, list, value): the cost does not grow with the size of the lists.
+     * Expired entries come back too (with their expiry): the caller's clock decides.
      */
-    async entriesAmong(
-      tenantId: string,
-      values: string[],
-      tx?: DbOrTx,
-    ): Promise<Array<{ list: SenderListName; value: string }>> {
+    async entriesAmong(tenantId: string, values: string[], tx?: DbOrTx): Promise<ExceptionMatch[]> {
       if (values.length === 0) return [];
       const rows = await (tx ?? db)
-        .select({ list: senderLists.list, value: senderLists.value })
+        .select(matchColumns)
         .from(senderLists)
         .where(
           and(
@@ -47,7 +67,16 @@ export function createGatewayPolicyRepo(db: DbOrTx) {
             inArray(senderLists.value, values),
           ),
         );
-      return rows as Array<{ list: SenderListName; value: string }>;
+      return rows as ExceptionMatch[];
+    },
+
+    /** The tenant's IP-range entries (few; matched against the client address in policy.ts). */
+    async ipRangesOf(tenantId: string, tx?: DbOrTx): Promise<ExceptionMatch[]> {
+      const rows = await (tx ?? db)
+        .select(matchColumns)
+        .from(senderLists)
+        .where(and(eq(senderLists.tenantId, tenantId), eq(senderLists.kind, 'ip_range')));
+      return rows as ExceptionMatch[];
     },
   };
 }

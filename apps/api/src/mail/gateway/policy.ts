@@ -1,5 +1,7 @@
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { Verdict } from '@moat/contracts/quarantine';
-import type { SenderListName } from './gateway-policy.repo.ts';
+import type { Finding } from '../../engines/types.ts';
+import type { ExceptionMatch, SenderListName } from './gateway-policy.repo.ts';
 
 export const GATEWAY_ACTIONS = [
   'deliver',
@@ -50,4 +52,144 @@ export function senderListFrom(
   if (on('block')) return 'block';
   if (on('allow')) return 'allow';
   return null;
+}
+
+/** Links read per message for URL exceptions, and path levels per link. */
+const MAX_LINKS = 200;
+const MAX_PATH_LEVELS = 8;
+
+/**
+ * The values a URL exception can have to match this link: the link itself (normalised as the
+ * console stores entries: no fragment, no user info), and the link at each level of its path, so
+ * an entry `https://a.example/login` matches `https://a.example/login/step?x=1` too.
+ */
+export function urlKeys(href: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(href.trim());
+  } catch {
+    return [];
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return [];
+  url.hash = '';
+  url.username = '';
+  url.password = '';
+  const keys = new Set([url.href]);
+  const segments = url.pathname.split('/').filter((p) => p !== '');
+  for (let i = 0; i <= Math.min(segments.length, MAX_PATH_LEVELS); i++) {
+    const path = `/${segments.slice(0, i).join('/')}`;
+    keys.add(`${url.origin}${path}`);
+    if (i > 0) keys.add(`${url.origin}${path}/`);
+  }
+  return [...keys];
+}
+
+/** The URL keys of a message's links (bounded). */
+export function linkKeys(links: Array<{ href: string }>): string[] {
+  return [...new Set(links.slice(0, MAX_LINKS).flatMap((l) => urlKeys(l.href)))];
+}
+
+/** Whether an IP-range entry (CIDR, as the console stores it) holds this client address. */
+export function ipInRange(ip: string, cidr: string): boolean {
+  const client = ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  const [network = '', bits] = cidr.split('/');
+  const type = isIPv4(network) ? 'ipv4' : isIPv6(network) ? 'ipv6' : null;
+  if (!type || (type === 'ipv4' ? !isIPv4(client) : !isIPv6(client))) return false;
+  const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number(bits);
+  try {
+    const list = new BlockList();
+    list.addSubnet(network, prefix, type);
+    return list.check(client, type);
+  } catch {
+    return false;
+  }
+}
+
+/** An entry counts until its expiry; from then on it counts for nothing. */
+export const liveAt = (entry: Pick<ExceptionMatch, 'expiresAt'>, now: Date) =>
+  entry.expiresAt === null || entry.expiresAt.getTime() > now.getTime();
+
+/** What a message offers to be matched: both senders, the client address, its links and attachments. */
+export interface ExceptionSubject {
+  fromSender: string;
+  envelopeSender: string;
+  clientIp: string;
+  /** From linkKeys. */
+  urls: string[];
+  /** Attachment SHA-256, lower-case hex. */
+  hashes: string[];
+  /** The From domain proved itself (DMARC, or SPF/DKIM pass without a DMARC fail). */
+  authenticated: boolean;
+  now: Date;
+}
+
+/**
+ * The entry that decides a message, if any. A live block entry of any kind wins (an address or
+ * domain on either sender, the client in an IP range, a link, an attachment). Otherwise a live
+ * allow entry counts, and only when the sender proved its domain: anyone can write an allowed
+ * address into From, so an unauthenticated message gets nothing from an allow entry.
+ */
+export function decidingException(
+  entries: ExceptionMatch[],
+  subject: ExceptionSubject,
+): { list: SenderListName; entry: ExceptionMatch } | null {
+  const fromKeys = new Set(senderKeys(subject.fromSender));
+  const envelopeKeys = new Set(subject.envelopeSender ? senderKeys(subject.envelopeSender) : []);
+  const urls = new Set(subject.urls);
+  const hashes = new Set(subject.hashes);
+  const matches = (e: ExceptionMatch, senders: Set<string>[]) => {
+    switch (e.kind) {
+      case 'sender':
+      case 'domain':
+        return senders.some((keys) => keys.has(e.value));
+      case 'ip_range':
+        return subject.clientIp !== '' && ipInRange(subject.clientIp, e.value);
+      case 'url':
+        return urls.has(e.value);
+      case 'sha256':
+        return hashes.has(e.value);
+      default:
+        return false;
+    }
+  };
+  const live = entries.filter((e) => liveAt(e, subject.now));
+  // Addresses before domains, then the other kinds: the most specific entry is the one named.
+  const order = ['sender', 'domain', 'ip_range', 'url', 'sha256'];
+  live.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+  const block = live.find((e) => e.list === 'block' && matches(e, [fromKeys, envelopeKeys]));
+  if (block) return { list: 'block', entry: block };
+  if (!subject.authenticated) return null;
+  const allow = live.find((e) => e.list === 'allow' && matches(e, [fromKeys]));
+  return allow ? { list: 'allow', entry: allow } : null;
+}
+
+/** The words of the trace and Mail Explorer for the entry that decided (SPEC §2.4 Exceptions). */
+export function exceptionReason(list: SenderListName, entry: ExceptionMatch): string {
+  const by = entry.createdBy || 'system';
+  const comment = entry.comment ? `: ${entry.comment}` : '';
+  const kind = entry.kind.replace('_', ' ');
+  return `${list === 'block' ? 'Blocked' : 'Allowed'} by exception ${kind} ${entry.value} (added by ${by}${comment})`;
+}
+
+/**
+ * The engines an allow entry of a page excuses. `all` (and Anomaly, which looks at the whole
+ * message) excuses every judgement call; known malware is held whatever the entry (below).
+ */
+const EXCUSED_ENGINES: Record<string, readonly string[] | 'all'> = {
+  all: 'all',
+  anomaly: 'all',
+  anti_phishing: ['anti_phishing'],
+  click_time: ['anti_phishing'],
+  url_reputation: ['anti_phishing'],
+  anti_spam: ['anti_spam'],
+  anti_malware: ['anti_malware'],
+  dlp: [],
+};
+
+/** The findings that still count under an allow entry: known malware always does. */
+export function findingsUnderAllow(findings: Finding[], scope: string): Finding[] {
+  const excused = EXCUSED_ENGINES[scope] ?? 'all';
+  return findings.filter(
+    (f) => f.verdict === 'malware' || (excused !== 'all' && !excused.includes(f.engine)),
+  );
 }

@@ -24,7 +24,15 @@ import { cachingResolver, type DnsResolver } from './dns-cache.ts';
 import type { GatewayPolicyRepo } from './gateway-policy.repo.ts';
 import type { ArrivedMessage, InboundRepo, InboundRow, ParkedCopy } from './inbound.repo.ts';
 import { linksOf } from './links.ts';
-import { type GatewayAction, gatewayActionFrom, senderKeys, senderListFrom } from './policy.ts';
+import {
+  decidingException,
+  exceptionReason,
+  findingsUnderAllow,
+  type GatewayAction,
+  gatewayActionFrom,
+  linkKeys,
+  senderKeys,
+} from './policy.ts';
 
 /** The SaaS type of mail that came in through the gateway. */
 export const GATEWAY_SAAS_TYPE = 'smtp_emails';
@@ -62,6 +70,8 @@ interface Decision {
   findings: Finding[];
   /** Where the action came from, for the event's evidence (the Events screen). */
   source: PolicyDecision['source'];
+  /** The allow entry that excused the message's findings, for its trace (not a finding: no verdict). */
+  note?: string | undefined;
 }
 
 /** The evidence an event of this decision keeps: each engine's finding and the policy's decision. */
@@ -117,7 +127,7 @@ export function createGatewayProcessor(deps: {
   inbound: InboundRepo;
   tenants: Pick<TenantsRepo, 'findByDomain' | 'domainsOf'>;
   users: Pick<UsersRepo, 'peopleOf'>;
-  policies: Pick<GatewayPolicyRepo, 'actionsOf' | 'entriesAmong'>;
+  policies: Pick<GatewayPolicyRepo, 'actionsOf' | 'entriesAmong' | 'ipRangesOf'>;
   /** The one intake path for held mail; `ingest` runs inside the message's transaction. */
   quarantine: Pick<QuarantineService, 'ingest'>;
   /** Tenants by domain, people and policies are kept per node and forgotten on every write. */
@@ -181,6 +191,10 @@ export function createGatewayProcessor(deps: {
     'gateway-sender-entries',
     { tables: ['sender_lists'], ttlMs: DIRECTORY_TTL_MS, max: 10_000 },
   );
+  const ipRanges = deps.caches.create<Awaited<ReturnType<GatewayPolicyRepo['ipRangesOf']>>>(
+    'gateway-ip-ranges',
+    { tables: ['sender_lists'], ttlMs: DIRECTORY_TTL_MS },
+  );
 
   /** The tenant that owns a domain, with all its domains; null for a domain no tenant has. */
   function tenantOfDomain(domain: string) {
@@ -207,41 +221,53 @@ export function createGatewayProcessor(deps: {
         }
       }
     }
-    // Both senders' entries in one lookup by address, domain and parent domains.
+    // The entries that could match, in one lookup by value: both senders (address, domain and
+    // parent domains), the links, the attachments' SHA-256; the IP ranges are read per tenant.
     const fromSender = input.parsed.fromAddress || input.envelope.mailFrom;
-    const keys = [...new Set([...senderKeys(fromSender), ...senderKeys(input.envelope.mailFrom)])];
-    const entries = await senderEntries.get(`${tenant.id}\n${keys.join('\n')}`, () =>
-      policies.entriesAmong(tenant.id, keys),
-    );
-    const fromList = senderListFrom(entries, fromSender);
-    const envelopeList = input.envelope.mailFrom ? senderListFrom(entries, input.envelope.mailFrom) : null;
+    const urls = linkKeys(input.links);
+    const hashes = input.parsed.attachments.map((a) => a.sha256.toLowerCase());
+    const keys = [
+      ...new Set([...senderKeys(fromSender), ...senderKeys(input.envelope.mailFrom), ...urls, ...hashes]),
+    ];
+    const [entries, ranges] = await Promise.all([
+      senderEntries.get(`${tenant.id}\n${keys.join('\n')}`, () => policies.entriesAmong(tenant.id, keys)),
+      ipRanges.get(tenant.id, () => policies.ipRangesOf(tenant.id)),
+    ]);
     // An allow entry counts only for a sender that proved its domain (DMARC, or SPF/DKIM pass):
     // anyone can write an allowed address into From.
     const authenticated =
       input.auth.dmarc === 'pass' ||
       (input.auth.dmarc !== 'fail' && (input.auth.dkim === 'pass' || input.auth.spf === 'pass'));
-    const listed =
-      fromList === 'block' || envelopeList === 'block'
-        ? 'block'
-        : fromList === 'allow' && authenticated
-          ? 'allow'
-          : null;
-    if (listed === 'block') {
+    // An expired entry counts for nothing (the clock decides, not the cache).
+    const decided = decidingException([...entries, ...ranges], {
+      fromSender,
+      envelopeSender: input.envelope.mailFrom,
+      clientIp: input.envelope.clientIp,
+      urls,
+      hashes,
+      authenticated,
+      now: deps.clock.now(),
+    });
+    if (decided?.list === 'block') {
       const verdict = verdictOf(findings);
       return {
         tenant,
         verdict: verdict === 'clean' ? 'spam' : verdict,
         action: 'quarantine_silent',
-        findings: [...findings, { engine: 'policy', verdict: 'spam', reason: 'Sender is on the block list' }],
+        findings: [
+          ...findings,
+          { engine: 'policy', verdict: 'spam', reason: exceptionReason('block', decided.entry) },
+        ],
         source: 'block_list',
       };
     }
-    // An allowed sender skips the judgement calls; known malware is held all the same.
-    const counted = listed === 'allow' ? findings.filter((f) => f.verdict === 'malware') : findings;
+    // An allowed sender skips the judgement calls of the entry's page; known malware is held all the same.
+    const counted = decided ? findingsUnderAllow(findings, decided.entry.scope) : findings;
+    const note = decided ? exceptionReason('allow', decided.entry) : undefined;
     const verdict = verdictOf(counted);
     if (verdict === 'clean') {
-      const source = listed === 'allow' ? 'allow_list' : 'tenant_policy';
-      return { tenant, verdict, action: 'deliver', findings: counted, source };
+      const source = decided?.list === 'allow' ? 'allow_list' : 'tenant_policy';
+      return { tenant, verdict, action: 'deliver', findings: counted, source, note };
     }
     const stored = await actions.get(tenant.id, () => policies.actionsOf(tenant.id));
     let action = gatewayActionFrom(stored, verdict);
@@ -253,6 +279,7 @@ export function createGatewayProcessor(deps: {
       findings: counted,
       // Known malware from an allowed sender is still the policy's to act on.
       source: stored[verdict] === undefined ? 'default_policy' : 'tenant_policy',
+      note,
     };
   }
 
@@ -276,7 +303,7 @@ export function createGatewayProcessor(deps: {
       receivedAt: row.receivedAt,
       verdict: decision.verdict,
       action: LOGGED_ACTION[decision.action],
-      reasons: decision.findings.map((f) => f.reason),
+      reasons: [...decision.findings.map((f) => f.reason), ...(decision.note ? [decision.note] : [])],
       spf: auth.spf,
       dkim: auth.dkim,
       dmarc: auth.dmarc,

@@ -41,6 +41,14 @@ export const SCREENS: readonly ScreenEntry[] = [
       (m) => m.MailExplorerScreen,
     ),
   },
+  {
+    // Security Settings → Exceptions and its seven engine pages: one screen, its page from the path.
+    path: `${ROUTES.configuration}/security-exceptions`,
+    Screen: screen(
+      () => import('../../features/exceptions/components/ExceptionsScreen'),
+      (m) => m.ExceptionsScreen,
+    ),
+  },
 ];
 
 /** The screen of a path, if it has one. */

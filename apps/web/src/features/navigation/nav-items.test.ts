@@ -249,13 +249,18 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
     expect(sees({ apps: { tools: [] } }, 'exceptions-anti-phishing')).toBe(false);
   });
 
+  it('hides every Exceptions page from a plain user (admin only, issue 11)', () => {
+    expect(sees({ user: { role: 'user' } }, 'security-exceptions')).toBe(false);
+    expect(sees({ user: { role: 'user' } }, 'exceptions-anti-malware')).toBe(false);
+  });
+
   it('shows the Anti-Spam exceptions with enableTrustedSenders', () => {
     expect(sees({ features: { enableTrustedSenders: true } }, 'exceptions-anti-spam')).toBe(true);
     expect(sees({ features: { enableTrustedSenders: false } }, 'exceptions-anti-spam')).toBe(false);
   });
 
-  it('always shows the Anti-Malware, Anomaly, Click-Time, URL Reputation and DLP exceptions', () => {
-    const ctx = { user: { role: 'user' as const }, apps: { apps: [], tools: [] } };
+  it('always shows admins the Anti-Malware, Anomaly, Click-Time, URL Reputation and DLP exceptions', () => {
+    const ctx = { user: { role: 'admin' as const }, apps: { apps: [], tools: [] } };
     for (const id of [
       'exceptions-anti-malware',
       'exceptions-anomaly',

@@ -457,6 +457,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
         title: 'nav.items.exceptions',
         icon: 'exception',
         href: EXCEPTIONS,
+        // Allow and block entries change how every message is handled: admins only (issue 11;
+        // the API answers a plain user 403).
+        visible: isAdmin,
         children: [
           {
             id: 'exceptions-anti-phishing',
