@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../../components/ui/Notifications';
 import { useBulkQuarantineMessages } from '../api/bulk-quarantine-messages';
 import { decisionErrorText } from '../error-text';
+import { BULK_SKIP_REASON_LABEL } from '../labels';
 
 /** A release or deletion waiting for its confirmation: these messages, optionally to a chosen address. */
 export interface PendingMessageAction {
@@ -99,7 +100,7 @@ function DialogBody({
             ? t('quarantine.bulk.skipped', { count: skipped.length })
             : t('quarantine.bulk.notFound', { count: missing }),
         message: [
-          ...reasons.map((reason) => t(`quarantine.bulk.reason.${reason}`)),
+          ...reasons.map((reason) => t(BULK_SKIP_REASON_LABEL[reason])),
           ...(skipped.length > 0 && missing > 0 ? [t('quarantine.bulk.notFound', { count: missing })] : []),
         ].join('; '),
       });

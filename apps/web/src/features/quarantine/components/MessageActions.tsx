@@ -13,6 +13,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useBlockSender } from '../api/block-sender';
 import { useSetMessageFeedback } from '../api/set-message-feedback';
 import { decisionErrorText } from '../error-text';
+import { FEEDBACK_LABEL } from '../labels';
 import type { PendingMessageAction } from './MessageActionDialog';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -93,7 +94,7 @@ export function MessageActions({
           notify({
             tone: 'success',
             title: t('quarantine.feedback.recorded'),
-            message: t(`quarantine.feedback.value.${value}`),
+            message: t(FEEDBACK_LABEL[value]),
           }),
         onError: (error) =>
           notify({
@@ -194,7 +195,7 @@ export function MessageActions({
         {message.feedback && message.feedback_by && message.feedback_at && (
           <Text size="xs" c="dimmed">
             {t('quarantine.feedback.given', {
-              feedback: t(`quarantine.feedback.value.${message.feedback}`),
+              feedback: t(FEEDBACK_LABEL[message.feedback]),
               by: message.feedback_by,
               at: formatDateTime(message.feedback_at, i18n.language),
             })}

@@ -19,7 +19,7 @@ import { formatBytes } from '../../../lib/format';
 import { useQuarantineMessages } from '../api/get-quarantine-messages';
 import { useRetryQuarantineMessage } from '../api/retry-quarantine-message';
 import { decisionErrorText } from '../error-text';
-import { MESSAGE_STATE_LABEL, VERDICT_LABEL } from '../labels';
+import { FEEDBACK_LABEL, MESSAGE_STATE_LABEL, VERDICT_LABEL } from '../labels';
 import { VerdictBadge } from './Badges';
 import { MessageActionDialog, type PendingMessageAction } from './MessageActionDialog';
 import { MessageActions } from './MessageActions';
@@ -223,9 +223,7 @@ export function QuarantineItemsScreen() {
                 )}
               </Table.Td>
               <Table.Td>
-                <Text size="sm">
-                  {message.feedback ? t(`quarantine.feedback.value.${message.feedback}`) : '—'}
-                </Text>
+                <Text size="sm">{message.feedback ? t(FEEDBACK_LABEL[message.feedback]) : '—'}</Text>
               </Table.Td>
               <Table.Td>
                 <Text size="sm">
