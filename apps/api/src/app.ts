@@ -485,7 +485,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     counters,
     caches,
     sweeper: createSweeper({
-      tasks: [{ name: 'counters', run: () => counters.sweep() }],
+      tasks: [
+        { name: 'counters', run: () => counters.sweep() },
+        // Held mail past its tenant's retention (issue 11): deleted, one audit entry per tenant.
+        { name: 'quarantine-purge', run: () => app.services.quarantineAdmin.purgeExpired() },
+      ],
       singleton: database.tryLock,
       log: app.log,
     }),

@@ -13,6 +13,11 @@ export const QUARANTINE_ADMIN_ROUTES = {
   message: '/api/v1/quarantine/messages/:id',
   messageRelease: '/api/v1/quarantine/messages/:id/release',
   messageRetry: '/api/v1/quarantine/messages/:id/retry',
+  messagesBulk: '/api/v1/quarantine/messages/bulk',
+  messageEml: '/api/v1/quarantine/messages/:id/eml',
+  messageBlockSender: '/api/v1/quarantine/messages/:id/block_sender',
+  messageFeedback: '/api/v1/quarantine/messages/:id/feedback',
+  retention: '/api/v1/quarantine/retention',
 } as const;
 
 /** Admin paths of the quarantine (DESIGN §4: /api/v1/<resource>). */
@@ -30,6 +35,11 @@ export const QUARANTINE_ADMIN_API = {
   message: (id: string) => fillPath(QUARANTINE_ADMIN_ROUTES.message, { id }),
   messageRelease: (id: string) => fillPath(QUARANTINE_ADMIN_ROUTES.messageRelease, { id }),
   messageRetry: (id: string) => fillPath(QUARANTINE_ADMIN_ROUTES.messageRetry, { id }),
+  messagesBulk: QUARANTINE_ADMIN_ROUTES.messagesBulk,
+  messageEml: (id: string) => fillPath(QUARANTINE_ADMIN_ROUTES.messageEml, { id }),
+  messageBlockSender: (id: string) => fillPath(QUARANTINE_ADMIN_ROUTES.messageBlockSender, { id }),
+  messageFeedback: (id: string) => fillPath(QUARANTINE_ADMIN_ROUTES.messageFeedback, { id }),
+  retention: QUARANTINE_ADMIN_ROUTES.retention,
 } as const;
 
 /** Rows per page of the admin lists (the API allows up to 200). */
@@ -56,6 +66,82 @@ export const idParamsSchema = z.object({ id: z.uuid() });
 
 /** POST /api/v1/restore_requests/{id}/approve|decline */
 export const restoreDecisionResponseSchema = z.object({ status: z.enum(RESTORE_STATUSES) });
+
+/** An admin's feedback on a held message (recorded on it). */
+export const MESSAGE_FEEDBACKS = ['spam', 'not_spam'] as const;
+export type MessageFeedback = (typeof MESSAGE_FEEDBACKS)[number];
+
+/** A release of malware without `confirm_malware: true` answers 409 with this code. */
+export const MALWARE_CONFIRMATION_REQUIRED = 'malware_confirmation_required';
+
+/**
+ * POST /api/v1/quarantine/messages/{id}/release (body optional): to the original recipient, or
+ * `to` an address in one of the tenant's own domains; malware needs `confirm_malware: true`.
+ */
+export const releaseBodySchema = z
+  .object({
+    to: z.email().max(320).optional(),
+    confirm_malware: z.boolean().optional(),
+  })
+  .meta({ id: 'QuarantineReleaseBody' });
+export type ReleaseBody = z.infer<typeof releaseBodySchema>;
+
+/** POST /api/v1/quarantine/messages/bulk */
+export const QUARANTINE_BULK_MAX = 200;
+export const BULK_MESSAGE_ACTIONS = ['release', 'delete'] as const;
+export const messageBulkBodySchema = z
+  .object({
+    ids: z.array(z.uuid()).min(1).max(QUARANTINE_BULK_MAX),
+    action: z.enum(BULK_MESSAGE_ACTIONS),
+    to: z.email().max(320).optional(),
+    confirm_malware: z.boolean().optional(),
+  })
+  .meta({ id: 'QuarantineBulkBody' });
+export type MessageBulkBody = z.infer<typeof messageBulkBodySchema>;
+export const BULK_MESSAGE_OUTCOMES = ['released', 'deleted', 'skipped', 'not_found'] as const;
+/** Why a message of a bulk call was left as it was. */
+export const BULK_SKIP_REASONS = [
+  'already_released',
+  'already_deleted',
+  'malware_confirmation_required',
+] as const;
+export type BulkSkipReason = (typeof BULK_SKIP_REASONS)[number];
+export const messageBulkResultSchema = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string(),
+        outcome: z.enum(BULK_MESSAGE_OUTCOMES),
+        reason: z.enum(BULK_SKIP_REASONS).nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'QuarantineBulkResult' });
+export type MessageBulkResult = z.infer<typeof messageBulkResultSchema>;
+
+/** POST /api/v1/quarantine/messages/{id}/block_sender */
+export const BLOCK_SCOPES = ['sender', 'domain'] as const;
+export const blockSenderBodySchema = z
+  .object({ scope: z.enum(BLOCK_SCOPES) })
+  .meta({ id: 'QuarantineBlockSenderBody' });
+export const blockSenderResponseSchema = z
+  .object({ list: z.literal('block'), value: z.string(), added: z.boolean() })
+  .meta({ id: 'QuarantineBlockSenderResult' });
+
+/** POST /api/v1/quarantine/messages/{id}/feedback */
+export const feedbackBodySchema = z
+  .object({ feedback: z.enum(MESSAGE_FEEDBACKS) })
+  .meta({ id: 'QuarantineFeedbackBody' });
+export const feedbackResponseSchema = z
+  .object({ feedback: z.enum(MESSAGE_FEEDBACKS), feedback_by: z.string(), feedback_at: z.string() })
+  .meta({ id: 'QuarantineFeedbackResult' });
+
+/** GET/PUT /api/v1/quarantine/retention: days a held message is kept before the purge job deletes it. */
+export const RETENTION_MIN_DAYS = 1;
+export const RETENTION_MAX_DAYS = 3650;
+export const retentionSchema = z
+  .object({ days: z.number().int().min(RETENTION_MIN_DAYS).max(RETENTION_MAX_DAYS) })
+  .meta({ id: 'QuarantineRetention' });
 
 /** POST /api/v1/quarantine/messages/{id}/release */
 export const releaseResponseSchema = z.object({ status: z.literal('restored') });
@@ -91,6 +177,10 @@ export const messageSummarySchema = z
     processing_failed: z.boolean(),
     size: z.number().int(),
     attachments: z.array(attachmentSchema),
+    /** An admin's 'is spam' / 'not spam' feedback on the message, and who gave it when. */
+    feedback: z.enum(MESSAGE_FEEDBACKS).nullable(),
+    feedback_by: z.string().nullable(),
+    feedback_at: z.string().nullable(),
   })
   .meta({ id: 'QuarantineMessageSummary' });
 export type MessageSummary = z.infer<typeof messageSummarySchema>;

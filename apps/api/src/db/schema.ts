@@ -437,9 +437,15 @@ export const quarantineMessages = pgTable(
     createdAt: createdAt(),
     /** A gateway message that could not be processed, parked here unscanned (issue 9): its inbound row. */
     failedInboundId: uuid('failed_inbound_id'),
+    /** An admin's 'is spam' / 'not spam' feedback on the message (issue 11): who gave it and when. */
+    feedback: text('feedback'),
+    feedbackBy: text('feedback_by'),
+    feedbackAt: timestamp('feedback_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('quarantine_messages_public_idx').on(t.publicId),
+    /** The purge job's search for held mail past the tenant's retention. */
+    index('quarantine_messages_expires_idx').on(t.expiresAt),
     index('quarantine_messages_tenant_received_idx').on(t.tenantId, t.receivedAt),
     index('quarantine_messages_recipient_idx').on(t.tenantId, t.recipient),
     /** Quick search (SPEC §7): substring match on what a person remembers of a message. */
@@ -454,6 +460,7 @@ export const quarantineMessages = pgTable(
     ),
     check('quarantine_messages_verdict_check', inList(t.verdict, VERDICTS)),
     check('quarantine_messages_state_check', inList(t.state, MESSAGE_STATES)),
+    check('quarantine_messages_feedback_check', sql`${t.feedback} in ('spam', 'not_spam')`),
   ],
 );
 

@@ -31,6 +31,7 @@ export const queryKeys = {
     restoreRequests: (filters: ListKeyFilters) => ['quarantine', 'restore-requests', filters] as const,
     messages: (filters: ListKeyFilters) => ['quarantine', 'messages', filters] as const,
     message: (id: string) => ['quarantine', 'message', id] as const,
+    retention: () => ['quarantine', 'retention'] as const,
   },
   /** The gateway's log of every processed message (Mail Explorer). */
   mailExplorer: {

@@ -22,6 +22,9 @@ export function buildMessage(overrides: Partial<MessageSummary> = {}): MessageSu
     processing_failed: false,
     size: 2048,
     attachments: [],
+    feedback: null,
+    feedback_by: null,
+    feedback_at: null,
     ...overrides,
   };
 }

@@ -153,7 +153,10 @@ export function createPublicActionsService(deps: {
     kind: Kind,
     by: string,
     requestId?: string,
+    /** An admin's release to another address of the tenant (issue 11); else the recipient. */
+    to?: string,
   ): Promise<void> {
+    const recipient = to ?? m.recipient;
     const brand = mailBrand(await deps.settings.tenantById(m.tenantId));
     let outboxId: string | null = null;
     await repo.transaction(async (tx) => {
@@ -163,7 +166,7 @@ export function createPublicActionsService(deps: {
         {
           tenantId: m.tenantId,
           kind: kind === 'email' ? 'release' : 'release_original',
-          to: m.recipient,
+          to: recipient,
           fromName: brand.name,
           subject: m.subject,
           text: `Released ${kind === 'email' ? 'message' : 'original attachments'}: ${m.subject}`,
@@ -188,7 +191,7 @@ export function createPublicActionsService(deps: {
           action: kind === 'email' ? 'quarantine.release' : 'quarantine.release_original',
           targetType: 'quarantine_message',
           targetId: m.id,
-          details: { recipient: m.recipient },
+          details: { recipient },
         },
         tx,
       );

@@ -1,7 +1,14 @@
 import type { Verdict } from '@moat/contracts/quarantine';
-import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { quarantineAttachments, quarantineMessages, restoreRequests } from '../../db/schema.ts';
+import {
+  quarantineAttachments,
+  quarantineMessages,
+  restoreRequests,
+  senderLists,
+  tenantDomains,
+  tenants,
+} from '../../db/schema.ts';
 
 /** What the admin's lists show of a held message: never its raw bytes (read only to preview it). */
 const messageColumns = {
@@ -19,6 +26,9 @@ const messageColumns = {
   state: quarantineMessages.state,
   failedInboundId: quarantineMessages.failedInboundId,
   size: quarantineMessages.size,
+  feedback: quarantineMessages.feedback,
+  feedbackBy: quarantineMessages.feedbackBy,
+  feedbackAt: quarantineMessages.feedbackAt,
 };
 export interface HeldMessage {
   id: string;
@@ -35,7 +45,13 @@ export interface HeldMessage {
   state: string;
   failedInboundId: string | null;
   size: number;
+  feedback: string | null;
+  feedbackBy: string | null;
+  feedbackAt: Date | null;
 }
+
+/** Rows deleted per statement by the purge job (a long backlog is deleted in several). */
+const PURGE_BATCH = 500;
 
 const requestColumns = {
   id: restoreRequests.id,
@@ -206,14 +222,104 @@ export function createQuarantineAdminRepo(db: DbOrTx) {
       return taken !== undefined;
     },
 
-    /** Mark one of the tenant's messages deleted: whether it exists. */
+    /**
+     * Mark one of the tenant's messages deleted and drop its raw bytes (nobody can read or
+     * restore it any more; the record and its digest stay): whether it exists.
+     */
     async markDeleted(tenantId: string, id: string, tx?: DbOrTx): Promise<boolean> {
       const [row] = await (tx ?? db)
         .update(quarantineMessages)
-        .set({ state: 'deleted' })
+        .set({ state: 'deleted', raw: new Uint8Array(0) })
         .where(inTenant(tenantId, id))
         .returning({ id: quarantineMessages.id });
       return row !== undefined;
+    },
+
+    /** Several of the tenant's held messages at once (ids of other tenants are simply absent). */
+    async messagesIn(tenantId: string, ids: string[], tx?: DbOrTx): Promise<HeldMessage[]> {
+      if (ids.length === 0) return [];
+      return (tx ?? db)
+        .select(messageColumns)
+        .from(quarantineMessages)
+        .where(and(eq(quarantineMessages.tenantId, tenantId), inArray(quarantineMessages.id, ids)));
+    },
+
+    /** Record an admin's spam / not-spam feedback on one of the tenant's messages: whether it exists. */
+    async setFeedback(
+      tenantId: string,
+      id: string,
+      feedback: { value: string; by: string; at: Date },
+      tx?: DbOrTx,
+    ): Promise<boolean> {
+      const [row] = await (tx ?? db)
+        .update(quarantineMessages)
+        .set({ feedback: feedback.value, feedbackBy: feedback.by, feedbackAt: feedback.at })
+        .where(inTenant(tenantId, id))
+        .returning({ id: quarantineMessages.id });
+      return row !== undefined;
+    },
+
+    /** The tenant's own (lower-case) domains. */
+    async domainsOf(tenantId: string, tx?: DbOrTx): Promise<string[]> {
+      const rows = await (tx ?? db)
+        .select({ domain: tenantDomains.domain })
+        .from(tenantDomains)
+        .where(eq(tenantDomains.tenantId, tenantId));
+      return rows.map((r) => r.domain);
+    },
+
+    /** Add a block entry (a lower-case address or domain) to the tenant's sender list: whether it is new. */
+    async addBlockEntry(tenantId: string, value: string, tx?: DbOrTx): Promise<boolean> {
+      const inserted = await (tx ?? db)
+        .insert(senderLists)
+        .values({ tenantId, list: 'block', value })
+        .onConflictDoNothing()
+        .returning({ value: senderLists.value });
+      return inserted.length > 0;
+    },
+
+    /** Days the tenant keeps held mail. */
+    async retentionOf(tenantId: string, tx?: DbOrTx): Promise<number | null> {
+      const [row] = await (tx ?? db)
+        .select({ days: tenants.retentionDays })
+        .from(tenants)
+        .where(eq(tenants.id, tenantId));
+      return row?.days ?? null;
+    },
+
+    /**
+     * Set the tenant's retention and move the expiry of every message it holds to match (the
+     * purge job and the recipients' links read `expires_at`).
+     */
+    async setRetention(tenantId: string, days: number, tx?: DbOrTx): Promise<void> {
+      const q = tx ?? db;
+      await q.update(tenants).set({ retentionDays: days }).where(eq(tenants.id, tenantId));
+      await q
+        .update(quarantineMessages)
+        .set({ expiresAt: sql`${quarantineMessages.receivedAt} + make_interval(days => ${days}::int)` })
+        .where(eq(quarantineMessages.tenantId, tenantId));
+    },
+
+    /**
+     * Delete held messages whose expiry is at or before `now` (attachments, requests and
+     * releases go with them; the raw bytes are in the row): how many per tenant.
+     */
+    async purgeExpired(now: Date, tx?: DbOrTx): Promise<Map<string, number>> {
+      const q = tx ?? db;
+      const perTenant = new Map<string, number>();
+      for (;;) {
+        const due = q
+          .select({ id: quarantineMessages.id })
+          .from(quarantineMessages)
+          .where(lte(quarantineMessages.expiresAt, now))
+          .limit(PURGE_BATCH);
+        const gone = await q
+          .delete(quarantineMessages)
+          .where(inArray(quarantineMessages.id, due))
+          .returning({ tenantId: quarantineMessages.tenantId });
+        for (const row of gone) perTenant.set(row.tenantId, (perTenant.get(row.tenantId) ?? 0) + 1);
+        if (gone.length < PURGE_BATCH) return perTenant;
+      }
     },
   };
 }

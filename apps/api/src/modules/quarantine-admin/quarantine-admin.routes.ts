@@ -1,21 +1,30 @@
 import { errorResponseSchema } from '@moat/contracts/errors';
 import {
+  blockSenderBodySchema,
+  blockSenderResponseSchema,
   bulkBodySchema,
   bulkResultSchema,
   declineBodySchema,
   deleteResponseSchema,
+  feedbackBodySchema,
+  feedbackResponseSchema,
   idParamsSchema,
   listQuerySchema,
+  messageBulkBodySchema,
+  messageBulkResultSchema,
   messageDetailSchema,
   messageListSchema,
   QUARANTINE_ADMIN_ROUTES,
+  releaseBodySchema,
   releaseResponseSchema,
   restoreDecisionResponseSchema,
   restoreRequestListSchema,
+  retentionSchema,
   retryResponseSchema,
 } from '@moat/contracts/quarantine-admin';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { signedIn } from '../../plugins/app/session.ts';
@@ -153,14 +162,16 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       ...common,
       schema: {
         tags,
-        summary: 'Release a held message to its recipient (once)',
+        summary:
+          "Release a held message (once) to its recipient or to an address of the tenant's domains; malware only with confirm_malware",
         params: idParamsSchema,
+        body: releaseBodySchema.nullish(),
         response: { 200: releaseResponseSchema, ...errors },
       },
     },
     async (request) => {
       const { tenantId, actor } = admin(request);
-      await service.release(tenantId, request.params.id, actor);
+      await service.release(tenantId, request.params.id, actor, request.body ?? {});
       return { status: 'restored' as const };
     },
   );
@@ -198,6 +209,112 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const { tenantId, actor } = admin(request);
       await service.remove(tenantId, request.params.id, actor);
       return { status: 'deleted' as const };
+    },
+  );
+
+  app.post(
+    QUARANTINE_ADMIN_ROUTES.messagesBulk,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Release or delete up to 200 held messages; each one is reported',
+        body: messageBulkBodySchema,
+        response: { 200: messageBulkResultSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { tenantId, actor } = admin(request);
+      return service.bulk(tenantId, request.body, actor);
+    },
+  );
+
+  app.get(
+    QUARANTINE_ADMIN_ROUTES.messageEml,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Download the original message (.eml), audited',
+        params: idParamsSchema,
+        response: { 200: z.any().describe('message/rfc822'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { tenantId, actor } = admin(request);
+      const { raw, filename } = await service.eml(tenantId, request.params.id, actor);
+      return reply
+        .header('content-type', 'message/rfc822')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-store')
+        .send(raw);
+    },
+  );
+
+  app.post(
+    QUARANTINE_ADMIN_ROUTES.messageBlockSender,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Block the message's sender address or domain (the tenant's block list)",
+        params: idParamsSchema,
+        body: blockSenderBodySchema,
+        response: { 200: blockSenderResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { tenantId, actor } = admin(request);
+      return service.blockSender(tenantId, request.params.id, request.body.scope, actor);
+    },
+  );
+
+  app.post(
+    QUARANTINE_ADMIN_ROUTES.messageFeedback,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "Record 'is spam' or 'not spam' on the message",
+        params: idParamsSchema,
+        body: feedbackBodySchema,
+        response: { 200: feedbackResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { tenantId, actor } = admin(request);
+      return service.feedback(tenantId, request.params.id, request.body.feedback, actor);
+    },
+  );
+
+  app.get(
+    QUARANTINE_ADMIN_ROUTES.retention,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Days held mail is kept before it is purged',
+        response: { 200: retentionSchema, ...errors },
+      },
+    },
+    async (request) => service.retention(admin(request).tenantId),
+  );
+
+  app.put(
+    QUARANTINE_ADMIN_ROUTES.retention,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Set how many days held mail is kept (1 to 3650)',
+        body: retentionSchema,
+        response: { 200: retentionSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { tenantId, actor } = admin(request);
+      return service.setRetention(tenantId, request.body.days, actor);
     },
   );
 };

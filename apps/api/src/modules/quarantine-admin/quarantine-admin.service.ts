@@ -1,8 +1,16 @@
 import type { RestoreMode, RestoreStatus, Verdict } from '@moat/contracts/quarantine';
-import type { MessageSummary, RestoreRequestItem } from '@moat/contracts/quarantine-admin';
+import {
+  type BulkSkipReason,
+  MALWARE_CONFIRMATION_REQUIRED,
+  type MessageBulkBody,
+  type MessageFeedback,
+  type MessageSummary,
+  type ReleaseBody,
+  type RestoreRequestItem,
+} from '@moat/contracts/quarantine-admin';
 import { simpleParser } from 'mailparser';
 import { AppError } from '../../errors.ts';
-import type { Actor } from '../../lib/actor.ts';
+import { type Actor, systemActor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { textOfHtml } from '../../mail/html-text.ts';
 import { restoreDeclinedEmail } from '../../mail/notifications.ts';
@@ -27,6 +35,9 @@ function summary(m: HeldMessage, attachments: AttachmentRow[]): MessageSummary {
     state: m.state as MessageSummary['state'],
     processing_failed: m.failedInboundId !== null,
     size: m.size,
+    feedback: m.feedback as MessageFeedback | null,
+    feedback_by: m.feedbackBy,
+    feedback_at: m.feedbackAt?.toISOString() ?? null,
     attachments: attachments
       .filter((a) => a.messageId === m.id)
       .map((a) => ({
@@ -54,6 +65,17 @@ function linksOf(html: string | null, text: string): Array<{ text: string; href:
   return links.slice(0, 100);
 }
 
+/** A download name from the subject: letters, digits, spaces, dots and dashes only, never empty. */
+function emlName(subject: string, id: string): string {
+  const safe = subject
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9 ._-]+/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[ .]+|[ .]+$/g, '')
+    .slice(0, 80);
+  return `${safe || `message-${id.slice(0, 8)}`}.eml`;
+}
+
 /** The admin side of the loop (SPEC §2.4 User Interaction): review, approve (release), decline. */
 export function createQuarantineAdminService(deps: {
   repo: Pick<
@@ -67,6 +89,13 @@ export function createQuarantineAdminService(deps: {
     | 'messageWithRawIn'
     | 'decide'
     | 'markDeleted'
+    | 'messagesIn'
+    | 'setFeedback'
+    | 'domainsOf'
+    | 'addBlockEntry'
+    | 'retentionOf'
+    | 'setRetention'
+    | 'purgeExpired'
   >;
   audit: Pick<AuditRepo, 'record'>;
   /** The tenant's brand for the decline mail, cached. */
@@ -88,6 +117,68 @@ export function createQuarantineAdminService(deps: {
     const row = await repo.requestIn(tenantId, id);
     if (!row) throw new AppError('not_found', 'No such restore request');
     return row;
+  }
+
+  /** The address an admin chose to release to: it must be in one of the tenant's own domains. */
+  async function chosenRecipient(tenantId: string, to: string | undefined): Promise<string | undefined> {
+    if (to === undefined) return undefined;
+    const address = to.trim().toLowerCase();
+    const domain = address.slice(address.lastIndexOf('@') + 1);
+    if (!(await repo.domainsOf(tenantId)).includes(domain)) {
+      throw new AppError('bad_request', "Release only to an address in one of your organisation's domains", [
+        { field: 'body.to', message: 'not_own_domain' },
+      ]);
+    }
+    return address;
+  }
+
+  /** Release one held message, or say why not. */
+  async function releaseHeld(
+    tenantId: string,
+    m: HeldMessage,
+    actor: Actor,
+    to: string | undefined,
+    confirmMalware: boolean,
+  ): Promise<BulkSkipReason | null> {
+    if (m.state === 'deleted') return 'already_deleted';
+    if (m.state === 'restored') return 'already_released';
+    if (m.verdict === 'malware' && !confirmMalware) return 'malware_confirmation_required';
+    await audit.record(actor, {
+      tenantId,
+      // Malware released after the explicit second confirmation is its own action in the log.
+      action: m.verdict === 'malware' ? 'quarantine.admin_release_malware' : 'quarantine.admin_release',
+      targetType: 'quarantine_message',
+      targetId: m.id,
+      details: { to: to ?? m.recipient, chosen: to !== undefined, verdict: m.verdict },
+    });
+    await deps.publicActions.releaseOnce(
+      m,
+      m.state === 'attachments_removed' ? 'original' : 'email',
+      actor.userId ?? 'admin',
+      undefined,
+      to,
+    );
+    await deps.recordRelease(m, m.state === 'attachments_removed' ? 'original' : 'email');
+    return null;
+  }
+
+  /** Delete one held message (its raw bytes go), or say why not. */
+  async function deleteHeld(tenantId: string, m: HeldMessage, actor: Actor): Promise<BulkSkipReason | null> {
+    if (m.state === 'deleted') return 'already_deleted';
+    await repo.transaction(async (tx) => {
+      await repo.markDeleted(tenantId, m.id, tx);
+      await audit.record(
+        actor,
+        {
+          tenantId,
+          action: 'quarantine.admin_delete',
+          targetType: 'quarantine_message',
+          targetId: m.id,
+        },
+        tx,
+      );
+    });
+    return null;
   }
 
   return {
@@ -232,23 +323,178 @@ export function createQuarantineAdminService(deps: {
       return 'declined';
     },
 
-    /** Release a held message directly from the quarantine list. */
-    async release(tenantId: string, id: string, actor: Actor): Promise<void> {
+    /**
+     * Release a held message directly from the quarantine list: to its recipient, or to `to`, an
+     * address in one of the tenant's own domains. Malware only with `confirm_malware: true`.
+     */
+    async release(tenantId: string, id: string, actor: Actor, body: ReleaseBody = {}): Promise<void> {
+      const to = await chosenRecipient(tenantId, body.to);
       const m = await repo.messageIn(tenantId, id);
       if (!m) throw new AppError('not_found', 'No such message');
-      if (m.verdict === 'malware') throw new AppError('method_not_allowed', 'Malware is never released');
+      const skipped = await releaseHeld(tenantId, m, actor, to, body.confirm_malware === true);
+      if (skipped === 'malware_confirmation_required') {
+        throw new AppError('conflict', 'This message contains malware: confirm explicitly to release it', [
+          { field: 'body.confirm_malware', message: MALWARE_CONFIRMATION_REQUIRED },
+        ]);
+      }
+      if (skipped === 'already_deleted') throw new AppError('conflict', 'This message was deleted');
+      if (skipped === 'already_released') throw new AppError('conflict', 'This message was released already');
+    },
+
+    /**
+     * Release or delete several of the tenant's messages: each one is acted on or reported
+     * (skipped with a reason, or not found: another tenant's id is not found); audited per message.
+     */
+    async bulk(tenantId: string, body: MessageBulkBody, actor: Actor) {
+      const to = body.action === 'release' ? await chosenRecipient(tenantId, body.to) : undefined;
+      const ids = [...new Set(body.ids)];
+      const found = new Map((await repo.messagesIn(tenantId, ids)).map((m) => [m.id, m]));
+      const results: Array<{
+        id: string;
+        outcome: 'released' | 'deleted' | 'skipped' | 'not_found';
+        reason: BulkSkipReason | null;
+      }> = [];
+      for (const id of ids) {
+        const m = found.get(id);
+        if (!m) {
+          results.push({ id, outcome: 'not_found', reason: null });
+          continue;
+        }
+        const skipped =
+          body.action === 'release'
+            ? await releaseHeld(tenantId, m, actor, to, body.confirm_malware === true)
+            : await deleteHeld(tenantId, m, actor);
+        results.push(
+          skipped
+            ? { id, outcome: 'skipped', reason: skipped }
+            : { id, outcome: body.action === 'release' ? 'released' : 'deleted', reason: null },
+        );
+      }
+      return { results };
+    },
+
+    /** The raw original of a held message, for an admin to download (audited). */
+    async eml(tenantId: string, id: string, actor: Actor) {
+      const m = await repo.messageWithRawIn(tenantId, id);
+      if (!m) throw new AppError('not_found', 'No such message');
+      if (m.state === 'deleted') throw new AppError('not_found', 'This message was deleted');
       await audit.record(actor, {
         tenantId,
-        action: 'quarantine.admin_release',
+        action: 'quarantine.admin_download',
         targetType: 'quarantine_message',
         targetId: id,
+        details: { sha256: m.rawSha256, size: m.raw.length },
       });
-      await deps.publicActions.releaseOnce(
-        m,
-        m.state === 'attachments_removed' ? 'original' : 'email',
-        actor.userId ?? 'admin',
-      );
-      await deps.recordRelease(m, m.state === 'attachments_removed' ? 'original' : 'email');
+      return { raw: Buffer.from(m.raw), filename: emlName(m.subject, m.id) };
+    },
+
+    /**
+     * Block the message's sender (its address) or its domain in the tenant's sender list: the
+     * gateway then holds its mail silently. Idempotent; never the tenant's own domains.
+     */
+    async blockSender(tenantId: string, id: string, scope: 'sender' | 'domain', actor: Actor) {
+      const m = await repo.messageIn(tenantId, id);
+      if (!m) throw new AppError('not_found', 'No such message');
+      const address = m.sender.trim().toLowerCase();
+      const at = address.lastIndexOf('@');
+      const domain = at > 0 ? address.slice(at + 1) : '';
+      if (!domain || at === address.length - 1) {
+        throw new AppError('bad_request', 'This message has no sender address to block');
+      }
+      const own = await repo.domainsOf(tenantId);
+      if (own.some((d) => domain === d || domain.endsWith(`.${d}`))) {
+        throw new AppError('bad_request', "A sender of your organisation's own domains cannot be blocked");
+      }
+      const value = scope === 'domain' ? domain : address;
+      const added = await repo.transaction(async (tx) => {
+        const isNew = await repo.addBlockEntry(tenantId, value, tx);
+        if (isNew) {
+          await audit.record(
+            actor,
+            {
+              tenantId,
+              action: 'sender_list.block',
+              targetType: 'quarantine_message',
+              targetId: id,
+              details: { list: 'block', scope, value },
+            },
+            tx,
+          );
+        }
+        return isNew;
+      });
+      return { list: 'block' as const, value, added };
+    },
+
+    /** Record an admin's 'is spam' / 'not spam' on the message (the latest one counts). */
+    async feedback(tenantId: string, id: string, feedback: MessageFeedback, actor: Actor) {
+      const at = deps.clock.now();
+      const by = actor.email ?? actor.userId ?? 'admin';
+      const done = await repo.transaction(async (tx) => {
+        if (!(await repo.setFeedback(tenantId, id, { value: feedback, by, at }, tx))) return false;
+        await audit.record(
+          actor,
+          {
+            tenantId,
+            action: 'quarantine.feedback',
+            targetType: 'quarantine_message',
+            targetId: id,
+            details: { feedback },
+          },
+          tx,
+        );
+        return true;
+      });
+      if (!done) throw new AppError('not_found', 'No such message');
+      return { feedback, feedback_by: by, feedback_at: at.toISOString() };
+    },
+
+    async retention(tenantId: string) {
+      const days = await repo.retentionOf(tenantId);
+      if (days === null) throw new AppError('not_found', 'No such tenant');
+      return { days };
+    },
+
+    /** Set how long the tenant keeps held mail; the expiry of what it holds moves with it. */
+    async setRetention(tenantId: string, days: number, actor: Actor) {
+      const before = await repo.retentionOf(tenantId);
+      if (before === null) throw new AppError('not_found', 'No such tenant');
+      await repo.transaction(async (tx) => {
+        await repo.setRetention(tenantId, days, tx);
+        await audit.record(
+          actor,
+          {
+            tenantId,
+            action: 'quarantine.retention',
+            targetType: 'tenant',
+            targetId: tenantId,
+            details: { from: before, to: days },
+          },
+          tx,
+        );
+      });
+      return { days };
+    },
+
+    /**
+     * The purge job: delete every held message past its tenant's retention (the row, its raw
+     * bytes and attachments), with one audit entry per tenant. Run by the cluster sweeper.
+     */
+    async purgeExpired(): Promise<number> {
+      const now = deps.clock.now();
+      const perTenant = await repo.purgeExpired(now);
+      let total = 0;
+      for (const [tenantId, deleted] of perTenant) {
+        total += deleted;
+        await audit.record(systemActor, {
+          tenantId,
+          action: 'quarantine.purge',
+          targetType: 'tenant',
+          targetId: tenantId,
+          details: { deleted, expired_before: now.toISOString() },
+        });
+      }
+      return total;
     },
 
     /**
@@ -284,15 +530,11 @@ export function createQuarantineAdminService(deps: {
       });
     },
 
-    /** Delete a held message: it can no longer be restored by anyone; the record stays. */
+    /** Delete a held message: it can no longer be read or restored by anyone; the record stays. */
     async remove(tenantId: string, id: string, actor: Actor): Promise<void> {
-      if (!(await repo.markDeleted(tenantId, id))) throw new AppError('not_found', 'No such message');
-      await audit.record(actor, {
-        tenantId,
-        action: 'quarantine.admin_delete',
-        targetType: 'quarantine_message',
-        targetId: id,
-      });
+      const m = await repo.messageIn(tenantId, id);
+      if (!m) throw new AppError('not_found', 'No such message');
+      await deleteHeld(tenantId, m, actor);
     },
   };
 }

@@ -173,9 +173,9 @@ describe('quarantined items', () => {
     expect((await get(otherAdmin, `/api/v1/quarantine/messages/${message.id}`)).statusCode).toBe(404);
   });
 
-  it('never releases malware', async () => {
+  it('does not release malware without an explicit confirmation (issue 11)', async () => {
     const { message } = await requested('malware');
     const res = await postJson(t.app, admin, `/api/v1/quarantine/messages/${message.id}/release`);
-    expect(res.statusCode).toBe(405);
+    expect(res.statusCode).toBe(409);
   });
 });

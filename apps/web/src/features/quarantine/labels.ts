@@ -1,5 +1,5 @@
 import type { RestoreStatus, Verdict } from '@moat/contracts/quarantine';
-import type { MessageSummary } from '@moat/contracts/quarantine-admin';
+import type { BulkSkipReason, MessageFeedback, MessageSummary } from '@moat/contracts/quarantine-admin';
 import type { TranslationKey } from '../../lib/i18n';
 
 type MessageState = MessageSummary['state'];
@@ -47,4 +47,17 @@ export const ATTACHMENT_STATE_LABEL: Record<AttachmentState, TranslationKey> = {
   delivered: 'quarantine.attachmentState.delivered',
   removed: 'quarantine.attachmentState.removed',
   cleaned: 'quarantine.attachmentState.cleaned',
+};
+
+/** Why a message of a bulk action was left as it was. */
+export const BULK_SKIP_REASON_LABEL: Record<BulkSkipReason, TranslationKey> = {
+  already_released: 'quarantine.bulk.reason.already_released',
+  already_deleted: 'quarantine.bulk.reason.already_deleted',
+  malware_confirmation_required: 'quarantine.bulk.reason.malware_confirmation_required',
+};
+
+/** An admin's feedback on a message. */
+export const FEEDBACK_LABEL: Record<MessageFeedback, TranslationKey> = {
+  spam: 'quarantine.feedback.value.spam',
+  not_spam: 'quarantine.feedback.value.not_spam',
 };

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { VERDICTS, type Verdict } from '@moat/contracts/quarantine';
 import type { MessageSummary } from '@moat/contracts/quarantine-admin';
 import { LISTED_MESSAGE_STATES, type ListedMessageState } from '@moat/contracts/quarantine-admin';
@@ -14,25 +14,25 @@ import {
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { useListControls } from '../../../components/list/use-list-controls';
-import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { useNotify } from '../../../components/ui/Notifications';
 import { formatBytes } from '../../../lib/format';
-import { useDeleteQuarantineMessage } from '../api/delete-quarantine-message';
 import { useQuarantineMessages } from '../api/get-quarantine-messages';
-import { useReleaseQuarantineMessage } from '../api/release-quarantine-message';
 import { useRetryQuarantineMessage } from '../api/retry-quarantine-message';
 import { decisionErrorText } from '../error-text';
-import { MESSAGE_STATE_LABEL, VERDICT_LABEL } from '../labels';
+import { FEEDBACK_LABEL, MESSAGE_STATE_LABEL, VERDICT_LABEL } from '../labels';
 import { VerdictBadge } from './Badges';
+import { MessageActionDialog, type PendingMessageAction } from './MessageActionDialog';
+import { MessageActions } from './MessageActions';
 import { MessagePreview } from './MessagePreview';
+import { RetentionControl } from './RetentionControl';
 
-/** Malware is never released; a restored message has been released already; a deleted one is gone. */
-const isReleasable = (message: MessageSummary) =>
-  message.verdict !== 'malware' && message.state !== 'restored' && message.state !== 'deleted';
+/** A restored message has been released already; a deleted one is gone (malware asks twice). */
+const isReleasable = (message: MessageSummary) => message.state !== 'restored' && message.state !== 'deleted';
 
 /**
- * Quarantined Items (SPEC §2.4 User Interaction): the held messages with search, verdict and state
- * filters, a safe preview, and release with a confirmation.
+ * Quarantined Items (SPEC §2.4 User Interaction, issue 11): the held messages with search, verdict
+ * and state filters, row selection for bulk release / delete (confirmed, malware twice), a safe
+ * preview with the message's actions, and the tenant's retention.
  */
 export function QuarantineItemsScreen() {
   const { t, i18n } = useTranslation();
@@ -41,11 +41,9 @@ export function QuarantineItemsScreen() {
   const [state, setState] = useState<ListedMessageState | ''>('');
   const controls = useListControls({ verdict: verdict || undefined, state: state || undefined });
   const [previewed, setPreviewed] = useState<MessageSummary | null>(null);
-  const [releasing, setReleasing] = useState<MessageSummary | null>(null);
-  const [deleting, setDeleting] = useState<MessageSummary | null>(null);
-  const release = useReleaseQuarantineMessage();
+  const [selection, setSelection] = useState<{ key: string; ids: string[] }>({ key: '', ids: [] });
+  const [pending, setPending] = useState<PendingMessageAction | null>(null);
   const retry = useRetryQuarantineMessage();
-  const remove = useDeleteQuarantineMessage();
 
   const list = useQuarantineMessages({
     ...controls.query,
@@ -54,25 +52,21 @@ export function QuarantineItemsScreen() {
   });
   const items = list.data?.items ?? [];
   const preview = previewed ? (items.find((item) => item.id === previewed.id) ?? previewed) : null;
+  // A new search, filter or page starts with nothing selected.
+  const selectionKey = `${controls.key}|${controls.page}`;
+  const pageIds = items.map((item) => item.id);
+  const selected = selection.key === selectionKey ? selection.ids.filter((id) => pageIds.includes(id)) : [];
+  const setSelected = (ids: string[]) => setSelection({ key: selectionKey, ids });
+  const toggle = (id: string, checked: boolean) =>
+    setSelected(checked ? [...selected, id] : selected.filter((other) => other !== id));
+  const allChecked = pageIds.length > 0 && pageIds.every((id) => selected.includes(id));
+  const someChecked = !allChecked && selected.length > 0;
+  const selectedMessages = items.filter((item) => selected.includes(item.id));
 
-  const confirmRelease = () => {
-    if (!releasing) return;
-    release.mutate(releasing.id, {
-      onSuccess: () => {
-        notify({
-          tone: 'success',
-          title: t('quarantine.notify.released'),
-          message: t('quarantine.notify.releasedTo', { email: releasing.recipient }),
-        });
-        setReleasing(null);
-      },
-      onError: (error) =>
-        notify({
-          tone: 'error',
-          title: t('quarantine.notify.releaseFailed'),
-          message: decisionErrorText(t, error),
-        }),
-    });
+  const finish = (ids: string[]) => {
+    setSelected(selected.filter((id) => !ids.includes(id)));
+    if (pending?.action === 'delete' && previewed && ids.includes(previewed.id)) setPreviewed(null);
+    setPending(null);
   };
 
   /** A message the gateway could not process: the admin processes it again (it leaves this list). */
@@ -94,37 +88,13 @@ export function QuarantineItemsScreen() {
         }),
     });
 
-  const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        notify({
-          tone: 'success',
-          title: t('quarantine.failed.deleted'),
-          message: subjectOf(t, deleting.subject),
-        });
-        setDeleting(null);
-        setPreviewed(null);
-      },
-      onError: (error) =>
-        notify({
-          tone: 'error',
-          title: t('quarantine.failed.deleteFailed'),
-          message: decisionErrorText(t, error),
-        }),
-    });
-  };
-
-  const releaseButton = (message: MessageSummary, compact: boolean) =>
+  const releaseButton = (message: MessageSummary) =>
     isReleasable(message) && (
       <Button
-        size={compact ? 'xs' : 'sm'}
-        // Releasing a message nobody could scan is not the first thing to offer.
-        variant={compact || message.processing_failed ? 'default' : 'filled'}
-        onClick={() => setReleasing(message)}
-        aria-label={
-          compact ? t('quarantine.actions.releaseOf', { subject: subjectOf(t, message.subject) }) : undefined
-        }
+        size="xs"
+        variant="default"
+        onClick={() => setPending({ action: 'release', messages: [message] })}
+        aria-label={t('quarantine.actions.releaseOf', { subject: subjectOf(t, message.subject) })}
       >
         {t('quarantine.actions.release')}
       </Button>
@@ -157,6 +127,39 @@ export function QuarantineItemsScreen() {
         ]}
       />
 
+      <RetentionControl />
+
+      {selected.length > 0 && (
+        <Paper withBorder p="sm" className="bulk-bar">
+          <Group
+            gap="sm"
+            justify="space-between"
+            wrap="wrap"
+            role="group"
+            aria-label={t('quarantine.bulk.label')}
+          >
+            <Text size="sm" role="status">
+              {t('quarantine.list.selected', { count: selected.length })}
+            </Text>
+            <Group gap="xs" wrap="wrap">
+              <Button size="xs" onClick={() => setPending({ action: 'release', messages: selectedMessages })}>
+                {t('quarantine.bulk.release', { count: selected.length })}
+              </Button>
+              <Button
+                size="xs"
+                color="red"
+                onClick={() => setPending({ action: 'delete', messages: selectedMessages })}
+              >
+                {t('quarantine.bulk.delete', { count: selected.length })}
+              </Button>
+              <Button size="xs" variant="default" onClick={() => setSelected([])}>
+                {t('quarantine.actions.clearSelection')}
+              </Button>
+            </Group>
+          </Group>
+        </Paper>
+      )}
+
       <ListTable
         list={list}
         page={controls.page}
@@ -168,10 +171,20 @@ export function QuarantineItemsScreen() {
         minWidth={900}
         head={
           <>
+            <Table.Th w={44}>
+              <Checkbox
+                aria-label={t('quarantine.bulk.selectAll')}
+                checked={allChecked}
+                indeterminate={someChecked}
+                disabled={pageIds.length === 0}
+                onChange={(event) => setSelected(event.currentTarget.checked ? pageIds : [])}
+              />
+            </Table.Th>
             <Table.Th>{t('quarantine.list.message')}</Table.Th>
             <Table.Th>{t('quarantine.list.recipient')}</Table.Th>
             <Table.Th>{t('quarantine.list.verdict')}</Table.Th>
             <Table.Th>{t('quarantine.list.state')}</Table.Th>
+            <Table.Th>{t('quarantine.feedback.column')}</Table.Th>
             <Table.Th>{t('quarantine.messages.attachments')}</Table.Th>
             <Table.Th>{t('quarantine.messages.receivedAt')}</Table.Th>
           </>
@@ -180,7 +193,17 @@ export function QuarantineItemsScreen() {
         {items.map((message) => {
           const subject = subjectOf(t, message.subject);
           return (
-            <Table.Tr key={message.id}>
+            <Table.Tr
+              key={message.id}
+              bg={selected.includes(message.id) ? 'var(--mantine-primary-color-light)' : undefined}
+            >
+              <Table.Td>
+                <Checkbox
+                  aria-label={t('quarantine.bulk.selectRow', { subject })}
+                  checked={selected.includes(message.id)}
+                  onChange={(event) => toggle(message.id, event.currentTarget.checked)}
+                />
+              </Table.Td>
               <Table.Td className="quarantine-table__message">
                 <MessageCell subject={subject} sender={message.sender} />
               </Table.Td>
@@ -200,6 +223,9 @@ export function QuarantineItemsScreen() {
                 )}
               </Table.Td>
               <Table.Td>
+                <Text size="sm">{message.feedback ? t(FEEDBACK_LABEL[message.feedback]) : '—'}</Text>
+              </Table.Td>
+              <Table.Td>
                 <Text size="sm">
                   {t('quarantine.messages.attachmentCount', {
                     count: message.attachments.length,
@@ -209,7 +235,7 @@ export function QuarantineItemsScreen() {
               </Table.Td>
               <DateCell iso={message.received_at} />
               <RowActions subject={subject} onPreview={() => setPreviewed(message)}>
-                {releaseButton(message, true)}
+                {releaseButton(message)}
               </RowActions>
             </Table.Tr>
           );
@@ -224,50 +250,20 @@ export function QuarantineItemsScreen() {
                 <Text size="sm">{t('quarantine.failed.description')}</Text>
               </Alert>
             )}
-            <Group>
-              {preview.processing_failed && preview.state === 'quarantined' && (
+            {preview.processing_failed && preview.state === 'quarantined' && (
+              <Group>
                 <Button loading={retry.isPending} onClick={() => retryMessage(preview)}>
                   {t('quarantine.actions.retry')}
                 </Button>
-              )}
-              {isReleasable(preview) && releaseButton(preview, false)}
-              {preview.state !== 'deleted' && preview.state !== 'restored' && (
-                <Button color="red" variant="light" onClick={() => setDeleting(preview)}>
-                  {t('quarantine.actions.delete')}
-                </Button>
-              )}
-            </Group>
+              </Group>
+            )}
+            <MessageActions message={preview} onAction={setPending} />
             <MessagePreview id={preview.id} />
           </Stack>
         )}
       </PreviewDrawer>
 
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('quarantine.failed.deleteTitle')}
-        confirmLabel={t('quarantine.actions.delete')}
-        pending={remove.isPending}
-        onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
-      >
-        {t('quarantine.failed.deleteDescription', {
-          subject: deleting ? subjectOf(t, deleting.subject) : '',
-        })}
-      </ConfirmDialog>
-
-      <ConfirmDialog
-        opened={releasing !== null}
-        title={t('quarantine.release.title')}
-        confirmLabel={t('quarantine.actions.release')}
-        pending={release.isPending}
-        onConfirm={confirmRelease}
-        onClose={() => setReleasing(null)}
-      >
-        {t('quarantine.release.description', {
-          subject: releasing ? subjectOf(t, releasing.subject) : '',
-          email: releasing?.recipient ?? '',
-        })}
-      </ConfirmDialog>
+      <MessageActionDialog pending={pending} onClose={() => setPending(null)} onDone={finish} />
     </Stack>
   );
 }
