@@ -67,6 +67,9 @@ import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts'
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { createOverviewService, type OverviewService } from './modules/overview/overview.service.ts';
+import { createPolicyRepo } from './modules/policy/policy.repo.ts';
+import { policyRoutes } from './modules/policy/policy.routes.ts';
+import { createPolicyService, type PolicyService } from './modules/policy/policy.service.ts';
 import { createPublicActionsRepo } from './modules/public-actions/public-actions.repo.ts';
 import { publicActionsRoutes } from './modules/public-actions/public-actions.routes.ts';
 import {
@@ -137,6 +140,7 @@ export interface Services {
   search: SearchService;
   overview: OverviewService;
   mailExplorer: MailExplorerService;
+  policy: PolicyService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -272,6 +276,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     search: createSearchRepo(db),
     overview: createOverviewRepo(db),
     mailExplorer: createMailExplorerRepo(db),
+    policy: createPolicyRepo(db),
     currentUser: createCurrentUserRepo(db),
     digest: createDigestRepo(db),
     sessions: createSessionsRepo(db),
@@ -425,6 +430,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     overview: createOverviewService({ repo: repos.overview, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
+    policy: createPolicyService({ db, repo: repos.policy, audit: repos.audit, clock }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -515,6 +521,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(searchRoutes);
   await app.register(overviewRoutes);
   await app.register(mailExplorerRoutes);
+  await app.register(policyRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

@@ -23,7 +23,14 @@ import { cachingResolver, type DnsResolver } from './dns-cache.ts';
 import type { GatewayPolicyRepo } from './gateway-policy.repo.ts';
 import type { ArrivedMessage, InboundRepo, InboundRow, ParkedCopy } from './inbound.repo.ts';
 import { linksOf } from './links.ts';
-import { type GatewayAction, gatewayActionFrom, senderKeys, senderListFrom } from './policy.ts';
+import {
+  type GatewayAction,
+  gatewayActionFrom,
+  recipientActionFrom,
+  type StoredOverride,
+  senderKeys,
+  senderListFrom,
+} from './policy.ts';
 
 /** The SaaS type of mail that came in through the gateway. */
 export const GATEWAY_SAAS_TYPE = 'smtp_emails';
@@ -59,6 +66,10 @@ interface Decision {
   verdict: Verdict | 'clean';
   action: GatewayAction;
   findings: Finding[];
+  /** The action came from the policy per verdict: a recipient's override may change it. */
+  byPolicy?: boolean;
+  /** The message has attachments (an override's `strip` with none to strip warns instead). */
+  hasAttachments?: boolean;
 }
 
 /** Text safe for a database text column and a log line: no NUL or other control characters, bounded. */
@@ -105,7 +116,7 @@ export function createGatewayProcessor(deps: {
   inbound: InboundRepo;
   tenants: Pick<TenantsRepo, 'findByDomain' | 'domainsOf'>;
   users: Pick<UsersRepo, 'peopleOf'>;
-  policies: Pick<GatewayPolicyRepo, 'actionsOf' | 'entriesAmong'>;
+  policies: Pick<GatewayPolicyRepo, 'actionsOf' | 'entriesAmong' | 'overridesOf'>;
   /** The one intake path for held mail; `ingest` runs inside the message's transaction. */
   quarantine: Pick<QuarantineService, 'ingest'>;
   /** Tenants by domain, people and policies are kept per node and forgotten on every write. */
@@ -161,6 +172,11 @@ export function createGatewayProcessor(deps: {
   });
   const actions = deps.caches.create<Partial<Record<Verdict, string>>>('gateway-policies', {
     tables: ['gateway_policies'],
+    ttlMs: DIRECTORY_TTL_MS,
+  });
+  // The Policy screen's overrides per recipient, address or group, per tenant.
+  const overrides = deps.caches.create<StoredOverride[]>('gateway-policy-overrides', {
+    tables: ['policy_overrides'],
     ttlMs: DIRECTORY_TTL_MS,
   });
   // A sender's allow and block entries, per tenant and sender (mail comes from the same senders
@@ -229,8 +245,21 @@ export function createGatewayProcessor(deps: {
     if (verdict === 'clean') return { tenant, verdict, action: 'deliver', findings: counted };
     const stored = await actions.get(tenant.id, () => policies.actionsOf(tenant.id));
     let action = gatewayActionFrom(stored, verdict);
-    if (action === 'strip' && input.parsed.attachments.length === 0) action = 'deliver_banner';
-    return { tenant, verdict, action, findings: counted };
+    const hasAttachments = input.parsed.attachments.length > 0;
+    if (action === 'strip' && !hasAttachments) action = 'deliver_banner';
+    return { tenant, verdict, action, findings: counted, byPolicy: true, hasAttachments };
+  }
+
+  /** The tenant's decision for one recipient: its override of the action, if it has one. */
+  async function forRecipient(decision: Decision, recipient: string): Promise<Decision> {
+    if (!decision.byPolicy || decision.verdict === 'clean') return decision;
+    const tenantId = decision.tenant.id;
+    const list = await overrides.get(tenantId, () => policies.overridesOf(tenantId));
+    if (list.length === 0) return decision;
+    const stored = await actions.get(tenantId, () => policies.actionsOf(tenantId));
+    let action = recipientActionFrom(stored, list, decision.verdict, recipient);
+    if (action === 'strip' && !decision.hasAttachments) action = 'deliver_banner';
+    return action === decision.action ? decision : { ...decision, action };
   }
 
   /** Mail Explorer's row of one recipient of a processed message. */
@@ -301,7 +330,7 @@ export function createGatewayProcessor(deps: {
         });
         decisions.set(tenant.id, decision);
       }
-      byRecipient.push({ recipient, decision });
+      byRecipient.push({ recipient, decision: await forRecipient(decision, recipient) });
     }
 
     // Most mail goes out as it came to every recipient: one statement finishes it.
@@ -376,7 +405,7 @@ export function createGatewayProcessor(deps: {
               : await bannerCopy(
                   parsed,
                   recipient,
-                  warningText(decision.verdict as Verdict, reasons),
+                  warningText(decision.verdict as Verdict, reasons, decision.tenant.bannerText),
                   auth.authenticationResults,
                 );
           if (action === 'deliver_banner') {
