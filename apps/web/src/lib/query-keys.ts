@@ -33,6 +33,10 @@ export const queryKeys = {
     message: (id: string) => ['quarantine', 'message', id] as const,
   },
   /** The gateway's log of every processed message (Mail Explorer). */
+  /** The Policy screen: the tenant's whole mail policy. */
+  policy: {
+    current: () => ['policy', 'current'] as const,
+  },
   mailExplorer: {
     messages: (filters: ListKeyFilters) => ['mail-explorer', 'messages', filters] as const,
   },

@@ -34,6 +34,14 @@ export const SCREENS: readonly ScreenEntry[] = [
       (m) => m.MailExplorerScreen,
     ),
   },
+  {
+    // `/policy/edit-rule/{id}` (quick-search rule links) opens the same screen on that rule.
+    path: ROUTES.policy,
+    Screen: screen(
+      () => import('../../features/policy/components/PolicyScreen'),
+      (m) => m.PolicyScreen,
+    ),
+  },
 ];
 
 /** The screen of a path, if it has one. */
