@@ -39,6 +39,8 @@ function sendSuspicious(subject: string): Promise<{ code: number; out: string }>
 }
 
 test.beforeAll(async () => {
+  // Starting Moat and running the CLI on a CPU shared with other runs can take a while.
+  test.setTimeout(240_000);
   env = await startMoatWithMail();
   await env.cli(
     'user:create',

@@ -523,6 +523,7 @@ function PolicyForm({ policy, focus }: { policy: Policy; focus: string | null })
         opened={confirming}
         onClose={() => setConfirming(false)}
         title={t('policy.whatIf.title')}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         size="lg"
         centered
       >
