@@ -99,4 +99,13 @@ test('suspicious mail: delivered with a banner, then quarantined once the Policy
   expect(env.sink.mails.filter((m) => m.subject === 'Parcel waiting 2')).toHaveLength(0);
   await page.goto(`${env.moat.url}/#/user-interaction/quarantine-item`);
   await expect(page.getByText('Parcel waiting 2').first()).toBeVisible();
+
+  // At 360 px the screen fits the width (the cards stack) and the saved action is shown.
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.goto(`${env.moat.url}/#/policy/edit-rule/suspicious`);
+  await expect(
+    page.getByRole('region', { name: 'Suspicious' }).getByRole('combobox', { name: 'Gateway action' }),
+  ).toHaveValue('quarantine');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
 });
