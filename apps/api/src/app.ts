@@ -70,6 +70,9 @@ import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts'
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { createOverviewService, type OverviewService } from './modules/overview/overview.service.ts';
+import { createPolicyRepo } from './modules/policy/policy.repo.ts';
+import { policyRoutes } from './modules/policy/policy.routes.ts';
+import { createPolicyService, type PolicyService } from './modules/policy/policy.service.ts';
 import { createPublicActionsRepo } from './modules/public-actions/public-actions.repo.ts';
 import { publicActionsRoutes } from './modules/public-actions/public-actions.routes.ts';
 import {
@@ -148,6 +151,7 @@ export interface Services {
   mailExplorer: MailExplorerService;
   securityEvents: SecurityEventsService;
   exceptions: ExceptionsService;
+  policy: PolicyService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -285,6 +289,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailExplorer: createMailExplorerRepo(db),
     securityEvents: createSecurityEventsRepo(db),
     exceptions: createExceptionsRepo(db),
+    policy: createPolicyRepo(db),
     currentUser: createCurrentUserRepo(db),
     digest: createDigestRepo(db),
     sessions: createSessionsRepo(db),
@@ -441,6 +446,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
     securityEvents: createSecurityEventsService({ repo: repos.securityEvents }),
     exceptions: createExceptionsService({ repo: repos.exceptions, audit, clock }),
+    policy: createPolicyService({ db, repo: repos.policy, audit: repos.audit, clock }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -537,6 +543,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mailExplorerRoutes);
   await app.register(securityEventsRoutes);
   await app.register(exceptionsRoutes);
+  await app.register(policyRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

@@ -77,6 +77,8 @@ export type Finding = z.infer<typeof findingSchema>;
  */
 export const POLICY_SOURCES = [
   'tenant_policy',
+  /** A recipient's, group's or domain's override on the Policy screen. */
+  'recipient_override',
   'default_policy',
   'block_list',
   'allow_list',

@@ -96,6 +96,8 @@ export const tenants = pgTable(
     retentionDays: integer('retention_days').notNull().default(30),
     /** The recipients' quarantine digest: off, daily or weekly. */
     digestSchedule: text('digest_schedule', { enum: DIGEST_SCHEDULES }).notNull().default('off'),
+    /** The warning banner's text set on the Policy screen; null: the default wording per verdict. */
+    bannerText: text('banner_text'),
     // Sign-in policy
     supportAccessEnabled: boolean('support_access_enabled').notNull().default(false),
     mfaRequired: boolean('mfa_required').notNull().default(false),
@@ -764,6 +766,40 @@ export const gatewayPolicies = pgTable(
     primaryKey({ columns: [t.tenantId, t.verdict] }),
     check(
       'gateway_policies_action_check',
+      sql`${t.action} in ('deliver', 'deliver_banner', 'strip', 'quarantine', 'quarantine_silent')`,
+    ),
+  ],
+);
+
+/**
+ * The Policy screen's exceptions to the action per verdict: for one recipient address, every
+ * address of a domain, or a named group of addresses (`value`: the addresses, comma-separated).
+ * The gateway reads them through its per-node cache (migration 0018's notice trigger).
+ */
+export const policyOverrides = pgTable(
+  'policy_overrides',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    match: text('match').notNull(),
+    value: text('value').notNull(),
+    name: text('name').notNull().default(''),
+    verdict: text('verdict').notNull(),
+    action: text('action').notNull(),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('policy_overrides_tenant_idx').on(t.tenantId, t.position),
+    check('policy_overrides_match_check', sql`${t.match} in ('recipient', 'domain', 'group')`),
+    check(
+      'policy_overrides_verdict_check',
+      sql`${t.verdict} in ('phishing', 'malware', 'spam', 'suspicious')`,
+    ),
+    check(
+      'policy_overrides_action_check',
       sql`${t.action} in ('deliver', 'deliver_banner', 'strip', 'quarantine', 'quarantine_silent')`,
     ),
   ],

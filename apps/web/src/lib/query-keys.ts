@@ -34,6 +34,10 @@ export const queryKeys = {
     retention: () => ['quarantine', 'retention'] as const,
   },
   /** The gateway's log of every processed message (Mail Explorer). */
+  /** The Policy screen: the tenant's whole mail policy. */
+  policy: {
+    current: () => ['policy', 'current'] as const,
+  },
   mailExplorer: {
     messages: (filters: ListKeyFilters) => ['mail-explorer', 'messages', filters] as const,
   },

@@ -21,6 +21,26 @@ const LEAD: Record<Verdict, string> = {
     'Caution: this message looks suspicious. Do not open its links or attachments, or reply with personal information, unless you are sure of the sender.',
 };
 
+/** The longest lead a tenant's text may give (the Policy screen refuses longer). */
+const MAX_TENANT_LEAD = 500;
+
+/**
+ * What the warning says first: the tenant's text (Policy screen) when it set one, else the
+ * default for the verdict. The tenant's text is plain text: control characters are dropped and
+ * it is cut to length here too (the HTML banner escapes it, the header line bounds it).
+ */
+export function bannerLead(verdict: Verdict, tenantText?: string | null): string {
+  const own = (tenantText ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters go
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .trim()
+    .slice(0, MAX_TENANT_LEAD);
+  return own === '' ? LEAD[verdict] : own;
+}
+
+/** The default lead for a verdict (shown on the Policy screen when the tenant set none). */
+export const defaultBannerLead = (verdict: Verdict): string => LEAD[verdict];
+
 /**
  * The engines' reasons (`reason:` in src/engines and the gateway) in words for the recipient.
  * They name hosts, addresses, file names and display names the sender chose: none of it is kept.
@@ -105,9 +125,9 @@ function reasonInWords(reason: string): string {
  * The warning for a delivered message: what to be careful about for its verdict, then up to three
  * of its reasons in plain words, none of them naming a site, host or address.
  */
-export function warningText(verdict: Verdict, reasons: string[]): string {
+export function warningText(verdict: Verdict, reasons: string[], tenantText?: string | null): string {
   const said = [...new Set(reasons.map(reasonInWords).filter(Boolean))].slice(0, MAX_REASONS);
-  const lead = LEAD[verdict];
+  const lead = bannerLead(verdict, tenantText);
   return said.length === 0 ? lead : `${lead} Why: ${said.join('; ')}.`;
 }
 

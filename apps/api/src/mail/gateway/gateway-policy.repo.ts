@@ -1,7 +1,8 @@
 import type { Verdict } from '@moat/contracts/quarantine';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { gatewayPolicies, senderLists } from '../../db/schema.ts';
+import { gatewayPolicies, policyOverrides, senderLists } from '../../db/schema.ts';
+import type { StoredOverride } from './policy.ts';
 
 export type SenderListName = 'allow' | 'block';
 
@@ -38,6 +39,20 @@ export function createGatewayPolicyRepo(db: DbOrTx) {
         .from(gatewayPolicies)
         .where(eq(gatewayPolicies.tenantId, tenantId));
       return Object.fromEntries(rows.map((r) => [r.verdict, r.action]));
+    },
+
+    /** The tenant's overrides of the action per verdict (Policy screen), in their saved order. */
+    async overridesOf(tenantId: string, tx?: DbOrTx): Promise<StoredOverride[]> {
+      return (tx ?? db)
+        .select({
+          match: policyOverrides.match,
+          value: policyOverrides.value,
+          verdict: policyOverrides.verdict,
+          action: policyOverrides.action,
+        })
+        .from(policyOverrides)
+        .where(eq(policyOverrides.tenantId, tenantId))
+        .orderBy(policyOverrides.position);
     },
 
     async setAction(tenantId: string, verdict: Verdict, action: string, tx?: DbOrTx): Promise<void> {

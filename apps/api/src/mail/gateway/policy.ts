@@ -193,3 +193,32 @@ export function findingsUnderAllow(findings: Finding[], scope: string): Finding[
     (f) => f.verdict === 'malware' || (excused !== 'all' && !excused.includes(f.engine)),
   );
 }
+
+/** An exception to the action per verdict (the Policy screen's overrides, `policy_overrides`). */
+export interface StoredOverride {
+  match: string;
+  value: string;
+  verdict: string;
+  action: string;
+}
+
+/**
+ * The action for `recipient` given the tenant's actions and overrides: an override for the
+ * recipient's own address wins over one for a group it is in, which wins over one for its domain;
+ * without one, the tenant's action for the verdict. Malware is never delivered, whatever is stored.
+ */
+export function recipientActionFrom(
+  stored: Partial<Record<Verdict, string>>,
+  overrides: StoredOverride[],
+  verdict: Verdict,
+  recipient: string,
+): GatewayAction {
+  const address = recipient.toLowerCase();
+  const domain = address.split('@')[1] ?? '';
+  const forVerdict = overrides.filter((o) => o.verdict === verdict);
+  const found =
+    forVerdict.find((o) => o.match === 'recipient' && o.value === address) ??
+    forVerdict.find((o) => o.match === 'group' && o.value.split(',').includes(address)) ??
+    forVerdict.find((o) => o.match === 'domain' && o.value === domain);
+  return gatewayActionFrom(found ? { ...stored, [verdict]: found.action } : stored, verdict);
+}

@@ -31,6 +31,8 @@ import {
   type GatewayAction,
   gatewayActionFrom,
   linkKeys,
+  recipientActionFrom,
+  type StoredOverride,
   senderKeys,
 } from './policy.ts';
 
@@ -72,6 +74,10 @@ interface Decision {
   source: PolicyDecision['source'];
   /** The allow entry that excused the message's findings, for its trace (not a finding: no verdict). */
   note?: string | undefined;
+  /** The action came from the policy per verdict: a recipient's override may change it. */
+  byPolicy?: boolean;
+  /** The message has attachments (an override's `strip` with none to strip warns instead). */
+  hasAttachments?: boolean;
 }
 
 /** The evidence an event of this decision keeps: each engine's finding and the policy's decision. */
@@ -127,7 +133,7 @@ export function createGatewayProcessor(deps: {
   inbound: InboundRepo;
   tenants: Pick<TenantsRepo, 'findByDomain' | 'domainsOf'>;
   users: Pick<UsersRepo, 'peopleOf'>;
-  policies: Pick<GatewayPolicyRepo, 'actionsOf' | 'entriesAmong' | 'ipRangesOf'>;
+  policies: Pick<GatewayPolicyRepo, 'actionsOf' | 'entriesAmong' | 'ipRangesOf' | 'overridesOf'>;
   /** The one intake path for held mail; `ingest` runs inside the message's transaction. */
   quarantine: Pick<QuarantineService, 'ingest'>;
   /** Tenants by domain, people and policies are kept per node and forgotten on every write. */
@@ -183,6 +189,11 @@ export function createGatewayProcessor(deps: {
   });
   const actions = deps.caches.create<Partial<Record<Verdict, string>>>('gateway-policies', {
     tables: ['gateway_policies'],
+    ttlMs: DIRECTORY_TTL_MS,
+  });
+  // The Policy screen's overrides per recipient, address or group, per tenant.
+  const overrides = deps.caches.create<StoredOverride[]>('gateway-policy-overrides', {
+    tables: ['policy_overrides'],
     ttlMs: DIRECTORY_TTL_MS,
   });
   // A sender's allow and block entries, per tenant and sender (mail comes from the same senders
@@ -271,7 +282,8 @@ export function createGatewayProcessor(deps: {
     }
     const stored = await actions.get(tenant.id, () => policies.actionsOf(tenant.id));
     let action = gatewayActionFrom(stored, verdict);
-    if (action === 'strip' && input.parsed.attachments.length === 0) action = 'deliver_banner';
+    const hasAttachments = input.parsed.attachments.length > 0;
+    if (action === 'strip' && !hasAttachments) action = 'deliver_banner';
     return {
       tenant,
       verdict,
@@ -280,7 +292,21 @@ export function createGatewayProcessor(deps: {
       // Known malware from an allowed sender is still the policy's to act on.
       source: stored[verdict] === undefined ? 'default_policy' : 'tenant_policy',
       note,
+      byPolicy: true,
+      hasAttachments,
     };
+  }
+
+  /** The tenant's decision for one recipient: its override of the action, if it has one. */
+  async function forRecipient(decision: Decision, recipient: string): Promise<Decision> {
+    if (!decision.byPolicy || decision.verdict === 'clean') return decision;
+    const tenantId = decision.tenant.id;
+    const list = await overrides.get(tenantId, () => policies.overridesOf(tenantId));
+    if (list.length === 0) return decision;
+    const stored = await actions.get(tenantId, () => policies.actionsOf(tenantId));
+    let action = recipientActionFrom(stored, list, decision.verdict, recipient);
+    if (action === 'strip' && !decision.hasAttachments) action = 'deliver_banner';
+    return action === decision.action ? decision : { ...decision, action, source: 'recipient_override' };
   }
 
   /** Mail Explorer's row of one recipient of a processed message. */
@@ -351,7 +377,7 @@ export function createGatewayProcessor(deps: {
         });
         decisions.set(tenant.id, decision);
       }
-      byRecipient.push({ recipient, decision });
+      byRecipient.push({ recipient, decision: await forRecipient(decision, recipient) });
     }
 
     // Most mail goes out as it came to every recipient: one statement finishes it.
@@ -426,7 +452,7 @@ export function createGatewayProcessor(deps: {
               : await bannerCopy(
                   parsed,
                   recipient,
-                  warningText(decision.verdict as Verdict, reasons),
+                  warningText(decision.verdict as Verdict, reasons, decision.tenant.bannerText),
                   auth.authenticationResults,
                 );
           if (action === 'deliver_banner') {

@@ -49,6 +49,14 @@ export const SCREENS: readonly ScreenEntry[] = [
       (m) => m.ExceptionsScreen,
     ),
   },
+  {
+    // `/policy/edit-rule/{id}` (quick-search rule links) opens the same screen on that rule.
+    path: ROUTES.policy,
+    Screen: screen(
+      () => import('../../features/policy/components/PolicyScreen'),
+      (m) => m.PolicyScreen,
+    ),
+  },
 ];
 
 /** The screen of a path, if it has one. */

@@ -46,6 +46,7 @@ export const EVENT_SEVERITY_COLOR: Record<EventSeverity, string> = {
 
 export const POLICY_SOURCE_LABEL: Record<(typeof POLICY_SOURCES)[number], TranslationKey> = {
   tenant_policy: 'events.source.tenant_policy',
+  recipient_override: 'events.source.recipient_override',
   default_policy: 'events.source.default_policy',
   block_list: 'events.source.block_list',
   allow_list: 'events.source.allow_list',

@@ -1,0 +1,150 @@
+import type { Verdict } from '@moat/contracts/quarantine';
+import { and, desc, eq, gte, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { gatewayPolicies, mailLog, policyOverrides, restorePolicies, tenants } from '../../db/schema.ts';
+
+export interface OverrideRow {
+  id: string;
+  match: string;
+  value: string;
+  name: string;
+  verdict: string;
+  action: string;
+}
+
+export interface StoredPolicy {
+  actions: Partial<Record<Verdict, string>>;
+  restore: Partial<Record<Verdict, { mode: string; identificationRequired: boolean }>>;
+  digestSchedule: string;
+  bannerText: string | null;
+  overrides: OverrideRow[];
+}
+
+export interface PolicyWrite {
+  actions: Record<Verdict, string>;
+  restore: Record<Verdict, { mode: string; identificationRequired: boolean }>;
+  digestSchedule: 'off' | 'daily' | 'weekly';
+  bannerText: string | null;
+  overrides: Array<Omit<OverrideRow, 'id'>>;
+}
+
+/** A processed message (one recipient) the what-if replays. */
+export interface JudgedMessage {
+  id: string;
+  receivedAt: Date;
+  recipient: string;
+  sender: string;
+  subject: string;
+  verdict: string;
+  action: string;
+  attachments: number;
+  reasons: string[];
+}
+
+/** The Policy screen's data: the gateway's actions, the restore policies, digest, banner, overrides. */
+export function createPolicyRepo(db: DbOrTx) {
+  return {
+    async policyOf(tenantId: string, tx?: DbOrTx): Promise<StoredPolicy | null> {
+      const q = tx ?? db;
+      const [tenant] = await q
+        .select({ digestSchedule: tenants.digestSchedule, bannerText: tenants.bannerText })
+        .from(tenants)
+        .where(eq(tenants.id, tenantId));
+      if (!tenant) return null;
+      const actions = await q
+        .select({ verdict: gatewayPolicies.verdict, action: gatewayPolicies.action })
+        .from(gatewayPolicies)
+        .where(eq(gatewayPolicies.tenantId, tenantId));
+      const restore = await q
+        .select({
+          verdict: restorePolicies.verdict,
+          mode: restorePolicies.mode,
+          identificationRequired: restorePolicies.identificationRequired,
+        })
+        .from(restorePolicies)
+        .where(eq(restorePolicies.tenantId, tenantId));
+      const overrides = await q
+        .select({
+          id: policyOverrides.id,
+          match: policyOverrides.match,
+          value: policyOverrides.value,
+          name: policyOverrides.name,
+          verdict: policyOverrides.verdict,
+          action: policyOverrides.action,
+        })
+        .from(policyOverrides)
+        .where(eq(policyOverrides.tenantId, tenantId))
+        .orderBy(policyOverrides.position, policyOverrides.createdAt);
+      return {
+        actions: Object.fromEntries(actions.map((r) => [r.verdict, r.action])),
+        restore: Object.fromEntries(
+          restore.map((r) => [r.verdict, { mode: r.mode, identificationRequired: r.identificationRequired }]),
+        ),
+        digestSchedule: tenant.digestSchedule,
+        bannerText: tenant.bannerText,
+        overrides,
+      };
+    },
+
+    /** Replace the whole policy of a tenant (inside the caller's transaction). */
+    async replace(tenantId: string, policy: PolicyWrite, tx: DbOrTx): Promise<void> {
+      const now = new Date();
+      await tx
+        .update(tenants)
+        .set({ digestSchedule: policy.digestSchedule, bannerText: policy.bannerText, updatedAt: now })
+        .where(eq(tenants.id, tenantId));
+      for (const [verdict, action] of Object.entries(policy.actions)) {
+        await tx
+          .insert(gatewayPolicies)
+          .values({ tenantId, verdict, action })
+          .onConflictDoUpdate({
+            target: [gatewayPolicies.tenantId, gatewayPolicies.verdict],
+            set: { action, updatedAt: now },
+          });
+      }
+      for (const [verdict, r] of Object.entries(policy.restore)) {
+        const values = { mode: r.mode as 'none', identificationRequired: r.identificationRequired };
+        await tx
+          .insert(restorePolicies)
+          .values({ tenantId, verdict: verdict as Verdict, ...values })
+          .onConflictDoUpdate({
+            target: [restorePolicies.tenantId, restorePolicies.verdict],
+            set: { ...values, updatedAt: now },
+          });
+      }
+      await tx.delete(policyOverrides).where(eq(policyOverrides.tenantId, tenantId));
+      if (policy.overrides.length > 0) {
+        await tx
+          .insert(policyOverrides)
+          .values(policy.overrides.map((o, position) => ({ tenantId, ...o, position })));
+      }
+    },
+
+    /** The tenant's messages since `since` that the gateway judged not clean (newest first). */
+    async judgedSince(tenantId: string, since: Date, limit: number, tx?: DbOrTx): Promise<JudgedMessage[]> {
+      return (tx ?? db)
+        .select({
+          id: mailLog.id,
+          receivedAt: mailLog.receivedAt,
+          recipient: mailLog.recipient,
+          sender: mailLog.sender,
+          subject: mailLog.subject,
+          verdict: mailLog.verdict,
+          action: mailLog.action,
+          attachments: mailLog.attachments,
+          reasons: mailLog.reasons,
+        })
+        .from(mailLog)
+        .where(
+          and(
+            eq(mailLog.tenantId, tenantId),
+            gte(mailLog.receivedAt, since),
+            inArray(mailLog.verdict, ['phishing', 'malware', 'spam', 'suspicious']),
+          ),
+        )
+        .orderBy(desc(mailLog.receivedAt))
+        .limit(limit);
+    },
+  };
+}
+export type PolicyRepo = ReturnType<typeof createPolicyRepo>;

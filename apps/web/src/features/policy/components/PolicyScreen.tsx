@@ -1,0 +1,579 @@
+import {
+  Alert,
+  Button,
+  Card,
+  Center,
+  Group,
+  List,
+  Loader,
+  Modal,
+  NativeSelect,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { DIGEST_SCHEDULES } from '@moat/contracts/deployment';
+import {
+  BANNER_TEXT_MAX,
+  OVERRIDE_MATCHES,
+  type OverrideMatch,
+  POLICY_ACTIONS,
+  type Policy,
+  type PolicyAction,
+  type PolicyInput,
+  type WhatIf,
+} from '@moat/contracts/policy';
+import { RESTORE_MODES, VERDICTS, type Verdict } from '@moat/contracts/quarantine';
+import { ROUTES } from '@moat/contracts/routes';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { isApiError } from '../../../lib/http';
+import { usePolicy } from '../api/get-policy';
+import { useSavePolicy } from '../api/save-policy';
+import { useWhatIfPolicy } from '../api/what-if-policy';
+import { ACTION_LABEL, DIGEST_LABEL, MATCH_LABEL, RESTORE_LABEL, VERDICT_LABEL } from '../labels';
+
+interface DraftOverride {
+  key: string;
+  /** The stored override's id (a rule link may focus it); '' for one added now. */
+  id: string;
+  match: OverrideMatch;
+  value: string;
+  name: string;
+  verdict: Verdict;
+  action: PolicyAction;
+}
+
+interface Draft {
+  verdicts: Policy['verdicts'];
+  digest_schedule: Policy['digest_schedule'];
+  banner_text: string;
+  overrides: DraftOverride[];
+}
+
+let keys = 0;
+const nextKey = () => `o${++keys}`;
+
+function draftOf(p: Policy): Draft {
+  return {
+    verdicts: p.verdicts,
+    digest_schedule: p.digest_schedule,
+    banner_text: p.banner_text,
+    overrides: p.overrides.map((o) => ({ ...o, key: nextKey() })),
+  };
+}
+
+function inputOf(d: Draft): PolicyInput {
+  return {
+    verdicts: d.verdicts,
+    digest_schedule: d.digest_schedule,
+    banner_text: d.banner_text.trim(),
+    overrides: d.overrides.map(({ match, value, name, verdict, action }) => ({
+      match,
+      value,
+      name,
+      verdict,
+      action,
+    })),
+  };
+}
+
+/** Malware is never delivered nor restorable (the API refuses it): those choices are not offered. */
+const actionsFor = (verdict: Verdict) =>
+  verdict === 'malware'
+    ? POLICY_ACTIONS.filter((a) => a !== 'deliver' && a !== 'deliver_banner')
+    : POLICY_ACTIONS;
+const restoreModesFor = (verdict: Verdict) => (verdict === 'malware' ? (['none'] as const) : RESTORE_MODES);
+
+/** The rule a `/policy/edit-rule/{id}` link names: a verdict or an override's id. */
+function ruleOf(pathname: string): string | null {
+  const prefix = `${ROUTES.policy}/edit-rule/`;
+  if (!pathname.startsWith(prefix)) return null;
+  try {
+    return decodeURIComponent(pathname.slice(prefix.length).replace(/\/+$/, '')) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** A request's error in words: the API's message and each field's. */
+function ErrorAlert({ error, title }: { error: unknown; title: string }) {
+  if (!error) return null;
+  const details = isApiError(error) ? (error.details ?? []) : [];
+  return (
+    <Alert color="red" title={title} role="alert">
+      <Text size="sm">{error instanceof Error ? error.message : String(error)}</Text>
+      {details.length > 0 && (
+        <List size="sm">
+          {details.map((d) => (
+            <List.Item key={`${d.field}:${d.message}`}>{d.message}</List.Item>
+          ))}
+        </List>
+      )}
+    </Alert>
+  );
+}
+
+/** "9 suspicious: delivered with banner → quarantined" lines and a sample of the messages. */
+function WhatIfSummary({ result }: { result: WhatIf }) {
+  const { t } = useTranslation();
+  if (result.changed === 0) {
+    return <Text>{t('policy.whatIf.none', { days: result.days, count: result.considered })}</Text>;
+  }
+  return (
+    <Stack gap="sm">
+      <Text fw={500}>{t('policy.whatIf.changed', { days: result.days, count: result.changed })}</Text>
+      <List>
+        {result.changes.map((c) => (
+          <List.Item key={`${c.verdict}-${c.from}-${c.to}`}>
+            {t('policy.whatIf.change', {
+              count: c.count,
+              verdict: t(VERDICT_LABEL[c.verdict]),
+              from: t(ACTION_LABEL[c.from]),
+              to: t(ACTION_LABEL[c.to]),
+            })}
+          </List.Item>
+        ))}
+      </List>
+      {result.sample.length > 0 && (
+        <Table.ScrollContainer minWidth={480}>
+          <Table striped fz="sm">
+            <Table.Caption>{t('policy.whatIf.sample')}</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('policy.whatIf.recipient')}</Table.Th>
+                <Table.Th>{t('policy.whatIf.subject')}</Table.Th>
+                <Table.Th>{t('policy.whatIf.newAction')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {result.sample.map((s) => (
+                <Table.Tr key={s.id}>
+                  <Table.Td>{s.recipient}</Table.Td>
+                  <Table.Td>{s.subject || t('policy.whatIf.noSubject')}</Table.Td>
+                  <Table.Td>{t(ACTION_LABEL[s.to])}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+function VerdictCard({
+  verdict,
+  value,
+  readOnly,
+  focused,
+  onChange,
+}: {
+  verdict: Verdict;
+  value: Policy['verdicts'][Verdict];
+  readOnly: boolean;
+  focused: boolean;
+  onChange: (next: Policy['verdicts'][Verdict]) => void;
+}) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  const headingId = useId();
+  useEffect(() => {
+    if (focused) {
+      ref.current?.scrollIntoView?.({ block: 'center' });
+      ref.current?.focus();
+    }
+  }, [focused]);
+  return (
+    <Card
+      withBorder
+      padding="md"
+      ref={ref}
+      tabIndex={focused ? -1 : undefined}
+      aria-labelledby={headingId}
+      component="section"
+      data-focused={focused || undefined}
+      style={focused ? { outline: '2px solid var(--mantine-primary-color-filled)' } : undefined}
+    >
+      <Stack gap="xs">
+        <Title order={3} size="h5" id={headingId}>
+          {t(VERDICT_LABEL[verdict])}
+        </Title>
+        <NativeSelect
+          label={t('policy.fields.action')}
+          disabled={readOnly}
+          value={value.action}
+          onChange={(e) => onChange({ ...value, action: e.currentTarget.value as PolicyAction })}
+          data={actionsFor(verdict).map((a) => ({ value: a, label: t(ACTION_LABEL[a]) }))}
+        />
+        <NativeSelect
+          label={t('policy.fields.restoreMode')}
+          disabled={readOnly}
+          value={value.restore_mode}
+          onChange={(e) =>
+            onChange({
+              ...value,
+              restore_mode: e.currentTarget.value as Policy['verdicts'][Verdict]['restore_mode'],
+            })
+          }
+          data={restoreModesFor(verdict).map((m) => ({ value: m, label: t(RESTORE_LABEL[m]) }))}
+        />
+        <Switch
+          label={t('policy.fields.identification')}
+          disabled={readOnly}
+          checked={value.identification_required}
+          onChange={(e) => onChange({ ...value, identification_required: e.currentTarget.checked })}
+        />
+      </Stack>
+    </Card>
+  );
+}
+
+function OverrideRow({
+  override,
+  readOnly,
+  focused,
+  index,
+  onChange,
+  onRemove,
+}: {
+  override: DraftOverride;
+  readOnly: boolean;
+  focused: boolean;
+  index: number;
+  onChange: (next: DraftOverride) => void;
+  onRemove: () => void;
+}) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focused) {
+      ref.current?.scrollIntoView?.({ block: 'center' });
+      ref.current?.focus();
+    }
+  }, [focused]);
+  const n = index + 1;
+  return (
+    <Paper
+      withBorder
+      p="sm"
+      ref={ref}
+      tabIndex={focused ? -1 : undefined}
+      role="group"
+      aria-label={t('policy.overrides.itemLabel', { n })}
+      style={focused ? { outline: '2px solid var(--mantine-primary-color-filled)' } : undefined}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="xs">
+        <NativeSelect
+          label={t('policy.overrides.match')}
+          disabled={readOnly}
+          value={override.match}
+          onChange={(e) => onChange({ ...override, match: e.currentTarget.value as OverrideMatch })}
+          data={OVERRIDE_MATCHES.map((m) => ({ value: m, label: t(MATCH_LABEL[m]) }))}
+        />
+        {override.match === 'group' && (
+          <TextInput
+            label={t('policy.overrides.groupName')}
+            disabled={readOnly}
+            value={override.name}
+            onChange={(e) => onChange({ ...override, name: e.currentTarget.value })}
+          />
+        )}
+        <TextInput
+          label={t(
+            override.match === 'recipient'
+              ? 'policy.overrides.address'
+              : override.match === 'domain'
+                ? 'policy.overrides.domain'
+                : 'policy.overrides.addresses',
+          )}
+          disabled={readOnly}
+          value={override.value}
+          placeholder={
+            override.match === 'recipient'
+              ? 'name@example.com'
+              : override.match === 'domain'
+                ? 'example.com'
+                : 'a@example.com, b@example.com'
+          }
+          onChange={(e) => onChange({ ...override, value: e.currentTarget.value })}
+        />
+        <NativeSelect
+          label={t('policy.overrides.verdict')}
+          disabled={readOnly}
+          value={override.verdict}
+          onChange={(e) => {
+            const verdict = e.currentTarget.value as Verdict;
+            const allowed = actionsFor(verdict) as readonly PolicyAction[];
+            onChange({
+              ...override,
+              verdict,
+              action: allowed.includes(override.action) ? override.action : 'quarantine',
+            });
+          }}
+          data={VERDICTS.map((v) => ({ value: v, label: t(VERDICT_LABEL[v]) }))}
+        />
+        <NativeSelect
+          label={t('policy.overrides.action')}
+          disabled={readOnly}
+          value={override.action}
+          onChange={(e) => onChange({ ...override, action: e.currentTarget.value as PolicyAction })}
+          data={actionsFor(override.verdict).map((a) => ({ value: a, label: t(ACTION_LABEL[a]) }))}
+        />
+      </SimpleGrid>
+      {!readOnly && (
+        <Group justify="flex-end" mt="xs">
+          <Button
+            variant="subtle"
+            color="red"
+            size="xs"
+            onClick={onRemove}
+            aria-label={t('policy.overrides.removeLabel', { n })}
+          >
+            {t('policy.overrides.remove')}
+          </Button>
+        </Group>
+      )}
+    </Paper>
+  );
+}
+
+/** The policy form once loaded: edits are held here until Save, which first shows the what-if. */
+function PolicyForm({ policy, focus }: { policy: Policy; focus: string | null }) {
+  const { t } = useTranslation();
+  const readOnly = !policy.editable;
+  const [draft, setDraft] = useState<Draft>(() => draftOf(policy));
+  const [confirming, setConfirming] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const whatIf = useWhatIfPolicy();
+  const save = useSavePolicy();
+  const input = useMemo(() => inputOf(draft), [draft]);
+  const dirty = useMemo(
+    () => JSON.stringify(input) !== JSON.stringify(inputOf(draftOf(policy))),
+    [input, policy],
+  );
+
+  const change = (next: Partial<Draft>) => {
+    setSaved(false);
+    setDraft((d) => ({ ...d, ...next }));
+  };
+  const setOverride = (key: string, next: DraftOverride) =>
+    change({ overrides: draft.overrides.map((o) => (o.key === key ? next : o)) });
+
+  const review = () => {
+    save.reset();
+    whatIf.mutate(input, { onSuccess: () => setConfirming(true) });
+  };
+  const confirm = () =>
+    save.mutate(input, {
+      onSuccess: (p) => {
+        setConfirming(false);
+        setDraft(draftOf(p));
+        setSaved(true);
+      },
+    });
+
+  return (
+    <Stack gap="lg">
+      {readOnly && (
+        <Alert color="blue" title={t('policy.readOnlyTitle')}>
+          {t('policy.readOnly')}
+        </Alert>
+      )}
+
+      <section aria-labelledby="policy-verdicts">
+        <Title order={2} size="h4" id="policy-verdicts" mb="xs">
+          {t('policy.verdictsTitle')}
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          {t('policy.verdictsHelp')}
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+          {VERDICTS.map((verdict) => (
+            <VerdictCard
+              key={verdict}
+              verdict={verdict}
+              value={draft.verdicts[verdict]}
+              readOnly={readOnly}
+              focused={focus === verdict}
+              onChange={(next) => change({ verdicts: { ...draft.verdicts, [verdict]: next } })}
+            />
+          ))}
+        </SimpleGrid>
+      </section>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <section aria-labelledby="policy-digest">
+          <Title order={2} size="h4" id="policy-digest" mb="xs">
+            {t('policy.digestTitle')}
+          </Title>
+          <NativeSelect
+            label={t('policy.fields.digest')}
+            description={t('policy.digestHelp')}
+            disabled={readOnly}
+            value={draft.digest_schedule}
+            onChange={(e) => change({ digest_schedule: e.currentTarget.value as Draft['digest_schedule'] })}
+            data={DIGEST_SCHEDULES.map((s) => ({ value: s, label: t(DIGEST_LABEL[s]) }))}
+          />
+        </section>
+        <section aria-labelledby="policy-banner">
+          <Title order={2} size="h4" id="policy-banner" mb="xs">
+            {t('policy.bannerTitle')}
+          </Title>
+          <Textarea
+            label={t('policy.fields.banner')}
+            description={t('policy.bannerHelp', { max: BANNER_TEXT_MAX })}
+            placeholder={policy.default_banner_text}
+            disabled={readOnly}
+            rows={3}
+            maxLength={BANNER_TEXT_MAX}
+            value={draft.banner_text}
+            onChange={(e) => change({ banner_text: e.currentTarget.value.replace(/[\r\n]+/g, ' ') })}
+          />
+          <Text size="sm" mt="xs" fw={500} id="policy-banner-preview">
+            {t('policy.bannerPreview')}
+          </Text>
+          <Paper
+            withBorder
+            p="sm"
+            aria-labelledby="policy-banner-preview"
+            role="note"
+            bg="var(--mantine-color-orange-light)"
+          >
+            <Text size="sm">{draft.banner_text.trim() || policy.default_banner_text}</Text>
+          </Paper>
+        </section>
+      </SimpleGrid>
+
+      <section aria-labelledby="policy-overrides">
+        <Title order={2} size="h4" id="policy-overrides" mb="xs">
+          {t('policy.overrides.title')}
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          {t('policy.overrides.help')}
+        </Text>
+        <Stack gap="sm">
+          {draft.overrides.length === 0 && <Text size="sm">{t('policy.overrides.empty')}</Text>}
+          {draft.overrides.map((o, index) => (
+            <OverrideRow
+              key={o.key}
+              override={o}
+              index={index}
+              readOnly={readOnly}
+              focused={focus !== null && focus === o.id}
+              onChange={(next) => setOverride(o.key, next)}
+              onRemove={() => change({ overrides: draft.overrides.filter((x) => x.key !== o.key) })}
+            />
+          ))}
+          {!readOnly && (
+            <Group>
+              <Button
+                variant="light"
+                onClick={() =>
+                  change({
+                    overrides: [
+                      ...draft.overrides,
+                      {
+                        key: nextKey(),
+                        id: '',
+                        match: 'recipient',
+                        value: '',
+                        name: '',
+                        verdict: 'spam',
+                        action: 'quarantine',
+                      },
+                    ],
+                  })
+                }
+              >
+                {t('policy.overrides.add')}
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </section>
+
+      <ErrorAlert error={whatIf.error} title={t('policy.errors.whatIf')} />
+      <ErrorAlert error={!confirming ? save.error : null} title={t('policy.errors.save')} />
+      {saved && (
+        <Alert color="green" role="status">
+          {t('policy.saved')}
+        </Alert>
+      )}
+
+      {!readOnly && (
+        <Group justify="flex-end">
+          <Button variant="default" disabled={!dirty} onClick={() => change(draftOf(policy))}>
+            {t('policy.discard')}
+          </Button>
+          <Button onClick={review} disabled={!dirty} loading={whatIf.isPending}>
+            {t('policy.save')}
+          </Button>
+        </Group>
+      )}
+
+      <Modal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={t('policy.whatIf.title')}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+        size="lg"
+        centered
+      >
+        <Stack>
+          {whatIf.data && <WhatIfSummary result={whatIf.data} />}
+          <ErrorAlert error={save.error} title={t('policy.errors.save')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)}>
+              {t('policy.whatIf.cancel')}
+            </Button>
+            <Button onClick={confirm} loading={save.isPending}>
+              {t('policy.whatIf.confirm')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+/**
+ * Policy (/policy, issue 11): per verdict the gateway's action, the restore mode and whether the
+ * recipient must identify, the digest schedule, the banner text and the overrides per recipient,
+ * domain or group. A save shows first how the last 7 days' mail would have changed; it is
+ * audited and in effect for the next message. `/policy/edit-rule/{id}` opens it on that rule.
+ */
+export function PolicyScreen() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const policy = usePolicy();
+  const focus = ruleOf(pathname);
+  if (policy.isPending) {
+    return (
+      <Center py="xl" role="status">
+        <Loader aria-label={t('policy.loading')} />
+      </Center>
+    );
+  }
+  if (policy.isError) {
+    return (
+      <Stack>
+        <ErrorAlert error={policy.error} title={t('policy.errors.load')} />
+        <Group>
+          <Button variant="light" onClick={() => void policy.refetch()}>
+            {t('policy.retry')}
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+  // The form keeps its edits across refetches; a save starts it again from what was stored.
+  return <PolicyForm policy={policy.data} focus={focus} />;
+}

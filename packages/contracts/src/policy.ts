@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { DIGEST_SCHEDULES } from './deployment.ts';
+import { RESTORE_MODES, VERDICTS } from './quarantine.ts';
+
+/** The Policy screen's calls (issue 11 "Policy"). */
+export const POLICY_API = {
+  policy: '/api/v1/policy',
+  whatIf: '/api/v1/policy/what_if',
+} as const;
+
+/** What the gateway does with a message of a verdict (the `gateway_policies.action` values). */
+export const POLICY_ACTIONS = [
+  'deliver',
+  'deliver_banner',
+  'strip',
+  'quarantine',
+  'quarantine_silent',
+] as const;
+export type PolicyAction = (typeof POLICY_ACTIONS)[number];
+
+/** Who an override is for: one address, every address of a domain, or a named group of addresses. */
+export const OVERRIDE_MATCHES = ['recipient', 'domain', 'group'] as const;
+export type OverrideMatch = (typeof OVERRIDE_MATCHES)[number];
+
+/** The longest banner text a tenant may set: it goes into every warned message. */
+export const BANNER_TEXT_MAX = 500;
+export const GROUP_MAX_ADDRESSES = 200;
+export const OVERRIDES_MAX = 200;
+
+const ADDRESS = /^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export const verdictPolicySchema = z.object({
+  action: z.enum(POLICY_ACTIONS),
+  restore_mode: z.enum(RESTORE_MODES),
+  identification_required: z.boolean(),
+});
+export type VerdictPolicy = z.infer<typeof verdictPolicySchema>;
+
+const overrideBase = z.object({
+  match: z.enum(OVERRIDE_MATCHES),
+  /** The address, the domain, or the group's addresses separated by commas (lower-cased). */
+  value: z.string().trim().min(1, 'Give an address, a domain or a list of addresses').max(10_000),
+  /** The group's name (only for `group`). */
+  name: z.string().trim().max(100).default(''),
+  verdict: z.enum(VERDICTS),
+  action: z.enum(POLICY_ACTIONS),
+});
+
+/** The addresses of a group's value: split at commas, blanks and semicolons, lower-cased. */
+export function groupAddresses(value: string): string[] {
+  return [
+    ...new Set(
+      value
+        .split(/[\s,;]+/)
+        .map((a) => a.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+/** The message that explains why an override's value is not valid, or null. */
+export function overrideValueProblem(match: OverrideMatch, value: string): string | null {
+  const v = value.trim().toLowerCase();
+  if (match === 'recipient') return ADDRESS.test(v) ? null : `"${value}" is not an email address`;
+  if (match === 'domain') return DOMAIN.test(v) ? null : `"${value}" is not a domain name`;
+  const addresses = groupAddresses(value);
+  if (addresses.length === 0) return 'A group needs at least one address';
+  if (addresses.length > GROUP_MAX_ADDRESSES) return `A group holds at most ${GROUP_MAX_ADDRESSES} addresses`;
+  const bad = addresses.find((a) => !ADDRESS.test(a));
+  return bad ? `"${bad}" is not an email address` : null;
+}
+
+const maliciousDelivery = (verdict: string, action: string) =>
+  verdict === 'malware' && (action === 'deliver' || action === 'deliver_banner');
+const MALWARE_MESSAGE = 'Known malware is never delivered: choose strip or quarantine';
+
+export const policyOverrideInputSchema = overrideBase.superRefine((o, ctx) => {
+  const problem = overrideValueProblem(o.match, o.value);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
+  if (o.match === 'group' && o.name === '')
+    ctx.addIssue({ code: 'custom', path: ['name'], message: 'Name the group' });
+  if (maliciousDelivery(o.verdict, o.action))
+    ctx.addIssue({ code: 'custom', path: ['action'], message: MALWARE_MESSAGE });
+});
+export type PolicyOverrideInput = z.input<typeof policyOverrideInputSchema>;
+
+export const policyOverrideSchema = overrideBase.extend({ id: z.string() });
+export type PolicyOverride = z.infer<typeof policyOverrideSchema>;
+
+const verdictsSchema = z.object({
+  phishing: verdictPolicySchema,
+  malware: verdictPolicySchema,
+  spam: verdictPolicySchema,
+  suspicious: verdictPolicySchema,
+});
+
+/** What an admin saves: the whole policy at once. */
+export const policyInputSchema = z
+  .object({
+    verdicts: verdictsSchema,
+    digest_schedule: z.enum(DIGEST_SCHEDULES),
+    /** Plain text; empty: the default wording. Control characters and markup are refused. */
+    banner_text: z
+      .string()
+      .trim()
+      .max(BANNER_TEXT_MAX, `The banner text is at most ${BANNER_TEXT_MAX} characters`)
+      .refine(
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+        (t) => !/[\u0000-\u001f\u007f<>]/.test(t),
+        'The banner text is plain text on one line, without < or >',
+      ),
+    overrides: z.array(policyOverrideInputSchema).max(OVERRIDES_MAX),
+  })
+  .superRefine((p, ctx) => {
+    if (maliciousDelivery('malware', p.verdicts.malware.action)) {
+      ctx.addIssue({ code: 'custom', path: ['verdicts', 'malware', 'action'], message: MALWARE_MESSAGE });
+    }
+    if (p.verdicts.malware.restore_mode !== 'none') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['verdicts', 'malware', 'restore_mode'],
+        message: 'Known malware is never restorable',
+      });
+    }
+  });
+export type PolicyInput = z.input<typeof policyInputSchema>;
+
+export const policySchema = z.object({
+  verdicts: verdictsSchema,
+  digest_schedule: z.enum(DIGEST_SCHEDULES),
+  /** The tenant's text, '' when it uses the default. */
+  banner_text: z.string(),
+  /** What the banner says when no text is set (for suspicious mail; each verdict has its own). */
+  default_banner_text: z.string(),
+  overrides: z.array(policyOverrideSchema),
+  /** Whether the signed-in user may change the policy (role admin or view_edit_policy). */
+  editable: z.boolean(),
+});
+export type Policy = z.infer<typeof policySchema>;
+
+export const WHAT_IF_DAYS = 7;
+export const WHAT_IF_SAMPLE = 20;
+
+export const whatIfSchema = z.object({
+  days: z.number().int(),
+  /** Messages (one per recipient) of the period the gateway judged not clean. */
+  considered: z.number().int(),
+  /** Of those, how many the proposed policy would have handled differently. */
+  changed: z.number().int(),
+  /** Per verdict and action pair: how many would have moved. */
+  changes: z.array(
+    z.object({
+      verdict: z.enum(VERDICTS),
+      from: z.enum(POLICY_ACTIONS),
+      to: z.enum(POLICY_ACTIONS),
+      count: z.number().int(),
+    }),
+  ),
+  sample: z.array(
+    z.object({
+      id: z.string(),
+      received_at: z.string(),
+      recipient: z.string(),
+      sender: z.string(),
+      subject: z.string(),
+      verdict: z.enum(VERDICTS),
+      from: z.enum(POLICY_ACTIONS),
+      to: z.enum(POLICY_ACTIONS),
+    }),
+  ),
+});
+export type WhatIf = z.infer<typeof whatIfSchema>;
