@@ -28,6 +28,8 @@ import { createRecipientVerifier } from './mail/gateway/recipient-verify.ts';
 import { createSmtpIn, type SmtpIn } from './mail/gateway/smtp-in.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
 import { createOutboxRepo } from './mail/outbox.repo.ts';
+import { createAlertsRepo } from './modules/alerts/alerts.repo.ts';
+import { type Alerts, createAlerts } from './modules/alerts/alerts.service.ts';
 import { createAuditRepo } from './modules/audit/audit.repo.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
@@ -67,6 +69,12 @@ import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts'
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { createOverviewService, type OverviewService } from './modules/overview/overview.service.ts';
+import { createPhishingReportsRepo } from './modules/phishing-reports/phishing-reports.repo.ts';
+import { userInteractionRoutes } from './modules/phishing-reports/phishing-reports.routes.ts';
+import {
+  createPhishingReportsService,
+  type PhishingReportsService,
+} from './modules/phishing-reports/phishing-reports.service.ts';
 import { createPublicActionsRepo } from './modules/public-actions/public-actions.repo.ts';
 import { publicActionsRoutes } from './modules/public-actions/public-actions.routes.ts';
 import {
@@ -107,6 +115,11 @@ import { createTenantsService, type TenantsService } from './modules/tenants/ten
 import { createTrialRepo } from './modules/trial/trial.repo.ts';
 import { trialRoutes } from './modules/trial/trial.routes.ts';
 import { createTrialService, type TrialService } from './modules/trial/trial.service.ts';
+import { createUserInteractionRepo } from './modules/user-interaction/user-interaction.repo.ts';
+import {
+  createUserInteractionService,
+  type UserInteractionService,
+} from './modules/user-interaction/user-interaction.service.ts';
 import { createUsersRepo } from './modules/users/users.repo.ts';
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
@@ -137,6 +150,10 @@ export interface Services {
   search: SearchService;
   overview: OverviewService;
   mailExplorer: MailExplorerService;
+  /** Phishing Reports, the User Interaction dashboard and Modified Attachments, the admins' alerts (issue 11). */
+  phishingReports: PhishingReportsService;
+  userInteraction: UserInteractionService;
+  alerts: Alerts;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -281,6 +298,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicActions: createPublicActionsRepo(db),
     quarantineAdmin: createQuarantineAdminRepo(db),
     quarantine: createQuarantineRepo(db),
+    phishingReports: createPhishingReportsRepo(db),
+    userInteraction: createUserInteractionRepo(db),
+    alerts: createAlertsRepo(db),
   };
   const { users, tenants, features, audit } = repos;
   const sessions = createSessionsService({
@@ -306,6 +326,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     restorePolicyOf: async (tenantId, verdict, tx) =>
       restorePolicyFrom(await repos.quarantine.restorePoliciesOf(tenantId, tx), verdict),
   });
+  const alerts = createAlerts({
+    repo: repos.alerts,
+    mailer,
+    audit,
+    clock,
+    publicUrl: config.publicUrl,
+  });
   const publicActions = createPublicActionsService({
     repo: repos.publicActions,
     // Every public call reads its link's message. A change to what is read of one is announced
@@ -323,6 +350,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock,
     mailer,
     trust: createRecipientTrust(serverKey),
+    reports: repos.phishingReports,
+    alerts,
   });
   const restorePolicy = tenantSettings.restorePolicy;
   const engines = createEngines(config.gateway);
@@ -336,6 +365,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     tenants,
     audit,
     restorePolicy: tenantSettings.restorePolicy,
+    alerts,
   });
   const processor = createGatewayProcessor({
     db,
@@ -425,6 +455,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     overview: createOverviewService({ repo: repos.overview, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
+    phishingReports: createPhishingReportsService({
+      repo: repos.phishingReports,
+      audit,
+      mailer,
+      settings: tenantSettings,
+      clock,
+    }),
+    userInteraction: createUserInteractionService({ repo: repos.userInteraction, alerts: repos.alerts }),
+    alerts,
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -515,6 +554,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(searchRoutes);
   await app.register(overviewRoutes);
   await app.register(mailExplorerRoutes);
+  await app.register(userInteractionRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 
