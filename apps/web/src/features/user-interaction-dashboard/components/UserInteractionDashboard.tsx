@@ -133,6 +133,7 @@ export function UserInteractionDashboard() {
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
         <SegmentedControl
+          fullWidth
           aria-label={t('userInteraction.range')}
           value={range}
           onChange={(value) => setRange(value as RangeDays)}
@@ -146,61 +147,63 @@ export function UserInteractionDashboard() {
       )}
       {summary.isPending && <Loader />}
       {data && (
-        <>
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
-            <Stat label={t('userInteraction.waitingRequests')} value={number(data.waiting_requests)} />
-            <Stat label={t('userInteraction.openReports')} value={number(data.open_reports)} />
-            <Stat label={t('userInteraction.requestsInRange')} value={number(data.totals.restore_requests)} />
-            <Stat label={t('userInteraction.reportsInRange')} value={number(data.totals.reports)} />
-            <Stat
-              label={t('userInteraction.medianDecision')}
-              value={
-                data.decision.median_seconds === null
-                  ? t('userInteraction.noDecisions')
-                  : durationOf(data.decision.median_seconds, i18n.language)
-              }
-            />
-            <Stat
-              label={t('userInteraction.averageDecision')}
-              value={
-                data.decision.average_seconds === null
-                  ? t('userInteraction.noDecisions')
-                  : durationOf(data.decision.average_seconds, i18n.language)
-              }
-            />
-          </SimpleGrid>
-          <Card withBorder padding="md">
-            <Table.ScrollContainer minWidth={320}>
-              <Table>
-                <Table.Caption>{t('userInteraction.perDay')}</Table.Caption>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('userInteraction.day')}</Table.Th>
-                    <Table.Th>{t('userInteraction.requestsInRange')}</Table.Th>
-                    <Table.Th>{t('userInteraction.reportsInRange')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {[...data.days].reverse().map((d) => (
-                    <Table.Tr key={d.day}>
-                      <Table.Td>
-                        <Text size="sm">{d.day}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Bar value={d.restore_requests} max={max} color="var(--mantine-color-blue-filled)" />
-                      </Table.Td>
-                      <Table.Td>
-                        <Bar value={d.reports} max={max} color="var(--mantine-color-orange-filled)" />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          </Card>
-        </>
+        <SimpleGrid cols={{ base: 2, md: 3 }}>
+          <Stat label={t('userInteraction.waitingRequests')} value={number(data.waiting_requests)} />
+          <Stat label={t('userInteraction.openReports')} value={number(data.open_reports)} />
+          <Stat label={t('userInteraction.requestsInRange')} value={number(data.totals.restore_requests)} />
+          <Stat label={t('userInteraction.reportsInRange')} value={number(data.totals.reports)} />
+          <Stat
+            label={t('userInteraction.medianDecision')}
+            value={
+              data.decision.median_seconds === null
+                ? t('userInteraction.noDecisions')
+                : durationOf(data.decision.median_seconds, i18n.language)
+            }
+          />
+          <Stat
+            label={t('userInteraction.averageDecision')}
+            value={
+              data.decision.average_seconds === null
+                ? t('userInteraction.noDecisions')
+                : durationOf(data.decision.average_seconds, i18n.language)
+            }
+          />
+        </SimpleGrid>
       )}
       <AlertSwitches />
+      {data && (
+        <Card withBorder padding="md">
+          <Table.ScrollContainer minWidth={320}>
+            <Table>
+              <Table.Caption>{t('userInteraction.perDay')}</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('userInteraction.day')}</Table.Th>
+                  <Table.Th>{t('userInteraction.requestsInRange')}</Table.Th>
+                  <Table.Th>{t('userInteraction.reportsInRange')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {[...data.days].reverse().map((d) => (
+                  <Table.Tr key={d.day}>
+                    <Table.Td>
+                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {d.day}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Bar value={d.restore_requests} max={max} color="var(--mantine-color-blue-filled)" />
+                    </Table.Td>
+                    <Table.Td>
+                      <Bar value={d.reports} max={max} color="var(--mantine-color-orange-filled)" />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Card>
+      )}
     </Stack>
   );
 }
