@@ -66,7 +66,7 @@ let n = 0;
 async function hold(
   recipient: string,
   messageId: string,
-  verdict: 'phishing' | 'malware' | 'spam' = 'phishing',
+  verdict: 'phishing' | 'malware' | 'spam' | 'suspicious' = 'phishing',
   strip = false,
 ) {
   const { message } = await holdMessage(t.app, {
@@ -306,6 +306,44 @@ describe('alerts', () => {
       waiting_requests: 0,
       total: 0,
     });
+  });
+});
+
+describe('restore request alerts', () => {
+  it("a recipient's restore request alerts the admins and counts as waiting", async () => {
+    const recipient = `jack${++n}@${admin.tenant.domain}`;
+    const m = await hold(recipient, `q${n}`, 'suspicious');
+    const jar = new Jar();
+    const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app
+        .inject({
+          method,
+          url,
+          headers: CSRF,
+          cookies: jar.cookies,
+          remoteAddress: jar.ip,
+          ...(payload ? { payload } : {}),
+        })
+        .then((res) => jar.take(res));
+    await inject(
+      'POST',
+      `/api/v1/office365_emails/verify_recipient?${q({ msg: m.publicId, email: recipient })}`,
+      {
+        action_name: 'email_restore',
+      },
+    );
+    const code = codeIn((await lastMail(t.db, recipient, 'recipient_verification')).text);
+    const before = (await admin.get('/api/v1/alerts/badge')).json().waiting_requests;
+    const sent = await inject(
+      'POST',
+      `/api/v1/office365_emails/restore?${q({ msg: m.publicId, email: recipient, code })}`,
+      {
+        commentary: 'I need it',
+      },
+    );
+    expect(sent.json().status).toBe('requested');
+    expect((await mailsOf('alert_restore_request', admin.user.email)).length).toBe(1);
+    expect((await admin.get('/api/v1/alerts/badge')).json().waiting_requests).toBe(before + 1);
   });
 });
 
