@@ -5,7 +5,7 @@ import type {
   ReportKind,
   ReportStatus,
 } from '@moat/contracts/phishing-reports';
-import { type AnyColumn, and, count, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, count, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { orderOf } from '../../db/list-order.ts';
 import { phishingReports, quarantineMessages, senderLists } from '../../db/schema.ts';
@@ -147,9 +147,13 @@ export function createPhishingReportsRepo(db: DbOrTx) {
       return row ?? null;
     },
 
-    /** Decide a report and every other open one of the same message (they are the same question). */
+    /**
+     * Decide a report and every other open one of the same message or of `copies` (other
+     * recipients' copies of it: the same question).
+     */
     async decide(
       report: ReportToDecide,
+      copies: string[],
       decision: { status: 'confirmed' | 'dismissed'; by: string; at: Date; blockSender: boolean },
       tx: DbOrTx,
     ): Promise<Array<{ id: string; reporter: string; kind: ReportKind }>> {
@@ -165,7 +169,10 @@ export function createPhishingReportsRepo(db: DbOrTx) {
           and(
             eq(phishingReports.tenantId, report.tenantId),
             eq(phishingReports.status, 'open'),
-            sql`(${phishingReports.id} = ${report.id} or ${phishingReports.messageId} = ${report.messageId})`,
+            or(
+              eq(phishingReports.id, report.id),
+              inArray(phishingReports.messageId, [report.messageId, ...copies]),
+            ),
           ),
         )
         .returning({
@@ -178,12 +185,12 @@ export function createPhishingReportsRepo(db: DbOrTx) {
     /**
      * Hide every copy of a message in the tenant (each recipient's): the copies with its
      * Message-ID, or with its exact bytes when it has none. A hidden copy is `deleted`: out of
-     * every quarantine list and no longer restorable from the public pages. Returns how many.
+     * every quarantine list and no longer restorable from the public pages. Returns their ids.
      */
     async hideCopies(
       m: { tenantId: string; messageId: string; messageIdHeader: string | null; rawSha256: string },
       tx: DbOrTx,
-    ): Promise<number> {
+    ): Promise<string[]> {
       const same = m.messageIdHeader
         ? eq(quarantineMessages.messageIdHeader, m.messageIdHeader)
         : eq(quarantineMessages.rawSha256, m.rawSha256);
@@ -198,7 +205,7 @@ export function createPhishingReportsRepo(db: DbOrTx) {
           ),
         )
         .returning({ id: quarantineMessages.id });
-      return rows.length;
+      return rows.map((r) => r.id);
     },
 
     async blockSender(tenantId: string, value: string, tx: DbOrTx): Promise<void> {

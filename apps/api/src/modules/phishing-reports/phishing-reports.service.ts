@@ -80,8 +80,12 @@ export function createPhishingReportsService(deps: {
       const report = await repo.reportToDecide(tenantId, id, tx);
       if (!report) throw new AppError('not_found', 'Report not found');
       if (report.status !== 'open') throw new AppError('conflict', `The report is ${report.status} already`);
+      // A confirmation hides every recipient's copy, and answers their reports of it too.
+      const hiddenIds = outcome === 'confirmed' ? await repo.hideCopies({ ...report, tenantId }, tx) : [];
+      const hiddenCount = hiddenIds.length;
       const decided = await repo.decide(
         report,
+        hiddenIds,
         {
           status: outcome,
           by: actor.userId,
@@ -90,7 +94,6 @@ export function createPhishingReportsService(deps: {
         },
         tx,
       );
-      const hiddenCount = outcome === 'confirmed' ? await repo.hideCopies({ ...report, tenantId }, tx) : 0;
       if (outcome === 'confirmed' && blockSender)
         await repo.blockSender(tenantId, report.sender.toLowerCase(), tx);
       for (const r of decided) {

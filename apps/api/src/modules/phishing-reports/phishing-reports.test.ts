@@ -180,8 +180,13 @@ describe('POST /api/v1/phishing_reports/:id/confirm', () => {
     const a = await hold(reporter, `c${n}`);
     const b = await hold(colleague, `c${n}`);
     await report(reporter);
+    await report(colleague);
     const [r] = await t.db.select().from(phishingReports).where(eq(phishingReports.messageId, a.id));
     const res = await admin.send('POST', `/api/v1/phishing_reports/${r!.id}/confirm`, { block_sender: true });
+    // The colleague's report of their copy is answered by the same decision.
+    const [theirs] = await t.db.select().from(phishingReports).where(eq(phishingReports.messageId, b.id));
+    expect(theirs!.status).toBe('confirmed');
+    expect((await lastMail(t.db, colleague, 'report_outcome')).subject).toBe('Your report was confirmed');
     expect(res.json()).toEqual({ status: 'confirmed', hidden: 2 });
     const states = await t.db
       .select({ state: quarantineMessages.state })
