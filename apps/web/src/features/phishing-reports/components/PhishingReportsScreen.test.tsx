@@ -50,7 +50,7 @@ describe('Phishing Reports (/user-interaction/reported-phishing)', () => {
       },
     });
     renderRoute(PAGE);
-    const table = await screen.findByRole('table', { name: 'Reported messages' });
+    const table = await screen.findByRole('table', { name: 'Reported messages' }, { timeout: 10_000 });
     const row = within(table).getAllByRole('row')[1] as HTMLElement;
     expect(within(row).getByText('ana@acme.test')).toBeInTheDocument();
     expect(within(row).getByText('Open')).toBeInTheDocument();
@@ -62,16 +62,20 @@ describe('Phishing Reports (/user-interaction/reported-phishing)', () => {
       within(dialog).getByRole('checkbox', { name: 'Also block the sender payroll@bad.example' }),
     );
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByText('Report confirmed: 2 held copies removed.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Report confirmed: 2 held copies removed.', {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
     const post = api.calls.find((c) => c.method === 'POST');
     expect(post?.body).toEqual({ block_sender: true });
-    expect(await screen.findByText('Sender blocked')).toBeInTheDocument();
-    const updated = within(await screen.findByRole('table', { name: 'Reported messages' })).getAllByRole(
-      'row',
-    )[1] as HTMLElement;
+    // The dialog closes (the page behind it is hidden from assistive technology until then).
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 5_000 });
+    expect(await screen.findByText('Sender blocked', {}, { timeout: 10_000 })).toBeInTheDocument();
+    const updated = within(
+      await screen.findByRole('table', { name: 'Reported messages' }, { timeout: 10_000 }),
+    ).getAllByRole('row')[1] as HTMLElement;
     expect(within(updated).getByText('Confirmed')).toBeInTheDocument();
     expect(within(updated).queryByRole('button')).not.toBeInTheDocument();
-  }, 20_000);
+  }, 40_000);
 
   it('marks a report safe, and shows the server reason when the decision fails', async () => {
     const user = userEvent.setup();
