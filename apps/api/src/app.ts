@@ -28,6 +28,8 @@ import { createRecipientVerifier } from './mail/gateway/recipient-verify.ts';
 import { createSmtpIn, type SmtpIn } from './mail/gateway/smtp-in.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
 import { createOutboxRepo } from './mail/outbox.repo.ts';
+import { createAlertsRepo } from './modules/alerts/alerts.repo.ts';
+import { type Alerts, createAlerts } from './modules/alerts/alerts.service.ts';
 import { createAuditRepo } from './modules/audit/audit.repo.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
@@ -70,6 +72,12 @@ import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts'
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { createOverviewService, type OverviewService } from './modules/overview/overview.service.ts';
+import { createPhishingReportsRepo } from './modules/phishing-reports/phishing-reports.repo.ts';
+import { userInteractionRoutes } from './modules/phishing-reports/phishing-reports.routes.ts';
+import {
+  createPhishingReportsService,
+  type PhishingReportsService,
+} from './modules/phishing-reports/phishing-reports.service.ts';
 import { createPolicyRepo } from './modules/policy/policy.repo.ts';
 import { policyRoutes } from './modules/policy/policy.routes.ts';
 import { createPolicyService, type PolicyService } from './modules/policy/policy.service.ts';
@@ -119,6 +127,11 @@ import { createTenantsService, type TenantsService } from './modules/tenants/ten
 import { createTrialRepo } from './modules/trial/trial.repo.ts';
 import { trialRoutes } from './modules/trial/trial.routes.ts';
 import { createTrialService, type TrialService } from './modules/trial/trial.service.ts';
+import { createUserInteractionRepo } from './modules/user-interaction/user-interaction.repo.ts';
+import {
+  createUserInteractionService,
+  type UserInteractionService,
+} from './modules/user-interaction/user-interaction.service.ts';
 import { createUsersRepo } from './modules/users/users.repo.ts';
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
@@ -152,6 +165,10 @@ export interface Services {
   securityEvents: SecurityEventsService;
   exceptions: ExceptionsService;
   policy: PolicyService;
+  /** Phishing Reports, the User Interaction dashboard and Modified Attachments, the admins' alerts (issue 11). */
+  phishingReports: PhishingReportsService;
+  userInteraction: UserInteractionService;
+  alerts: Alerts;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -299,6 +316,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicActions: createPublicActionsRepo(db),
     quarantineAdmin: createQuarantineAdminRepo(db),
     quarantine: createQuarantineRepo(db),
+    phishingReports: createPhishingReportsRepo(db),
+    userInteraction: createUserInteractionRepo(db),
+    alerts: createAlertsRepo(db),
   };
   const { users, tenants, features, audit } = repos;
   const sessions = createSessionsService({
@@ -324,6 +344,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     restorePolicyOf: async (tenantId, verdict, tx) =>
       restorePolicyFrom(await repos.quarantine.restorePoliciesOf(tenantId, tx), verdict),
   });
+  const alerts = createAlerts({
+    repo: repos.alerts,
+    mailer,
+    audit,
+    clock,
+    publicUrl: config.publicUrl,
+  });
   const publicActions = createPublicActionsService({
     repo: repos.publicActions,
     // Every public call reads its link's message. A change to what is read of one is announced
@@ -341,6 +368,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock,
     mailer,
     trust: createRecipientTrust(serverKey),
+    reports: repos.phishingReports,
+    alerts,
   });
   const restorePolicy = tenantSettings.restorePolicy;
   const engines = createEngines(config.gateway);
@@ -354,6 +383,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     tenants,
     audit,
     restorePolicy: tenantSettings.restorePolicy,
+    alerts,
   });
   const processor = createGatewayProcessor({
     db,
@@ -447,6 +477,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     securityEvents: createSecurityEventsService({ repo: repos.securityEvents }),
     exceptions: createExceptionsService({ repo: repos.exceptions, audit, clock }),
     policy: createPolicyService({ db, repo: repos.policy, audit: repos.audit, clock }),
+    phishingReports: createPhishingReportsService({
+      repo: repos.phishingReports,
+      audit,
+      mailer,
+      settings: tenantSettings,
+      clock,
+    }),
+    userInteraction: createUserInteractionService({ repo: repos.userInteraction, alerts: repos.alerts }),
+    alerts,
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -544,6 +583,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(securityEventsRoutes);
   await app.register(exceptionsRoutes);
   await app.register(policyRoutes);
+  await app.register(userInteractionRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

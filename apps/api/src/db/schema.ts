@@ -9,6 +9,7 @@ import {
   SECURITY_TOOLS,
   USER_STATUSES,
 } from '@moat/contracts/deployment';
+import { REPORT_KINDS, REPORT_STATUSES } from '@moat/contracts/phishing-reports';
 import { RESTORE_KINDS, RESTORE_MODES, RESTORE_REQUEST_STATUSES, VERDICTS } from '@moat/contracts/quarantine';
 import { ATTACHMENT_STATES, MESSAGE_STATES } from '@moat/contracts/quarantine-admin';
 import { EVENT_TYPES, type EventDetails } from '@moat/contracts/security-events';
@@ -599,7 +600,8 @@ export const restorePolicies = pgTable(
 
 /**
  * A one-click action offered to a recipient in a notification (the action page's opaque `id`):
- * report_safe tells the admins the recipient believes the message is safe. Performed once.
+ * report_safe tells the admins the recipient believes the message is safe, report_phishing that it
+ * is phishing (both open a phishing report, migration 0020). Performed once.
  */
 export const messageActions = pgTable(
   'message_actions',
@@ -615,7 +617,7 @@ export const messageActions = pgTable(
   },
   (t) => [
     uniqueIndex('message_actions_public_idx').on(t.publicId),
-    check('message_actions_action_check', sql`${t.action} in ('report_safe')`),
+    check('message_actions_action_check', sql`${t.action} in ('report_safe', 'report_phishing')`),
   ],
 );
 
@@ -858,3 +860,62 @@ export const rateCounters = pgTable('rate_counters', {
   count: integer('count').notNull(),
   resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * A recipient's report of a held message (the action page's report_phishing / report_safe): one
+ * open report per message and reporter; an admin confirms it (every copy hidden, the sender
+ * blocked if chosen) or dismisses it, and the reporter is told.
+ */
+export const phishingReports = pgTable(
+  'phishing_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => quarantineMessages.id, { onDelete: 'cascade' }),
+    reporter: text('reporter').notNull(),
+    kind: text('kind', { enum: REPORT_KINDS }).notNull(),
+    status: text('status', { enum: REPORT_STATUSES }).notNull().default('open'),
+    blockSender: boolean('block_sender').notNull().default(false),
+    decidedBy: uuid('decided_by'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('phishing_reports_tenant_status_idx').on(t.tenantId, t.status, t.createdAt),
+    uniqueIndex('phishing_reports_open_idx').on(t.messageId, t.reporter).where(sql`${t.status} = 'open'`),
+    check('phishing_reports_kind_check', inList(t.kind, REPORT_KINDS)),
+    check('phishing_reports_status_check', inList(t.status, REPORT_STATUSES)),
+  ],
+);
+
+/** Which alerts a tenant's admins get by email; a tenant without a row gets them all. */
+export const alertSettings = pgTable('alert_settings', {
+  tenantId: uuid('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  alertRestoreRequests: boolean('alert_restore_requests').notNull().default(true),
+  alertReports: boolean('alert_reports').notNull().default(true),
+  alertMalwareHolds: boolean('alert_malware_holds').notNull().default(true),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * The throttle of alert emails: when the last one of a kind was sent to a tenant's admins and how
+ * many events came since (told in the next one), so a flood of holds is one email per window.
+ */
+export const alertWindows = pgTable(
+  'alert_windows',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    pending: integer('pending').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.kind] })],
+);

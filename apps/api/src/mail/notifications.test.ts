@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  adminAlertEmail,
   licenceContactEmail,
   mailVerificationCodeEmail,
   type Notification,
@@ -8,6 +9,7 @@ import {
   quarantineDigestEmail,
   quarantineNoticeEmail,
   recipientVerificationCodeEmail,
+  reportOutcomeEmail,
   restoreDeclinedEmail,
   trialExtensionDecisionEmail,
   trialExtensionRequestEmail,
@@ -320,5 +322,68 @@ describe('the brand', () => {
     expect(mail.fromName).toBe('<b>Acme & Co</b>');
     expect(mail.html).toContain('>&lt;b&gt;Acme &amp; Co&lt;/b&gt;</td>');
     expect(mail.html).not.toContain('<b>Acme');
+  });
+});
+
+describe('reportOutcomeEmail', () => {
+  it('tells the reporter the outcome without a clickable copy of anything the attacker wrote', () => {
+    for (const outcome of ['confirmed', 'dismissed'] as const) {
+      const mail = reportOutcomeEmail(brand, {
+        subject: EVIL,
+        sender: 'payroll@evil.example',
+        kind: 'reported_phishing',
+        outcome,
+      });
+      expectBranded(mail);
+      expect(hrefs(mail.html)).toEqual([]);
+      expect(mail.html).not.toContain('<script');
+      expect(mail.text).not.toMatch(/https?:\/\//);
+      expect(mail.text).not.toContain('evil.example');
+      expect(mail.text).toContain('hxxps[://]evil[.]example');
+    }
+    expect(
+      reportOutcomeEmail(brand, {
+        subject: 'Hi',
+        sender: 'a@b.example',
+        kind: 'reported_safe',
+        outcome: 'dismissed',
+      }).text,
+    ).toContain('marked it safe');
+  });
+});
+
+describe('adminAlertEmail', () => {
+  it('names the count and links only to the console', () => {
+    const mail = adminAlertEmail(brand, {
+      kind: 'malware_hold',
+      count: 3,
+      consoleUrl: `${PORTAL}/#/user-interaction/quarantine-item`,
+      windowMinutes: 10,
+    });
+    expectBranded(mail);
+    expect(mail.subject).toBe('Email Security: 3 messages held for malware');
+    expect(hrefs(mail.html)).toEqual([`${PORTAL}/#/user-interaction/quarantine-item`]);
+    expect(
+      adminAlertEmail(brand, { kind: 'report', count: 1, consoleUrl: PORTAL, windowMinutes: 10 }).subject,
+    ).toBe('Email Security: a new report from a recipient');
+  });
+});
+
+describe('quarantineNoticeEmail report links', () => {
+  it('offers reporting as phishing next to reporting as safe', () => {
+    const mail = quarantineNoticeEmail(brand, {
+      verdict: 'phishing',
+      from: { name: null, address: 'a@b.example' },
+      subject: 'Hi',
+      receivedAt: new Date(0),
+      reasons: [],
+      strippedAttachments: null,
+      mode: 'request',
+      links: { restoreEmail: `${PORTAL}/r`, restoreOriginal: `${PORTAL}/o` },
+      reportSafeUrl: `${PORTAL}/safe`,
+      reportPhishingUrl: `${PORTAL}/phish`,
+      expiresAt: new Date(0),
+    });
+    expect(hrefs(mail.html)).toEqual([`${PORTAL}/r`, `${PORTAL}/phish`, `${PORTAL}/safe`]);
   });
 });

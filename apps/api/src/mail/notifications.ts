@@ -123,6 +123,8 @@ export function quarantineNoticeEmail(
     mode: RestoreMode;
     links: { restoreEmail: string; restoreOriginal: string };
     reportSafeUrl: string;
+    /** The action page's "report as phishing" link (issue 11), when the message has one. */
+    reportPhishingUrl?: string;
     expiresAt: Date;
   },
 ): Notification {
@@ -156,7 +158,12 @@ export function quarantineNoticeEmail(
             label: input.mode === 'automatic' ? 'Restore this email' : 'Request this email',
             url: input.links.restoreEmail,
           },
-    links: [{ label: 'Report this message as safe to your administrator', url: input.reportSafeUrl }],
+    links: [
+      ...(input.reportPhishingUrl
+        ? [{ label: 'Report this message as phishing to your administrator', url: input.reportPhishingUrl }]
+        : []),
+      { label: 'Report this message as safe to your administrator', url: input.reportSafeUrl },
+    ],
   });
 }
 
@@ -257,5 +264,84 @@ export function trialExtensionDecisionEmail(
     paragraphs: decision.approve
       ? [`Your trial now runs for ${decision.days} more day(s). Sign in to continue where you left off.`]
       : ['Your request to extend the trial was not approved. Contact your representative for other options.'],
+  });
+}
+
+/**
+ * An attacker's words made unclickable before they reach a mail that may be auto-linked by the
+ * reader's mail program: "http://evil.example/x" becomes "hxxp[://]evil[.]example/x".
+ */
+export function defang(text: string): string {
+  return text
+    .replace(/\b(h)(tt)(ps?):\/\//gi, (_m, h: string, _tt: string, p: string) => `${h}xx${p}[://]`)
+    .replace(/\b(ftp|file|javascript|data):/gi, '$1[:]')
+    .replace(/([a-z0-9-])\.([a-z0-9-]{2,})/gi, '$1[.]$2')
+    .replace(/@/g, '[at]');
+}
+
+/**
+ * To the recipient who reported a message: what the administrator decided. The reported message
+ * is named by its (defanged) subject and sender only: no link of it, nor to it, is in this mail.
+ */
+export function reportOutcomeEmail(
+  brand: MailBrand,
+  input: {
+    subject: string;
+    sender: string;
+    kind: 'reported_phishing' | 'reported_safe';
+    outcome: 'confirmed' | 'dismissed';
+  },
+): Notification {
+  const subject = defang(orNoSubject(input.subject));
+  const sender = defang(input.sender);
+  const confirmed = input.outcome === 'confirmed';
+  return notification(brand, {
+    subject: confirmed ? 'Your report was confirmed' : 'Your report was reviewed',
+    heading: confirmed ? 'Thank you: the message was removed' : 'Your report was reviewed',
+    paragraphs: [
+      `You reported the message "${subject}" from ${sender} ${input.kind === 'reported_phishing' ? 'as phishing' : 'as safe'}.`,
+      confirmed
+        ? 'An administrator confirmed it is dangerous. It was removed from every quarantine it was held in. Do not open it or any of its links if you see a copy elsewhere.'
+        : 'An administrator reviewed it and marked it safe.',
+    ],
+    footer: `Sent by ${brand.name}. This email has no links to the message you reported.`,
+  });
+}
+
+/** What an alert is about, in the words of the admin's email. */
+const ALERT_WORDS = {
+  restore_request: { one: 'a new restore request', many: 'new restore requests', screen: 'Restore Requests' },
+  report: {
+    one: 'a new report from a recipient',
+    many: 'new reports from recipients',
+    screen: 'Phishing Reports',
+  },
+  malware_hold: {
+    one: 'a message held for malware',
+    many: 'messages held for malware',
+    screen: 'Quarantined Items',
+  },
+} as const;
+export type AlertKind = keyof typeof ALERT_WORDS;
+
+/**
+ * To a tenant's admins: something waits for them. At most one per kind per window: `count` is how
+ * many came since the last one.
+ */
+export function adminAlertEmail(
+  brand: MailBrand,
+  input: { kind: AlertKind; count: number; consoleUrl: string; windowMinutes: number },
+): Notification {
+  const words = ALERT_WORDS[input.kind];
+  const what = input.count === 1 ? words.one : `${input.count} ${words.many}`;
+  return notification(brand, {
+    subject: `${brand.name}: ${what}`,
+    heading: `${what.charAt(0).toUpperCase()}${what.slice(1)}`,
+    paragraphs: [
+      `There ${input.count === 1 ? 'is' : 'are'} ${what} since the last alert.`,
+      `Review ${input.count === 1 ? 'it' : 'them'} in ${words.screen}. Further ones within ${input.windowMinutes} minutes are counted in the next alert.`,
+    ],
+    action: { label: `Open ${words.screen}`, url: input.consoleUrl },
+    footer: 'Choose which alerts you get in User Interaction > Dashboard.',
   });
 }

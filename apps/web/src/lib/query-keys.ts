@@ -33,6 +33,15 @@ export const queryKeys = {
     message: (id: string) => ['quarantine', 'message', id] as const,
     retention: () => ['quarantine', 'retention'] as const,
   },
+  /** Phishing Reports, the User Interaction dashboard, Modified Attachments, alerts (issue 11). */
+  userInteraction: {
+    all: () => ['user-interaction'] as const,
+    reports: (filters: ListKeyFilters) => ['user-interaction', 'reports', filters] as const,
+    summary: (from: string, to: string) => ['user-interaction', 'summary', from, to] as const,
+    attachments: (filters: ListKeyFilters) => ['user-interaction', 'attachments', filters] as const,
+    alertSettings: () => ['user-interaction', 'alert-settings'] as const,
+    badge: () => ['user-interaction', 'badge'] as const,
+  },
   /** The gateway's log of every processed message (Mail Explorer). */
   /** The Policy screen: the tenant's whole mail policy. */
   policy: {

@@ -67,9 +67,9 @@ export function createPublicActionsRepo(db: DbOrTx) {
       publicId: string,
       now: Date,
       tx?: DbOrTx,
-    ): Promise<{ actionId: string; message: PublicMessage } | null> {
+    ): Promise<{ actionId: string; action: string; message: PublicMessage } | null> {
       const [row] = await (tx ?? db)
-        .select({ actionId: messageActions.id, message: publicMessageColumns })
+        .select({ actionId: messageActions.id, action: messageActions.action, message: publicMessageColumns })
         .from(messageActions)
         .innerJoin(quarantineMessages, eq(quarantineMessages.id, messageActions.messageId))
         .where(and(eq(messageActions.publicId, publicId), actionable(type, now)));

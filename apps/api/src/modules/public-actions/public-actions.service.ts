@@ -6,9 +6,11 @@ import type { Clock } from '../../lib/clock.ts';
 import { recipientVerificationCodeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand } from '../../mail/templates.ts';
+import type { Alerts } from '../alerts/alerts.service.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { Throttle } from '../auth/throttle.ts';
 import type { EmailCodes } from '../email-codes/email-codes.service.ts';
+import type { PhishingReportsRepo } from '../phishing-reports/phishing-reports.repo.ts';
 import type { TenantSettings } from '../tenants/tenant-settings.ts';
 import type { PublicActionsRepo, PublicMessage } from './public-actions.repo.ts';
 import type { RecipientTrust } from './recipient-trust.ts';
@@ -82,6 +84,10 @@ export function createPublicActionsService(deps: {
   clock: Clock;
   mailer: Pick<Mailer, 'send' | 'deliverStored'>;
   trust: RecipientTrust;
+  /** Where a recipient's report goes (Phishing Reports, issue 11). */
+  reports: Pick<PhishingReportsRepo, 'insertReport'>;
+  /** The admins' alerts of new reports and restore requests. */
+  alerts: Pick<Alerts, 'raise' | 'deliver'>;
 }) {
   const { repo, clock, codes, throttle, audit } = deps;
 
@@ -258,16 +264,29 @@ export function createPublicActionsService(deps: {
         };
       }
       if (!proof.proven) throw new AppError('forbidden', 'Confirm your email address first');
-      await repo.transaction(async (tx) => {
-        if (!(await repo.performAction(actionId, clock.now(), tx))) return;
+      const kind = found.action === 'report_phishing' ? 'reported_phishing' : 'reported_safe';
+      const words = kind === 'reported_phishing' ? 'phishing' : 'safe';
+      const outbox = await repo.transaction(async (tx) => {
+        if (!(await repo.performAction(actionId, clock.now(), tx))) return [];
+        // A report, not a detection: one event of the recipient's, at most once per reporter.
+        const reportId = await deps.reports.insertReport(
+          { tenantId: m.tenantId, messageId: m.id, reporter: m.recipient, kind, createdAt: clock.now() },
+          tx,
+        );
+        if (!reportId) return [];
         await repo.insertSecurityEvent(
           {
             tenantId: m.tenantId,
             messageId: m.id,
+            // A report is its own kind of event (the Events screen's type), never a second detection.
+            type: 'report',
+            recipient: m.recipient,
+            subject: m.subject,
             engine: 'recipient',
             verdict: m.verdict,
-            description: `${m.recipient} reported the message as safe`,
+            description: `Report: ${m.recipient} reported the message as ${words}`,
             severity: 'info',
+            details: { decision: { verdict: m.verdict, action: found.action, source: 'recipient' } },
           },
           tx,
         );
@@ -275,18 +294,21 @@ export function createPublicActionsService(deps: {
           { type: 'anonymous', email: m.recipient, ip: call.ip },
           {
             tenantId: m.tenantId,
-            action: 'quarantine.reported_safe',
-            targetType: 'quarantine_message',
-            targetId: m.id,
+            action: `quarantine.${kind}`,
+            targetType: 'phishing_report',
+            targetId: reportId,
+            details: { message_id: m.id },
           },
           tx,
         );
+        return deps.alerts.raise(m.tenantId, 'report', tx);
       });
+      deps.alerts.deliver(outbox);
       return {
         body: {
           success: true,
           primary_text: 'Requested action performed successfully',
-          secondary_text: 'Your administrator will review the message you reported as safe.',
+          secondary_text: `Thank you. Your administrator will review the message you reported as ${words}.`,
         },
         trustCookie: proof.trustCookie,
       };
@@ -389,7 +411,7 @@ export function createPublicActionsService(deps: {
         throw new AppError('validation_error', 'Please enter a message', [
           { field: 'body.commentary', message: 'enter_a_message' },
         ]);
-      await repo.transaction(async (tx) => {
+      const outbox = await repo.transaction(async (tx) => {
         const requestId = await repo.insertRestoreRequest(
           {
             tenantId: m.tenantId,
@@ -413,7 +435,9 @@ export function createPublicActionsService(deps: {
           },
           tx,
         );
+        return deps.alerts.raise(m.tenantId, 'restore_request', tx);
       });
+      deps.alerts.deliver(outbox);
       return {
         body: { status: 'requested' as const, message: REQUESTED_TEXT[kind] },
         trustCookie: proof.trustCookie,

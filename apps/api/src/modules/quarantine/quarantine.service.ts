@@ -13,6 +13,7 @@ import { quarantineNoticeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { parseMessage, sha256 } from '../../mail/parse.ts';
 import { mailBrand } from '../../mail/templates.ts';
+import type { Alerts } from '../alerts/alerts.service.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
 import { restoreLinks } from './links.ts';
@@ -52,6 +53,8 @@ export interface QuarantineDeps {
    * server's is `TenantSettings.restorePolicy`; a one-off CLI run reads it each time).
    */
   restorePolicy: (tenantId: string, verdict: Verdict, tx?: DbOrTx) => Promise<RestorePolicy>;
+  /** The admins' alerts (the server's; a one-off CLI run has none): the outbox ids it queued. */
+  alerts?: Pick<Alerts, 'raise'>;
 }
 
 /** Holding mail: the one path for the CLI import and the SMTP gateway. */
@@ -99,6 +102,8 @@ export function createQuarantineService(deps: QuarantineDeps) {
       const publicId = randomBytes(24).toString('base64url');
       const actionId = randomBytes(24).toString('base64url');
       const reportSafeUrl = `${deps.config.publicUrl}/#${ROUTES.emailActions.action}?${new URLSearchParams({ type: input.saasType, id: actionId })}`;
+      const phishingActionId = randomBytes(24).toString('base64url');
+      const reportPhishingUrl = `${deps.config.publicUrl}/#${ROUTES.emailActions.action}?${new URLSearchParams({ type: input.saasType, id: phishingActionId })}`;
       const strip = input.stripAttachments && parsed.attachments.length > 0;
       const links = restoreLinks(deps.config.publicUrl, { saasType: input.saasType, publicId }, policy.mode);
       const brand = mailBrand(tenant);
@@ -141,6 +146,7 @@ export function createQuarantineService(deps: QuarantineDeps) {
           tx,
         );
         await repo.insertAction(actionId, message.id, 'report_safe', tx);
+        await repo.insertAction(phishingActionId, message.id, 'report_phishing', tx);
         await repo.insertSecurityEvent(
           {
             tenantId: tenant.id,
@@ -200,12 +206,16 @@ export function createQuarantineService(deps: QuarantineDeps) {
                   mode: policy.mode,
                   links,
                   reportSafeUrl,
+                  reportPhishingUrl,
                   expiresAt: message.expiresAt,
                 }),
               },
               tx,
             ),
           );
+        // A malware hold tells the tenant's admins (throttled: one alert per window, with a count).
+        if (input.verdict === 'malware' && deps.alerts)
+          outboxIds.push(...(await deps.alerts.raise(tenant.id, 'malware_hold', tx)));
         await audit.record(
           actor,
           {

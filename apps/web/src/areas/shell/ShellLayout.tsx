@@ -16,6 +16,7 @@ import { QuickSearch } from '../../features/search/components/QuickSearch';
 import { currentUserPollingOptions } from '../../features/session/api/get-current-user';
 import { UnifiedQuarantineToggle } from '../../features/unified-quarantine/components/UnifiedQuarantineToggle';
 import { showsUnifiedQuarantineToggle } from '../../features/unified-quarantine/show-toggle';
+import { useAlertBadge } from '../../features/user-interaction-dashboard/api/get-alert-badge';
 import { deploymentQueryOptions } from '../../lib/console-data/get-deployment';
 import { incidentsQueryOptions } from '../../lib/console-data/get-incidents';
 import { FloatingMenu } from './FloatingMenu';
@@ -60,6 +61,19 @@ export function ShellLayout() {
   const deployment = useQuery(deploymentQueryOptions()).data;
   const incidents = useQuery({ ...incidentsQueryOptions(), enabled: !hideMenu }).data;
   const items = useMemo(() => (ctx ? visibleNavItems(ctx) : null), [ctx]);
+  // What waits for an admin (open reports, restore requests) on the User Interaction entries.
+  const waiting = useAlertBadge(user.role === 'admin').data;
+  const badges = useMemo(
+    () =>
+      waiting
+        ? {
+            'user-interaction': waiting.total,
+            'reported-phishing': waiting.open_reports,
+            'restore-request-and-clean-attachments': waiting.waiting_requests,
+          }
+        : undefined,
+    [waiting],
+  );
   const sideNav = useSideNav();
 
   const versionDialog = <VersionInfoDialog opened={versionOpened} onClose={version.close} />;
@@ -161,6 +175,7 @@ export function ShellLayout() {
             onAction={(action) => {
               if (action === 'versionInfo') version.open();
             }}
+            badges={badges}
           />
         </AppShell.Navbar>
         {!phone && sideNav.overlay && (

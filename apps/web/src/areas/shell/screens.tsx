@@ -57,6 +57,27 @@ export const SCREENS: readonly ScreenEntry[] = [
       (m) => m.PolicyScreen,
     ),
   },
+  {
+    path: `${ROUTES.userInteraction}/reported-phishing`,
+    Screen: screen(
+      () => import('../../features/phishing-reports/components/PhishingReportsScreen'),
+      (m) => m.PhishingReportsScreen,
+    ),
+  },
+  {
+    path: `${ROUTES.userInteraction}/dashboard`,
+    Screen: screen(
+      () => import('../../features/user-interaction-dashboard/components/UserInteractionDashboard'),
+      (m) => m.UserInteractionDashboard,
+    ),
+  },
+  {
+    path: `${ROUTES.userInteraction}/modified-attachments`,
+    Screen: screen(
+      () => import('../../features/modified-attachments/components/ModifiedAttachmentsScreen'),
+      (m) => m.ModifiedAttachmentsScreen,
+    ),
+  },
 ];
 
 /** The screen of a path, if it has one. */

@@ -65,6 +65,8 @@ export const DECISION_ACTION_LABEL: Record<string, TranslationKey> = {
   quarantine_silent: 'events.action.quarantine_silent',
   release_email: 'events.action.release_email',
   release_original: 'events.action.release_original',
+  report_phishing: 'events.action.report_phishing',
+  report_safe: 'events.action.report_safe',
 };
 
 /** A label of a closed list, or the server's own word for a value the list does not know. */

@@ -1,4 +1,14 @@
-import { ActionIcon, Divider, Indicator, NavLink, ScrollArea, Skeleton, Stack, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Divider,
+  Indicator,
+  NavLink,
+  ScrollArea,
+  Skeleton,
+  Stack,
+  Tooltip,
+} from '@mantine/core';
 import type { Incident, IncidentSeverity } from '@moat/contracts/console';
 import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -62,10 +72,21 @@ export interface SideNavProps {
   lock?: { locked: boolean; onToggle: () => void };
   onNavigate?: () => void;
   onAction: (action: NavAction) => void;
+  /** Counts of what waits, shown as a small badge next to an item's label (by item id). */
+  badges?: Readonly<Record<string, number>>;
 }
 
 /** The side navigation of SPEC §2.4: the rule table's visible items, with incident markers. */
-export function SideNav({ items, incidents, wide, header, lock, onNavigate, onAction }: SideNavProps) {
+export function SideNav({
+  items,
+  incidents,
+  wide,
+  header,
+  lock,
+  onNavigate,
+  onAction,
+  badges,
+}: SideNavProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const idPrefix = useId();
@@ -104,6 +125,12 @@ export function SideNav({ items, incidents, wide, header, lock, onNavigate, onAc
       'data-nav-id': item.id,
       'data-nav-depth': depth,
       label: label(item),
+      rightSection: badges?.[item.id] ? (
+        <Badge size="sm" circle={badges[item.id]! < 10} color="red.9" className="side-nav__badge">
+          <span aria-hidden="true">{badges[item.id]}</span>
+          <span className="side-nav__badge-text">{t('alerts.badge', { count: badges[item.id] })}</span>
+        </Badge>
+      ) : undefined,
       leftSection: icon(item),
       'aria-describedby': marker?.descriptionId,
       className: 'side-nav__item',

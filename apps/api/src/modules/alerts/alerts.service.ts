@@ -1,0 +1,98 @@
+import type { AlertBadge, AlertSettings } from '@moat/contracts/phishing-reports';
+import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Actor } from '../../lib/actor.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { type AlertKind, adminAlertEmail } from '../../mail/notifications.ts';
+import type { Mailer } from '../../mail/outbound.ts';
+import { mailBrand } from '../../mail/templates.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { AlertsRepo } from './alerts.repo.ts';
+
+/** At most one alert email of a kind per tenant in this window; the next one tells the count. */
+export const ALERT_WINDOW_MS = 10 * 60_000;
+
+const SETTING_OF: Record<AlertKind, keyof AlertSettings> = {
+  restore_request: 'alert_restore_requests',
+  report: 'alert_reports',
+  malware_hold: 'alert_malware_holds',
+};
+const SCREEN_OF: Record<AlertKind, string> = {
+  restore_request: USER_INTERACTION_ROUTES.restoreRequests,
+  report: `${ROUTES.userInteraction}/reported-phishing`,
+  malware_hold: USER_INTERACTION_ROUTES.quarantineItems,
+};
+
+/** The admins' alerts of new restore requests, reports and malware holds (issue 11). */
+export function createAlerts(deps: {
+  repo: AlertsRepo;
+  mailer: Pick<Mailer, 'send' | 'deliverStored'>;
+  audit: Pick<AuditRepo, 'record'>;
+  clock: Clock;
+  publicUrl: string;
+}) {
+  const { repo, clock } = deps;
+  return {
+    /**
+     * Something of `kind` happened in the tenant: email its admins unless the tenant turned the
+     * alert off or one was sent within the window. Runs on the caller's transaction `tx`; the
+     * mail it queued is returned for the caller to deliver after its commit.
+     */
+    async raise(tenantId: string, kind: AlertKind, tx?: DbOrTx): Promise<string[]> {
+      const settings = await repo.settingsOf(tenantId, tx);
+      if (!settings[SETTING_OF[kind]]) return [];
+      const now = clock.now();
+      const since = await repo.claimWindow(
+        tenantId,
+        kind,
+        now,
+        new Date(now.getTime() - ALERT_WINDOW_MS),
+        tx,
+      );
+      if (!since) return [];
+      const admins = await repo.adminEmails(tenantId, tx);
+      if (admins.length === 0) return [];
+      const count = Math.max(1, await repo.eventsSince(tenantId, kind, since, tx));
+      const brand = mailBrand(await repo.brandOf(tenantId, tx));
+      const mail = adminAlertEmail(brand, {
+        kind,
+        count,
+        consoleUrl: `${deps.publicUrl}/#${SCREEN_OF[kind]}`,
+        windowMinutes: ALERT_WINDOW_MS / 60_000,
+      });
+      const ids: string[] = [];
+      for (const to of admins)
+        ids.push(await deps.mailer.send({ tenantId, kind: `alert_${kind}`, to, ...mail }, tx));
+      return ids;
+    },
+
+    /** Deliver what `raise` queued, once its transaction committed. */
+    deliver(ids: string[]): void {
+      for (const id of ids) deps.mailer.deliverStored(id);
+    },
+
+    settingsOf: (tenantId: string) => repo.settingsOf(tenantId),
+
+    async saveSettings(tenantId: string, settings: AlertSettings, actor: Actor): Promise<AlertSettings> {
+      await repo.saveSettings(tenantId, settings, clock.now());
+      await deps.audit.record(actor, {
+        tenantId,
+        action: 'alerts.settings_changed',
+        targetType: 'tenant',
+        targetId: tenantId,
+        details: { ...settings },
+      });
+      return settings;
+    },
+
+    async badge(tenantId: string): Promise<AlertBadge> {
+      const { openReports, waitingRequests } = await repo.waiting(tenantId);
+      return {
+        open_reports: openReports,
+        waiting_requests: waitingRequests,
+        total: openReports + waitingRequests,
+      };
+    },
+  };
+}
+export type Alerts = ReturnType<typeof createAlerts>;

@@ -1,0 +1,160 @@
+import { CSV_EXPORT_MAX_ROWS } from '@moat/contracts/list';
+import type { ReportDecision, ReportsList, reportsQuerySchema } from '@moat/contracts/phishing-reports';
+import type { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { type CsvColumn, toCsv } from '../../lib/csv.ts';
+import { reportOutcomeEmail } from '../../mail/notifications.ts';
+import type { Mailer } from '../../mail/outbound.ts';
+import { mailBrand } from '../../mail/templates.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { TenantSettings } from '../tenants/tenant-settings.ts';
+import type { PhishingReportsRepo, ReportFilter, ReportRow } from './phishing-reports.repo.ts';
+
+type Query = z.output<typeof reportsQuerySchema>;
+type Entry = ReportsList['items'][number];
+
+const filterOf = (q: Query): ReportFilter => ({
+  status: q.status,
+  kind: q.kind,
+  q: q.q,
+  from: q.from ? new Date(q.from) : undefined,
+  to: q.to ? new Date(q.to) : undefined,
+});
+
+function entryOf(r: ReportRow): Entry {
+  return {
+    id: r.id,
+    created_at: r.createdAt.toISOString(),
+    reporter: r.reporter,
+    kind: r.kind,
+    status: r.status,
+    block_sender: r.blockSender,
+    decided_at: r.decidedAt?.toISOString() ?? null,
+    message_id: r.messageId,
+    sender: r.sender,
+    subject: r.subject,
+    verdict: r.verdict,
+    received_at: r.receivedAt.toISOString(),
+  };
+}
+
+const CSV_COLUMNS: CsvColumn<Entry>[] = [
+  { header: 'reported_at', value: (e) => e.created_at },
+  { header: 'reporter', value: (e) => e.reporter },
+  { header: 'kind', value: (e) => e.kind },
+  { header: 'status', value: (e) => e.status },
+  { header: 'sender', value: (e) => e.sender },
+  { header: 'subject', value: (e) => e.subject },
+  { header: 'verdict', value: (e) => e.verdict },
+  { header: 'received_at', value: (e) => e.received_at },
+  { header: 'decided_at', value: (e) => e.decided_at },
+  { header: 'block_sender', value: (e) => e.block_sender },
+];
+
+/**
+ * Phishing Reports (issue 11): the queue of what recipients reported from the action page. A
+ * confirmation hides every copy of the message in the tenant and may block its sender; a
+ * dismissal marks it safe. Either way every reporter of that message is told, once.
+ */
+export function createPhishingReportsService(deps: {
+  repo: PhishingReportsRepo;
+  audit: Pick<AuditRepo, 'record'>;
+  mailer: Pick<Mailer, 'send' | 'deliverStored'>;
+  settings: Pick<TenantSettings, 'tenantById'>;
+  clock: Clock;
+}) {
+  const { repo, clock } = deps;
+
+  async function decide(
+    tenantId: string,
+    id: string,
+    actor: Actor & { userId: string },
+    outcome: 'confirmed' | 'dismissed',
+    blockSender: boolean,
+  ): Promise<ReportDecision> {
+    const brand = mailBrand(await deps.settings.tenantById(tenantId));
+    const outbox: string[] = [];
+    const hidden = await repo.transaction(async (tx) => {
+      const report = await repo.reportToDecide(tenantId, id, tx);
+      if (!report) throw new AppError('not_found', 'Report not found');
+      if (report.status !== 'open') throw new AppError('conflict', `The report is ${report.status} already`);
+      // A confirmation hides every recipient's copy, and answers their reports of it too.
+      const hiddenIds = outcome === 'confirmed' ? await repo.hideCopies({ ...report, tenantId }, tx) : [];
+      const hiddenCount = hiddenIds.length;
+      const decided = await repo.decide(
+        report,
+        hiddenIds,
+        {
+          status: outcome,
+          by: actor.userId,
+          at: clock.now(),
+          blockSender: outcome === 'confirmed' && blockSender,
+        },
+        tx,
+      );
+      if (outcome === 'confirmed' && blockSender)
+        await repo.blockSender(tenantId, report.sender.toLowerCase(), tx);
+      for (const r of decided) {
+        outbox.push(
+          await deps.mailer.send(
+            {
+              tenantId,
+              kind: 'report_outcome',
+              to: r.reporter,
+              ...reportOutcomeEmail(brand, {
+                subject: report.subject,
+                sender: report.sender,
+                kind: r.kind,
+                outcome,
+              }),
+            },
+            tx,
+          ),
+        );
+      }
+      await deps.audit.record(
+        actor,
+        {
+          tenantId,
+          action: outcome === 'confirmed' ? 'phishing_report.confirm' : 'phishing_report.dismiss',
+          targetType: 'phishing_report',
+          targetId: report.id,
+          details: {
+            message_id: report.messageId,
+            reports: decided.length,
+            hidden: hiddenCount,
+            ...(outcome === 'confirmed' ? { block_sender: blockSender, sender: report.sender } : {}),
+          },
+        },
+        tx,
+      );
+      return hiddenCount;
+    });
+    for (const outboxId of outbox) deps.mailer.deliverStored(outboxId);
+    return { status: outcome, hidden };
+  }
+
+  return {
+    async list(tenantId: string, query: Query): Promise<ReportsList> {
+      const { total, rows } = await repo.page(tenantId, filterOf(query), query);
+      return { total, items: rows.map(entryOf) };
+    },
+
+    async exportCsv(tenantId: string, query: Query): Promise<string> {
+      const { rows } = await repo.page(tenantId, filterOf(query), {
+        ...query,
+        limit: CSV_EXPORT_MAX_ROWS,
+        offset: 0,
+      });
+      return toCsv(CSV_COLUMNS, rows.map(entryOf));
+    },
+
+    confirm: (tenantId: string, id: string, actor: Actor & { userId: string }, blockSender: boolean) =>
+      decide(tenantId, id, actor, 'confirmed', blockSender),
+    dismiss: (tenantId: string, id: string, actor: Actor & { userId: string }) =>
+      decide(tenantId, id, actor, 'dismissed', false),
+  };
+}
+export type PhishingReportsService = ReturnType<typeof createPhishingReportsService>;

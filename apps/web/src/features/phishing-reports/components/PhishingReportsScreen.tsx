@@ -1,0 +1,257 @@
+import { Alert, Badge, Button, Checkbox, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { DIALOG_WIDTH } from '@moat/contracts/constants';
+import {
+  type PhishingReport,
+  REPORT_KINDS,
+  REPORT_SORTS,
+  REPORT_STATUSES,
+  USER_INTERACTION_API,
+} from '@moat/contracts/phishing-reports';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
+import { DateCell, MessageCell, subjectOf } from '../../../components/list/ListParts';
+import { ListTable } from '../../../components/list/ListTable';
+import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
+import { SortableTh } from '../../../components/list/SortableTh';
+import { useListState } from '../../../components/list/use-list-state';
+import { decisionErrorText } from '../../quarantine/error-text';
+import { useConfirmPhishingReport } from '../api/confirm-phishing-report';
+import { useDismissPhishingReport } from '../api/dismiss-phishing-report';
+import { usePhishingReports } from '../api/get-phishing-reports';
+
+const STATUS_COLOR = { open: 'orange', confirmed: 'red', dismissed: 'green' } as const;
+
+/** Confirming removes every held copy and may block the sender: the admin says so explicitly. */
+function ConfirmDialog({
+  report,
+  pending,
+  onConfirm,
+  onClose,
+}: {
+  report: PhishingReport | null;
+  pending: boolean;
+  onConfirm: (blockSender: boolean) => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [block, setBlock] = useState(false);
+  const close = () => {
+    setBlock(false);
+    onClose();
+  };
+  return (
+    <Modal
+      opened={report !== null}
+      onClose={close}
+      title={t('reports.confirmTitle')}
+      size={DIALOG_WIDTH.small}
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
+      {report && (
+        <Stack gap="md">
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {t('reports.confirmDescription', {
+              subject: subjectOf(t, report.subject),
+              sender: report.sender,
+            })}
+          </Text>
+          <Checkbox
+            label={t('reports.blockSender', { sender: report.sender })}
+            checked={block}
+            onChange={(event) => setBlock(event.currentTarget.checked)}
+            styles={{ label: { overflowWrap: 'anywhere' } }}
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close}>
+              {t('common.cancel')}
+            </Button>
+            <Button color="red.9" loading={pending} onClick={() => onConfirm(block)} data-autofocus>
+              {t('reports.confirm')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+/**
+ * Phishing Reports (/user-interaction/reported-phishing): what recipients reported from the link
+ * in their notice. Confirm removes every held copy (and may block the sender); Mark safe dismisses.
+ */
+export function PhishingReportsScreen() {
+  const { t } = useTranslation();
+  const state = useListState({
+    sorts: REPORT_SORTS,
+    defaultSort: 'created_at',
+    filters: { status: REPORT_STATUSES, kind: REPORT_KINDS },
+  });
+  const list = usePhishingReports(state.query);
+  const confirm = useConfirmPhishingReport();
+  const dismiss = useDismissPhishingReport();
+  const [confirming, setConfirming] = useState<PhishingReport | null>(null);
+  const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
+  const sortable = { sort: state.sort, dir: state.dir, onSort: state.setSort };
+
+  const onConfirm = (blockSender: boolean) => {
+    if (!confirming) return;
+    confirm.mutate(
+      { id: confirming.id, blockSender },
+      {
+        onSuccess: (answer) =>
+          setFeedback({ ok: true, text: t('reports.confirmed', { count: answer.hidden }) }),
+        onError: (error) => setFeedback({ ok: false, text: decisionErrorText(t, error) }),
+        onSettled: () => setConfirming(null),
+      },
+    );
+  };
+  const onDismiss = (report: PhishingReport) =>
+    dismiss.mutate(
+      { id: report.id },
+      {
+        onSuccess: () => setFeedback({ ok: true, text: t('reports.dismissed') }),
+        onError: (error) => setFeedback({ ok: false, text: decisionErrorText(t, error) }),
+      },
+    );
+
+  return (
+    <Stack gap="md">
+      <ListToolbar
+        search={state.search}
+        onSearchChange={state.setSearch}
+        range={{ value: state.range, fromDay: state.fromDay, toDay: state.toDay, onChange: state.setRange }}
+        filters={[
+          enumFilter({
+            name: 'status',
+            label: t('reports.columns.status'),
+            allLabel: t('reports.allStatuses'),
+            values: REPORT_STATUSES,
+            labelOf: (value) => t(`reports.status.${value}`),
+            value: state.filters.status,
+            onChange: (value) => state.setFilter('status', value),
+          }),
+          enumFilter({
+            name: 'kind',
+            label: t('reports.columns.kind'),
+            allLabel: t('reports.allKinds'),
+            values: REPORT_KINDS,
+            labelOf: (value) => t(`reports.kind.${value}`),
+            value: state.filters.kind,
+            onChange: (value) => state.setFilter('kind', value),
+          }),
+        ]}
+        actions={
+          <ExportCsvButton
+            path={USER_INTERACTION_API.reportsExport}
+            query={state.exportQuery}
+            disabled={!list.data || list.data.total === 0}
+          />
+        }
+      />
+
+      <div role="status" aria-live="polite">
+        {feedback && (
+          <Alert
+            color={feedback.ok ? 'green' : 'red'}
+            variant="light"
+            withCloseButton
+            onClose={() => setFeedback(null)}
+          >
+            {feedback.text}
+          </Alert>
+        )}
+      </div>
+
+      <ListTable
+        list={list}
+        page={state.page}
+        onPage={state.setPage}
+        filtered={state.filtered}
+        caption={t('reports.caption')}
+        emptyTitle={t('reports.emptyTitle')}
+        emptyDescription={t('reports.emptyDescription')}
+        minWidth={900}
+        head={
+          <>
+            <SortableTh
+              column="created_at"
+              label={t('reports.columns.reported')}
+              firstDir="desc"
+              {...sortable}
+            />
+            <SortableTh column="reporter" label={t('reports.columns.reporter')} {...sortable} />
+            <SortableTh column="subject" label={t('reports.columns.message')} {...sortable} />
+            <Table.Th>{t('reports.columns.kind')}</Table.Th>
+            <SortableTh column="status" label={t('reports.columns.status')} {...sortable} />
+          </>
+        }
+      >
+        {(list.data?.items ?? []).map((report) => {
+          const subject = subjectOf(t, report.subject);
+          return (
+            <Table.Tr key={report.id}>
+              <DateCell iso={report.created_at} />
+              <Table.Td>
+                <Text size="sm">{report.reporter}</Text>
+              </Table.Td>
+              <Table.Td className="quarantine-table__message">
+                <MessageCell subject={subject} sender={report.sender} />
+              </Table.Td>
+              <Table.Td>
+                <Badge
+                  variant="outline"
+                  color={report.kind === 'reported_phishing' ? 'red' : 'green'}
+                  className="quarantine-badge"
+                >
+                  {t(`reports.kind.${report.kind}`)}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={STATUS_COLOR[report.status]} className="quarantine-badge">
+                  {t(`reports.status.${report.status}`)}
+                </Badge>
+                {report.block_sender && (
+                  <Text size="xs" c="dimmed">
+                    {t('reports.blockedSender')}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                {report.status === 'open' && (
+                  <Group gap={4} wrap="nowrap" justify="flex-end">
+                    <Button
+                      size="xs"
+                      color="red.9"
+                      onClick={() => setConfirming(report)}
+                      aria-label={t('reports.confirmOf', { subject })}
+                    >
+                      {t('reports.confirm')}
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      loading={dismiss.isPending && dismiss.variables?.id === report.id}
+                      onClick={() => onDismiss(report)}
+                      aria-label={t('reports.dismissOf', { subject })}
+                    >
+                      {t('reports.dismiss')}
+                    </Button>
+                  </Group>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </ListTable>
+
+      <ConfirmDialog
+        report={confirming}
+        pending={confirm.isPending}
+        onConfirm={onConfirm}
+        onClose={() => setConfirming(null)}
+      />
+    </Stack>
+  );
+}
