@@ -151,9 +151,16 @@ describe('a recipient reports a held message from the action page', () => {
     expect(reports).toMatchObject([{ reporter: recipient, kind: 'reported_phishing', status: 'open' }]);
     const events = await t.db.select().from(securityEvents).where(eq(securityEvents.messageId, m.id));
     expect(events).toHaveLength(2);
+    // The held message's detection, and one report: typed as such, so Events never shows it as a second detection.
+    expect(events.map((e) => e.type).sort()).toEqual(['hold', 'report']);
     const reportEvents = events.filter((e) => e.engine === 'recipient');
     expect(reportEvents).toMatchObject([
-      { severity: 'info', description: `Report: ${recipient} reported the message as phishing` },
+      {
+        type: 'report',
+        recipient,
+        severity: 'info',
+        description: `Report: ${recipient} reported the message as phishing`,
+      },
     ]);
     const listed = (await admin.get('/api/v1/phishing_reports?status=open')).json();
     expect(listed.items.map((i: { reporter: string }) => i.reporter)).toContain(recipient);
