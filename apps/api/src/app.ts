@@ -28,6 +28,9 @@ import { createRecipientVerifier } from './mail/gateway/recipient-verify.ts';
 import { createSmtpIn, type SmtpIn } from './mail/gateway/smtp-in.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
 import { createOutboxRepo } from './mail/outbox.repo.ts';
+import { createAnalyticsRepo } from './modules/analytics/analytics.repo.ts';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { type AnalyticsService, createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createAuditRepo } from './modules/audit/audit.repo.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
@@ -137,6 +140,7 @@ export interface Services {
   search: SearchService;
   overview: OverviewService;
   mailExplorer: MailExplorerService;
+  analytics: AnalyticsService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -272,6 +276,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     search: createSearchRepo(db),
     overview: createOverviewRepo(db),
     mailExplorer: createMailExplorerRepo(db),
+    analytics: createAnalyticsRepo(db),
     currentUser: createCurrentUserRepo(db),
     digest: createDigestRepo(db),
     sessions: createSessionsRepo(db),
@@ -425,6 +430,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     overview: createOverviewService({ repo: repos.overview, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
+    analytics: createAnalyticsService({ repo: repos.analytics, clock }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -515,6 +521,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(searchRoutes);
   await app.register(overviewRoutes);
   await app.register(mailExplorerRoutes);
+  await app.register(analyticsRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 
