@@ -36,4 +36,8 @@ export const queryKeys = {
   mailExplorer: {
     messages: (filters: ListKeyFilters) => ['mail-explorer', 'messages', filters] as const,
   },
+  /** The Analytics Dashboard's counts for a time range. */
+  analytics: {
+    dashboard: (range: ListKeyFilters) => ['analytics', 'dashboard', range] as const,
+  },
 };
