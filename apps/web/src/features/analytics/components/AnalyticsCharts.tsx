@@ -52,6 +52,12 @@ export function ChartCard({
 type Counts<K extends string> = Record<K, number>;
 
 /**
+ * The drawn charts sit under aria-hidden: their links and tables carry the numbers and the
+ * keyboard, so recharts' own keyboard layer (a focusable surface) stays off.
+ */
+const NOT_FOCUSABLE = { accessibilityLayer: false } as const;
+
+/**
  * Mail per hour or day, stacked by verdict or action. A click on a bar opens Mail Explorer filtered
  * to that verdict or action; below the chart each one is a link with its total, and a visually
  * hidden table gives screen readers every bucket's numbers.
@@ -95,6 +101,7 @@ export function VolumeChart<K extends string>({
           data={rows}
           dataKey="label"
           type="stacked"
+          barChartProps={NOT_FOCUSABLE}
           withLegend
           legendProps={{ verticalAlign: 'bottom' }}
           series={keys.map((key) => ({ name: key, label: t(series[key].label), color: series[key].color }))}
@@ -229,6 +236,7 @@ export function EnginesChart({
               data={engines}
               dataKey="engine"
               orientation="vertical"
+              barChartProps={NOT_FOCUSABLE}
               yAxisProps={{ width: 110 }}
               series={[{ name: 'count', label: t('analytics.columns.detections'), color: 'blue.6' }]}
               barProps={{
