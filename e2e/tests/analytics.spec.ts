@@ -125,6 +125,13 @@ test('the dashboard counts the mail sent through the gateway and drills into Mai
   );
   await expectNoAxeViolations(page);
 
+  // On a phone the charts stack at full width and nothing widens the page.
+  await page.setViewportSize({ width: 360, height: 800 });
+  await expect(page.getByRole('heading', { level: 2, name: 'Authentication pass rates' })).toBeVisible();
+  // (The charts follow the new width once their resize observers have run.)
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.setViewportSize({ width: 1440, height: 900 });
+
   await open('Malware', 1).click();
   await expect(page).toHaveURL(/#\/mail-explorer\?range=24h&verdict=malware$/);
   const list = page.getByRole('table', { name: 'Processed messages' });
