@@ -30,6 +30,9 @@ import { createMailer, type Mailer } from './mail/outbound.ts';
 import { createOutboxRepo } from './mail/outbox.repo.ts';
 import { createAlertsRepo } from './modules/alerts/alerts.repo.ts';
 import { type Alerts, createAlerts } from './modules/alerts/alerts.service.ts';
+import { createAnalyticsRepo } from './modules/analytics/analytics.repo.ts';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { type AnalyticsService, createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createAuditRepo } from './modules/audit/audit.repo.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
@@ -169,6 +172,7 @@ export interface Services {
   phishingReports: PhishingReportsService;
   userInteraction: UserInteractionService;
   alerts: Alerts;
+  analytics: AnalyticsService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -307,6 +311,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     securityEvents: createSecurityEventsRepo(db),
     exceptions: createExceptionsRepo(db),
     policy: createPolicyRepo(db),
+    analytics: createAnalyticsRepo(db),
     currentUser: createCurrentUserRepo(db),
     digest: createDigestRepo(db),
     sessions: createSessionsRepo(db),
@@ -486,6 +491,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     userInteraction: createUserInteractionService({ repo: repos.userInteraction, alerts: repos.alerts }),
     alerts,
+    analytics: createAnalyticsService({ repo: repos.analytics, clock }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -584,6 +590,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(exceptionsRoutes);
   await app.register(policyRoutes);
   await app.register(userInteractionRoutes);
+  await app.register(analyticsRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

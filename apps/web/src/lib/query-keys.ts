@@ -61,4 +61,8 @@ export const queryKeys = {
     all: () => ['exceptions'] as const,
     list: (filters: ListKeyFilters) => ['exceptions', 'list', filters] as const,
   },
+  /** The Analytics Dashboard's counts for a time range. */
+  analytics: {
+    dashboard: (range: ListKeyFilters) => ['analytics', 'dashboard', range] as const,
+  },
 };

@@ -35,6 +35,13 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: `${ROUTES.analytics}/dashboard`,
+    Screen: screen(
+      () => import('../../features/analytics/components/AnalyticsScreen'),
+      (m) => m.AnalyticsScreen,
+    ),
+  },
+  {
     path: ROUTES.mailExplorer,
     Screen: screen(
       () => import('../../features/mail-explorer/components/MailExplorerScreen'),

@@ -102,8 +102,10 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
     expect(sees({ debug: true }, 'vendor-risk')).toBe(true);
   });
 
-  it('always shows the Analytics dashboard, Shadow IT and Custom Queries', () => {
+  it('always shows Shadow IT and Custom Queries, and the Analytics dashboard to admins only', () => {
     for (const id of ['analytics-dashboard', 'shadow-it', 'custom-queries']) expect(sees({}, id)).toBe(true);
+    expect(sees({ user: { role: 'user' } }, 'analytics-dashboard')).toBe(false);
+    expect(sees({ user: { role: 'user' } }, 'shadow-it')).toBe(true);
   });
 
   it('shows Security Checkup with showCheckupReportsScreen, and Summary and Periodic Reports only without it', () => {

@@ -261,6 +261,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
         title: 'nav.items.dashboard',
         icon: 'dashboard',
         href: `${ANALYTICS}/dashboard`,
+        // Its counts come from every mailbox of the tenant: an admin page (issue 11).
+        visible: isAdmin,
       },
       {
         id: 'vendor-risk',
