@@ -30,18 +30,16 @@ async function openUserMenu() {
 describe('signed-in shell: side navigation', () => {
   it('lists the entries the rule table shows this user, with the current page marked', async () => {
     stubShell({ user: { role: 'user' } });
-    renderRoute('/configuration/security-exceptions/spam-exceptions');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Anti-Spam' })).toBeInTheDocument();
+    renderRoute('/analytics/shadow-it');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Shadow IT' })).toBeInTheDocument();
     const nav = mainNav();
-    const current = await within(nav).findByRole('link', { name: 'Anti-Spam' });
+    const current = await within(nav).findByRole('link', { name: 'Shadow IT' });
     expect(current).toHaveAttribute('aria-current', 'page');
-    expect(current).toHaveAttribute('href', '/configuration/security-exceptions/spam-exceptions');
+    expect(current).toHaveAttribute('href', '/analytics/shadow-it');
     expect(within(nav).getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current');
-    expect(within(nav).getByRole('button', { name: 'Security Settings' })).toHaveAttribute(
-      'aria-expanded',
-      'true',
-    );
-    // A user is no admin: no User Management, Settings or Licenses.
+    expect(within(nav).getByRole('button', { name: 'Analytics' })).toHaveAttribute('aria-expanded', 'true');
+    // A user is no admin: no Analytics Dashboard, User Management, Settings or Licenses.
+    expect(within(nav).queryByRole('link', { name: 'Analytics Dashboard' })).not.toBeInTheDocument();
     await userEvent.click(within(nav).getByRole('button', { name: 'System Settings' }));
     expect(await within(nav).findByRole('link', { name: 'System Logs' })).toBeInTheDocument();
     expect(within(nav).queryByRole('link', { name: 'User Management' })).not.toBeInTheDocument();

@@ -147,6 +147,8 @@ export function SideNav({
           component="button"
           type="button"
           opened={opened}
+          // Said here, not left to Mantine: its NavLink sets it only from 9.7.4 (pinned to 9.7.3 for @mantine/charts).
+          aria-expanded={opened}
           onChange={(next) => setToggled((all) => ({ ...all, [item.id]: next }))}
           childrenOffset="md"
         >
