@@ -62,6 +62,12 @@ import {
   createMailExplorerService,
   type MailExplorerService,
 } from './modules/mail-explorer/mail-explorer.service.ts';
+import { createMessageTraceRepo } from './modules/message-trace/message-trace.repo.ts';
+import { messageTraceRoutes } from './modules/message-trace/message-trace.routes.ts';
+import {
+  createMessageTraceService,
+  type MessageTraceService,
+} from './modules/message-trace/message-trace.service.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts';
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
@@ -137,6 +143,7 @@ export interface Services {
   search: SearchService;
   overview: OverviewService;
   mailExplorer: MailExplorerService;
+  messageTrace: MessageTraceService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -272,6 +279,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     search: createSearchRepo(db),
     overview: createOverviewRepo(db),
     mailExplorer: createMailExplorerRepo(db),
+    messageTrace: createMessageTraceRepo(db),
     currentUser: createCurrentUserRepo(db),
     digest: createDigestRepo(db),
     sessions: createSessionsRepo(db),
@@ -425,6 +433,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     overview: createOverviewService({ repo: repos.overview, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
+    messageTrace: createMessageTraceService({ repo: repos.messageTrace }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -515,6 +524,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(searchRoutes);
   await app.register(overviewRoutes);
   await app.register(mailExplorerRoutes);
+  await app.register(messageTraceRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

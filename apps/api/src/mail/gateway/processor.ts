@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { MAIL_ACTIONS } from '@moat/contracts/mail-explorer';
+import type { StoredMessageDetails } from '@moat/contracts/message-trace';
 import type { Verdict } from '@moat/contracts/quarantine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -59,6 +60,43 @@ interface Decision {
   verdict: Verdict | 'clean';
   action: GatewayAction;
   findings: Finding[];
+  /** What decided, in words for the message trace: the policy, a sender list entry, an override. */
+  source: string;
+}
+
+/** Bounds of what a Mail Explorer row keeps for the trace. */
+const TRACE_LIMITS = { recipients: 50, findings: 20, reason: 300 } as const;
+
+/** What the message trace needs that the Mail Explorer row's columns do not hold (`mail_log.details`). */
+export function traceDetails(
+  row: Pick<InboundRow, 'clientIp' | 'helo' | 'mailFrom' | 'rcptTo' | 'tls'>,
+  auth: AuthSummary | null,
+  decision: Pick<Decision, 'verdict' | 'action' | 'findings' | 'source'> | null,
+): StoredMessageDetails {
+  return {
+    received: {
+      client_ip: row.clientIp,
+      helo: cleanText(row.helo, 255),
+      tls: row.tls ?? null,
+      mail_from: row.mailFrom,
+      rcpt_to: row.rcptTo.slice(0, TRACE_LIMITS.recipients),
+    },
+    ...(auth?.checks ? { auth: auth.checks } : {}),
+    ...(decision
+      ? {
+          findings: decision.findings.slice(0, TRACE_LIMITS.findings).map((f) => ({
+            engine: cleanText(f.engine, 60),
+            verdict: f.verdict,
+            reason: cleanText(f.reason, TRACE_LIMITS.reason),
+          })),
+          decision: {
+            verdict: decision.verdict,
+            action: LOGGED_ACTION[decision.action],
+            source: cleanText(decision.source, TRACE_LIMITS.reason),
+          },
+        }
+      : {}),
+  };
 }
 
 /** Text safe for a database text column and a log line: no NUL or other control characters, bounded. */
@@ -216,8 +254,10 @@ export function createGatewayProcessor(deps: {
           : null;
     if (listed === 'block') {
       const verdict = verdictOf(findings);
+      const blocked = fromList === 'block' ? fromSender : input.envelope.mailFrom;
       return {
         tenant,
+        source: `block list: sender ${blocked}`,
         verdict: verdict === 'clean' ? 'spam' : verdict,
         action: 'quarantine_silent',
         findings: [...findings, { engine: 'policy', verdict: 'spam', reason: 'Sender is on the block list' }],
@@ -226,11 +266,28 @@ export function createGatewayProcessor(deps: {
     // An allowed sender skips the judgement calls; known malware is held all the same.
     const counted = listed === 'allow' ? findings.filter((f) => f.verdict === 'malware') : findings;
     const verdict = verdictOf(counted);
-    if (verdict === 'clean') return { tenant, verdict, action: 'deliver', findings: counted };
+    if (verdict === 'clean') {
+      const source =
+        listed === 'allow'
+          ? `allow list: sender ${fromSender} (authenticated)`
+          : findings.length === 0
+            ? 'policy: no engine found anything→deliver'
+            : 'policy: clean→deliver';
+      return { tenant, verdict, action: 'deliver', findings: counted, source };
+    }
     const stored = await actions.get(tenant.id, () => policies.actionsOf(tenant.id));
     let action = gatewayActionFrom(stored, verdict);
-    if (action === 'strip' && input.parsed.attachments.length === 0) action = 'deliver_banner';
-    return { tenant, verdict, action, findings: counted };
+    const origin = stored[verdict] ? "the organisation's policy" : 'the default policy';
+    let source = `policy: ${verdict}→${action} (${origin})`;
+    if (stored[verdict] && stored[verdict] !== action) {
+      source = `override: known malware is never delivered (policy said ${stored[verdict]})→${action}`;
+    }
+    if (action === 'strip' && input.parsed.attachments.length === 0) {
+      action = 'deliver_banner';
+      source = `policy: ${verdict}→strip (${origin}); no attachments to strip→deliver_banner`;
+    }
+    if (listed === 'allow') source = `allow list: sender ${fromSender} (only malware counted); ${source}`;
+    return { tenant, verdict, action, findings: counted, source };
   }
 
   /** Mail Explorer's row of one recipient of a processed message. */
@@ -260,6 +317,7 @@ export function createGatewayProcessor(deps: {
       size: row.size,
       attachments: parsed.attachments.length,
       quarantineMessageId,
+      details: traceDetails(row, auth, decision),
     };
   }
 
@@ -490,6 +548,12 @@ export function createGatewayProcessor(deps: {
         sender: head.from || row.mailFrom,
         subject: head.subject,
         reason: cleanText(reason, 1_000),
+        details: traceDetails(row, null, {
+          verdict: 'suspicious',
+          action: 'quarantine_silent',
+          findings: [],
+          source: `processing failed ${MAX_PROCESSING_ATTEMPTS} times: held unscanned for an admin`,
+        }),
       });
     }
     if (
