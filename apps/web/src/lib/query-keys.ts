@@ -36,4 +36,9 @@ export const queryKeys = {
   mailExplorer: {
     messages: (filters: ListKeyFilters) => ['mail-explorer', 'messages', filters] as const,
   },
+  /** One message's timeline, by Mail Explorer row or by held message. */
+  trace: {
+    byMailLog: (id: string) => ['trace', 'mail-log', id] as const,
+    byHeld: (id: string) => ['trace', 'held', id] as const,
+  },
 };
