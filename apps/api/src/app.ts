@@ -70,6 +70,12 @@ import {
   createMailExplorerService,
   type MailExplorerService,
 } from './modules/mail-explorer/mail-explorer.service.ts';
+import { createMessageTraceRepo } from './modules/message-trace/message-trace.repo.ts';
+import { messageTraceRoutes } from './modules/message-trace/message-trace.routes.ts';
+import {
+  createMessageTraceService,
+  type MessageTraceService,
+} from './modules/message-trace/message-trace.service.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts';
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
@@ -173,6 +179,7 @@ export interface Services {
   userInteraction: UserInteractionService;
   alerts: Alerts;
   analytics: AnalyticsService;
+  messageTrace: MessageTraceService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -312,6 +319,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     exceptions: createExceptionsRepo(db),
     policy: createPolicyRepo(db),
     analytics: createAnalyticsRepo(db),
+    messageTrace: createMessageTraceRepo(db),
     currentUser: createCurrentUserRepo(db),
     digest: createDigestRepo(db),
     sessions: createSessionsRepo(db),
@@ -492,6 +500,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     userInteraction: createUserInteractionService({ repo: repos.userInteraction, alerts: repos.alerts }),
     alerts,
     analytics: createAnalyticsService({ repo: repos.analytics, clock }),
+    messageTrace: createMessageTraceService({ repo: repos.messageTrace }),
     currentUser: createCurrentUserService({ repo: repos.currentUser }),
     quarantine,
     gateway: {
@@ -591,6 +600,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(policyRoutes);
   await app.register(userInteractionRoutes);
   await app.register(analyticsRoutes);
+  await app.register(messageTraceRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder, textFilterParam } from './list.ts';
 import { VERDICTS } from './quarantine.ts';
 
+/** What became of the delivery of a message to a recipient (Mail Explorer's `delivery`). */
+export const DELIVERY_STATUSES = ['queued', 'sent', 'deferred', 'failed', 'none'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
 /** The mail gateway's record of every processed message (issue 6 "Mail Explorer data"). */
 export const MAIL_EXPLORER_API = {
   messages: '/api/v1/mail_explorer',
@@ -30,6 +34,8 @@ export const mailExplorerQuerySchema = listQuerySchema(MAIL_SORTS, 'received_at'
     action: z.enum(MAIL_ACTIONS).optional(),
     /** The Message-ID header, with or without its angle brackets. */
     message_id: textFilterParam,
+    /** What became of the delivery (the outbox): queued, sent, deferred (retrying), failed, none (held). */
+    delivery: z.enum(DELIVERY_STATUSES).optional(),
   })
   .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
   .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
@@ -53,6 +59,8 @@ export const mailLogEntrySchema = z.object({
   attachments: z.number().int(),
   /** The held copy, when there is one (its id in the quarantine lists). */
   quarantine_message_id: z.string().nullable(),
+  /** The delivery's state in the outbox; none: nothing was sent (held, or not yet released). */
+  delivery: z.enum(DELIVERY_STATUSES),
 });
 export type MailLogEntry = z.infer<typeof mailLogEntrySchema>;
 

@@ -95,6 +95,22 @@ export const USER_INTERACTION_ROUTES = {
   quarantineItems: `${ROUTES.userInteraction}/quarantine-item`,
 } as const;
 
+/** The message trace screen (issue 11): by Mail Explorer row, or by held message. */
+export const MESSAGE_TRACE_ROUTES = {
+  root: `${ROUTES.mailExplorer}/message`,
+  byMailLog: `${ROUTES.mailExplorer}/message/:id`,
+} as const;
+
+/** The trace of a Mail Explorer row. */
+export function messageTracePath(mailLogId: string): string {
+  return `${MESSAGE_TRACE_ROUTES.root}/${encodeURIComponent(mailLogId)}`;
+}
+
+/** The trace of a held message (Quarantined Items, Security Events). */
+export function heldMessageTracePath(quarantineMessageId: string): string {
+  return `${MESSAGE_TRACE_ROUTES.root}?held=${encodeURIComponent(quarantineMessageId)}`;
+}
+
 /**
  * The main-shell areas (SPEC §2.4): each is a lazy route whose own screens come with the
  * issue that builds them. `key` doubles as the i18n key of the area's title.

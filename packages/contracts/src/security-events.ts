@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder, textFilterParam } from './list.ts';
 import { MAIL_VERDICTS } from './mail-explorer.ts';
-import { ROUTES } from './routes.ts';
+import { heldMessageTracePath, messageTracePath } from './routes.ts';
 
 /** The Events screen (issue 11, SPEC §2.4 "Events /security-events"): what the security side saw and did. */
 export const SECURITY_EVENTS_API = {
@@ -152,15 +152,11 @@ export const securityEventDetailSchema = z
 export type SecurityEventDetail = z.infer<typeof securityEventDetailSchema>;
 
 /**
- * The message's trace page (another screen of the Mail Explorer): by its Mail Explorer row when
- * the gateway logged one, otherwise by its held copy; null when the event has neither.
+ * The message's trace page: by its Mail Explorer row when the gateway logged one, otherwise by
+ * its held copy; null when the event has neither.
  */
-export function messageTracePath(
-  mailLogId: string | null,
-  quarantineMessageId: string | null,
-): string | null {
-  if (mailLogId) return `${ROUTES.mailExplorer}/message/${encodeURIComponent(mailLogId)}`;
-  if (quarantineMessageId)
-    return `${ROUTES.mailExplorer}/message?${new URLSearchParams({ held: quarantineMessageId })}`;
+export function eventTracePath(mailLogId: string | null, quarantineMessageId: string | null): string | null {
+  if (mailLogId) return messageTracePath(mailLogId);
+  if (quarantineMessageId) return heldMessageTracePath(quarantineMessageId);
   return null;
 }

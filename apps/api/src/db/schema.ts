@@ -9,6 +9,7 @@ import {
   SECURITY_TOOLS,
   USER_STATUSES,
 } from '@moat/contracts/deployment';
+import type { SessionTls, StoredMessageDetails } from '@moat/contracts/message-trace';
 import { REPORT_KINDS, REPORT_STATUSES } from '@moat/contracts/phishing-reports';
 import { RESTORE_KINDS, RESTORE_MODES, RESTORE_REQUEST_STATUSES, VERDICTS } from '@moat/contracts/quarantine';
 import { ATTACHMENT_STATES, MESSAGE_STATES } from '@moat/contracts/quarantine-admin';
@@ -706,6 +707,8 @@ export const inboundMessages = pgTable(
     /** The node processing it, until leaseUntil; an expired lease is taken over by any node. */
     leaseOwner: text('lease_owner'),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** TLS of the SMTP session (protocol, cipher); null: plain text (0016). */
+    tls: jsonb('tls').$type<SessionTls>(),
   },
   (t) => [
     index('inbound_messages_pending_idx').on(t.status, t.receivedAt),
@@ -742,6 +745,8 @@ export const mailLog = pgTable(
     size: integer('size').notNull(),
     attachments: integer('attachments').notNull().default(0),
     quarantineMessageId: uuid('quarantine_message_id'),
+    /** What the message trace shows beyond these columns: session, reasons, findings, decision (0016). */
+    details: jsonb('details').$type<StoredMessageDetails>().notNull().default({}),
   },
   (t) => [
     uniqueIndex('mail_log_once_idx').on(t.inboundId, t.recipient),

@@ -8,6 +8,8 @@ export interface AuthSummary {
   dmarc: string;
   /** The header lines to add on delivery. */
   authenticationResults: string;
+  /** Each result with mailauth's words for it (for the message trace); absent: not kept. */
+  checks?: Record<'spf' | 'dkim' | 'dmarc', { result: string; reason: string }>;
 }
 
 /** A link of the message: where it goes and the words it shows. */

@@ -65,4 +65,9 @@ export const queryKeys = {
   analytics: {
     dashboard: (range: ListKeyFilters) => ['analytics', 'dashboard', range] as const,
   },
+  /** One message's timeline, by Mail Explorer row or by held message. */
+  trace: {
+    byMailLog: (id: string) => ['trace', 'mail-log', id] as const,
+    byHeld: (id: string) => ['trace', 'held', id] as const,
+  },
 };

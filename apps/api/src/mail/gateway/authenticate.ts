@@ -30,25 +30,57 @@ export async function authSummary(
       disableBimi: true,
       ...(resolver ? { resolver } : {}),
     })) as {
-      spf?: { status?: { result?: string } } | false;
-      dkim?: { results?: Array<{ status?: { result?: string } }> };
-      dmarc?: { status?: { result?: string } } | false;
+      spf?: Checked | false;
+      dkim?: { results?: Checked[] };
+      dmarc?: Checked | false;
       headers?: string;
     };
-    const dkim = result.dkim?.results?.map((r) => r.status?.result ?? 'none') ?? [];
+    const dkimResults = result.dkim?.results ?? [];
+    const dkimChosen = dkimResults.find((r) => r.status?.result === 'pass') ?? dkimResults[0];
+    const spf = (result.spf || undefined)?.status?.result || 'none';
+    const dkim = dkimChosen?.status?.result ?? 'none';
+    const dmarc = (result.dmarc || undefined)?.status?.result || 'none';
     return {
-      spf: (result.spf || undefined)?.status?.result || 'none',
-      dkim: dkim.includes('pass') ? 'pass' : (dkim[0] ?? 'none'),
-      dmarc: (result.dmarc || undefined)?.status?.result || 'none',
+      spf,
+      dkim,
+      dmarc,
       authenticationResults: result.headers ?? '',
+      checks: {
+        spf: { result: spf, reason: reasonOf(result.spf || undefined, 'no SPF record checked') },
+        dkim: { result: dkim, reason: reasonOf(dkimChosen, 'the message has no DKIM signature') },
+        dmarc: { result: dmarc, reason: reasonOf(result.dmarc || undefined, 'no DMARC policy checked') },
+      },
     };
   } catch {
     return temperror(input.mta);
   }
 }
 
+/** A mailauth result: its word, its comment, and its Authentication-Results clause. */
+interface Checked {
+  status?: { result?: string; comment?: string };
+  info?: string;
+}
+
+/** Longest reason kept per check (the Authentication-Results clause with its comment). */
+const REASON_MAX = 300;
+
+/** mailauth's words for a result: its Authentication-Results clause, else its comment. */
+function reasonOf(checked: Checked | undefined, otherwise: string): string {
+  const text = (checked?.info || checked?.status?.comment || '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim();
+  return (text || otherwise).slice(0, REASON_MAX);
+}
+
 export function temperror(mta: string): AuthSummary {
+  const reason = {
+    result: 'temperror',
+    reason: 'authentication could not be checked (a DNS or parsing fault)',
+  };
   return {
+    checks: { spf: reason, dkim: reason, dmarc: reason },
     spf: 'temperror',
     dkim: 'temperror',
     dmarc: 'temperror',

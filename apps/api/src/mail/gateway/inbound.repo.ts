@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { SessionTls, StoredMessageDetails } from '@moat/contracts/message-trace';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/client.ts';
@@ -7,7 +8,7 @@ import { sha256 } from '../parse.ts';
 
 export type InboundRow = Pick<
   typeof inboundMessages.$inferSelect,
-  'id' | 'receivedAt' | 'clientIp' | 'helo' | 'mailFrom' | 'rcptTo' | 'raw' | 'size' | 'attempts'
+  'id' | 'receivedAt' | 'clientIp' | 'helo' | 'mailFrom' | 'rcptTo' | 'raw' | 'size' | 'attempts' | 'tls'
 >;
 
 /** A message as the front door took it in. */
@@ -18,6 +19,8 @@ export interface ArrivedMessage {
   mailFrom: string;
   rcptTo: string[];
   raw: Buffer;
+  /** TLS of the session (STARTTLS or implicit); null or absent: plain text. */
+  tls?: SessionTls | null;
 }
 
 /** What a parked (unprocessable) message is held as, for each recipient of a tenant. */
@@ -28,6 +31,8 @@ export interface ParkedCopy {
   sender: string;
   subject: string;
   reason: string;
+  /** What the message trace shows of it (`mail_log.details`). */
+  details: StoredMessageDetails;
 }
 
 /**
@@ -46,6 +51,7 @@ export function createInboundRepo(db: Db) {
     raw: inboundMessages.raw,
     size: inboundMessages.size,
     attempts: inboundMessages.attempts,
+    tls: inboundMessages.tls,
   };
   return {
     /**
@@ -58,6 +64,7 @@ export function createInboundRepo(db: Db) {
     ): Promise<InboundRow[]> {
       const rows = messages.map(({ claimedBy, leaseUntil, ...values }) => ({
         ...values,
+        tls: values.tls ?? null,
         id: randomUUID(),
         size: values.raw.length,
         leaseOwner: claimedBy,
@@ -203,6 +210,7 @@ export function createInboundRepo(db: Db) {
           dmarc: l.dmarc ?? 'none',
           size: l.size,
           attachments: l.attachments ?? 0,
+          details: l.details ?? {},
         })),
       );
       const ids = messages.map((m) => m.id);
@@ -234,14 +242,15 @@ export function createInboundRepo(db: Db) {
             returning id, idempotency_key, created_at),
           logged as (
             insert into ${mailLog} (tenant_id, inbound_id, recipient, sender, sender_name, subject,
-              message_id_header, received_at, verdict, action, reasons, spf, dkim, dmarc, size, attachments)
+              message_id_header, received_at, verdict, action, reasons, spf, dkim, dmarc, size, attachments,
+              details)
             select l.tenant_id, l.inbound_id, l.recipient, l.sender, l.sender_name, l.subject,
               l.message_id_header, l.received_at, l.verdict, l.action, l.reasons, l.spf, l.dkim, l.dmarc,
-              l.size, l.attachments
+              l.size, l.attachments, l.details
             from jsonb_to_recordset(${JSON.stringify(log)}::jsonb) as l(tenant_id uuid,
               inbound_id uuid, recipient text, sender text, sender_name text, subject text,
               message_id_header text, received_at timestamptz, verdict text, action text, reasons jsonb,
-              spf text, dkim text, dmarc text, size int, attachments int)
+              spf text, dkim text, dmarc text, size int, attachments int, details jsonb)
               join done on done.id = l.inbound_id
             on conflict do nothing
             returning 1)
@@ -383,6 +392,7 @@ export function createInboundRepo(db: Db) {
               reasons: [copy.reason],
               size: row.size,
               quarantineMessageId: held!.id,
+              details: copy.details,
             })
             .onConflictDoNothing();
         }

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { MAIL_ACTIONS } from '@moat/contracts/mail-explorer';
+import type { StoredMessageDetails } from '@moat/contracts/message-trace';
 import type { Verdict } from '@moat/contracts/quarantine';
 import type { EventDetails, PolicyDecision } from '@moat/contracts/security-events';
 import type { FastifyBaseLogger } from 'fastify';
@@ -78,6 +79,8 @@ interface Decision {
   byPolicy?: boolean;
   /** The message has attachments (an override's `strip` with none to strip warns instead). */
   hasAttachments?: boolean;
+  /** What decided, in words for the message trace: the policy, a list entry, an override. */
+  why: string;
 }
 
 /** The evidence an event of this decision keeps: each engine's finding and the policy's decision. */
@@ -86,6 +89,41 @@ function evidenceOf(decision: Decision, inboundId: string): EventDetails {
     inbound_id: inboundId,
     findings: decision.findings.map(({ engine, verdict, reason }) => ({ engine, verdict, reason })),
     decision: { verdict: decision.verdict, action: decision.action, source: decision.source },
+  };
+}
+
+/** Bounds of what a Mail Explorer row keeps for the trace. */
+const TRACE_LIMITS = { recipients: 50, findings: 20, reason: 300 } as const;
+
+/** What the message trace needs that the Mail Explorer row's columns do not hold (`mail_log.details`). */
+export function traceDetails(
+  row: Pick<InboundRow, 'clientIp' | 'helo' | 'mailFrom' | 'rcptTo' | 'tls'>,
+  auth: AuthSummary | null,
+  decision: Pick<Decision, 'verdict' | 'action' | 'findings' | 'why'> | null,
+): StoredMessageDetails {
+  return {
+    received: {
+      client_ip: row.clientIp,
+      helo: cleanText(row.helo, 255),
+      tls: row.tls ?? null,
+      mail_from: row.mailFrom,
+      rcpt_to: row.rcptTo.slice(0, TRACE_LIMITS.recipients),
+    },
+    ...(auth?.checks ? { auth: auth.checks } : {}),
+    ...(decision
+      ? {
+          findings: decision.findings.slice(0, TRACE_LIMITS.findings).map((f) => ({
+            engine: cleanText(f.engine, 60),
+            verdict: f.verdict,
+            reason: cleanText(f.reason, TRACE_LIMITS.reason),
+          })),
+          decision: {
+            verdict: decision.verdict,
+            action: LOGGED_ACTION[decision.action],
+            source: cleanText(decision.why, TRACE_LIMITS.reason),
+          },
+        }
+      : {}),
   };
 }
 
@@ -263,6 +301,7 @@ export function createGatewayProcessor(deps: {
       const verdict = verdictOf(findings);
       return {
         tenant,
+        why: exceptionReason('block', decided.entry),
         verdict: verdict === 'clean' ? 'spam' : verdict,
         action: 'quarantine_silent',
         findings: [
@@ -277,13 +316,35 @@ export function createGatewayProcessor(deps: {
     const note = decided ? exceptionReason('allow', decided.entry) : undefined;
     const verdict = verdictOf(counted);
     if (verdict === 'clean') {
-      const source = decided?.list === 'allow' ? 'allow_list' : 'tenant_policy';
-      return { tenant, verdict, action: 'deliver', findings: counted, source, note };
+      const why =
+        decided?.list === 'allow'
+          ? `${note} (sender authenticated)`
+          : findings.length === 0
+            ? 'policy: no engine found anything→deliver'
+            : 'policy: clean→deliver';
+      return {
+        tenant,
+        verdict,
+        action: 'deliver',
+        findings: counted,
+        source: decided?.list === 'allow' ? 'allow_list' : 'tenant_policy',
+        note,
+        why,
+      };
     }
     const stored = await actions.get(tenant.id, () => policies.actionsOf(tenant.id));
     let action = gatewayActionFrom(stored, verdict);
+    const origin = stored[verdict] ? "the organisation's policy" : 'the default policy';
+    let why = `policy: ${verdict}→${action} (${origin})`;
+    if (stored[verdict] && stored[verdict] !== action) {
+      why = `known malware is never delivered (policy said ${stored[verdict]})→${action}`;
+    }
     const hasAttachments = input.parsed.attachments.length > 0;
-    if (action === 'strip' && !hasAttachments) action = 'deliver_banner';
+    if (action === 'strip' && !hasAttachments) {
+      action = 'deliver_banner';
+      why = `policy: ${verdict}→strip (${origin}); no attachments to strip→deliver_banner`;
+    }
+    if (note) why = `${note} (only what its page does not excuse counted); ${why}`;
     return {
       tenant,
       verdict,
@@ -292,6 +353,7 @@ export function createGatewayProcessor(deps: {
       // Known malware from an allowed sender is still the policy's to act on.
       source: stored[verdict] === undefined ? 'default_policy' : 'tenant_policy',
       note,
+      why,
       byPolicy: true,
       hasAttachments,
     };
@@ -306,7 +368,9 @@ export function createGatewayProcessor(deps: {
     const stored = await actions.get(tenantId, () => policies.actionsOf(tenantId));
     let action = recipientActionFrom(stored, list, decision.verdict, recipient);
     if (action === 'strip' && !decision.hasAttachments) action = 'deliver_banner';
-    return action === decision.action ? decision : { ...decision, action, source: 'recipient_override' };
+    if (action === decision.action) return decision;
+    const why = `override on the Policy screen for ${recipient}: ${decision.verdict}→${action}`;
+    return { ...decision, action, source: 'recipient_override', why };
   }
 
   /** Mail Explorer's row of one recipient of a processed message. */
@@ -336,6 +400,7 @@ export function createGatewayProcessor(deps: {
       size: row.size,
       attachments: parsed.attachments.length,
       quarantineMessageId,
+      details: traceDetails(row, auth, decision),
     };
   }
 
@@ -572,6 +637,12 @@ export function createGatewayProcessor(deps: {
         sender: head.from || row.mailFrom,
         subject: head.subject,
         reason: cleanText(reason, 1_000),
+        details: traceDetails(row, null, {
+          verdict: 'suspicious',
+          action: 'quarantine_silent',
+          findings: [],
+          why: `processing failed ${MAX_PROCESSING_ATTEMPTS} times: held unscanned for an admin`,
+        }),
       });
     }
     if (

@@ -267,6 +267,16 @@ export function createSmtpIn(deps: {
     },
   });
 
+  /** The session's TLS (STARTTLS or implicit) for the message trace; null: plain text. */
+  function tlsOf(session: SMTPServerSession) {
+    if (!session.secure) return null;
+    const cipher = (session.tlsOptions || undefined) as { name?: string; version?: string } | undefined;
+    return {
+      protocol: String(cipher?.version || 'TLS').slice(0, 40),
+      cipher: String(cipher?.name || '').slice(0, 100),
+    };
+  }
+
   /** Store the message durably, then answer 250 (and only then). */
   function store(
     session: SMTPServerSession,
@@ -288,6 +298,7 @@ export function createSmtpIn(deps: {
         mailFrom: envelope.mailFrom ? envelope.mailFrom.address.toLowerCase() : '',
         rcptTo: envelope.rcptTo.map((r) => r.address.toLowerCase()),
         raw,
+        tls: tlsOf(session),
       })
       .then((id) => {
         // Stored durably: only now may the client forget the message.

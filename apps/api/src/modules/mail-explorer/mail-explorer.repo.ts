@@ -1,9 +1,9 @@
 import type { SortDirection } from '@moat/contracts/list';
-import type { MailExplorerList, MailSort } from '@moat/contracts/mail-explorer';
+import type { DeliveryStatus, MailExplorerList, MailSort } from '@moat/contracts/mail-explorer';
 import { type AnyColumn, and, count, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { orderOf } from '../../db/list-order.ts';
-import { mailLog } from '../../db/schema.ts';
+import { mailLog, outbox } from '../../db/schema.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
 
 type Entry = MailExplorerList['items'][number];
@@ -19,7 +19,27 @@ export interface MailLogFilter {
   to?: Date | undefined;
   /** The Message-ID header, angle brackets optional. */
   messageId?: string | undefined;
+  /** What became of the delivery (the outbox row of the message and recipient). */
+  delivery?: DeliveryStatus | undefined;
 }
+
+/**
+ * The delivery of a row's message to its recipient, from its outbox row (one per gateway delivery,
+ * found by the unique idempotency key `inbound id:recipient` — an index lookup per row): queued or
+ * being sent; sent; deferred (a try failed, it is retried); failed (bounced, given up); none (held,
+ * or not delivered by the gateway). The outbox's `failed` is a temporary failure.
+ */
+export const deliveryOf = sql<DeliveryStatus>`coalesce((
+  select case o.status
+    when 'sent' then 'sent'
+    when 'bounced' then 'failed'
+    when 'failed' then 'deferred'
+    when 'queued' then case when o.last_error is null then 'queued' else 'deferred' end
+    when 'sending' then case when o.last_error is null then 'queued' else 'deferred' end
+    else 'none' end
+  from ${outbox} o
+  where o.idempotency_key = ${mailLog.inboundId}::text || ':' || ${mailLog.recipient}
+    and o.tenant_id = ${mailLog.tenantId}), 'none')`;
 
 /** The columns a list is sorted by; the id breaks ties so paging is stable. */
 const SORTED: Record<MailSort, AnyColumn | SQL> = {
@@ -49,14 +69,16 @@ const listed = {
   size: mailLog.size,
   attachments: mailLog.attachments,
   quarantineMessageId: mailLog.quarantineMessageId,
+  delivery: deliveryOf,
 };
 export type MailLogRow = Omit<
-  Pick<typeof mailLog.$inferSelect, keyof typeof listed>,
+  Pick<typeof mailLog.$inferSelect, Exclude<keyof typeof listed, 'delivery'>>,
   'verdict' | 'action'
 > & {
   // The table's check constraints keep both within the contract's lists.
   verdict: Entry['verdict'];
   action: Entry['action'];
+  delivery: DeliveryStatus;
 };
 
 export function createMailExplorerRepo(db: DbOrTx) {
@@ -71,6 +93,7 @@ export function createMailExplorerRepo(db: DbOrTx) {
       const where: SQL[] = [eq(mailLog.tenantId, tenantId)];
       if (filter.verdict) where.push(eq(mailLog.verdict, filter.verdict));
       if (filter.action) where.push(eq(mailLog.action, filter.action));
+      if (filter.delivery) where.push(sql`${deliveryOf} = ${filter.delivery}`);
       if (filter.from) where.push(gte(mailLog.receivedAt, filter.from));
       if (filter.to) where.push(lt(mailLog.receivedAt, filter.to));
       if (filter.messageId) {

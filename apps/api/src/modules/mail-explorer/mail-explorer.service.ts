@@ -15,6 +15,7 @@ function filterOf(query: Query): MailLogFilter {
     from: query.from ? new Date(query.from) : undefined,
     to: query.to ? new Date(query.to) : undefined,
     messageId: query.message_id,
+    delivery: query.delivery,
   };
 }
 
@@ -36,6 +37,7 @@ function entryOf(r: MailLogRow): Entry {
     size: r.size,
     attachments: r.attachments,
     quarantine_message_id: r.quarantineMessageId,
+    delivery: r.delivery,
   };
 }
 
@@ -49,6 +51,7 @@ const CSV_COLUMNS: CsvColumn<Entry>[] = [
   { header: 'message_id', value: (e) => e.message_id },
   { header: 'verdict', value: (e) => e.verdict },
   { header: 'action', value: (e) => e.action },
+  { header: 'delivery', value: (e) => e.delivery },
   { header: 'reasons', value: (e) => e.reasons },
   { header: 'spf', value: (e) => e.spf },
   { header: 'dkim', value: (e) => e.dkim },

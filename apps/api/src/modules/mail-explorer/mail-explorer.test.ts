@@ -100,7 +100,7 @@ describe('GET /api/v1/mail_explorer/export', () => {
       .trimEnd()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'received_at,sender,sender_name,recipient,subject,message_id,verdict,action,reasons,spf,dkim,dmarc,size,attachments',
+      'received_at,sender,sender_name,recipient,subject,message_id,verdict,action,delivery,reasons,spf,dkim,dmarc,size,attachments',
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"")"`);

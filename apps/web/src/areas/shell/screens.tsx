@@ -1,5 +1,5 @@
 import { Center, Loader, VisuallyHidden } from '@mantine/core';
-import { ROUTES } from '@moat/contracts/routes';
+import { MESSAGE_TRACE_ROUTES, ROUTES } from '@moat/contracts/routes';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -83,6 +83,13 @@ export const SCREENS: readonly ScreenEntry[] = [
     Screen: screen(
       () => import('../../features/modified-attachments/components/ModifiedAttachmentsScreen'),
       (m) => m.ModifiedAttachmentsScreen,
+    ),
+  },
+  {
+    path: MESSAGE_TRACE_ROUTES.root,
+    Screen: screen(
+      () => import('../../features/message-trace/components/MessageTraceScreen'),
+      (m) => m.MessageTraceScreen,
     ),
   },
 ];

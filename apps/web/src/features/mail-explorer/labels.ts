@@ -1,4 +1,4 @@
-import type { MAIL_ACTIONS, MAIL_VERDICTS } from '@moat/contracts/mail-explorer';
+import type { DeliveryStatus, MAIL_ACTIONS, MAIL_VERDICTS } from '@moat/contracts/mail-explorer';
 import type { TranslationKey } from '../../lib/i18n';
 
 export type MailVerdict = (typeof MAIL_VERDICTS)[number];
@@ -45,3 +45,20 @@ const AUTH_RESULTS = new Map<string, { label: TranslationKey; color: string }>([
 export function authResultOf(result: string): { label: TranslationKey | null; color: string } {
   return AUTH_RESULTS.get(result.toLowerCase()) ?? { label: null, color: 'gray' };
 }
+
+/** What became of the delivery (the outbox), in words and colours. */
+export const DELIVERY_LABEL: Record<DeliveryStatus, TranslationKey> = {
+  queued: 'mailExplorer.delivery.queued',
+  sent: 'mailExplorer.delivery.sent',
+  deferred: 'mailExplorer.delivery.deferred',
+  failed: 'mailExplorer.delivery.failed',
+  none: 'mailExplorer.delivery.none',
+};
+
+export const DELIVERY_COLOR: Record<DeliveryStatus, string> = {
+  queued: 'blue',
+  sent: 'green',
+  deferred: 'orange',
+  failed: 'red',
+  none: 'gray',
+};

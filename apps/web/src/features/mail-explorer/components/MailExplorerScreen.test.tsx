@@ -1,5 +1,5 @@
 import type { MailLogEntry } from '@moat/contracts/mail-explorer';
-import { USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
+import { messageTracePath, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +39,7 @@ function buildEntry(overrides: Partial<MailLogEntry> = {}): MailLogEntry {
     size: 4096,
     attachments: 0,
     quarantine_message_id: null,
+    delivery: 'sent',
     ...overrides,
   };
 }
@@ -55,6 +56,7 @@ describe('Mail Explorer (/mail-explorer)', () => {
       spf: 'fail',
       dmarc: 'temperror',
       quarantine_message_id: '00000000-0000-4000-8000-000000000999',
+      delivery: 'none',
     });
     const api = stubApi({
       ...signedIn,
@@ -77,7 +79,15 @@ describe('Mail Explorer (/mail-explorer)', () => {
       within(heldRow).getByRole('link', { name: 'View in Quarantined Items: Invoice 4711' }),
     ).toHaveAttribute('href', USER_INTERACTION_ROUTES.quarantineItems);
     expect(within(rows[1] as HTMLElement).getByText('Clean')).toBeInTheDocument();
-    expect(within(rows[1] as HTMLElement).queryByRole('link')).not.toBeInTheDocument();
+    expect(
+      within(rows[1] as HTMLElement).queryByRole('link', { name: /View in Quarantined Items/ }),
+    ).not.toBeInTheDocument();
+    expect(within(rows[1] as HTMLElement).getByText('Sent')).toBeInTheDocument();
+    expect(within(heldRow).getByText('None (held)')).toBeInTheDocument();
+    expect(within(heldRow).getByRole('link', { name: 'Trace of Invoice 4711' })).toHaveAttribute(
+      'href',
+      messageTracePath(held.id),
+    );
 
     // The table scrolls sideways in a region the keyboard reaches.
     expect(screen.getByRole('group', { name: 'Processed messages' })).toHaveAttribute('tabindex', '0');
@@ -116,7 +126,11 @@ describe('Mail Explorer (/mail-explorer)', () => {
         offset: '0',
       }),
     );
-  });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Delivery' }), 'deferred');
+    await waitFor(() =>
+      expect(lastQuery(api.calls)).toMatchObject({ action: 'attachments_removed', delivery: 'deferred' }),
+    );
+  }, 15_000);
 
   it('opens with the filters of its address, sorts by a column and exports what it shows', async () => {
     const user = userEvent.setup();

@@ -1,12 +1,13 @@
 import { Anchor, Badge, Button, List, Stack, Table, Text } from '@mantine/core';
 import {
+  DELIVERY_STATUSES,
   MAIL_ACTIONS,
   MAIL_EXPLORER_API,
   MAIL_SORTS,
   MAIL_VERDICTS,
   type MailLogEntry,
 } from '@moat/contracts/mail-explorer';
-import { USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
+import { messageTracePath, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -20,6 +21,8 @@ import { formatBytes } from '../../../lib/format';
 import { useMailLog } from '../api/get-mail-log';
 import {
   authResultOf,
+  DELIVERY_COLOR,
+  DELIVERY_LABEL,
   MAIL_ACTION_LABEL,
   MAIL_VERDICT_COLOR,
   MAIL_VERDICT_LABEL,
@@ -27,7 +30,7 @@ import {
 } from '../labels';
 
 /** The columns of a row, the details button included: the details row spans them all. */
-const COLUMNS = 10;
+const COLUMNS = 11;
 
 function VerdictBadge({ verdict }: { verdict: MailVerdict }) {
   const { t } = useTranslation();
@@ -146,10 +149,24 @@ function MailRow({
             </Anchor>
           )}
         </Table.Td>
+        <Table.Td>
+          <Badge variant="light" color={DELIVERY_COLOR[entry.delivery]} className="quarantine-badge">
+            {t(DELIVERY_LABEL[entry.delivery])}
+          </Badge>
+        </Table.Td>
         <AuthCell result={entry.spf} />
         <AuthCell result={entry.dkim} />
         <AuthCell result={entry.dmarc} />
         <Table.Td>
+          <Anchor
+            component={Link}
+            to={messageTracePath(entry.id)}
+            size="sm"
+            mr="xs"
+            aria-label={t('mailExplorer.traceLinkOf', { subject })}
+          >
+            {t('mailExplorer.traceLink')}
+          </Anchor>
           <Button
             size="xs"
             variant={expanded ? 'light' : 'subtle'}
@@ -182,9 +199,14 @@ export function MailExplorerScreen() {
   const state = useListState({
     sorts: MAIL_SORTS,
     defaultSort: 'received_at',
-    filters: { verdict: MAIL_VERDICTS, action: MAIL_ACTIONS, message_id: 'text' },
+    filters: {
+      verdict: MAIL_VERDICTS,
+      action: MAIL_ACTIONS,
+      delivery: DELIVERY_STATUSES,
+      message_id: 'text',
+    },
   });
-  const { verdict, action } = state.filters;
+  const { verdict, action, delivery } = state.filters;
   const list = useMailLog(state.query);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
 
@@ -221,6 +243,15 @@ export function MailExplorerScreen() {
             value: action,
             onChange: (value) => state.setFilter('action', value),
           }),
+          enumFilter({
+            name: 'delivery',
+            label: t('mailExplorer.columns.delivery'),
+            allLabel: t('mailExplorer.allDeliveries'),
+            values: DELIVERY_STATUSES,
+            labelOf: (value) => t(DELIVERY_LABEL[value]),
+            value: delivery,
+            onChange: (value) => state.setFilter('delivery', value),
+          }),
           {
             name: 'message_id',
             label: t('mailExplorer.messageIdFilter'),
@@ -246,7 +277,7 @@ export function MailExplorerScreen() {
         caption={t('mailExplorer.caption')}
         emptyTitle={t('mailExplorer.emptyTitle')}
         emptyDescription={t('mailExplorer.emptyDescription')}
-        minWidth={1180}
+        minWidth={1300}
         head={
           <>
             <SortableTh
@@ -260,6 +291,7 @@ export function MailExplorerScreen() {
             <SortableTh column="subject" label={t('mailExplorer.columns.subject')} {...sortable} />
             <SortableTh column="verdict" label={t('mailExplorer.columns.verdict')} {...sortable} />
             <Table.Th>{t('mailExplorer.columns.action')}</Table.Th>
+            <Table.Th>{t('mailExplorer.columns.delivery')}</Table.Th>
             <Table.Th>{t('mailExplorer.columns.spf')}</Table.Th>
             <Table.Th>{t('mailExplorer.columns.dkim')}</Table.Th>
             <Table.Th>{t('mailExplorer.columns.dmarc')}</Table.Th>

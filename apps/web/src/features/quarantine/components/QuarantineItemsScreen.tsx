@@ -2,8 +2,10 @@ import { Alert, Badge, Button, Checkbox, Group, Paper, Stack, Table, Text } from
 import { VERDICTS, type Verdict } from '@moat/contracts/quarantine';
 import type { MessageSummary } from '@moat/contracts/quarantine-admin';
 import { LISTED_MESSAGE_STATES, type ListedMessageState } from '@moat/contracts/quarantine-admin';
+import { heldMessageTracePath } from '@moat/contracts/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import {
   DateCell,
   MessageCell,
@@ -235,6 +237,15 @@ export function QuarantineItemsScreen() {
               </Table.Td>
               <DateCell iso={message.received_at} />
               <RowActions subject={subject} onPreview={() => setPreviewed(message)}>
+                <Button
+                  component={Link}
+                  to={heldMessageTracePath(message.id)}
+                  size="xs"
+                  variant="subtle"
+                  aria-label={t('trace.traceActionOf', { subject })}
+                >
+                  {t('trace.traceAction')}
+                </Button>
                 {releaseButton(message)}
               </RowActions>
             </Table.Tr>

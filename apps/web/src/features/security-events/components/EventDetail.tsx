@@ -13,7 +13,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
-import { messageTracePath, type SecurityEventDetail } from '@moat/contracts/security-events';
+import { eventTracePath, type SecurityEventDetail } from '@moat/contracts/security-events';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
@@ -46,7 +46,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 function DetailBody({ detail }: { detail: SecurityEventDetail }) {
   const { t, i18n } = useTranslation();
   const { event } = detail;
-  const trace = messageTracePath(detail.mail_log_id, event.quarantine_message_id);
+  const trace = eventTracePath(detail.mail_log_id, event.quarantine_message_id);
   const when = (iso: string) => formatDateTime(iso, i18n.language);
   return (
     <Stack gap="md">

@@ -1,0 +1,158 @@
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import {
+  inboundMessages,
+  mailLog,
+  outbox,
+  quarantineMessages,
+  releases,
+  restoreRequests,
+  securityEvents,
+} from '../../db/schema.ts';
+import { deliveryOf } from '../mail-explorer/mail-explorer.repo.ts';
+
+const logged = {
+  id: mailLog.id,
+  inboundId: mailLog.inboundId,
+  receivedAt: mailLog.receivedAt,
+  sender: mailLog.sender,
+  senderName: mailLog.senderName,
+  recipient: mailLog.recipient,
+  subject: mailLog.subject,
+  messageIdHeader: mailLog.messageIdHeader,
+  verdict: mailLog.verdict,
+  action: mailLog.action,
+  reasons: mailLog.reasons,
+  spf: mailLog.spf,
+  dkim: mailLog.dkim,
+  dmarc: mailLog.dmarc,
+  size: mailLog.size,
+  attachments: mailLog.attachments,
+  quarantineMessageId: mailLog.quarantineMessageId,
+  details: mailLog.details,
+  delivery: deliveryOf,
+};
+
+/** What a message trace reads: one message's rows across the gateway, the outbox and quarantine. */
+export function createMessageTraceRepo(db: DbOrTx) {
+  return {
+    /** A Mail Explorer row of the tenant, by its id or by its held copy's id. */
+    async logEntry(tenantId: string, by: { id: string } | { heldId: string }) {
+      const [row] = await db
+        .select(logged)
+        .from(mailLog)
+        .where(
+          and(
+            eq(mailLog.tenantId, tenantId),
+            'id' in by ? eq(mailLog.id, by.id) : eq(mailLog.quarantineMessageId, by.heldId),
+          ),
+        )
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** The inbound message a row came from: when it was processed, and its failures. */
+    async inbound(id: string) {
+      const [row] = await db
+        .select({
+          processedAt: inboundMessages.processedAt,
+          attempts: inboundMessages.attempts,
+          lastError: inboundMessages.lastError,
+          status: inboundMessages.status,
+        })
+        .from(inboundMessages)
+        .where(eq(inboundMessages.id, id));
+      return row ?? null;
+    },
+
+    /** A held message of the tenant. */
+    async held(tenantId: string, id: string) {
+      const [row] = await db
+        .select({
+          id: quarantineMessages.id,
+          receivedAt: quarantineMessages.receivedAt,
+          createdAt: quarantineMessages.createdAt,
+          sender: quarantineMessages.sender,
+          senderName: quarantineMessages.senderName,
+          recipient: quarantineMessages.recipient,
+          subject: quarantineMessages.subject,
+          messageIdHeader: quarantineMessages.messageIdHeader,
+          verdict: quarantineMessages.verdict,
+          reasons: quarantineMessages.reasons,
+          state: quarantineMessages.state,
+          silent: quarantineMessages.silent,
+          size: quarantineMessages.size,
+        })
+        .from(quarantineMessages)
+        .where(and(eq(quarantineMessages.tenantId, tenantId), eq(quarantineMessages.id, id)));
+      return row ?? null;
+    },
+
+    /** The held message's restore requests, releases and security events, oldest first. */
+    async heldHistory(tenantId: string, messageId: string) {
+      const [requests, released, events] = await Promise.all([
+        db
+          .select({
+            createdAt: restoreRequests.createdAt,
+            kind: restoreRequests.kind,
+            mode: restoreRequests.mode,
+            requestedBy: restoreRequests.requestedBy,
+            commentary: restoreRequests.commentary,
+            status: restoreRequests.status,
+            decidedAt: restoreRequests.decidedAt,
+            declineReason: restoreRequests.declineReason,
+          })
+          .from(restoreRequests)
+          .where(and(eq(restoreRequests.tenantId, tenantId), eq(restoreRequests.messageId, messageId)))
+          .orderBy(asc(restoreRequests.createdAt)),
+        db
+          .select({
+            createdAt: releases.createdAt,
+            kind: releases.kind,
+            releasedBy: releases.releasedBy,
+            outboxId: releases.outboxId,
+          })
+          .from(releases)
+          .where(eq(releases.messageId, messageId))
+          .orderBy(asc(releases.createdAt)),
+        db
+          .select({
+            createdAt: securityEvents.createdAt,
+            engine: securityEvents.engine,
+            verdict: securityEvents.verdict,
+            description: securityEvents.description,
+            severity: securityEvents.severity,
+          })
+          .from(securityEvents)
+          .where(and(eq(securityEvents.tenantId, tenantId), eq(securityEvents.messageId, messageId)))
+          .orderBy(asc(securityEvents.createdAt)),
+      ]);
+      return { requests, released, events };
+    },
+
+    /** The tenant's outbox rows by idempotency key or id: the message's deliveries and releases. */
+    async deliveries(tenantId: string, keys: string[], ids: string[]) {
+      const which = [
+        ...(keys.length ? [inArray(outbox.idempotencyKey, keys)] : []),
+        ...(ids.length ? [inArray(outbox.id, ids)] : []),
+      ];
+      if (which.length === 0) return [];
+      return db
+        .select({
+          id: outbox.id,
+          kind: outbox.kind,
+          toAddress: outbox.toAddress,
+          status: outbox.status,
+          attempts: outbox.attempts,
+          lastError: outbox.lastError,
+          createdAt: outbox.createdAt,
+          sentAt: outbox.sentAt,
+          nextAttemptAt: outbox.nextAttemptAt,
+        })
+        .from(outbox)
+        .where(and(eq(outbox.tenantId, tenantId), or(...which)))
+        .orderBy(asc(outbox.createdAt));
+    },
+  };
+}
+export type MessageTraceRepo = ReturnType<typeof createMessageTraceRepo>;

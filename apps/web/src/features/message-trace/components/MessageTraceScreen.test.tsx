@@ -1,0 +1,131 @@
+import type { MessageTrace } from '@moat/contracts/message-trace';
+import { heldMessageTracePath, messageTracePath, ROUTES } from '@moat/contracts/routes';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  buildCurrentUser,
+  errorResponse,
+  jsonResponse,
+  renderRoute,
+  stubApi,
+} from '../../../test/render-route';
+
+const signedIn = { 'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser()) };
+const ROW = '00000000-0000-4000-8000-000000000001';
+const HELD = '00000000-0000-4000-8000-000000000999';
+
+function buildTrace(overrides: Partial<MessageTrace> = {}): MessageTrace {
+  return {
+    message: {
+      mail_log_id: ROW,
+      quarantine_message_id: HELD,
+      received_at: '2026-11-20T10:00:00.000Z',
+      sender: 'billing@supp1ier.example',
+      sender_name: 'Billing',
+      recipient: 'ana@acme.test',
+      subject: 'Invoice 4711',
+      message_id: '<inv@supp1ier.example>',
+      verdict: 'malware',
+      action: 'quarantined',
+      size: 2048,
+      delivery: 'none',
+    },
+    explanation:
+      'Held because clamav found Eicar-Test-Signature in invoice.zip; the policy for malware is to quarantine it and notify the recipient.',
+    auth: {
+      spf: {
+        result: 'pass',
+        reason: 'spf=pass (mx: domain of supp1ier.example designates 1.2.3.4 as permitted sender)',
+      },
+      dkim: { result: 'none', reason: 'the message has no DKIM signature' },
+      dmarc: { result: 'fail', reason: 'dmarc=fail (p=REJECT)' },
+    },
+    timeline: [
+      {
+        at: '2026-11-20T10:00:00.000Z',
+        kind: 'received',
+        title: 'Received from 1.2.3.4',
+        detail: 'HELO mail.supp1ier.example; TLS TLSv1.3 TLS_AES_256_GCM_SHA384',
+        outcome: 'info',
+      },
+      { at: null, kind: 'authentication', title: 'SPF pass', detail: 'spf=pass', outcome: 'good' },
+      {
+        at: null,
+        kind: 'engine',
+        title: 'clamav: malware',
+        detail: 'Eicar-Test-Signature in invoice.zip',
+        outcome: 'bad',
+      },
+      {
+        at: null,
+        kind: 'decision',
+        title: 'Decision: malware, quarantined',
+        detail: 'policy: malware→quarantine (the default policy)',
+        outcome: 'bad',
+      },
+      {
+        at: '2026-11-20T10:00:01.000Z',
+        kind: 'hold',
+        title: 'Held in quarantine',
+        detail: 'the recipient was notified',
+        outcome: 'bad',
+      },
+      {
+        at: '2026-11-20T11:00:00.000Z',
+        kind: 'request',
+        title: 'Release requested by ana@acme.test',
+        detail: 'I need it',
+        outcome: 'info',
+      },
+    ],
+    ...overrides,
+  };
+}
+
+describe('Message trace (/mail-explorer/message)', () => {
+  it('shows the verdict in plain words, the authentication with reasons and the timeline of a row', async () => {
+    stubApi({
+      ...signedIn,
+      [`GET /api/v1/mail_explorer/${ROW}/trace`]: () => jsonResponse(200, buildTrace()),
+    });
+    renderRoute(messageTracePath(ROW));
+    expect(await screen.findByText(/^Held because clamav found Eicar-Test-Signature/)).toBeInTheDocument();
+    const path = screen.getByRole('navigation', { name: 'Message trace path' });
+    expect(within(path).getByRole('link', { name: 'Mail Explorer' })).toHaveAttribute(
+      'href',
+      ROUTES.mailExplorer,
+    );
+    const auth = screen.getByRole('region', { name: 'Authentication' });
+    expect(within(auth).getByText(/designates 1\.2\.3\.4 as permitted sender/)).toBeInTheDocument();
+    expect(within(auth).getByText('Fail')).toBeInTheDocument();
+    const timeline = screen.getByRole('region', { name: 'Timeline' });
+    expect(within(timeline).getByText('Received from 1.2.3.4')).toBeInTheDocument();
+    expect(within(timeline).getByText('clamav: malware')).toBeInTheDocument();
+    expect(within(timeline).getByText('policy: malware→quarantine (the default policy)')).toBeInTheDocument();
+    expect(within(timeline).getByText('Release requested by ana@acme.test')).toBeInTheDocument();
+    expect(within(timeline).getAllByText(/time not recorded/)).toHaveLength(3);
+  });
+
+  it('opens a held message by its quarantine id', async () => {
+    const api = stubApi({
+      ...signedIn,
+      [`GET /api/v1/quarantine/messages/${HELD}/trace`]: () =>
+        jsonResponse(
+          200,
+          buildTrace({ auth: null, message: { ...buildTrace().message, mail_log_id: null } }),
+        ),
+    });
+    renderRoute(heldMessageTracePath(HELD));
+    expect(await screen.findByText(/its session and authentication are not known/)).toBeInTheDocument();
+    expect(api.calls.some((c) => c.url.pathname === `/api/v1/quarantine/messages/${HELD}/trace`)).toBe(true);
+  });
+
+  it('says so when there is no such message', async () => {
+    stubApi({
+      ...signedIn,
+      [`GET /api/v1/mail_explorer/${ROW}/trace`]: () => errorResponse(404, 'not_found', 'No such message'),
+    });
+    renderRoute(messageTracePath(ROW));
+    expect(await screen.findByText('No such message')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { DELIVERY_STATUSES, MAIL_ACTIONS, MAIL_VERDICTS } from './mail-explorer.ts';
+
+/** One message's story, from the SMTP session to its delivery or release (issue 11 "Message trace"). */
+export const MESSAGE_TRACE_API = {
+  /** By Mail Explorer row (one message and recipient). */
+  byMailLog: '/api/v1/mail_explorer/:id/trace',
+  /** By held message (its Mail Explorer row when there is one, else the held copy alone). */
+  byHeld: '/api/v1/quarantine/messages/:id/trace',
+} as const;
+
+export const traceParamsSchema = z.object({ id: z.uuid() });
+
+export const TRACE_KINDS = [
+  'received',
+  'authentication',
+  'engine',
+  'decision',
+  'delivery',
+  'hold',
+  'request',
+  'release',
+  'event',
+] as const;
+export type TraceKind = (typeof TRACE_KINDS)[number];
+
+/** good: passed, delivered; bad: failed, held; warn: in between (deferred, soft fail); info: neither. */
+export const TRACE_OUTCOMES = ['good', 'warn', 'bad', 'info'] as const;
+
+export const traceEntrySchema = z.object({
+  /** When it happened (null: not recorded, e.g. an authentication check within processing). */
+  at: z.string().nullable(),
+  kind: z.enum(TRACE_KINDS),
+  title: z.string(),
+  detail: z.string(),
+  outcome: z.enum(TRACE_OUTCOMES),
+});
+export type TraceEntry = z.infer<typeof traceEntrySchema>;
+
+export const authCheckSchema = z.object({ result: z.string(), reason: z.string() });
+
+export const messageTraceSchema = z
+  .object({
+    message: z.object({
+      /** The Mail Explorer row, when there is one. */
+      mail_log_id: z.string().nullable(),
+      /** The held copy, when there is one. */
+      quarantine_message_id: z.string().nullable(),
+      received_at: z.string(),
+      sender: z.string(),
+      sender_name: z.string(),
+      recipient: z.string(),
+      subject: z.string(),
+      message_id: z.string().nullable(),
+      verdict: z.enum(MAIL_VERDICTS),
+      action: z.enum(MAIL_ACTIONS).nullable(),
+      size: z.number().int(),
+      delivery: z.enum(DELIVERY_STATUSES),
+    }),
+    /** The verdict in plain words, built by the server from the verdict, findings and decision. */
+    explanation: z.string(),
+    auth: z.object({ spf: authCheckSchema, dkim: authCheckSchema, dmarc: authCheckSchema }).nullable(),
+    timeline: z.array(traceEntrySchema),
+  })
+  .meta({ id: 'MessageTrace' });
+export type MessageTrace = z.infer<typeof messageTraceSchema>;
+
+/** TLS of the SMTP session a message came in on (null: plain text). */
+export interface SessionTls {
+  protocol: string;
+  cipher: string;
+}
+
+/**
+ * What the gateway keeps with each Mail Explorer row for the trace (`mail_log.details`), beyond
+ * the row's columns. Rows written before it was kept hold `{}`.
+ */
+export interface StoredMessageDetails {
+  received?: {
+    client_ip: string;
+    helo: string;
+    tls: SessionTls | null;
+    mail_from: string;
+    rcpt_to: string[];
+  };
+  auth?: { spf: AuthCheck; dkim: AuthCheck; dmarc: AuthCheck };
+  findings?: Array<{ engine: string; verdict: string; reason: string }>;
+  decision?: { verdict: string; action: string; source: string };
+}
+export type AuthCheck = z.infer<typeof authCheckSchema>;
