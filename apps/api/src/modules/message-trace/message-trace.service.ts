@@ -102,21 +102,28 @@ export function explain(input: {
       `${opening} because it could not be processed${input.lastError ? ` (${input.lastError})` : ''}; an admin can retry or release it.`,
     );
   } else if (source?.startsWith('block list:')) {
+    // Rows written before the exceptions (issue 11) named the block list this way.
     sentences.push(
       `${opening} because the sender is on the organisation's block list (${source.slice(12)}).`,
     );
+  } else if (source?.startsWith('Blocked by exception ')) {
+    sentences.push(
+      `${opening} because a block exception matches it (${source.slice('Blocked by exception '.length)}).`,
+    );
   } else if (verdict === 'clean') {
     sentences.push(
-      source?.startsWith('allow list:')
+      source?.startsWith('allow list:') || source?.startsWith('Allowed by exception ')
         ? `${opening}: the sender is on the allow list and proved its domain, and no malware was found.`
         : `${opening}: no engine found anything wrong with it.`,
     );
   } else {
     const why = found.length ? listOf(found) : `it was judged ${verdict}`;
     const policy = action
-      ? source?.startsWith('override:')
+      ? source?.startsWith('override:') || source?.startsWith('known malware is never delivered')
         ? `known malware is never delivered, so it was quarantined whatever the policy says`
-        : `the policy for ${verdict} is to ${ACTION_WORDS[action]}`
+        : source?.startsWith('override on the Policy screen')
+          ? `the Policy screen's override for this recipient is to ${ACTION_WORDS[action]}`
+          : `the policy for ${verdict} is to ${ACTION_WORDS[action]}`
       : `it was judged ${verdict}`;
     sentences.push(`${opening} because ${why}; ${policy}.`);
   }

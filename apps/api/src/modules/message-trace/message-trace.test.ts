@@ -186,10 +186,10 @@ describe('GET /api/v1/mail_explorer/:id/trace', () => {
     expect(row.action).toBe('quarantined_silent');
     const before = (await get(admin, `/api/v1/mail_explorer/${row.id}/trace`)).json() as Trace;
     expect(before.explanation).toBe(
-      "Held silently because the sender is on the organisation's block list (sender x@blocked.test).",
+      'Held silently because a block exception matches it (domain blocked.test (added by system)).',
     );
     expect(before.timeline.find((e) => e.kind === 'decision')!.detail).toBe(
-      'block list: sender x@blocked.test',
+      'Blocked by exception domain blocked.test (added by system)',
     );
 
     const release = await postJson(
