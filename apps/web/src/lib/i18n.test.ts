@@ -89,6 +89,7 @@ describe('translations', () => {
       'userInteraction.attachments.state.',
       'userInteraction.attachments.restore.',
       'alerts.alert_',
+      'trace.outcome.',
     ];
     const unused = [...translationKeys].filter(
       (key) =>
