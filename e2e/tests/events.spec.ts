@@ -128,6 +128,16 @@ test('an admin finds the gateway’s events, filters them, opens one, follows it
   // Follow it to the message: its trace (the Mail Explorer's) and its held copy.
   const trace = page.getByRole('link', { name: 'Open the message trace' });
   await expect(trace).toHaveAttribute('href', /#\/mail-explorer\/message\/[0-9a-f-]{36}$/);
+  // The trace: the verdict in plain words, the session, authentication, the engine's finding, the decision.
+  await trace.click();
+  await expect(page.getByRole('heading', { name: 'Message trace', level: 1 })).toBeVisible();
+  await expect(page.getByText(/^Held because .*EICAR test file in eicar\.com\.txt/)).toBeVisible();
+  await expect(page.getByText('Authentication', { exact: true }).first()).toBeVisible();
+  await expect(page.getByText('client.test').first()).toBeVisible();
+  await expect(page.getByText(/policy: malware→quarantine/).first()).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Quarterly figures', level: 2 })).toBeVisible();
   await page.getByRole('link', { name: 'View in Quarantined Items' }).click();
   await expect(page).toHaveURL(/#\/user-interaction\/quarantine-item/);
   await expect(page.getByText('Quarterly figures').first()).toBeVisible();

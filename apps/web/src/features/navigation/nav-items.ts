@@ -7,7 +7,7 @@ import type { AppsResponse, DeploymentConfig } from '@moat/contracts/console';
 import type { CurrentUser } from '@moat/contracts/current-user';
 import type { SaasApp, SecurityTool } from '@moat/contracts/deployment';
 import type { FeatureFlags } from '@moat/contracts/features';
-import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
+import { MESSAGE_TRACE_ROUTES, ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import type { TranslationKey } from '../../lib/i18n';
 
 /** Everything a visibility rule may look at. */
@@ -707,4 +707,12 @@ export const PAGE_ONLY_ITEMS: readonly NavItem[] = [
     href: PRODUCT_UPDATES_PATH,
   },
   { id: 'profile', title: 'nav.items.profile', icon: 'users', href: ROUTES.profile },
+  // The message trace's frame: titled as itself, under the Mail Explorer in the breadcrumb.
+  {
+    id: 'mail-explorer-pages',
+    title: 'nav.items.mailExplorer',
+    icon: 'mail',
+    href: ROUTES.mailExplorer,
+    children: [{ id: 'message-trace', title: 'trace.title', icon: 'mail', href: MESSAGE_TRACE_ROUTES.root }],
+  },
 ];

@@ -90,7 +90,9 @@ describe('Message trace (/mail-explorer/message)', () => {
     });
     renderRoute(messageTracePath(ROW));
     expect(await screen.findByText(/^Held because clamav found Eicar-Test-Signature/)).toBeInTheDocument();
-    const path = screen.getByRole('navigation', { name: 'Message trace path' });
+    // The page frame is the trace's own: its title, and the Mail Explorer above it in the breadcrumb.
+    expect(screen.getByRole('heading', { level: 1, name: 'Message trace' })).toBeInTheDocument();
+    const path = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(within(path).getByRole('link', { name: 'Mail Explorer' })).toHaveAttribute(
       'href',
       ROUTES.mailExplorer,

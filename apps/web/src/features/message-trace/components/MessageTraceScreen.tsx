@@ -1,8 +1,6 @@
 import {
   Alert,
-  Anchor,
   Badge,
-  Breadcrumbs,
   Button,
   Card,
   Center,
@@ -15,9 +13,9 @@ import {
   Title,
 } from '@mantine/core';
 import type { MessageTrace, TraceEntry } from '@moat/contracts/message-trace';
-import { MESSAGE_TRACE_ROUTES, ROUTES } from '@moat/contracts/routes';
+import { MESSAGE_TRACE_ROUTES } from '@moat/contracts/routes';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
@@ -80,7 +78,7 @@ function TraceView({ trace }: { trace: MessageTrace }) {
         title={
           <Group gap="xs">
             <span>{t('trace.verdict')}</span>
-            <Badge variant="outline" color={MAIL_VERDICT_COLOR[m.verdict]}>
+            <Badge variant="outline" color={MAIL_VERDICT_COLOR[m.verdict]} className="quarantine-badge">
               {t(MAIL_VERDICT_LABEL[m.verdict])}
             </Badge>
           </Group>
@@ -119,7 +117,7 @@ function TraceView({ trace }: { trace: MessageTrace }) {
                     <Text fw={600} size="sm">
                       {check.toUpperCase()}
                     </Text>
-                    <Badge variant="light" color={color}>
+                    <Badge variant="light" color={color} className="quarantine-badge">
                       {label ? t(label) : trace.auth![check].result}
                     </Badge>
                   </Group>
@@ -150,7 +148,7 @@ function TraceView({ trace }: { trace: MessageTrace }) {
               color={OUTCOME_COLOR[entry.outcome]}
               title={
                 <Group gap="xs" wrap="wrap">
-                  <Badge size="xs" variant="light" color={OUTCOME_COLOR[entry.outcome]}>
+                  <Badge size="xs" variant="light" color={OUTCOME_COLOR[entry.outcome]} className="quarantine-badge">
                     {t(KIND_LABEL[entry.kind])}
                   </Badge>
                   <Text size="sm" fw={600} component="span" style={{ overflowWrap: 'anywhere' }}>
@@ -219,22 +217,5 @@ export function MessageTraceScreen() {
     body = <TraceView trace={query.data} />;
   }
 
-  return (
-    <Stack gap="md">
-      <nav aria-label={t('trace.breadcrumbNav')}>
-        <Breadcrumbs separatorMargin="xs">
-          <Anchor component={Link} to={ROUTES.mailExplorer} size="sm">
-            {t('trace.breadcrumb')}
-          </Anchor>
-          <Text size="sm" aria-current="page">
-            {t('trace.title')}
-          </Text>
-        </Breadcrumbs>
-      </nav>
-      <Title order={2} size="h3">
-        {t('trace.title')}
-      </Title>
-      {body}
-    </Stack>
-  );
+  return <Stack gap="md">{body}</Stack>;
 }
