@@ -148,7 +148,12 @@ function TraceView({ trace }: { trace: MessageTrace }) {
               color={OUTCOME_COLOR[entry.outcome]}
               title={
                 <Group gap="xs" wrap="wrap">
-                  <Badge size="xs" variant="light" color={OUTCOME_COLOR[entry.outcome]} className="quarantine-badge">
+                  <Badge
+                    size="xs"
+                    variant="light"
+                    color={OUTCOME_COLOR[entry.outcome]}
+                    className="quarantine-badge"
+                  >
                     {t(KIND_LABEL[entry.kind])}
                   </Badge>
                   <Text size="sm" fw={600} component="span" style={{ overflowWrap: 'anywhere' }}>
