@@ -57,7 +57,10 @@ export function DateCell({ iso }: { iso: string }) {
   const { i18n } = useTranslation();
   return (
     <Table.Td>
-      <Text size="sm">{formatDateTime(iso, i18n.language)}</Text>
+      {/* One line: the table scrolls sideways on a phone rather than stacking a date on three lines. */}
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatDateTime(iso, i18n.language)}
+      </Text>
     </Table.Td>
   );
 }

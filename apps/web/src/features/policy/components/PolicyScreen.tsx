@@ -395,7 +395,7 @@ function PolicyForm({ policy, focus }: { policy: Policy; focus: string | null })
         <Text size="sm" c="dimmed" mb="sm">
           {t('policy.verdictsHelp')}
         </Text>
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           {VERDICTS.map((verdict) => (
             <VerdictCard
               key={verdict}
