@@ -488,7 +488,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     overview: createOverviewService({ repo: repos.overview, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
     securityEvents: createSecurityEventsService({ repo: repos.securityEvents }),
-    exceptions: createExceptionsService({ repo: repos.exceptions, audit, clock }),
+    exceptions: createExceptionsService({
+      repo: repos.exceptions,
+      audit,
+      clock,
+      ownDomains: (tenantId) => repos.tenants.domainsOf(tenantId),
+    }),
     policy: createPolicyService({ db, repo: repos.policy, audit: repos.audit, clock }),
     phishingReports: createPhishingReportsService({
       repo: repos.phishingReports,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   adminAlertEmail,
+  defang,
   licenceContactEmail,
   mailVerificationCodeEmail,
   type Notification,
@@ -385,5 +386,19 @@ describe('quarantineNoticeEmail report links', () => {
       expiresAt: new Date(0),
     });
     expect(hrefs(mail.html)).toEqual([`${PORTAL}/r`, `${PORTAL}/phish`, `${PORTAL}/safe`]);
+  });
+});
+
+describe('defang', () => {
+  it('leaves no host a mail program would turn into a link, whatever dots it is written with', () => {
+    for (const [text, expected] of [
+      ['login.evil-bank.com/x', 'login[.]evil-bank[.]com/x'],
+      ['www.evil.com', 'www[.]evil[.]com'],
+      ['x.y.attacker.net', 'x[.]y[.]attacker[.]net'],
+      ['evil。com', 'evil[.]com'],
+      ['https://a.b/c', 'hxxps[://]a[.]b/c'],
+    ] as const) {
+      expect(defang(text)).toBe(expected);
+    }
   });
 });

@@ -272,11 +272,16 @@ export function trialExtensionDecisionEmail(
  * reader's mail program: "http://evil.example/x" becomes "hxxp[://]evil[.]example/x".
  */
 export function defang(text: string): string {
-  return text
-    .replace(/\b(h)(tt)(ps?):\/\//gi, (_m, h: string, _tt: string, p: string) => `${h}xx${p}[://]`)
-    .replace(/\b(ftp|file|javascript|data):/gi, '$1[:]')
-    .replace(/([a-z0-9-])\.([a-z0-9-]{2,})/gi, '$1[.]$2')
-    .replace(/@/g, '[at]');
+  return (
+    text
+      .replace(/\b(h)(tt)(ps?):\/\//gi, (_m, h: string, _tt: string, p: string) => `${h}xx${p}[://]`)
+      .replace(/\b(ftp|file|javascript|data):/gi, '$1[:]')
+      // Every dot before a name character (a lookahead: no dot is skipped), and the ideographic and
+      // full-width dots a mail program also reads as dots.
+      .replace(/[\u3002\uFF0E\uFF61]/g, '.')
+      .replace(/\.(?=[a-z0-9-])/gi, '[.]')
+      .replace(/@/g, '[at]')
+  );
 }
 
 /**

@@ -118,7 +118,7 @@ export interface ExceptionSubject {
   urls: string[];
   /** Attachment SHA-256, lower-case hex. */
   hashes: string[];
-  /** The From domain proved itself (DMARC, or SPF/DKIM pass without a DMARC fail). */
+  /** The From domain proved itself: DMARC pass (SPF or DKIM aligned with it). */
   authenticated: boolean;
   now: Date;
 }
@@ -159,7 +159,11 @@ export function decidingException(
   const block = live.find((e) => e.list === 'block' && matches(e, [fromKeys, envelopeKeys]));
   if (block) return { list: 'block', entry: block };
   if (!subject.authenticated) return null;
-  const allow = live.find((e) => e.list === 'allow' && matches(e, [fromKeys]));
+  // Only a sender or domain allow entry decides a message: an allowed link, file or IP range says
+  // nothing of the rest of the message (an attacker adds one allowed link beside their own).
+  const allow = live.find(
+    (e) => e.list === 'allow' && (e.kind === 'sender' || e.kind === 'domain') && matches(e, [fromKeys]),
+  );
   return allow ? { list: 'allow', entry: allow } : null;
 }
 

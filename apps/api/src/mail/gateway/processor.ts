@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { MAIL_ACTIONS } from '@moat/contracts/mail-explorer';
 import type { StoredMessageDetails } from '@moat/contracts/message-trace';
@@ -126,6 +127,11 @@ export function traceDetails(
       : {}),
   };
 }
+
+/** The longest link looked up against URL exceptions (no entry is longer). */
+const MAX_EXCEPTION_URL = 2_000;
+/** Attachments' hashes looked up against SHA-256 exceptions, per message. */
+const MAX_LOOKUP_HASHES = 200;
 
 /** Text safe for a database text column and a log line: no NUL or other control characters, bounded. */
 export function cleanText(value: string, max: number): string {
@@ -273,20 +279,27 @@ export function createGatewayProcessor(deps: {
     // The entries that could match, in one lookup by value: both senders (address, domain and
     // parent domains), the links, the attachments' SHA-256; the IP ranges are read per tenant.
     const fromSender = input.parsed.fromAddress || input.envelope.mailFrom;
-    const urls = linkKeys(input.links);
-    const hashes = input.parsed.attachments.map((a) => a.sha256.toLowerCase());
+    // Bounded, whatever the sender wrote: no entry is longer than MAX_EXCEPTION_URL, and a message
+    // with thousands of attachments asks for its first MAX_LOOKUP_HASHES (one statement's parameters).
+    const urls = linkKeys(input.links.filter((l) => l.href.length <= MAX_EXCEPTION_URL));
+    const hashes = [...new Set(input.parsed.attachments.map((a) => a.sha256.toLowerCase()))].slice(
+      0,
+      MAX_LOOKUP_HASHES,
+    );
     const keys = [
       ...new Set([...senderKeys(fromSender), ...senderKeys(input.envelope.mailFrom), ...urls, ...hashes]),
     ];
+    // The cache is keyed by a digest of the values, so a message of many long links costs one short key.
+    const cacheKey = `${tenant.id}\n${createHash('sha256').update(keys.join('\n')).digest('hex')}`;
     const [entries, ranges] = await Promise.all([
-      senderEntries.get(`${tenant.id}\n${keys.join('\n')}`, () => policies.entriesAmong(tenant.id, keys)),
+      senderEntries.get(cacheKey, () => policies.entriesAmong(tenant.id, keys)),
       ipRanges.get(tenant.id, () => policies.ipRangesOf(tenant.id)),
     ]);
     // An allow entry counts only for a sender that proved its domain (DMARC, or SPF/DKIM pass):
     // anyone can write an allowed address into From.
-    const authenticated =
-      input.auth.dmarc === 'pass' ||
-      (input.auth.dmarc !== 'fail' && (input.auth.dkim === 'pass' || input.auth.spf === 'pass'));
+    // DMARC pass is the proof: it needs SPF or DKIM aligned with the From domain. A bare SPF or DKIM
+    // pass proves some other domain (the attacker's own MAIL FROM or signature), not the one in From.
+    const authenticated = input.auth.dmarc === 'pass';
     // An expired entry counts for nothing (the clock decides, not the cache).
     const decided = decidingException([...entries, ...ranges], {
       fromSender,

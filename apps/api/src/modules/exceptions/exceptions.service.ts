@@ -79,6 +79,8 @@ export function createExceptionsService(deps: {
   repo: Pick<ExceptionsRepo, 'page' | 'existing' | 'insertAll' | 'remove'>;
   audit: Pick<AuditRepo, 'record'>;
   clock: Clock;
+  /** The tenant's own mail domains: never blocked as a sender (a spoofed From would block the real one). */
+  ownDomains: (tenantId: string) => Promise<string[]>;
 }) {
   const { repo, audit, clock } = deps;
 
@@ -120,6 +122,7 @@ export function createExceptionsService(deps: {
       expires_at: string | null;
     },
     now: Date,
+    own: readonly string[],
   ): { ok: true; entry: Omit<NewException, 'createdBy'> } | { ok: false; errors: FieldError[] } {
     const errors: FieldError[] = [];
     const oneOf = <T extends string>(field: string, value: string, values: readonly T[]): T | null => {
@@ -147,6 +150,21 @@ export function createExceptionsService(deps: {
         errors.push({ field: 'expires_at', message: 'must be a date and time (ISO 8601)' });
       } else if (expiresAt.getTime() <= now.getTime()) {
         errors.push({ field: 'expires_at', message: 'must be in the future' });
+      }
+    }
+    // Only a sender or domain allow entry lets a message through; an allowed link, file or IP range
+    // would excuse everything else an attacker puts beside it (gateway policy.ts decidingException).
+    if (list === 'allow' && kind && kind !== 'sender' && kind !== 'domain') {
+      errors.push({
+        field: 'kind',
+        message:
+          'an allow entry is for a sender address or a domain; links, files and IP ranges can only be blocked',
+      });
+    }
+    if (list === 'block' && (kind === 'sender' || kind === 'domain') && value) {
+      const domain = value.slice(value.lastIndexOf('@') + 1);
+      if (own.some((d) => domain === d || domain.endsWith(`.${d}`))) {
+        errors.push({ field: 'value', message: "must not be one of your organisation's own domains" });
       }
     }
     if (errors.length > 0 || !list || !kind || !scope) return { ok: false, errors };
@@ -188,7 +206,11 @@ export function createExceptionsService(deps: {
 
     async create(tenantId: string, body: CreateBody, actor: Actor): Promise<ExceptionEntry> {
       const now = clock.now();
-      const checked = check({ ...body, expires_at: body.expires_at ?? null }, now);
+      const checked = check(
+        { ...body, expires_at: body.expires_at ?? null },
+        now,
+        await deps.ownDomains(tenantId),
+      );
       if (!checked.ok) {
         throw badRequest(
           checked.errors.map((e) => e.message).join('; '),
@@ -253,6 +275,7 @@ export function createExceptionsService(deps: {
         const at = columns.indexOf(name);
         return at < 0 ? '' : uninert(row[at] ?? '').trim();
       };
+      const own = await deps.ownDomains(tenantId);
       const errors: FieldError[] = [];
       const entries: NewException[] = [];
       const seen = new Map<string, number>();
@@ -268,6 +291,7 @@ export function createExceptionsService(deps: {
             expires_at: cell(row, 'expires_at') || null,
           },
           now,
+          own,
         );
         if (!checked.ok) {
           for (const e of checked.errors) errors.push({ field: line, message: `${e.field} ${e.message}` });

@@ -91,6 +91,13 @@ describe('POST /api/v1/exceptions', () => {
       { list: 'block', kind: 'sha256', value: 'abc' },
       { list: 'block', kind: 'domain', value: 'past.example', expires_at: '2020-11-19T00:00:00Z' },
       { list: 'block', kind: 'domain', value: 'long.example', comment: 'x'.repeat(501) },
+      // An allowed link, file or IP range would excuse whatever an attacker puts beside it.
+      { list: 'allow', kind: 'url', value: 'https://sharepoint.example/' },
+      { list: 'allow', kind: 'sha256', value: 'a'.repeat(64) },
+      { list: 'allow', kind: 'ip_range', value: '40.92.0.0/15' },
+      // The organisation's own domain is never blocked (a spoofed From would block the real colleague).
+      { list: 'block', kind: 'domain', value: tenant.domain },
+      { list: 'block', kind: 'sender', value: `ceo@${tenant.domain}` },
     ];
     const before = (await t.db.select().from(senderLists)).length;
     for (const body of bad) {

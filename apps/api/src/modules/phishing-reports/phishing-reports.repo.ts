@@ -8,7 +8,7 @@ import type {
 import { type AnyColumn, and, count, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { orderOf } from '../../db/list-order.ts';
-import { phishingReports, quarantineMessages, senderLists } from '../../db/schema.ts';
+import { phishingReports, quarantineMessages, senderLists, tenantDomains } from '../../db/schema.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
 
 type Sort = (typeof REPORT_SORTS)[number];
@@ -208,8 +208,27 @@ export function createPhishingReportsRepo(db: DbOrTx) {
       return rows.map((r) => r.id);
     },
 
-    async blockSender(tenantId: string, value: string, tx: DbOrTx): Promise<void> {
-      await tx.insert(senderLists).values({ tenantId, list: 'block', value }).onConflictDoNothing();
+    /**
+     * Blocks the reported sender: never an empty one (a bounce) nor one of the tenant's own domains
+     * (a spoofed From would block the real colleague); an expired entry of it comes back to life.
+     */
+    async blockSender(tenantId: string, value: string, tx: DbOrTx): Promise<boolean> {
+      const domain = value.slice(value.lastIndexOf('@') + 1);
+      if (!value.includes('@') || !domain) return false;
+      const own = await tx
+        .select({ domain: tenantDomains.domain })
+        .from(tenantDomains)
+        .where(eq(tenantDomains.tenantId, tenantId));
+      if (own.some((d) => domain === d.domain || domain.endsWith(`.${d.domain}`))) return false;
+      await tx
+        .insert(senderLists)
+        .values({ tenantId, list: 'block', value })
+        .onConflictDoUpdate({
+          target: [senderLists.tenantId, senderLists.list, senderLists.value],
+          set: { expiresAt: null },
+          setWhere: sql`${senderLists.expiresAt} is not null`,
+        });
+      return true;
     },
   };
 }

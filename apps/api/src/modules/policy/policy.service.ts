@@ -183,7 +183,8 @@ export function createPolicyService(deps: {
         const entry = counts.get(key) ?? { verdict, from, to, count: 0 };
         entry.count++;
         counts.set(key, entry);
-        if (sample.length < WHAT_IF_SAMPLE) {
+        // Other people's subjects and senders are for admins: a user who may edit the policy sees the counts.
+        if (user.role === 'admin' && sample.length < WHAT_IF_SAMPLE) {
           sample.push({
             id: m.id,
             received_at: m.receivedAt.toISOString(),

@@ -273,7 +273,12 @@ export function createQuarantineAdminRepo(db: DbOrTx) {
       const inserted = await (tx ?? db)
         .insert(senderLists)
         .values({ tenantId, list: 'block', value })
-        .onConflictDoNothing()
+        // An expired entry of the same value comes back to life (else the block would silently do nothing).
+        .onConflictDoUpdate({
+          target: [senderLists.tenantId, senderLists.list, senderLists.value],
+          set: { expiresAt: null },
+          setWhere: sql`${senderLists.expiresAt} is not null`,
+        })
         .returning({ value: senderLists.value });
       return inserted.length > 0;
     },
