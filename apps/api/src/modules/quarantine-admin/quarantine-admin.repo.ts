@@ -269,10 +269,11 @@ export function createQuarantineAdminRepo(db: DbOrTx) {
     },
 
     /** Add a block entry (a lower-case address or domain) to the tenant's sender list: whether it is new. */
-    async addBlockEntry(tenantId: string, value: string, tx?: DbOrTx): Promise<boolean> {
+    async addBlockEntry(tenantId: string, value: string, createdBy: string, tx?: DbOrTx): Promise<boolean> {
       const inserted = await (tx ?? db)
         .insert(senderLists)
-        .values({ tenantId, list: 'block', value })
+        // Who added it and from where, as the Exceptions screen and the trace show it.
+        .values({ tenantId, list: 'block', value, createdBy, comment: 'Blocked from a held message' })
         // An expired entry of the same value comes back to life (else the block would silently do nothing).
         .onConflictDoUpdate({
           target: [senderLists.tenantId, senderLists.list, senderLists.value],

@@ -407,7 +407,7 @@ export function createQuarantineAdminService(deps: {
       }
       const value = scope === 'domain' ? domain : address;
       const added = await repo.transaction(async (tx) => {
-        const isNew = await repo.addBlockEntry(tenantId, value, tx);
+        const isNew = await repo.addBlockEntry(tenantId, value, actor.email ?? actor.type, tx);
         if (isNew) {
           await audit.record(
             actor,
