@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { runCli, startMoat, tempDataDir } from './server.ts';
 import { startSmtpSink } from './smtp-sink.ts';
 
@@ -19,10 +20,25 @@ export async function startMoatWithMail(extraEnv: Record<string, string> = {}) {
     },
   });
   const cli = (...args: string[]) => runCli(args, { DATA_DIR: dataDir });
+  /** Debian's swaks sending to this gateway (HELO client.test): its exit code and transcript. */
+  const swaks = (args: string[]): Promise<{ code: number; out: string }> =>
+    new Promise((resolve) => {
+      execFile(
+        'swaks',
+        ['--server', `127.0.0.1:${moat.smtpPort}`, '--helo', 'client.test', ...args],
+        (error, stdout, stderr) => {
+          resolve({
+            code: error ? Number((error as { code?: number }).code ?? 1) : 0,
+            out: `${stdout}${stderr}`,
+          });
+        },
+      );
+    });
   return {
     sink,
     moat,
     cli,
+    swaks,
     async stop() {
       await moat.stop();
       await sink.close();

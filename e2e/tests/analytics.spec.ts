@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,20 +13,7 @@ let env: MoatWithMail;
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-analytics-'));
 
-function swaks(args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'swaks',
-      ['--server', `127.0.0.1:${env.moat.smtpPort}`, '--helo', 'client.test', ...args],
-      (error, stdout, stderr) => {
-        resolve({
-          code: error ? Number((error as { code?: number }).code ?? 1) : 0,
-          out: `${stdout}${stderr}`,
-        });
-      },
-    );
-  });
-}
+const swaks = (args: string[]) => env.swaks(args);
 
 test.beforeAll(async () => {
   // The machine is shared: starting Moat may take longer than a test's usual minute.

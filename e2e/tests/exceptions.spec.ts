@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
@@ -10,31 +9,17 @@ import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.
  */
 let env: MoatWithMail;
 
-function swaks(from: string, subject: string): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'swaks',
-      [
-        '--server',
-        `127.0.0.1:${env.moat.smtpPort}`,
-        '--helo',
-        'client.test',
-        '--from',
-        from,
-        '--to',
-        'ana@acme.test',
-        '--header',
-        `Subject: ${subject}`,
-        '--body',
-        'Limited offer',
-      ],
-      (error, stdout, stderr) =>
-        resolve({
-          code: error ? Number((error as { code?: number }).code ?? 1) : 0,
-          out: `${stdout}${stderr}`,
-        }),
-    );
-  });
+function swaks(from: string, subject: string) {
+  return env.swaks([
+    '--from',
+    from,
+    '--to',
+    'ana@acme.test',
+    '--header',
+    `Subject: ${subject}`,
+    '--body',
+    'Limited offer',
+  ]);
 }
 
 /** The rows of the Exceptions list with the blocked sender. */

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
 
@@ -9,33 +8,19 @@ import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.
 let env: MoatWithMail;
 
 /** A message the link checks call suspicious: its HTML links to a bare IP address. */
-function sendSuspicious(subject: string): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'swaks',
-      [
-        '--server',
-        `127.0.0.1:${env.moat.smtpPort}`,
-        '--helo',
-        'client.test',
-        '--from',
-        'bob@outside.test',
-        '--to',
-        'ana@acme.test',
-        '--header',
-        `Subject: ${subject}`,
-        '--add-header',
-        'Content-Type: text/html; charset=utf-8',
-        '--body',
-        '<p>Your parcel</p><a href="http://192.0.2.7/track">Track it</a>',
-      ],
-      (error, stdout, stderr) =>
-        resolve({
-          code: error ? Number((error as { code?: number }).code ?? 1) : 0,
-          out: `${stdout}${stderr}`,
-        }),
-    );
-  });
+function sendSuspicious(subject: string) {
+  return env.swaks([
+    '--from',
+    'bob@outside.test',
+    '--to',
+    'ana@acme.test',
+    '--header',
+    `Subject: ${subject}`,
+    '--add-header',
+    'Content-Type: text/html; charset=utf-8',
+    '--body',
+    '<p>Your parcel</p><a href="http://192.0.2.7/track">Track it</a>',
+  ]);
 }
 
 test.beforeAll(async () => {

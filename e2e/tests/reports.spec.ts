@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
 
@@ -9,20 +8,7 @@ import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.
  */
 let env: MoatWithMail;
 
-function swaks(args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'swaks',
-      ['--server', `127.0.0.1:${env.moat.smtpPort}`, '--helo', 'client.test', ...args],
-      (error, stdout, stderr) => {
-        resolve({
-          code: error ? Number((error as { code?: number }).code ?? 1) : 0,
-          out: `${stdout}${stderr}`,
-        });
-      },
-    );
-  });
-}
+const swaks = (args: string[]) => env.swaks(args);
 
 test.beforeAll(async () => {
   env = await startMoatWithMail();

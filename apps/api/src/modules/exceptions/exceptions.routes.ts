@@ -10,12 +10,10 @@ import {
   importExceptionsBodySchema,
   importExceptionsResultSchema,
 } from '@moat/contracts/exceptions';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Actor } from '../../lib/actor.ts';
 import { sendCsv } from '../../lib/csv.ts';
-import { signedIn } from '../../plugins/app/session.ts';
+import { tenantActorOf } from '../../plugins/app/session.ts';
 
 const errors = {
   400: errorResponseSchema,
@@ -23,15 +21,6 @@ const errors = {
   404: errorResponseSchema,
   409: errorResponseSchema,
 };
-
-/** The admin's tenant and name for the audit log (app.requireAdmin let only admins through). */
-function admin(request: FastifyRequest): { tenantId: string; actor: Actor } {
-  const { user } = signedIn(request);
-  return {
-    tenantId: user.tenantId,
-    actor: { type: 'user', userId: user.id, email: user.email, ip: request.ip },
-  };
-}
 
 /** Security Settings → Exceptions (SPEC §2.4): allow and block entries, admins only. */
 export const exceptionsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -50,7 +39,7 @@ export const exceptionsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: exceptionListSchema, ...errors },
       },
     },
-    async (request) => service.list(admin(request).tenantId, request.query),
+    async (request) => service.list(tenantActorOf(request).tenantId, request.query),
   );
 
   app.get(
@@ -65,7 +54,7 @@ export const exceptionsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const csv = await service.exportCsv(admin(request).tenantId, request.query);
+      const csv = await service.exportCsv(tenantActorOf(request).tenantId, request.query);
       return sendCsv(reply, 'exceptions', csv, app.clock.now());
     },
   );
@@ -82,7 +71,7 @@ export const exceptionsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       return service.create(tenantId, request.body, actor);
     },
   );
@@ -100,7 +89,7 @@ export const exceptionsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       return service.importCsv(tenantId, request.body.csv, actor);
     },
   );
@@ -117,7 +106,7 @@ export const exceptionsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       await service.remove(tenantId, request.params.id, actor);
       return { deleted: true as const };
     },

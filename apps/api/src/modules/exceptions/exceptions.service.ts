@@ -19,6 +19,7 @@ import { AppError, badRequest, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type CsvColumn, toCsv } from '../../lib/csv.ts';
+import { isOwnDomain } from '../../lib/own-domain.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { ExceptionFilter, ExceptionRow, ExceptionsRepo, NewException } from './exceptions.repo.ts';
 
@@ -161,11 +162,8 @@ export function createExceptionsService(deps: {
           'an allow entry is for a sender address or a domain; links, files and IP ranges can only be blocked',
       });
     }
-    if (list === 'block' && (kind === 'sender' || kind === 'domain') && value) {
-      const domain = value.slice(value.lastIndexOf('@') + 1);
-      if (own.some((d) => domain === d || domain.endsWith(`.${d}`))) {
-        errors.push({ field: 'value', message: "must not be one of your organisation's own domains" });
-      }
+    if (list === 'block' && (kind === 'sender' || kind === 'domain') && value && isOwnDomain(value, own)) {
+      errors.push({ field: 'value', message: "must not be one of your organisation's own domains" });
     }
     if (errors.length > 0 || !list || !kind || !scope) return { ok: false, errors };
     return { ok: true, entry: { list, kind, scope, value, comment, expiresAt } };

@@ -208,18 +208,17 @@ export function createPhishingReportsRepo(db: DbOrTx) {
       return rows.map((r) => r.id);
     },
 
-    /**
-     * Blocks the reported sender: never an empty one (a bounce) nor one of the tenant's own domains
-     * (a spoofed From would block the real colleague); an expired entry of it comes back to life.
-     */
-    async blockSender(tenantId: string, value: string, tx: DbOrTx): Promise<boolean> {
-      const domain = value.slice(value.lastIndexOf('@') + 1);
-      if (!value.includes('@') || !domain) return false;
-      const own = await tx
+    /** The tenant's own mail domains. */
+    async ownDomains(tenantId: string, tx: DbOrTx): Promise<string[]> {
+      const rows = await tx
         .select({ domain: tenantDomains.domain })
         .from(tenantDomains)
         .where(eq(tenantDomains.tenantId, tenantId));
-      if (own.some((d) => domain === d.domain || domain.endsWith(`.${d.domain}`))) return false;
+      return rows.map((r) => r.domain);
+    },
+
+    /** A block entry for the sender; an expired entry of it comes back to life. */
+    async blockSender(tenantId: string, value: string, tx: DbOrTx): Promise<void> {
       await tx
         .insert(senderLists)
         .values({ tenantId, list: 'block', value })
@@ -228,7 +227,6 @@ export function createPhishingReportsRepo(db: DbOrTx) {
           set: { expiresAt: null },
           setWhere: sql`${senderLists.expiresAt} is not null`,
         });
-      return true;
     },
   };
 }

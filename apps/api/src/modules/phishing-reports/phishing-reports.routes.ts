@@ -13,11 +13,10 @@ import {
   summarySchema,
   USER_INTERACTION_API,
 } from '@moat/contracts/phishing-reports';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendCsv } from '../../lib/csv.ts';
-import { signedIn } from '../../plugins/app/session.ts';
+import { tenantActorOf } from '../../plugins/app/session.ts';
 
 const errors = {
   400: errorResponseSchema,
@@ -25,15 +24,6 @@ const errors = {
   404: errorResponseSchema,
   409: errorResponseSchema,
 };
-
-/** The admin's tenant and name for the audit log (app.requireAdmin let only admins through). */
-function admin(request: FastifyRequest) {
-  const { user } = signedIn(request);
-  return {
-    tenantId: user.tenantId,
-    actor: { type: 'user' as const, userId: user.id, email: user.email, ip: request.ip },
-  };
-}
 
 /** Phishing Reports, the User Interaction dashboard, Modified Attachments and alerts (admins). */
 export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -52,7 +42,7 @@ export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: reportsListSchema, ...errors },
       },
     },
-    async (request) => phishingReports.list(admin(request).tenantId, request.query),
+    async (request) => phishingReports.list(tenantActorOf(request).tenantId, request.query),
   );
 
   app.get(
@@ -70,7 +60,7 @@ export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
       sendCsv(
         reply,
         'phishing-reports',
-        await phishingReports.exportCsv(admin(request).tenantId, request.query),
+        await phishingReports.exportCsv(tenantActorOf(request).tenantId, request.query),
         app.clock.now(),
       ),
   );
@@ -89,7 +79,7 @@ export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       return phishingReports.confirm(tenantId, request.params.id, actor, request.body.block_sender);
     },
   );
@@ -106,7 +96,7 @@ export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       return phishingReports.dismiss(tenantId, request.params.id, actor);
     },
   );
@@ -122,7 +112,7 @@ export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: summarySchema, ...errors },
       },
     },
-    async (request) => userInteraction.summary(admin(request).tenantId, request.query),
+    async (request) => userInteraction.summary(tenantActorOf(request).tenantId, request.query),
   );
 
   app.get(
@@ -136,7 +126,7 @@ export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: modifiedAttachmentsListSchema, ...errors },
       },
     },
-    async (request) => userInteraction.modifiedAttachments(admin(request).tenantId, request.query),
+    async (request) => userInteraction.modifiedAttachments(tenantActorOf(request).tenantId, request.query),
   );
 
   app.get(
@@ -154,7 +144,7 @@ export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
       sendCsv(
         reply,
         'modified-attachments',
-        await userInteraction.modifiedAttachmentsCsv(admin(request).tenantId, request.query),
+        await userInteraction.modifiedAttachmentsCsv(tenantActorOf(request).tenantId, request.query),
         app.clock.now(),
       ),
   );
@@ -169,7 +159,7 @@ export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: alertSettingsSchema, ...errors },
       },
     },
-    async (request) => alerts.settingsOf(admin(request).tenantId),
+    async (request) => alerts.settingsOf(tenantActorOf(request).tenantId),
   );
 
   app.put(
@@ -184,7 +174,7 @@ export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       return alerts.saveSettings(tenantId, request.body, actor);
     },
   );
@@ -199,6 +189,6 @@ export const userInteractionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: alertBadgeSchema, ...errors },
       },
     },
-    async (request) => alerts.badge(admin(request).tenantId),
+    async (request) => alerts.badge(tenantActorOf(request).tenantId),
   );
 };

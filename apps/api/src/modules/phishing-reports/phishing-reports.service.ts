@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type CsvColumn, toCsv } from '../../lib/csv.ts';
+import { isOwnDomain } from '../../lib/own-domain.ts';
 import { reportOutcomeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand } from '../../mail/templates.ts';
@@ -94,8 +95,16 @@ export function createPhishingReportsService(deps: {
         },
         tx,
       );
-      if (outcome === 'confirmed' && blockSender)
-        await repo.blockSender(tenantId, report.sender.toLowerCase(), tx);
+      // Never an empty sender (a bounce) nor one of the organisation's own domains (a spoofed From).
+      const sender = report.sender.toLowerCase();
+      if (
+        outcome === 'confirmed' &&
+        blockSender &&
+        sender.includes('@') &&
+        !isOwnDomain(sender, await repo.ownDomains(tenantId, tx))
+      ) {
+        await repo.blockSender(tenantId, sender, tx);
+      }
       for (const r of decided) {
         outbox.push(
           await deps.mailer.send(

@@ -22,12 +22,10 @@ import {
   retentionSchema,
   retryResponseSchema,
 } from '@moat/contracts/quarantine-admin';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import type { Actor } from '../../lib/actor.ts';
-import { signedIn } from '../../plugins/app/session.ts';
+import { tenantActorOf } from '../../plugins/app/session.ts';
 
 const errors = {
   400: errorResponseSchema,
@@ -36,15 +34,6 @@ const errors = {
   405: errorResponseSchema,
   409: errorResponseSchema,
 };
-
-/** The admin's tenant and name for the audit log (app.requireAdmin let only admins through). */
-function admin(request: FastifyRequest): { tenantId: string; actor: Actor } {
-  const { user } = signedIn(request);
-  return {
-    tenantId: user.tenantId,
-    actor: { type: 'user', userId: user.id, email: user.email, ip: request.ip },
-  };
-}
 
 export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.quarantineAdmin;
@@ -63,7 +52,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: restoreRequestListSchema, ...errors },
       },
     },
-    async (request) => service.listRequests(admin(request).tenantId, request.query),
+    async (request) => service.listRequests(tenantActorOf(request).tenantId, request.query),
   );
 
   const decisionRoutes = {
@@ -87,7 +76,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const { tenantId, actor } = admin(request);
+        const { tenantId, actor } = tenantActorOf(request);
         const { id } = request.params as { id: string };
         const status =
           action === 'approve'
@@ -110,7 +99,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       const results = [];
       for (const id of request.body.ids) {
         try {
@@ -139,7 +128,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: messageListSchema, ...errors },
       },
     },
-    async (request) => service.listMessages(admin(request).tenantId, request.query),
+    async (request) => service.listMessages(tenantActorOf(request).tenantId, request.query),
   );
 
   app.get(
@@ -153,7 +142,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: messageDetailSchema, ...errors },
       },
     },
-    async (request) => service.message(admin(request).tenantId, request.params.id),
+    async (request) => service.message(tenantActorOf(request).tenantId, request.params.id),
   );
 
   app.post(
@@ -170,7 +159,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       await service.release(tenantId, request.params.id, actor, request.body ?? {});
       return { status: 'restored' as const };
     },
@@ -188,7 +177,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       await service.retry(tenantId, request.params.id, actor);
       return { status: 'requeued' as const };
     },
@@ -206,7 +195,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       await service.remove(tenantId, request.params.id, actor);
       return { status: 'deleted' as const };
     },
@@ -224,7 +213,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       return service.bulk(tenantId, request.body, actor);
     },
   );
@@ -241,7 +230,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       const { raw, filename } = await service.eml(tenantId, request.params.id, actor);
       return reply
         .header('content-type', 'message/rfc822')
@@ -265,7 +254,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       return service.blockSender(tenantId, request.params.id, request.body.scope, actor);
     },
   );
@@ -283,7 +272,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       return service.feedback(tenantId, request.params.id, request.body.feedback, actor);
     },
   );
@@ -298,7 +287,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: retentionSchema, ...errors },
       },
     },
-    async (request) => service.retention(admin(request).tenantId),
+    async (request) => service.retention(tenantActorOf(request).tenantId),
   );
 
   app.put(
@@ -313,7 +302,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { tenantId, actor } = admin(request);
+      const { tenantId, actor } = tenantActorOf(request);
       return service.setRetention(tenantId, request.body.days, actor);
     },
   );

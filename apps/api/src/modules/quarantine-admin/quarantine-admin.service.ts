@@ -12,6 +12,7 @@ import { simpleParser } from 'mailparser';
 import { AppError } from '../../errors.ts';
 import { type Actor, systemActor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { isOwnDomain } from '../../lib/own-domain.ts';
 import { textOfHtml } from '../../mail/html-text.ts';
 import { restoreDeclinedEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
@@ -401,8 +402,7 @@ export function createQuarantineAdminService(deps: {
       if (!domain || at === address.length - 1) {
         throw new AppError('bad_request', 'This message has no sender address to block');
       }
-      const own = await repo.domainsOf(tenantId);
-      if (own.some((d) => domain === d || domain.endsWith(`.${d}`))) {
+      if (isOwnDomain(domain, await repo.domainsOf(tenantId))) {
         throw new AppError('bad_request', "A sender of your organisation's own domains cannot be blocked");
       }
       const value = scope === 'domain' ? domain : address;

@@ -88,8 +88,16 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
+/** The signed-in user's tenant, and the user as the audit log names them. */
+export function tenantActorOf(request: FastifyRequest) {
+  const { user } = signedIn(request);
+  return {
+    tenantId: user.tenantId,
+    actor: { type: 'user' as const, userId: user.id, email: user.email, ip: request.ip } satisfies Actor,
+  };
+}
+
 /** The signed-in user of a request as the audit log names them. */
 export function userActorOf(request: FastifyRequest): Actor {
-  const { user } = signedIn(request);
-  return { type: 'user', userId: user.id, email: user.email, ip: request.ip };
+  return tenantActorOf(request).actor;
 }

@@ -9,14 +9,15 @@ import { buildUrl, type QueryParams } from '../../lib/http';
 export function ExportCsvButton({
   path,
   query,
-  disabled,
+  total,
 }: {
   path: string;
   query: QueryParams;
-  disabled?: boolean;
+  /** How many rows the list holds; nothing to export (or not known yet) disables the button. */
+  total: number | undefined;
 }) {
   const { t } = useTranslation();
-  if (disabled) {
+  if (!total) {
     return (
       <Button size="sm" variant="default" disabled>
         {t('list.exportCsv')}

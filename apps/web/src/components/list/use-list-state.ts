@@ -3,6 +3,7 @@ import { DATE_RANGE_PRESETS, type DateRangePreset, type SortDirection } from '@m
 import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/quarantine-admin';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import type { RangeControl } from './ListToolbar';
 import { SEARCH_DEBOUNCE_MS } from './use-list-controls';
 
 /** The time range of a list: a preset, a custom span of whole days, or all time (''). */
@@ -144,6 +145,19 @@ export function useListState<S extends string, FS extends FilterSpec>(spec: List
 
   /** The list's query without its page: what the CSV export takes. */
   const exportQuery = { q, ...dates, sort, dir, ...chosen };
+  const setSort = (column: S, firstDir: SortDirection = 'asc') =>
+    update({
+      sort: column === spec.defaultSort ? undefined : column,
+      dir: column === sort ? (dir === 'asc' ? 'desc' : 'asc') : firstDir,
+    });
+  const setRange = (next: RangeChoice, from = '', to = '') =>
+    update({
+      range: next || undefined,
+      from: next === 'custom' ? from : undefined,
+      to: next === 'custom' ? to : undefined,
+    });
+  const setPage = (next: number) => update({ page: next > 1 ? String(next) : undefined }, true);
+  const filtered = Boolean(q) || Object.keys(chosen).length > 0 || range !== '';
   return {
     search,
     setSearch,
@@ -153,25 +167,20 @@ export function useListState<S extends string, FS extends FilterSpec>(spec: List
     sort,
     dir,
     /** A click on a column: sort by it (newest or largest first for dates and sizes), or turn its direction. */
-    setSort: (column: S, firstDir: SortDirection = 'asc') =>
-      update({
-        sort: column === spec.defaultSort ? undefined : column,
-        dir: column === sort ? (dir === 'asc' ? 'desc' : 'asc') : firstDir,
-      }),
+    setSort,
     range,
     fromDay,
     toDay,
-    setRange: (next: RangeChoice, from = '', to = '') =>
-      update({
-        range: next || undefined,
-        from: next === 'custom' ? from : undefined,
-        to: next === 'custom' ? to : undefined,
-      }),
+    setRange,
     page,
-    setPage: (next: number) => update({ page: next > 1 ? String(next) : undefined }, true),
+    setPage,
     exportQuery,
     query: { ...exportQuery, limit: QUARANTINE_PAGE_SIZE, offset: (page - 1) * QUARANTINE_PAGE_SIZE },
-    filtered: Boolean(q) || Object.keys(chosen).length > 0 || range !== '',
+    filtered,
+    /** The toolbar's time-range control, the sortable headers' props and the table's paging props. */
+    rangeControl: { value: range, fromDay, toDay, onChange: setRange } satisfies RangeControl,
+    sortable: { sort, dir, onSort: setSort },
+    paging: { page, onPage: setPage, filtered },
   };
 }
 export type ListState<S extends string, FS extends FilterSpec> = ReturnType<typeof useListState<S, FS>>;

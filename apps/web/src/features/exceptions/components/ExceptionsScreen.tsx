@@ -73,7 +73,7 @@ export function ExceptionsScreen() {
   const [importing, setImporting] = useState(false);
   const [confirming, setConfirming] = useState<ExceptionEntry | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const sortable = { sort: state.sort, dir: state.dir, onSort: state.setSort };
+  const { sortable } = state;
 
   const confirmDelete = () => {
     if (!confirming) return;
@@ -152,7 +152,7 @@ export function ExceptionsScreen() {
             <ExportCsvButton
               path={EXCEPTIONS_API.export}
               query={{ ...state.exportQuery, ...(scope === 'all' ? {} : { scope }) }}
-              disabled={!list.data || list.data.total === 0}
+              total={list.data?.total}
             />
           </>
         }
@@ -160,9 +160,7 @@ export function ExceptionsScreen() {
 
       <ListTable
         list={list}
-        page={state.page}
-        onPage={state.setPage}
-        filtered={state.filtered}
+        {...state.paging}
         caption={t('exceptions.caption')}
         emptyTitle={t('exceptions.emptyTitle')}
         emptyDescription={t('exceptions.emptyDescription')}

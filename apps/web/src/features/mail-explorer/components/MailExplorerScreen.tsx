@@ -216,14 +216,14 @@ export function MailExplorerScreen() {
       if (!next.delete(id)) next.add(id);
       return next;
     });
-  const sortable = { sort: state.sort, dir: state.dir, onSort: state.setSort };
+  const { sortable } = state;
 
   return (
     <Stack gap="md">
       <ListToolbar
         search={state.search}
         onSearchChange={state.setSearch}
-        range={{ value: state.range, fromDay: state.fromDay, toDay: state.toDay, onChange: state.setRange }}
+        range={state.rangeControl}
         filters={[
           enumFilter({
             name: 'verdict',
@@ -264,16 +264,14 @@ export function MailExplorerScreen() {
           <ExportCsvButton
             path={MAIL_EXPLORER_API.export}
             query={state.exportQuery}
-            disabled={!list.data || list.data.total === 0}
+            total={list.data?.total}
           />
         }
       />
 
       <ListTable
         list={list}
-        page={state.page}
-        onPage={state.setPage}
-        filtered={state.filtered}
+        {...state.paging}
         caption={t('mailExplorer.caption')}
         emptyTitle={t('mailExplorer.emptyTitle')}
         emptyDescription={t('mailExplorer.emptyDescription')}

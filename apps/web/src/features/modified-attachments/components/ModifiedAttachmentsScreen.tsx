@@ -31,13 +31,13 @@ export function ModifiedAttachmentsScreen() {
     filters: { state: ATTACHMENT_STATES },
   });
   const list = useModifiedAttachments(state.query);
-  const sortable = { sort: state.sort, dir: state.dir, onSort: state.setSort };
+  const { sortable } = state;
   return (
     <Stack gap="md">
       <ListToolbar
         search={state.search}
         onSearchChange={state.setSearch}
-        range={{ value: state.range, fromDay: state.fromDay, toDay: state.toDay, onChange: state.setRange }}
+        range={state.rangeControl}
         filters={[
           enumFilter({
             name: 'state',
@@ -53,15 +53,13 @@ export function ModifiedAttachmentsScreen() {
           <ExportCsvButton
             path={USER_INTERACTION_API.modifiedAttachmentsExport}
             query={state.exportQuery}
-            disabled={!list.data || list.data.total === 0}
+            total={list.data?.total}
           />
         }
       />
       <ListTable
         list={list}
-        page={state.page}
-        onPage={state.setPage}
-        filtered={state.filtered}
+        {...state.paging}
         caption={t('userInteraction.attachments.caption')}
         emptyTitle={t('userInteraction.attachments.emptyTitle')}
         emptyDescription={t('userInteraction.attachments.emptyDescription')}

@@ -93,7 +93,7 @@ export function PhishingReportsScreen() {
   const dismiss = useDismissPhishingReport();
   const [confirming, setConfirming] = useState<PhishingReport | null>(null);
   const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
-  const sortable = { sort: state.sort, dir: state.dir, onSort: state.setSort };
+  const { sortable } = state;
 
   const onConfirm = (blockSender: boolean) => {
     if (!confirming) return;
@@ -121,7 +121,7 @@ export function PhishingReportsScreen() {
       <ListToolbar
         search={state.search}
         onSearchChange={state.setSearch}
-        range={{ value: state.range, fromDay: state.fromDay, toDay: state.toDay, onChange: state.setRange }}
+        range={state.rangeControl}
         filters={[
           enumFilter({
             name: 'status',
@@ -146,7 +146,7 @@ export function PhishingReportsScreen() {
           <ExportCsvButton
             path={USER_INTERACTION_API.reportsExport}
             query={state.exportQuery}
-            disabled={!list.data || list.data.total === 0}
+            total={list.data?.total}
           />
         }
       />
@@ -166,9 +166,7 @@ export function PhishingReportsScreen() {
 
       <ListTable
         list={list}
-        page={state.page}
-        onPage={state.setPage}
-        filtered={state.filtered}
+        {...state.paging}
         caption={t('reports.caption')}
         emptyTitle={t('reports.emptyTitle')}
         emptyDescription={t('reports.emptyDescription')}

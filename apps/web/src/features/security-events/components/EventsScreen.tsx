@@ -92,14 +92,14 @@ function EventsList() {
   });
   const { type, verdict, severity } = state.filters;
   const list = useSecurityEvents(state.query);
-  const sortable = { sort: state.sort, dir: state.dir, onSort: state.setSort };
+  const { sortable } = state;
 
   return (
     <Stack gap="md">
       <ListToolbar
         search={state.search}
         onSearchChange={state.setSearch}
-        range={{ value: state.range, fromDay: state.fromDay, toDay: state.toDay, onChange: state.setRange }}
+        range={state.rangeControl}
         filters={[
           enumFilter({
             name: 'type',
@@ -147,16 +147,14 @@ function EventsList() {
           <ExportCsvButton
             path={SECURITY_EVENTS_API.export}
             query={state.exportQuery}
-            disabled={!list.data || list.data.total === 0}
+            total={list.data?.total}
           />
         }
       />
 
       <ListTable
         list={list}
-        page={state.page}
-        onPage={state.setPage}
-        filtered={state.filtered}
+        {...state.paging}
         caption={t('events.caption')}
         emptyTitle={t('events.emptyTitle')}
         emptyDescription={t('events.emptyDescription')}
