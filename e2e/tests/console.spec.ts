@@ -12,6 +12,7 @@ import { ROOT } from '../support/server.ts';
 let env: MoatWithMail;
 
 const COMMON = ['dashboard', 'security-events', 'mail-explorer', 'user-interaction', 'analytics'];
+const PLAIN = ['dashboard', 'security-events', 'analytics'];
 
 async function setUpTenant(domain: string, mode: string, extra: string[] = []) {
   if (domain !== 'acme.test') {
@@ -86,7 +87,8 @@ test.describe('side navigation by profile (SPEC §2.4, §6)', () => {
       'admin@acme.test',
       [...COMMON, 'archiving', 'policy', 'configuration', 'system-settings', 'add-ons-store'],
     ],
-    ['user', 'ivy@acme.test', [...COMMON, 'policy', 'configuration', 'system-settings']],
+    // Mail Explorer and every User Interaction page are admin-only: a plain user has neither.
+    ['user', 'ivy@acme.test', [...PLAIN, 'policy', 'configuration', 'system-settings']],
     [
       'hidden user',
       'support@acme.test',
@@ -101,7 +103,7 @@ test.describe('side navigation by profile (SPEC §2.4, §6)', () => {
     [
       'demo customer',
       'dora@demo.test',
-      [...COMMON, 'archiving', 'policy', 'configuration', 'system-settings', 'add-ons-store'],
+      [...PLAIN, 'archiving', 'policy', 'configuration', 'system-settings', 'add-ons-store'],
     ],
   ];
   for (const [profile, email, expected] of profiles) {
@@ -112,6 +114,21 @@ test.describe('side navigation by profile (SPEC §2.4, §6)', () => {
       expect(pageErrors).toEqual([]);
     });
   }
+
+  test('a plain user who opens an admin page by its address lands on the no-access page', async ({
+    page,
+    pageErrors,
+  }) => {
+    await signIn(page, 'ivy@acme.test');
+    for (const path of ['/mail-explorer', '/user-interaction/reported-phishing', '/analytics/dashboard']) {
+      await page.goto(`${env.moat.url}/#${path}`);
+      await expect(page).toHaveURL(/#\/no-access-page$/);
+      await expect(page.getByText('This page is not open to your account')).toBeVisible();
+    }
+    await page.getByRole('link', { name: 'Go to the Overview' }).click();
+    await expect(page).toHaveURL(/#\/dashboard$/);
+    expect(pageErrors).toEqual([]);
+  });
 
   test('an MSP admin gets no Licenses page', async ({ page }) => {
     await signIn(page, 'max@msp.test');

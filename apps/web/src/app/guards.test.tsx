@@ -114,6 +114,31 @@ describe('policy guard', () => {
   });
 });
 
+describe('admin-only pages', () => {
+  it.each([
+    '/mail-explorer',
+    '/mail-explorer/message/abc',
+    '/user-interaction/quarantine-item',
+    '/user-interaction/reported-phishing',
+    '/user-interaction/modified-attachments',
+    '/analytics/dashboard',
+    '/configuration/security-exceptions/spam-exceptions',
+  ])('send a plain user from %s to the no-access page', async (path) => {
+    signedIn({ role: 'user' });
+    await landsOn(path, '/no-access-page');
+  });
+
+  it('let an admin in', async () => {
+    signedIn({ role: 'admin' });
+    await landsOn('/user-interaction/reported-phishing', '/user-interaction/reported-phishing');
+  });
+
+  it('leave the pages every role has to a plain user', async () => {
+    signedIn({ role: 'user' });
+    await landsOn('/security-events', '/security-events');
+  });
+});
+
 describe('smart-archiving guard', () => {
   it('opens smart archiving only with enableSmartArchiveTestFF', async () => {
     signedIn({}, { enableSmartArchiveTestFF: true });

@@ -5,6 +5,7 @@ import { ROUTES } from '@moat/contracts/routes';
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { getAuthSession } from '../features/auth/api/get-auth-session';
+import { isAdminOnlyPath } from '../features/navigation/admin-only';
 import { currentUserQueryOptions } from '../features/session/api/get-current-user';
 import { deploymentQueryOptions } from '../lib/console-data/get-deployment';
 import { uiFeaturesQueryOptions } from '../lib/console-data/get-ui-features';
@@ -107,13 +108,17 @@ export interface FeatureGuardData {
 /**
  * Feature guard of every main-shell route (SPEC §2.5). It checks the session and the lock itself,
  * as the deepest route's redirect is the one that wins. Then: a route's required flag (else its
- * redirect path); unless bypassed, an expired trial goes to /trial and a user who must onboard
+ * redirect path); an admin-only page (admin-only.ts) sends anyone else to the no-access page;
+ * unless bypassed, an expired trial goes to /trial and a user who must onboard
  * goes to onboarding.
  */
 export function featureGuard(queryClient: QueryClient, data: FeatureGuardData = {}) {
   const activeUser = requireActiveUser(queryClient);
   return async (args: LoaderFunctionArgs): Promise<CurrentUser> => {
     const user = await activeUser(args);
+    if (user.role !== 'admin' && isAdminOnlyPath(new URL(args.request.url).pathname)) {
+      throw redirect(ROUTES.noAccess);
+    }
     const { features, deployment } = await consoleData(queryClient);
     if (data.feature && features && !features[data.feature]) {
       throw redirect(data.redirectTo ?? ROUTES.dashboard);

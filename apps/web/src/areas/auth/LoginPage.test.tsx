@@ -96,13 +96,13 @@ describe('login page', () => {
           ? jsonResponse(200, buildCurrentUser({ role: 'user' }))
           : errorResponse(403, 'forbidden', 'not authenticated'),
     });
-    const app = await openLogin('/auth/login?returnUrl=%2Fanalytics%2Fdashboard');
+    const app = await openLogin('/auth/login?returnUrl=%2Fanalytics%2Fshadow-it');
     await userEvent.type(screen.getByLabelText(/Email/), 'ada@example.com');
     await userEvent.type(screen.getByLabelText(/Password/), 'secret');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    // The page's title is its navigation entry's (Analytics › Dashboard).
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
-    expect(app.location()).toBe('/analytics/dashboard');
+    // The page's title is its navigation entry's (Analytics › Shadow IT).
+    expect(await screen.findByRole('heading', { level: 1, name: 'Shadow IT' })).toBeInTheDocument();
+    expect(app.location()).toBe('/analytics/shadow-it');
   });
 
   it('offers SAML sign-in only when samlAuth is on', async () => {

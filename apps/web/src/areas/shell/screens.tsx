@@ -86,6 +86,14 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: ROUTES.noAccess,
+    exact: true,
+    Screen: screen(
+      () => import('./NoAccessScreen'),
+      (m) => m.NoAccessScreen,
+    ),
+  },
+  {
     path: MESSAGE_TRACE_ROUTES.root,
     Screen: screen(
       () => import('../../features/message-trace/components/MessageTraceScreen'),

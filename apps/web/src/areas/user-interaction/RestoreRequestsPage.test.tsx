@@ -212,9 +212,24 @@ describe('Restore Requests (user-interaction/restore-request-and-clean-attachmen
     expect(await screen.findByRole('table')).toBeInTheDocument();
   });
 
-  it('shows the permission dialog to a non-admin (403 Insufficient privileges)', async () => {
+  it('sends a plain user to the no-access page without asking the API', async () => {
+    let asked = false;
     stubApi({
       'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'user' })),
+      'GET /api/v1/restore_requests': () => {
+        asked = true;
+        return jsonResponse(200, { items: [], total: 0 });
+      },
+    });
+    const app = renderRoute(PAGE);
+    await waitFor(() => expect(app.location()).toBe('/no-access-page'));
+    expect(await screen.findByText('This page is not open to your account')).toBeInTheDocument();
+    expect(asked).toBe(false);
+  });
+
+  it('shows the permission dialog when the server refuses (403 Insufficient privileges, e.g. the role was just taken away)', async () => {
+    stubApi({
+      'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'admin' })),
       'GET /api/v1/restore_requests': () =>
         errorResponse(403, 'insufficient_privileges', 'Insufficient privileges'),
     });

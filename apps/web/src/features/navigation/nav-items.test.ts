@@ -38,9 +38,31 @@ describe('navigation table', () => {
 });
 
 describe('visibility rules (SPEC §2.4, §6)', () => {
-  it('always shows Overview, Events and Mail Explorer, even to a plain user', () => {
+  it('always shows Overview and Events; Mail Explorer to admins only (its rows are every mailbox)', () => {
+    expect(topLevel(buildNavContext()).slice(0, 3)).toEqual([
+      'dashboard',
+      'security-events',
+      'mail-explorer',
+    ]);
     const ctx = buildNavContext({ user: { role: 'user' } });
-    expect(topLevel(ctx).slice(0, 3)).toEqual(['dashboard', 'security-events', 'mail-explorer']);
+    expect(topLevel(ctx).slice(0, 2)).toEqual(['dashboard', 'security-events']);
+    expect(visibleIds(ctx).has('mail-explorer')).toBe(false);
+  });
+
+  it('shows no admin-only page of User Interaction to a plain user (the API would answer 403)', () => {
+    const features = { enableUserInteractionScreen: true, enableUserReportedPhishing: true };
+    const admin = visibleIds(buildNavContext({ features }));
+    const user = visibleIds(buildNavContext({ features, user: { role: 'user' } }));
+    for (const id of [
+      'user-interaction-dashboard',
+      'restore-request-and-clean-attachments',
+      'reported-phishing',
+      'quarantine-item',
+      'modified-attachments',
+    ]) {
+      expect(admin.has(id)).toBe(true);
+      expect(user.has(id)).toBe(false);
+    }
   });
 
   it('shows the User Interaction dashboard only with enableUserInteractionScreen', () => {
@@ -84,8 +106,8 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
     );
   });
 
-  it('always shows Quarantined Items and Modified Attachments', () => {
-    const ctx = { user: { role: 'user' as const }, apps: { apps: [], tools: [] } };
+  it('always shows Quarantined Items and Modified Attachments to an admin', () => {
+    const ctx = { apps: { apps: [], tools: [] } };
     expect(sees(ctx, 'quarantine-item')).toBe(true);
     expect(sees(ctx, 'modified-attachments')).toBe(true);
   });
@@ -428,6 +450,8 @@ describe('what each profile sees at the top level', () => {
       },
     });
   const common = ['dashboard', 'security-events', 'mail-explorer', 'user-interaction', 'analytics'];
+  /** A plain user has no admin-only page: Mail Explorer and every User Interaction page are. */
+  const plain = ['dashboard', 'security-events', 'analytics'];
 
   it('admin', () => {
     expect(topLevel(tenant())).toEqual([
@@ -442,7 +466,7 @@ describe('what each profile sees at the top level', () => {
 
   it('user', () => {
     const ctx = tenant({ user: { role: 'user' } });
-    expect(topLevel(ctx)).toEqual([...common, 'policy', 'configuration', 'system-settings']);
+    expect(topLevel(ctx)).toEqual([...plain, 'policy', 'configuration', 'system-settings']);
     expect(visibleIds(ctx).has('user-management')).toBe(false);
     expect(visibleIds(ctx).has('license-configuration')).toBe(false);
   });
@@ -461,7 +485,7 @@ describe('what each profile sees at the top level', () => {
   it('demo customer (a user of a demo deployment)', () => {
     const ctx = tenant({ user: { role: 'user' }, deployment: { deploymentMode: 'demo' } });
     expect(topLevel(ctx)).toEqual([
-      ...common,
+      ...plain,
       'archiving',
       'policy',
       'configuration',

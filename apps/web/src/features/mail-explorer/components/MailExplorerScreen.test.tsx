@@ -191,9 +191,9 @@ describe('Mail Explorer (/mail-explorer)', () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
-  it("shows the error's message when the user is not an admin", async () => {
+  it("shows the error's message when the server refuses (the role was just taken away)", async () => {
     stubApi({
-      'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'user' })),
+      'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'admin' })),
       [`GET ${LIST}`]: () => errorResponse(403, 'insufficient_privileges', 'Insufficient privileges'),
     });
     renderRoute(PAGE);

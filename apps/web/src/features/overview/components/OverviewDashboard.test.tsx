@@ -22,6 +22,21 @@ const OVERVIEW: Overview = {
 };
 
 describe('overview dashboard (/dashboard)', () => {
+  it('offers a plain user no link to the admins’ pages, only the counts and Events', async () => {
+    stubShell({
+      user: { role: 'user' },
+      handlers: { 'GET /api/v1/dashboard/overview': () => jsonResponse(200, OVERVIEW) },
+    });
+    renderRoute('/dashboard');
+    const quarantined = await screen.findByRole('region', { name: 'Quarantined now' });
+    expect(within(quarantined).getByText('12')).toBeInTheDocument();
+    expect(within(quarantined).queryByRole('link')).not.toBeInTheDocument();
+    const pending = screen.getByRole('region', { name: 'Restore requests waiting' });
+    expect(within(pending).queryByRole('link')).not.toBeInTheDocument();
+    const events = screen.getByRole('region', { name: 'Events in the last 30 days' });
+    expect(within(events).getByRole('link', { name: 'Open Events' })).toBeInTheDocument();
+  });
+
   it('shows the counts as cards that lead to their pages, and the newest events', async () => {
     stubShell({ handlers: { 'GET /api/v1/dashboard/overview': () => jsonResponse(200, OVERVIEW) } });
     renderRoute('/dashboard');

@@ -20,6 +20,7 @@ import { Link } from 'react-router';
 import { overviewQueryOptions } from '../../../lib/console-data/get-overview';
 import { formatDateTime } from '../../../lib/format';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useCanOpen } from '../../session/use-can-open';
 
 const VERDICTS = ['phishing', 'malware', 'spam', 'suspicious'] as const;
 type Verdict = (typeof VERDICTS)[number];
@@ -80,6 +81,7 @@ function tiles(data: Overview): Tile[] {
 
 function CountCard({ tile }: { tile: Tile }) {
   const { t, i18n } = useTranslation();
+  const canOpen = useCanOpen();
   const number = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
   return (
     <Card withBorder padding="md" radius="md" component="section" aria-label={t(tile.label)}>
@@ -99,9 +101,11 @@ function CountCard({ tile }: { tile: Tile }) {
             ))}
           </Group>
         )}
-        <Anchor component={Link} to={tile.to} size="sm" mt="auto">
-          {t('overview.open', { page: t(tile.page) })}
-        </Anchor>
+        {canOpen(tile.to) && (
+          <Anchor component={Link} to={tile.to} size="sm" mt="auto">
+            {t('overview.open', { page: t(tile.page) })}
+          </Anchor>
+        )}
       </Stack>
     </Card>
   );

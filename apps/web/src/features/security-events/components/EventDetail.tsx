@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
 import { ApiError } from '../../../lib/http';
+import { useCanOpen } from '../../session/use-can-open';
 import { useSecurityEvent } from '../api/get-security-event';
 import { DECISION_ACTION_LABEL, EVENT_TYPE_LABEL, labelOf, POLICY_SOURCE_LABEL } from '../labels';
 import { SeverityBadge, VerdictBadge } from './Badges';
@@ -47,6 +48,10 @@ function DetailBody({ detail }: { detail: SecurityEventDetail }) {
   const { t, i18n } = useTranslation();
   const { event } = detail;
   const trace = eventTracePath(detail.mail_log_id, event.quarantine_message_id);
+  const canOpen = useCanOpen();
+  // The trace and Quarantined Items are admin pages: not offered to anyone else.
+  const traceLink = trace && canOpen(trace) ? trace : null;
+  const held = event.quarantine_message_id && canOpen(USER_INTERACTION_ROUTES.quarantineItems);
   const when = (iso: string) => formatDateTime(iso, i18n.language);
   return (
     <Stack gap="md">
@@ -163,14 +168,14 @@ function DetailBody({ detail }: { detail: SecurityEventDetail }) {
       </Section>
 
       <Section id="event-links" title={t('events.detail.links')}>
-        {trace || event.quarantine_message_id ? (
+        {traceLink || held ? (
           <Group gap="md">
-            {trace && (
-              <Anchor component={Link} to={trace} size="sm">
+            {traceLink && (
+              <Anchor component={Link} to={traceLink} size="sm">
                 {t('events.detail.trace')}
               </Anchor>
             )}
-            {event.quarantine_message_id && (
+            {held && (
               <Anchor component={Link} to={USER_INTERACTION_ROUTES.quarantineItems} size="sm">
                 {t('events.detail.quarantine')}
               </Anchor>
@@ -178,7 +183,7 @@ function DetailBody({ detail }: { detail: SecurityEventDetail }) {
           </Group>
         ) : (
           <Text size="sm" c="dimmed">
-            {t('events.detail.noLinks')}
+            {t(trace || event.quarantine_message_id ? 'events.detail.adminLinks' : 'events.detail.noLinks')}
           </Text>
         )}
       </Section>

@@ -198,11 +198,19 @@ describe('Events (/security-events)', { timeout: 30_000 }, () => {
   });
 
   it('shows a plain user their event without links to the admins’ pages', async () => {
-    const event = buildEvent({ quarantine_message_id: null, recipient: 'ada@example.com' });
+    // A held message with a trace: both pages are admin-only, so neither link is offered.
+    const event = buildEvent({ recipient: 'ada@example.com' });
+    expect(event.quarantine_message_id).toBeTruthy();
     stubApi({
       'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'user' })),
       [`GET ${LIST}/${event.id}`]: () =>
-        jsonResponse(200, { event, findings: [], decision: null, history: [], mail_log_id: null }),
+        jsonResponse(200, {
+          event,
+          findings: [],
+          decision: null,
+          history: [],
+          mail_log_id: '00000000-0000-4000-8000-00000000abcd',
+        }),
     });
     renderRoute(`${PAGE}/${event.id}`);
     expect(await screen.findByRole('heading', { level: 2, name: 'Invoice 4711' })).toBeInTheDocument();
@@ -210,5 +218,8 @@ describe('Events (/security-events)', { timeout: 30_000 }, () => {
     expect(screen.getByText('No policy decision was recorded for this event.')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Open the message trace' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'View in Quarantined Items' })).not.toBeInTheDocument();
+    expect(
+      screen.getByText("The message's trace and its held copy are open to administrators only."),
+    ).toBeInTheDocument();
   });
 });

@@ -1,0 +1,26 @@
+/**
+ * Console pages for administrators only (issue 11): their data comes from every mailbox of the
+ * tenant or changes how every message is handled, so the API answers a plain user 403. One list
+ * serves the side navigation (the entries are not shown to others) and the shell's guard (a
+ * plain user who opens one by its address lands on the no-access page, not on an error).
+ * Sub-paths are included: a message trace lives under Mail Explorer.
+ */
+import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
+
+export const ADMIN_ONLY_PATHS: readonly string[] = [
+  ROUTES.mailExplorer,
+  `${ROUTES.analytics}/dashboard`,
+  `${ROUTES.configuration}/security-exceptions`,
+  `${ROUTES.userInteraction}/dashboard`,
+  `${ROUTES.userInteraction}/restore-request`,
+  USER_INTERACTION_ROUTES.restoreRequests,
+  USER_INTERACTION_ROUTES.quarantineItems,
+  `${ROUTES.userInteraction}/reported-phishing`,
+  `${ROUTES.userInteraction}/modified-attachments`,
+];
+
+/** Whether `pathname` is one of the admin-only pages or below one. */
+export function isAdminOnlyPath(pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  return ADMIN_ONLY_PATHS.some((entry) => path === entry || path.startsWith(`${entry}/`));
+}
