@@ -1,9 +1,8 @@
 import type { Verdict } from '@moat/contracts/quarantine';
 import type { ListedMessageState } from '@moat/contracts/quarantine-admin';
 import { messageListSchema, QUARANTINE_ADMIN_API } from '@moat/contracts/quarantine-admin';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';
+import { useListQuery } from '../../../lib/use-list-query';
 
 export interface QuarantineMessageFilters {
   /** Searched in subject, sender and recipient; already trimmed, undefined when empty. */
@@ -15,18 +14,11 @@ export interface QuarantineMessageFilters {
 }
 
 /** GET /api/v1/quarantine/messages?q&verdict&state&limit&offset: the tenant's held messages. */
-export function getQuarantineMessages(filters: QuarantineMessageFilters, signal?: AbortSignal) {
-  return apiGet(QUARANTINE_ADMIN_API.messages, { query: { ...filters }, signal, schema: messageListSchema });
-}
-
-export function quarantineMessagesQueryOptions(filters: QuarantineMessageFilters) {
-  return queryOptions({
-    queryKey: queryKeys.quarantine.messages({ ...filters }),
-    queryFn: ({ signal }) => getQuarantineMessages(filters, signal),
-    placeholderData: keepPreviousData,
-  });
-}
-
 export function useQuarantineMessages(filters: QuarantineMessageFilters) {
-  return useQuery(quarantineMessagesQueryOptions(filters));
+  return useListQuery(
+    queryKeys.quarantine.messages,
+    QUARANTINE_ADMIN_API.messages,
+    messageListSchema,
+    filters,
+  );
 }

@@ -1,8 +1,7 @@
 import type { RestoreStatus } from '@moat/contracts/quarantine';
 import { QUARANTINE_ADMIN_API, restoreRequestListSchema } from '@moat/contracts/quarantine-admin';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';
+import { useListQuery } from '../../../lib/use-list-query';
 
 export interface RestoreRequestFilters {
   /** Searched in subject, sender and recipient; already trimmed, undefined when empty. */
@@ -13,22 +12,11 @@ export interface RestoreRequestFilters {
 }
 
 /** GET /api/v1/restore_requests?q&status&limit&offset: the tenant's requests, newest first. */
-export function getRestoreRequests(filters: RestoreRequestFilters, signal?: AbortSignal) {
-  return apiGet(QUARANTINE_ADMIN_API.restoreRequests, {
-    query: { ...filters },
-    signal,
-    schema: restoreRequestListSchema,
-  });
-}
-
-export function restoreRequestsQueryOptions(filters: RestoreRequestFilters) {
-  return queryOptions({
-    queryKey: queryKeys.quarantine.restoreRequests({ ...filters }),
-    queryFn: ({ signal }) => getRestoreRequests(filters, signal),
-    placeholderData: keepPreviousData,
-  });
-}
-
 export function useRestoreRequests(filters: RestoreRequestFilters) {
-  return useQuery(restoreRequestsQueryOptions(filters));
+  return useListQuery(
+    queryKeys.quarantine.restoreRequests,
+    QUARANTINE_ADMIN_API.restoreRequests,
+    restoreRequestListSchema,
+    filters,
+  );
 }
