@@ -51,8 +51,8 @@ const SORTED: Record<MailSort, AnyColumn | SQL> = {
   size: mailLog.size,
 };
 
-/** The columns the Mail Explorer shows (the row's other columns stay in the database). */
-const listed = {
+/** The columns the Mail Explorer shows (the row's other columns stay in the database); the trace adds its own. */
+export const listed = {
   id: mailLog.id,
   receivedAt: mailLog.receivedAt,
   sender: mailLog.sender,

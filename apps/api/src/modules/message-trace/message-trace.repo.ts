@@ -9,28 +9,12 @@ import {
   restoreRequests,
   securityEvents,
 } from '../../db/schema.ts';
-import { deliveryOf } from '../mail-explorer/mail-explorer.repo.ts';
+import { listed } from '../mail-explorer/mail-explorer.repo.ts';
 
 const logged = {
-  id: mailLog.id,
+  ...listed,
   inboundId: mailLog.inboundId,
-  receivedAt: mailLog.receivedAt,
-  sender: mailLog.sender,
-  senderName: mailLog.senderName,
-  recipient: mailLog.recipient,
-  subject: mailLog.subject,
-  messageIdHeader: mailLog.messageIdHeader,
-  verdict: mailLog.verdict,
-  action: mailLog.action,
-  reasons: mailLog.reasons,
-  spf: mailLog.spf,
-  dkim: mailLog.dkim,
-  dmarc: mailLog.dmarc,
-  size: mailLog.size,
-  attachments: mailLog.attachments,
-  quarantineMessageId: mailLog.quarantineMessageId,
   details: mailLog.details,
-  delivery: deliveryOf,
 };
 
 /** What a message trace reads: one message's rows across the gateway, the outbox and quarantine. */
