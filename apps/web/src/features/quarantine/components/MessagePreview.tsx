@@ -16,20 +16,11 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
+import { Field } from '../../../components/ui/Field';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { useQuarantineMessage } from '../api/get-quarantine-message';
 import { ATTACHMENT_STATE_LABEL, MESSAGE_STATE_LABEL } from '../labels';
 import { VerdictBadge } from './Badges';
-
-/** A label and its value in the preview's summary. */
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="preview-field">
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
 /**
  * A held message, safely (SPEC §2.4 User Interaction): headers, the body as plain pre-wrapped text

@@ -17,21 +17,13 @@ import { eventTracePath, type SecurityEventDetail } from '@moat/contracts/securi
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { Field } from '../../../components/ui/Field';
 import { formatDateTime } from '../../../lib/format';
 import { ApiError } from '../../../lib/http';
 import { useCanOpen } from '../../session/use-can-open';
 import { useSecurityEvent } from '../api/get-security-event';
 import { DECISION_ACTION_LABEL, EVENT_TYPE_LABEL, labelOf, POLICY_SOURCE_LABEL } from '../labels';
 import { SeverityBadge, VerdictBadge } from './Badges';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="preview-field">
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
