@@ -93,6 +93,20 @@ export function createPublicActionsRepo(db: DbOrTx) {
       return { released: row?.released === true, requestStatus: row?.status ?? null };
     },
 
+    /**
+     * Lock the message's row for this transaction and read its state (null when it is gone): a
+     * release and a delete (an admin's, a confirmed report's, the purge) take turns on the row,
+     * so a message deleted while its release was under way is never sent.
+     */
+    async lockState(messageId: string, tx: DbOrTx): Promise<string | null> {
+      const [row] = await tx
+        .select({ state: quarantineMessages.state })
+        .from(quarantineMessages)
+        .where(eq(quarantineMessages.id, messageId))
+        .for('update');
+      return row?.state ?? null;
+    },
+
     /** Claim the release of a message as `kind`, once: the release's id, or null if it was released already. */
     async claimRelease(messageId: string, kind: string, by: string, tx?: DbOrTx): Promise<string | null> {
       const [inserted] = await (tx ?? db)
@@ -133,7 +147,7 @@ export function createPublicActionsRepo(db: DbOrTx) {
       await q
         .update(quarantineMessages)
         .set({ state: 'restored' })
-        .where(eq(quarantineMessages.id, release.messageId));
+        .where(and(eq(quarantineMessages.id, release.messageId), ne(quarantineMessages.state, 'deleted')));
       await q
         .update(quarantineAttachments)
         .set({ state: 'delivered' })

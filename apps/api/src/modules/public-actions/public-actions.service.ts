@@ -67,6 +67,7 @@ export function createPublicActionsService(deps: {
     | 'claimRelease'
     | 'rawOf'
     | 'markReleased'
+    | 'lockState'
     | 'performAction'
     | 'insertSecurityEvent'
     | 'insertRestoreRequest'
@@ -166,6 +167,10 @@ export function createPublicActionsService(deps: {
     const brand = mailBrand(await deps.settings.tenantById(m.tenantId));
     let outboxId: string | null = null;
     await repo.transaction(async (tx) => {
+      const state = await repo.lockState(m.id, tx);
+      if (state === null || state === 'deleted') {
+        throw new AppError('conflict', 'This message was deleted, so it can no longer be released.');
+      }
       const releaseId = await repo.claimRelease(m.id, kind, by, tx);
       if (!releaseId) return;
       const sent = await deps.mailer.send(

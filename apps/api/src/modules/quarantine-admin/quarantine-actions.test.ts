@@ -168,6 +168,29 @@ describe('bulk release and delete', () => {
   });
 });
 
+describe('a release racing a delete', () => {
+  it('sends nothing for a message deleted after it was read: the release sees the row as it is now', async () => {
+    const m = await held();
+    // Read as a release would before its transaction, then deleted by another admin meanwhile.
+    const [stale] = await t.db.select().from(quarantineMessages).where(eq(quarantineMessages.id, m.id));
+    const deleted = await postJson(t.app, admin, '/api/v1/quarantine/messages/bulk', {
+      ids: [m.id],
+      action: 'delete',
+    });
+    expect(deleted.statusCode).toBe(200);
+    await expect(t.app.services.publicActions.releaseOnce(stale!, 'email', 'admin')).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    expect(await sentTo(m.recipient)).toHaveLength(0);
+    const [now] = await t.db.select().from(quarantineMessages).where(eq(quarantineMessages.id, m.id));
+    expect(now!.state).toBe('deleted');
+    // And through the API: a clear 409, no audit entry of a release that did not happen.
+    const res = await postJson(t.app, admin, `/api/v1/quarantine/messages/${m.id}/release`);
+    expect(res.statusCode).toBe(409);
+    expect(await auditOf('quarantine.admin_release', m.id)).toHaveLength(0);
+  });
+});
+
 describe('release to a chosen address and malware', () => {
   it('releases to an address of the tenant’s own domains, audited with that address', async () => {
     const a = await held();

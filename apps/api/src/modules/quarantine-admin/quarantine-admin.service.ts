@@ -144,6 +144,19 @@ export function createQuarantineAdminService(deps: {
     if (m.state === 'deleted') return 'already_deleted';
     if (m.state === 'restored') return 'already_released';
     if (m.verdict === 'malware' && !confirmMalware) return 'malware_confirmation_required';
+    try {
+      await deps.publicActions.releaseOnce(
+        m,
+        m.state === 'attachments_removed' ? 'original' : 'email',
+        actor.userId ?? 'admin',
+        undefined,
+        to,
+      );
+    } catch (error) {
+      // Deleted since it was read (another admin, a confirmed report, the purge): nothing was sent.
+      if (error instanceof AppError && error.code === 'conflict') return 'already_deleted';
+      throw error;
+    }
     await audit.record(actor, {
       tenantId,
       // Malware released after the explicit second confirmation is its own action in the log.
@@ -152,13 +165,6 @@ export function createQuarantineAdminService(deps: {
       targetId: m.id,
       details: { to: to ?? m.recipient, chosen: to !== undefined, verdict: m.verdict },
     });
-    await deps.publicActions.releaseOnce(
-      m,
-      m.state === 'attachments_removed' ? 'original' : 'email',
-      actor.userId ?? 'admin',
-      undefined,
-      to,
-    );
     await deps.recordRelease(m, m.state === 'attachments_removed' ? 'original' : 'email');
     return null;
   }
@@ -255,6 +261,9 @@ export function createQuarantineAdminService(deps: {
     /** Approve: release the message to its recipient (once), and mark the request restored. */
     async approve(tenantId: string, id: string, actor: Actor): Promise<RestoreStatus> {
       const { request, message } = await requestIn(tenantId, id);
+      if (message.state === 'deleted') {
+        throw new AppError('conflict', 'This message was deleted, so it can no longer be released.');
+      }
       const now = deps.clock.now();
       // Only a request still open moves on: a decline racing this approve wins or loses whole.
       const taken = await repo.decide(id, { status: 'approved', decidedBy: actor.userId ?? null, at: now });
