@@ -336,6 +336,27 @@ describe('spam feedback', () => {
     expect(await auditOf('quarantine.feedback', a.id)).toHaveLength(2);
     expect((await postJson(t.app, plainUser, url, { feedback: 'spam' })).statusCode).toBe(403);
   });
+
+  it('refuses feedback on a deleted message with 409, changing nothing', async () => {
+    const a = await held();
+    await postJson(t.app, admin, '/api/v1/quarantine/messages/bulk', { ids: [a.id], action: 'delete' });
+    const res = await postJson(t.app, admin, `/api/v1/quarantine/messages/${a.id}/feedback`, {
+      feedback: 'spam',
+    });
+    expect(res.statusCode).toBe(409);
+    const [row] = await t.db.select().from(quarantineMessages).where(eq(quarantineMessages.id, a.id));
+    expect(row!.feedback).toBeNull();
+    expect(await auditOf('quarantine.feedback', a.id)).toHaveLength(0);
+    const missing = await postJson(
+      t.app,
+      admin,
+      `/api/v1/quarantine/messages/${crypto.randomUUID()}/feedback`,
+      {
+        feedback: 'spam',
+      },
+    );
+    expect(missing.statusCode).toBe(404);
+  });
 });
 
 describe('retention and the purge job', () => {

@@ -1,5 +1,5 @@
 import type { Verdict } from '@moat/contracts/quarantine';
-import { and, count, desc, eq, ilike, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import {
   quarantineAttachments,
@@ -244,7 +244,7 @@ export function createQuarantineAdminRepo(db: DbOrTx) {
         .where(and(eq(quarantineMessages.tenantId, tenantId), inArray(quarantineMessages.id, ids)));
     },
 
-    /** Record an admin's spam / not-spam feedback on one of the tenant's messages: whether it exists. */
+    /** Record an admin's spam / not-spam feedback on one of the tenant's messages not deleted: whether it is one. */
     async setFeedback(
       tenantId: string,
       id: string,
@@ -254,7 +254,7 @@ export function createQuarantineAdminRepo(db: DbOrTx) {
       const [row] = await (tx ?? db)
         .update(quarantineMessages)
         .set({ feedback: feedback.value, feedbackBy: feedback.by, feedbackAt: feedback.at })
-        .where(inTenant(tenantId, id))
+        .where(and(inTenant(tenantId, id), ne(quarantineMessages.state, 'deleted')))
         .returning({ id: quarantineMessages.id });
       return row !== undefined;
     },

@@ -454,7 +454,12 @@ export function createQuarantineAdminService(deps: {
         );
         return true;
       });
-      if (!done) throw new AppError('not_found', 'No such message');
+      if (!done) {
+        const [m] = await repo.messagesIn(tenantId, [id]);
+        if (m)
+          throw new AppError('conflict', 'This message was deleted; feedback is no longer taken for it.');
+        throw new AppError('not_found', 'No such message');
+      }
       return { feedback, feedback_by: by, feedback_at: at.toISOString() };
     },
 
