@@ -5,6 +5,7 @@ import {
   outbox,
   quarantineAttachments,
   quarantineMessages,
+  securityEvents,
   senderLists,
   tenants,
 } from '../../db/schema.ts';
@@ -201,6 +202,12 @@ describe('release to a chosen address and malware', () => {
     expect(await sentTo(a.recipient)).toHaveLength(0);
     const [entry] = await auditOf('quarantine.admin_release', a.id);
     expect(entry!.details).toMatchObject({ to: `helpdesk@${domain}`, chosen: true });
+    // The Events screen says where it went too.
+    const events = await t.db
+      .select()
+      .from(securityEvents)
+      .where(and(eq(securityEvents.messageId, a.id), eq(securityEvents.type, 'release')));
+    expect(events.map((e) => e.description)).toEqual([`Released to helpdesk@${domain} by an admin`]);
   });
 
   it('refuses an address outside the tenant’s domains with 400', async () => {

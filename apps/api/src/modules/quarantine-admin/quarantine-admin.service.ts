@@ -110,7 +110,7 @@ export function createQuarantineAdminService(deps: {
     tenantId: string,
   ) => Promise<'requeued' | 'not_failed' | 'acted_on' | 'shared'>;
   /** The Events screen's record of a release (SecurityEventsRepo.recordRelease; once per message and kind). */
-  recordRelease: (m: HeldMessage, kind: 'email' | 'original') => Promise<void>;
+  recordRelease: (m: HeldMessage, kind: 'email' | 'original', to?: string) => Promise<void>;
 }) {
   const { repo, audit } = deps;
 
@@ -165,7 +165,7 @@ export function createQuarantineAdminService(deps: {
       targetId: m.id,
       details: { to: to ?? m.recipient, chosen: to !== undefined, verdict: m.verdict },
     });
-    await deps.recordRelease(m, m.state === 'attachments_removed' ? 'original' : 'email');
+    await deps.recordRelease(m, m.state === 'attachments_removed' ? 'original' : 'email', to);
     return null;
   }
 

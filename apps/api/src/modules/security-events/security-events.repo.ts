@@ -183,8 +183,11 @@ export function createSecurityEventsRepo(db: DbOrTx) {
         verdict: string;
       },
       kind: 'email' | 'original',
+      /** Where it went when an admin chose another address of the tenant; else the recipient. */
+      to?: string,
       tx?: DbOrTx,
     ): Promise<void> {
+      const target = to ?? m.recipient;
       await (tx ?? db)
         .insert(securityEvents)
         .values({
@@ -196,12 +199,16 @@ export function createSecurityEventsRepo(db: DbOrTx) {
           severity: 'info',
           description:
             kind === 'email'
-              ? `Released to ${m.recipient} by an admin`
-              : `Original attachments released to ${m.recipient} by an admin`,
+              ? `Released to ${target} by an admin`
+              : `Original attachments released to ${target} by an admin`,
           recipient: m.recipient,
           sender: m.sender,
           subject: m.subject,
-          details: { kind, decision: { verdict: m.verdict, action: `release_${kind}`, source: 'admin' } },
+          details: {
+            kind,
+            ...(target !== m.recipient ? { to: target } : {}),
+            decision: { verdict: m.verdict, action: `release_${kind}`, source: 'admin' },
+          },
         })
         .onConflictDoNothing();
     },
