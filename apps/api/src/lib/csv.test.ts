@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { csvCell, toCsv } from './csv.ts';
 
 describe('toCsv', () => {
-  it('quotes cells with commas, quotes and line breaks, and doubles inner quotes', () => {
+  it('quotes every text cell, doubling inner quotes; numbers and the headers stay bare', () => {
     const csv = toCsv(
       [
         { header: 'subject', value: (row: { s: string; n: number }) => row.s },
@@ -20,10 +20,11 @@ describe('toCsv', () => {
     expect(csvCell('=HYPERLINK("http://evil.example","click")')).toBe(
       `"'=HYPERLINK(""http://evil.example"",""click"")"`,
     );
-    expect(csvCell('+1')).toBe("'+1");
-    expect(csvCell('-2+3')).toBe("'-2+3");
-    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvCell('\tcmd')).toBe("'\tcmd");
+    expect(csvCell('+1')).toBe(`"'+1"`);
+    expect(csvCell('-2+3')).toBe(`"'-2+3"`);
+    expect(csvCell('@SUM(A1)')).toBe(`"'@SUM(A1)"`);
+    expect(csvCell('plain')).toBe('"plain"');
+    expect(csvCell('\tcmd')).toBe(`"'\tcmd"`);
     // Numbers of the export itself stay numbers.
     expect(csvCell(-5)).toBe('-5');
   });
@@ -31,6 +32,6 @@ describe('toCsv', () => {
   it('writes empty cells for missing values and joins lists', () => {
     expect(csvCell(null)).toBe('');
     expect(csvCell(undefined)).toBe('');
-    expect(csvCell(['a', 'b'])).toBe('a; b');
+    expect(csvCell(['a', 'b'])).toBe('"a; b"');
   });
 });
