@@ -36,6 +36,8 @@ export const EXCEPTION_SCOPES = [
 export type ExceptionScope = (typeof EXCEPTION_SCOPES)[number];
 
 export const EXCEPTION_COMMENT_MAX = 500;
+/** The longest value of an entry, as typed and as stored once normalised. */
+export const EXCEPTION_VALUE_MAX = 2_000;
 /** Rows one CSV import may hold. */
 export const EXCEPTION_IMPORT_MAX_ROWS = 5_000;
 
@@ -97,7 +99,8 @@ function ipv6(raw: string): string | null {
 export function normalizeExceptionValue(kind: ExceptionKind, raw: string): Checked {
   const value = raw.trim();
   if (value === '') return { ok: false, message: 'Enter a value' };
-  if (value.length > 2_000 || !noNul(value)) return { ok: false, message: 'The value is too long' };
+  if (value.length > EXCEPTION_VALUE_MAX || !noNul(value))
+    return { ok: false, message: 'The value is too long' };
   switch (kind) {
     case 'sender': {
       const at = value.lastIndexOf('@');
@@ -145,6 +148,8 @@ export function normalizeExceptionValue(kind: ExceptionKind, raw: string): Check
       url.hash = '';
       url.username = '';
       url.password = '';
+      // Normalising can lengthen it (percent-encoding, punycode): the stored form is what counts.
+      if (url.href.length > EXCEPTION_VALUE_MAX) return { ok: false, message: 'The web address is too long' };
       return { ok: true, value: url.href };
     }
     case 'sha256':

@@ -88,6 +88,8 @@ describe('POST /api/v1/exceptions', () => {
       { list: 'block', kind: 'ip_range', value: '300.1.1.1/8' },
       { list: 'block', kind: 'ip_range', value: '10.0.0.0/33' },
       { list: 'block', kind: 'url', value: 'javascript:alert(1)' },
+      // Short as typed (918 characters), 5,418 once percent-encoded: the stored form counts.
+      { list: 'block', kind: 'url', value: `https://x.example/${'é'.repeat(900)}` },
       { list: 'block', kind: 'sha256', value: 'abc' },
       { list: 'block', kind: 'domain', value: 'past.example', expires_at: '2020-11-19T00:00:00Z' },
       { list: 'block', kind: 'domain', value: 'long.example', comment: 'x'.repeat(501) },
@@ -195,11 +197,12 @@ describe('CSV export and import', () => {
       'block,domain,anti_spam,good-one.example,"a, quoted comment",',
       'block,ip_range,all,999.0.0.0/8,,',
       'maybe,domain,all,x.example,,',
+      `block,url,all,https://x.example/${'é'.repeat(900)},,`,
     ].join('\n');
     const res = await postJson(t.app, admin, `${URL_}/import`, { csv });
     expect(res.statusCode).toBe(400);
     const details = (res.json() as { details: Array<{ field: string }> }).details.map((d) => d.field);
-    expect(details).toEqual(['line 3', 'line 4']);
+    expect(details).toEqual(['line 3', 'line 4', 'line 5']);
     expect(items((await get(admin, `${URL_}?q=good-one`)).body)).toEqual([]);
   });
 
