@@ -36,6 +36,11 @@ export const EXCEPTION_SCOPES = [
 export type ExceptionScope = (typeof EXCEPTION_SCOPES)[number];
 
 export const EXCEPTION_COMMENT_MAX = 500;
+/**
+ * The most IP-range entries an organisation may have: the gateway checks every range against each
+ * message's client address, so their number bounds the work per message.
+ */
+export const EXCEPTION_IP_RANGES_MAX = 1_000;
 /** The longest value of an entry, as typed and as stored once normalised. */
 export const EXCEPTION_VALUE_MAX = 2_000;
 /** Rows one CSV import may hold. */

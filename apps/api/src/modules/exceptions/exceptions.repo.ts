@@ -121,6 +121,15 @@ export function createExceptionsRepo(db: DbOrTx) {
       );
     },
 
+    /** How many entries of this kind the tenant has (expired ones too: they can be revived). */
+    async countOfKind(tenantId: string, kind: ExceptionKind, tx?: DbOrTx): Promise<number> {
+      const [row] = await (tx ?? db)
+        .select({ n: count() })
+        .from(senderLists)
+        .where(and(eq(senderLists.tenantId, tenantId), eq(senderLists.kind, kind)));
+      return Number(row?.n ?? 0);
+    },
+
     /** Insert the entries; none is inserted if one of them is on its list already (null then). */
     async insertAll(tenantId: string, entries: NewException[], tx?: DbOrTx): Promise<ExceptionRow[] | null> {
       if (entries.length === 0) return [];

@@ -4,10 +4,12 @@ import {
   EXCEPTION_COMMENT_MAX,
   EXCEPTION_CSV_HEADER,
   EXCEPTION_IMPORT_MAX_ROWS,
+  EXCEPTION_IP_RANGES_MAX,
   EXCEPTION_KINDS,
   EXCEPTION_LISTS,
   EXCEPTION_SCOPES,
   type ExceptionEntry,
+  type ExceptionKind,
   type ExceptionListResponse,
   type exceptionQuerySchema,
   normalizeExceptionValue,
@@ -77,7 +79,7 @@ const uninert = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : 
  * notice, migration 0011).
  */
 export function createExceptionsService(deps: {
-  repo: Pick<ExceptionsRepo, 'page' | 'existing' | 'insertAll' | 'remove'>;
+  repo: Pick<ExceptionsRepo, 'page' | 'existing' | 'insertAll' | 'remove' | 'countOfKind'>;
   audit: Pick<AuditRepo, 'record'>;
   clock: Clock;
   /** The tenant's own mail domains: never blocked as a sender (a spoofed From would block the real one). */
@@ -172,6 +174,19 @@ export function createExceptionsService(deps: {
   const createdByOf = (actor: Actor) => (actor.type === 'cli' ? 'cli' : (actor.email ?? actor.type));
 
   /** Refuses values already on their list (one entry per list and value, whatever its page). */
+  /** 409 when the entries would take the tenant past EXCEPTION_IP_RANGES_MAX IP ranges; nothing is added. */
+  async function refuseTooManyRanges(tenantId: string, entries: ReadonlyArray<{ kind: ExceptionKind }>) {
+    const adding = entries.filter((e) => e.kind === 'ip_range').length;
+    if (adding === 0) return;
+    const have = await repo.countOfKind(tenantId, 'ip_range');
+    if (have + adding > EXCEPTION_IP_RANGES_MAX) {
+      throw new AppError(
+        'conflict',
+        `At most ${EXCEPTION_IP_RANGES_MAX.toLocaleString('en')} IP ranges per organisation: there are ${have}, this would add ${adding}. Remove some first, or use wider ranges.`,
+      );
+    }
+  }
+
   async function refuseListed(
     tenantId: string,
     entries: Array<{ list: NewException['list']; value: string }>,
@@ -217,6 +232,7 @@ export function createExceptionsService(deps: {
       }
       const [taken] = await refuseListed(tenantId, [checked.entry]);
       if (taken) throw new AppError('conflict', taken);
+      await refuseTooManyRanges(tenantId, [checked.entry]);
       const rows = await repo.insertAll(tenantId, [{ ...checked.entry, createdBy: createdByOf(actor) }]);
       const row = rows?.[0];
       if (!row)
@@ -319,6 +335,7 @@ export function createExceptionsService(deps: {
           errors,
         );
       }
+      await refuseTooManyRanges(tenantId, entries);
       const inserted = await repo.insertAll(tenantId, entries);
       if (!inserted)
         throw new AppError('conflict', 'Nothing was imported: an entry was added meanwhile; try again');

@@ -1,3 +1,4 @@
+import { EXCEPTION_IP_RANGES_MAX } from '@moat/contracts/exceptions';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, senderLists } from '../../db/schema.ts';
@@ -118,6 +119,49 @@ describe('POST /api/v1/exceptions', () => {
       scope: 'anti_spam',
     });
     expect(res.statusCode).toBe(409);
+  });
+});
+
+describe('the cap on IP ranges', () => {
+  it(`refuses the range past ${EXCEPTION_IP_RANGES_MAX} with 409, typed or imported (all or nothing)`, async () => {
+    const tenant2 = await buildTenant(t.db);
+    await buildUser(t.db, tenant2.id, {
+      email: `admin@${tenant2.domain}`,
+      role: 'admin',
+      passwordHash: await hashPassword(password),
+    });
+    const jar = new Jar();
+    await login(t.app, jar, `admin@${tenant2.domain}`, password);
+    // One short of the cap, written straight to the table.
+    await t.db.insert(senderLists).values(
+      Array.from({ length: EXCEPTION_IP_RANGES_MAX - 1 }, (_, i) => ({
+        tenantId: tenant2.id,
+        list: 'block' as const,
+        kind: 'ip_range' as const,
+        scope: 'all' as const,
+        value: `10.${Math.floor(i / 256)}.${i % 256}.0/24`,
+      })),
+    );
+    const two = [
+      'list,kind,scope,value',
+      'block,ip_range,all,192.0.2.0/24',
+      'block,ip_range,all,198.51.100.0/24',
+    ];
+    const refused = await postJson(t.app, jar, `${URL_}/import`, { csv: two.join('\n') });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain(
+      `At most ${EXCEPTION_IP_RANGES_MAX.toLocaleString('en')} IP ranges`,
+    );
+    const count = async () =>
+      (await t.db.select().from(senderLists).where(eq(senderLists.tenantId, tenant2.id))).length;
+    expect(await count()).toBe(EXCEPTION_IP_RANGES_MAX - 1);
+    // The last one fits; the next does not. Other kinds are not counted.
+    const add = (value: string, kind = 'ip_range') =>
+      postJson(t.app, jar, URL_, { list: 'block', kind, value });
+    expect((await add('192.0.2.0/24')).statusCode).toBe(200);
+    expect((await add('198.51.100.0/24')).statusCode).toBe(409);
+    expect((await add('spam.example', 'domain')).statusCode).toBe(200);
+    expect(await count()).toBe(EXCEPTION_IP_RANGES_MAX + 1);
   });
 });
 
