@@ -184,15 +184,26 @@ export function createPhishingReportsRepo(db: DbOrTx) {
 
     /**
      * Hide every copy of a message in the tenant (each recipient's): the copies with its
-     * Message-ID, or with its exact bytes when it has none. A hidden copy is `deleted`: out of
-     * every quarantine list and no longer restorable from the public pages. Returns their ids.
+     * Message-ID from the same sender (a Message-ID alone is the sender's to choose: a forged one
+     * must not pull other people's mail), or with its exact bytes when it has none. A hidden copy
+     * is `deleted`: out of every quarantine list and no longer restorable from the public pages.
+     * Returns their ids.
      */
     async hideCopies(
-      m: { tenantId: string; messageId: string; messageIdHeader: string | null; rawSha256: string },
+      m: {
+        tenantId: string;
+        messageId: string;
+        messageIdHeader: string | null;
+        rawSha256: string;
+        sender: string;
+      },
       tx: DbOrTx,
     ): Promise<string[]> {
       const same = m.messageIdHeader
-        ? eq(quarantineMessages.messageIdHeader, m.messageIdHeader)
+        ? and(
+            eq(quarantineMessages.messageIdHeader, m.messageIdHeader),
+            sql`lower(${quarantineMessages.sender}) = ${m.sender.toLowerCase()}`,
+          )
         : eq(quarantineMessages.rawSha256, m.rawSha256);
       const rows = await tx
         .update(quarantineMessages)

@@ -225,6 +225,41 @@ describe('POST /api/v1/phishing_reports/:id/confirm', () => {
     ).toMatchObject([{ status: 'confirmed', block_sender: true }]);
   });
 
+  it('pulls only copies from the same sender: a forged Message-ID does not pull other mail', async () => {
+    n++;
+    const reporter = `erin${n}@${admin.tenant.domain}`;
+    const bystander = `finn${n}@${admin.tenant.domain}`;
+    await hold(reporter, `f${n}`);
+    // The attacker chose the Message-ID of a real message another recipient holds.
+    const real = await holdMessage(t.app, {
+      raw: Buffer.from(
+        [
+          'From: "Partner" <billing@partner.example>',
+          `To: ${bystander}`,
+          'Subject: Your invoice',
+          `Message-ID: <f${n}@bad.example>`,
+          'Content-Type: text/plain',
+          '',
+          'Invoice attached.',
+          '',
+        ].join('\r\n'),
+      ),
+      recipient: bystander,
+      verdict: 'spam',
+    });
+    await report(reporter);
+    const [r] = await t.db.select().from(phishingReports).where(eq(phishingReports.reporter, reporter));
+    const res = await admin.send('POST', `/api/v1/phishing_reports/${r!.id}/confirm`, {
+      block_sender: false,
+    });
+    expect(res.json()).toEqual({ status: 'confirmed', hidden: 1 });
+    const [theirs] = await t.db
+      .select({ state: quarantineMessages.state })
+      .from(quarantineMessages)
+      .where(eq(quarantineMessages.id, real.message.id));
+    expect(theirs!.state).not.toBe('deleted');
+  });
+
   it('dismiss marks it safe and tells the reporter; nothing is hidden or blocked', async () => {
     const reporter = `erin${++n}@${admin.tenant.domain}`;
     const m = await hold(reporter, `d${n}`);
