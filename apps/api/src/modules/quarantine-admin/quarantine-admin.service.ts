@@ -13,6 +13,7 @@ import { AppError } from '../../errors.ts';
 import { type Actor, systemActor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isOwnDomain } from '../../lib/own-domain.ts';
+import { linksOf } from '../../mail/gateway/links.ts';
 import { textOfHtml } from '../../mail/html-text.ts';
 import { restoreDeclinedEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
@@ -52,18 +53,20 @@ function summary(m: HeldMessage, attachments: AttachmentRow[]): MessageSummary {
   };
 }
 
-/** Links of a body, shown as text: [text, href] pairs from anchors and bare URLs. */
-function linksOf(html: string | null, text: string): Array<{ text: string; href: string }> {
+/**
+ * Links of a body, shown as text: the gateway's reading (anchors with their text, bare URLs;
+ * linear in the input), each address once, at most 100.
+ */
+function previewLinks(html: string | null, text: string): Array<{ text: string; href: string }> {
+  const seen = new Set<string>();
   const links: Array<{ text: string; href: string }> = [];
-  if (html) {
-    for (const match of html.matchAll(/<a\b[^>]*href\s*=\s*["']([^"']+)["'][^>]*>([\s\S]*?)<\/a>/gi)) {
-      links.push({ href: match[1]!, text: match[2]!.replace(/<[^>]*>/g, '').trim() });
-    }
+  for (const link of linksOf(html, text)) {
+    if (seen.has(link.href)) continue;
+    seen.add(link.href);
+    links.push({ href: link.href, text: link.text.trim() });
+    if (links.length === 100) break;
   }
-  for (const match of text.matchAll(/\bhttps?:\/\/[^\s<>"')]+/gi)) {
-    if (!links.some((l) => l.href === match[0])) links.push({ href: match[0], text: match[0] });
-  }
-  return links.slice(0, 100);
+  return links;
 }
 
 /** A download name from the subject: letters, digits, spaces, dots and dashes only, never empty. */
@@ -253,7 +256,7 @@ export function createQuarantineAdminService(deps: {
         ...summary(m, await repo.attachmentsOf([m.id])),
         headers,
         body_text: text ? text.slice(0, 200_000) : null,
-        links: linksOf(html, text),
+        links: previewLinks(html, text),
         raw_sha256: m.rawSha256,
       };
     },
