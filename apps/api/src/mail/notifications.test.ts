@@ -25,17 +25,32 @@ const EVIL = `"><script>alert(1)</script><a href="https://evil.example/login">Ve
 const EVIL_ESCAPED =
   '&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;a href=&quot;https://evil.example/login&quot;&gt;';
 
+/** The attacker's words as a mail about their message shows them: defanged, then escaped. */
+const SHOWN =
+  '"><script>alert(1)</script><a href="hxxps[://]evil[.]example/login">Verify</a> hxxps[://]evil[.]example/x';
+const SHOWN_ESCAPED =
+  '&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;a href=&quot;hxxps[://]evil[.]example/login&quot;&gt;';
+
 /** The targets of every clickable link in the HTML part, as a mail client reads them. */
 function hrefs(html: string): string[] {
   return [...html.matchAll(/<a\b[^>]*\bhref="([^"]*)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
 }
 
 /** No markup of the attacker's survives in the HTML part: their words are text, never tags or links. */
-function expectInert(mail: Notification) {
+function expectInert(mail: Notification, escaped = EVIL_ESCAPED) {
   expect(mail.html).not.toContain('<script');
   expect(mail.html).not.toContain('evil.example/login">');
   expect(hrefs(mail.html).some((h) => h.includes('evil.example'))).toBe(false);
-  expect(mail.html).toContain(EVIL_ESCAPED);
+  expect(mail.html).toContain(escaped);
+}
+
+/** Nothing of the sender's is left for a mail program to turn into a link. */
+function expectDefanged(mail: Notification) {
+  expectInert(mail, SHOWN_ESCAPED);
+  for (const part of [mail.subject, mail.text]) {
+    expect(part).not.toContain('evil.example');
+    expect(part).not.toContain('https://evil');
+  }
 }
 
 function expectBranded(mail: Notification) {
@@ -101,9 +116,9 @@ describe('recipientVerificationCodeEmail', () => {
     const mail = recipientVerificationCodeEmail(brand, { subject: EVIL, code: '123456' });
     expect(mail.subject).toBe('Your Email Security verification code');
     expectBranded(mail);
-    expect(mail.text).toContain(`Enter this code on the page where you asked for the message "${EVIL}".`);
+    expect(mail.text).toContain(`Enter this code on the page where you asked for the message "${SHOWN}".`);
     expect(mail.text).toContain('\n123456\n');
-    expectInert(mail);
+    expectDefanged(mail);
     expect(hrefs(mail.html)).toEqual([]);
   });
 
@@ -117,12 +132,13 @@ describe('recipientVerificationCodeEmail', () => {
 describe('restoreDeclinedEmail', () => {
   it("gives the administrator's reason and the sender as text", () => {
     const mail = restoreDeclinedEmail(brand, { subject: EVIL, sender: 'x@evil.example', reason: EVIL });
-    expect(mail.subject).toBe(`Your request was declined: ${EVIL}`);
-    expect(mail.html).toContain(`<title>Your request was declined: ${EVIL_ESCAPED}`);
+    expect(mail.subject).toBe(`Your request was declined: ${SHOWN}`);
+    expect(mail.html).toContain(`<title>Your request was declined: ${SHOWN_ESCAPED}`);
     expectBranded(mail);
+    // The administrator's own words stay as written (escaped); the sender's are defanged.
     expect(mail.text).toContain(`Reason: ${EVIL}`);
-    expect(mail.text).toContain(`the message "${EVIL}" from x@evil.example.`);
-    expectInert(mail);
+    expect(mail.text).toContain(`the message "${SHOWN}" from x@evil[.]example.`);
+    expectInert(mail, SHOWN_ESCAPED);
     expect(hrefs(mail.html)).toEqual([]);
   });
 });
@@ -148,17 +164,19 @@ describe('quarantineNoticeEmail', () => {
 
   it("holds: lists the attacker's facts as text; only the portal's two links are clickable", () => {
     const mail = quarantineNoticeEmail(brand, base);
-    expect(mail.subject).toBe(`A message to you was held: ${EVIL}`);
+    expect(mail.subject).toBe(`A message to you was held: ${SHOWN}`);
     expectBranded(mail);
     expect(mail.text).toContain(
       'The message below was not delivered to you, because it looks like phishing.',
     );
-    expect(mail.text).toContain(`From: ${EVIL} <ceo@evil.example>`);
+    expect(mail.text).toContain(`From: ${SHOWN} <ceo@evil[.]example>`);
+    expect(mail.text).toContain(`Subject: ${SHOWN}`);
+    expect(mail.text).toContain(`Why: ${SHOWN}`);
     expect(mail.text).toContain('Received: Sat, 01 Mar 2025 10:00:00 GMT');
     expect(mail.text).toContain('This link works until Mon, 31 Mar 2025 10:00:00 GMT.');
     expect(mail.text).toContain(`Request this email: ${links.restoreEmail}`);
     expect(mail.text).toContain(`Report this message as safe to your administrator: ${reportSafeUrl}`);
-    expectInert(mail);
+    expectDefanged(mail);
     expect(hrefs(mail.html)).toEqual([links.restoreEmail, reportSafeUrl]);
   });
 
@@ -172,14 +190,15 @@ describe('quarantineNoticeEmail', () => {
     const mail = quarantineNoticeEmail(brand, {
       ...base,
       from: { name: null, address: 'ceo@evil.example' },
-      strippedAttachments: ['invoice.pdf.exe', EVIL],
+      strippedAttachments: ['invoice.pdf.exe', 'eicar.com.txt', 'pay.evil.example', EVIL],
     });
-    expect(mail.subject).toBe(`An attachment was removed: ${EVIL}`);
+    expect(mail.subject).toBe(`An attachment was removed: ${SHOWN}`);
+    // File names stay readable; one that reads as a host does not stay clickable.
     expect(mail.text).toContain(
-      `delivered to you without its attachments (invoice.pdf.exe, ${EVIL}), because it looks like phishing.`,
+      `delivered to you without its attachments (invoice.pdf.exe, eicar.com.txt, pay[.]evil[.]example, ${SHOWN}), because it looks like phishing.`,
     );
-    expect(mail.text).toContain('From: ceo@evil.example\n');
-    expectInert(mail);
+    expect(mail.text).toContain('From: ceo@evil[.]example\n');
+    expectDefanged(mail);
     expect(hrefs(mail.html)).toEqual([links.restoreOriginal, reportSafeUrl]);
   });
 
@@ -222,14 +241,14 @@ describe('quarantineDigestEmail', () => {
     expect(mail.text).toContain(
       'Email Security held 5 message(s) sent to you between Sat, 01 Mar 2025 00:00:00 GMT',
     );
-    expect(mail.text).toContain(`2025-03-01 10:07 UTC — ${EVIL} — from x@evil.example (spam)`);
-    expect(mail.text).toContain('2025-03-01 10:07 UTC — (no subject) — from x@evil.example (spam)');
+    expect(mail.text).toContain(`2025-03-01 10:07 UTC — ${SHOWN} — from x@evil[.]example (spam)`);
+    expect(mail.text).toContain('2025-03-01 10:07 UTC — (no subject) — from x@evil[.]example (spam)');
     expect(mail.text).toContain('… and 2 more.');
-    expect(mail.text).toContain(`Restore “${EVIL}”: ${PORTAL}/#/email-actions/restore-email?msg=1`);
+    expect(mail.text).toContain(`Restore “${SHOWN}”: ${PORTAL}/#/email-actions/restore-email?msg=1`);
     expect(mail.text).toContain(
       `Restore the attachments of “(no subject)”: ${PORTAL}/#/email-actions/restore-original?msg=2`,
     );
-    expectInert(mail);
+    expectDefanged(mail);
     expect(hrefs(mail.html)).toEqual([
       `${PORTAL}/#/email-actions/restore-email?msg=1`,
       `${PORTAL}/#/email-actions/restore-original?msg=2`,
@@ -397,6 +416,13 @@ describe('defang', () => {
       ['x.y.attacker.net', 'x[.]y[.]attacker[.]net'],
       ['evil。com', 'evil[.]com'],
       ['https://a.b/c', 'hxxps[://]a[.]b/c'],
+      ['see 192.0.2.7/login', 'see 192[.]0[.]2[.]7/login'],
+      ['invoice.zip', 'invoice[.]zip'],
+      ['javascript:alert(1)', 'javascript[:]alert(1)'],
+      // What is plainly no host stays readable.
+      ['invoice.pdf.exe', 'invoice.pdf.exe'],
+      ['eicar.com.txt', 'eicar.com.txt'],
+      ['version 2.0.1, e.g. 3.5', 'version 2.0.1, e.g. 3.5'],
     ] as const) {
       expect(defang(text)).toBe(expected);
     }

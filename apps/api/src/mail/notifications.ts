@@ -73,7 +73,7 @@ export function recipientVerificationCodeEmail(
     subject: `Your ${brand.name} verification code`,
     heading: 'Confirm it is you',
     paragraphs: [
-      `Enter this code on the page where you asked for the message "${orNoSubject(input.subject)}".`,
+      `Enter this code on the page where you asked for the message "${defang(orNoSubject(input.subject))}".`,
       'The code expires in 10 minutes and can be tried 3 times.',
     ],
     code: input.code,
@@ -85,12 +85,12 @@ export function restoreDeclinedEmail(
   brand: MailBrand,
   input: { subject: string; sender: string; reason: string },
 ): Notification {
-  const subject = orNoSubject(input.subject);
+  const subject = defang(orNoSubject(input.subject));
   return notification(brand, {
     subject: `Your request was declined: ${subject}`,
     heading: 'Your restore request was declined',
     paragraphs: [
-      `An administrator declined your request to restore the message "${subject}" from ${input.sender}.`,
+      `An administrator declined your request to restore the message "${subject}" from ${defang(input.sender)}.`,
       `Reason: ${input.reason}`,
       'If you still need it, reply to your administrator directly.',
     ],
@@ -128,8 +128,12 @@ export function quarantineNoticeEmail(
     expiresAt: Date;
   },
 ): Notification {
-  const subject = orNoSubject(input.subject);
-  const strip = input.strippedAttachments !== null;
+  // The held message's words are the sender's: no link or host of theirs is clickable here.
+  const subject = defang(orNoSubject(input.subject));
+  const fromName = input.from.name ? defang(input.from.name) : null;
+  const fromAddress = defang(input.from.address);
+  const stripped = input.strippedAttachments?.map(defang) ?? null;
+  const strip = stripped !== null;
   const restorable = input.mode !== 'none';
   const because = VERDICT_WORDS[input.verdict];
   return notification(brand, {
@@ -137,12 +141,12 @@ export function quarantineNoticeEmail(
     heading: strip ? 'We removed an attachment from a message to you' : 'We held a message sent to you',
     paragraphs: [
       strip
-        ? `The message below was delivered to you without its attachments (${input.strippedAttachments!.join(', ')}), because ${because}.`
+        ? `The message below was delivered to you without its attachments (${stripped!.join(', ')}), because ${because}.`
         : `The message below was not delivered to you, because ${because}.`,
-      `From: ${input.from.name ? `${input.from.name} <${input.from.address}>` : input.from.address}`,
+      `From: ${fromName ? `${fromName} <${fromAddress}>` : fromAddress}`,
       `Subject: ${subject}`,
       `Received: ${input.receivedAt.toUTCString()}`,
-      `Why: ${input.reasons.join('; ')}`,
+      `Why: ${input.reasons.map(defang).join('; ')}`,
       restorable
         ? input.mode === 'automatic'
           ? 'If you trust it, you can restore it with the button below. You will be asked to confirm your email address.'
@@ -189,7 +193,7 @@ export function quarantineDigestEmail(
       `${brand.name} held ${input.total} message(s) sent to you between ${input.from.toUTCString()} and ${input.to.toUTCString()}.`,
       ...input.items.map(
         (item) =>
-          `${item.receivedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC — ${orNoSubject(item.subject)} — from ${item.sender} (${item.verdict})`,
+          `${item.receivedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC — ${defang(orNoSubject(item.subject))} — from ${defang(item.sender)} (${item.verdict})`,
       ),
       ...(more > 0 ? [`… and ${more} more.`] : []),
       'If you expected one of them and trust it, use its link below. You will be asked to confirm your email address.',
@@ -198,7 +202,7 @@ export function quarantineDigestEmail(
       item.restore
         ? [
             {
-              label: `${item.restore.attachmentsOnly ? 'Restore the attachments of' : 'Restore'} “${orNoSubject(item.subject)}”`,
+              label: `${item.restore.attachmentsOnly ? 'Restore the attachments of' : 'Restore'} “${defang(orNoSubject(item.subject))}”`,
               url: item.restore.url,
             },
           ]
@@ -268,19 +272,45 @@ export function trialExtensionDecisionEmail(
 }
 
 /**
- * An attacker's words made unclickable before they reach a mail that may be auto-linked by the
- * reader's mail program: "http://evil.example/x" becomes "hxxp[://]evil[.]example/x".
+ * File-name endings that are no top-level domain: a dotted word ending in one of them is a file
+ * name ("invoice.pdf.exe", "eicar.com.txt") and stays as it is. Endings that are also domains
+ * (.com, .zip, .mov, .app…) are not here: a word ending in them is treated as a host.
+ */
+const FILE_ENDINGS = new Set(
+  (
+    'txt pdf exe dll msi bat cmd ps1 vbs js jse wsf hta scr lnk iqy jar apk dmg iso img bin dat ' +
+    'doc docx docm xls xlsx xlsm ppt pptx pptm odt ods odp rtf csv xml json eml msg ics vcf ' +
+    'htm html jpg jpeg png gif bmp svg tif tiff webp mp3 mp4 wav avi mkv rar 7z gz tgz tar bz2 ' +
+    'xz cab log ini cfg tmp bak'
+  ).split(' '),
+);
+const DOTTED = /(?<![\p{L}\p{N}_-])(?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]+/gu;
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/**
+ * An attacker's words made unclickable before they reach a mail that a mail program may auto-link:
+ * "http://evil.example/x" becomes "hxxp[://]evil[.]example/x", a bare host ("www.evil.com",
+ * "login.bank.example/reset") or IPv4 address gets its dots written "[.]" (also the ideographic
+ * and full-width dots a mail program reads as dots). A dotted word ending in a file name ending
+ * ("invoice.pdf.exe"), a version ("v2.0.1") or a number stays readable.
  */
 export function defang(text: string): string {
   return (
     text
-      .replace(/\b(h)(tt)(ps?):\/\//gi, (_m, h: string, _tt: string, p: string) => `${h}xx${p}[://]`)
-      .replace(/\b(ftp|file|javascript|data):/gi, '$1[:]')
-      // Every dot before a name character (a lookahead: no dot is skipped), and the ideographic and
-      // full-width dots a mail program also reads as dots.
       .replace(/[\u3002\uFF0E\uFF61]/g, '.')
-      .replace(/\.(?=[a-z0-9-])/gi, '[.]')
-      .replace(/@/g, '[at]')
+      // A whole link: every dot of it, whatever its host looks like.
+      .replace(/\b(?:https?|ftp|file):\/\/[^\s<>"']*/gi, (link) =>
+        link
+          .replace(/^(h)(tt)(ps?):\/\//i, (_m, h: string, _tt: string, p: string) => `${h}xx${p}[://]`)
+          .replace(/^(ftp|file):\/\//i, '$1[://]')
+          .replaceAll('.', '[.]'),
+      )
+      .replace(/\b(javascript|vbscript|data):/gi, '$1[:]')
+      .replace(DOTTED, (word) => {
+        const last = word.slice(word.lastIndexOf('.') + 1);
+        const host = IPV4.test(word) || (/^\p{L}{2,}$/u.test(last) && !FILE_ENDINGS.has(last.toLowerCase()));
+        return host ? word.replaceAll('.', '[.]') : word;
+      })
   );
 }
 
