@@ -48,6 +48,7 @@ export const queryKeys = {
     current: () => ['policy', 'current'] as const,
   },
   mailExplorer: {
+    all: () => ['mail-explorer'] as const,
     messages: (filters: ListKeyFilters) => ['mail-explorer', 'messages', filters] as const,
   },
   /** The Events screen; `all()` refreshes it after a decision changes a message's story. */
@@ -67,6 +68,7 @@ export const queryKeys = {
   },
   /** One message's timeline, by Mail Explorer row or by held message. */
   trace: {
+    all: () => ['trace'] as const,
     byMailLog: (id: string) => ['trace', 'mail-log', id] as const,
     byHeld: (id: string) => ['trace', 'held', id] as const,
   },

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import {
   inboundMessages,
@@ -8,6 +8,7 @@ import {
   releases,
   restoreRequests,
   securityEvents,
+  users,
 } from '../../db/schema.ts';
 import { listed } from '../mail-explorer/mail-explorer.repo.ts';
 
@@ -93,10 +94,12 @@ export function createMessageTraceRepo(db: DbOrTx) {
           .select({
             createdAt: releases.createdAt,
             kind: releases.kind,
-            releasedBy: releases.releasedBy,
+            // An admin's release records their id, a recipient's their address: show an address.
+            releasedBy: sql<string>`coalesce(${users.email}, ${releases.releasedBy})`,
             outboxId: releases.outboxId,
           })
           .from(releases)
+          .leftJoin(users, sql`${users.id}::text = ${releases.releasedBy}`)
           .where(eq(releases.messageId, messageId))
           .orderBy(asc(releases.createdAt)),
         db

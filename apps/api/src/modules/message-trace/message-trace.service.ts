@@ -164,10 +164,15 @@ function deliveryEntries(deliveries: Delivery[]): TraceEntry[] {
 function heldEntries(held: Held | null, history: History | null): TraceEntry[] {
   const entries: TraceEntry[] = [];
   if (held) {
+    // Delivered without its attachments: so it still reads once the originals were released.
+    const stripped =
+      held.state === 'attachments_removed' ||
+      (history?.released.some((r) => r.kind === 'original') ?? false) ||
+      (history?.requests.some((r) => r.kind === 'original') ?? false);
     entries.push({
       at: iso(held.createdAt),
       kind: 'hold',
-      title: held.state === 'attachments_removed' ? 'Attachments held in quarantine' : 'Held in quarantine',
+      title: stripped ? 'Attachments held in quarantine' : 'Held in quarantine',
       detail: [
         held.reasons.join('; '),
         held.silent ? 'the recipient was not told' : 'the recipient was notified',

@@ -205,6 +205,9 @@ describe('GET /api/v1/mail_explorer/:id/trace', () => {
     expect(kinds).toEqual(expect.arrayContaining(['hold', 'release', 'delivery']));
     expect(kinds.indexOf('release')).toBeLessThan(kinds.lastIndexOf('delivery'));
     expect(after.explanation).toContain('It was later released to the recipient.');
+    // Who released it reads as their address, not an account id.
+    expect(after.timeline.find((e) => e.kind === 'release')!.title).toBe('Released by admin@trace.test');
+    expect(after.timeline.find((e) => e.kind === 'hold')!.title).toBe('Held in quarantine');
   });
 
   it('builds the trace of a held message without a Mail Explorer row from the held copy', async () => {

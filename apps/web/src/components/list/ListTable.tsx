@@ -3,6 +3,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiErrorMessage } from '../ui/ApiErrorAlert';
+import { TableScroll } from '../ui/TableScroll';
 import { ListFooter } from './ListParts';
 
 /** A list that is loading, failed (with a retry) or empty; null when it has rows to show. */
@@ -101,11 +102,7 @@ export function ListTable({
       />
       {list.isSuccess && shown > 0 && (
         <>
-          <Table.ScrollContainer
-            minWidth={minWidth}
-            // Scrolls sideways on a phone: keyboard users reach it with Tab and scroll with the arrows.
-            scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'group', 'aria-label': caption } }}
-          >
+          <TableScroll minWidth={minWidth} label={caption}>
             <Table
               highlightOnHover
               verticalSpacing="sm"
@@ -125,7 +122,7 @@ export function ListTable({
               </Table.Thead>
               <Table.Tbody>{children}</Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScroll>
           <ListFooter page={page} total={list.data.total} shown={shown} onPage={onPage} />
         </>
       )}

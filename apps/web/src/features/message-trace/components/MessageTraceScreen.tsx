@@ -83,6 +83,8 @@ function TraceView({ trace }: { trace: MessageTrace }) {
             </Badge>
           </Group>
         }
+        // The title in the text colour: the tint's own shade is below 4.5:1 on the light background.
+        classNames={{ title: 'trace-verdict__title' }}
         data-testid="trace-explanation"
       >
         {trace.explanation}

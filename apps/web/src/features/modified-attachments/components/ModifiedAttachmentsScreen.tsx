@@ -1,7 +1,9 @@
-import { Badge, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
 import { ATTACHMENT_SORTS, USER_INTERACTION_API } from '@moat/contracts/phishing-reports';
 import { ATTACHMENT_STATES } from '@moat/contracts/quarantine-admin';
+import { heldMessageTracePath } from '@moat/contracts/routes';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { DateCell, MessageCell, subjectOf } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
@@ -117,7 +119,16 @@ export function ModifiedAttachmentsScreen() {
                 {t(`userInteraction.attachments.restore.${a.restore_status}`)}
               </Badge>
             </Table.Td>
-            <Table.Td />
+            <Table.Td>
+              <Anchor
+                component={Link}
+                to={heldMessageTracePath(a.message_id)}
+                size="sm"
+                aria-label={t('trace.traceActionOf', { subject: subjectOf(t, a.subject) })}
+              >
+                {t('trace.traceAction')}
+              </Anchor>
+            </Table.Td>
           </Table.Tr>
         ))}
       </ListTable>

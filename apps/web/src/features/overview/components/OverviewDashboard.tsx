@@ -17,6 +17,7 @@ import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { TableScroll } from '../../../components/ui/TableScroll';
 import { overviewQueryOptions } from '../../../lib/console-data/get-overview';
 import { formatDateTime } from '../../../lib/format';
 import type { TranslationKey } from '../../../lib/i18n';
@@ -160,13 +161,7 @@ export function OverviewDashboard() {
             {t('overview.noRecentEvents')}
           </Text>
         ) : (
-          <Table.ScrollContainer
-            minWidth={520}
-            // Scrolls sideways on a phone: keyboard users reach it with Tab and scroll with the arrows.
-            scrollAreaProps={{
-              viewportProps: { tabIndex: 0, role: 'group', 'aria-label': t('overview.recentEventsTable') },
-            }}
-          >
+          <TableScroll minWidth={520} label={t('overview.recentEventsTable')}>
             <Table striped highlightOnHover withTableBorder>
               <Table.Thead>
                 <Table.Tr>
@@ -179,7 +174,10 @@ export function OverviewDashboard() {
               <Table.Tbody>
                 {overview.data.recent_events.map((event) => (
                   <Table.Tr key={event.id}>
-                    <Table.Td>{formatDateTime(event.detected_at, i18n.language)}</Table.Td>
+                    {/* One line: the table scrolls sideways on a phone rather than wrapping the date. */}
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      {formatDateTime(event.detected_at, i18n.language)}
+                    </Table.Td>
                     <Table.Td>{verdictLabel(event.verdict)}</Table.Td>
                     <Table.Td>
                       <Anchor component={Link} to={`${ROUTES.securityEvents}/${event.id}`} size="sm">
@@ -191,7 +189,7 @@ export function OverviewDashboard() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScroll>
         )}
       </section>
     </Stack>

@@ -34,6 +34,7 @@ import { ROUTES } from '@moat/contracts/routes';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { TableScroll } from '../../../components/ui/TableScroll';
 import { isApiError } from '../../../lib/http';
 import { usePolicy } from '../api/get-policy';
 import { useSavePolicy } from '../api/save-policy';
@@ -143,7 +144,7 @@ function WhatIfSummary({ result }: { result: WhatIf }) {
         ))}
       </List>
       {result.sample.length > 0 && (
-        <Table.ScrollContainer minWidth={480}>
+        <TableScroll minWidth={480} label={t('policy.whatIf.sample')}>
           <Table striped fz="sm">
             <Table.Caption>{t('policy.whatIf.sample')}</Table.Caption>
             <Table.Thead>
@@ -163,7 +164,7 @@ function WhatIfSummary({ result }: { result: WhatIf }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
     </Stack>
   );

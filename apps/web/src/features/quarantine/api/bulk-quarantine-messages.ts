@@ -5,7 +5,7 @@ import {
 } from '@moat/contracts/quarantine-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
-import { queryKeys } from '../../../lib/query-keys';
+import { invalidateAfterDecision } from '../invalidate';
 
 /**
  * POST /api/v1/quarantine/messages/bulk {ids, action: release|delete, to?, confirm_malware?}:
@@ -19,9 +19,7 @@ export function useBulkQuarantineMessages() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: bulkQuarantineMessages,
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.quarantine.all() });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.console.overview() });
-    },
+    // A release or a deletion changes the same lists and counts as a decision on a request.
+    onSettled: () => invalidateAfterDecision(queryClient),
   });
 }

@@ -17,6 +17,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
 import { Field } from '../../../components/ui/Field';
+import { TableScroll } from '../../../components/ui/TableScroll';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { useQuarantineMessage } from '../api/get-quarantine-message';
 import { ATTACHMENT_STATE_LABEL, MESSAGE_STATE_LABEL } from '../labels';
@@ -115,7 +116,10 @@ export function MessagePreview({ id, extra }: { id: string; extra?: ReactNode })
         {m.attachments.length === 0 ? (
           <Text c="dimmed">{t('quarantine.preview.noAttachments')}</Text>
         ) : (
-          <Table.ScrollContainer minWidth={560}>
+          <TableScroll
+            minWidth={560}
+            label={t('quarantine.preview.attachments', { count: m.attachments.length })}
+          >
             <Table verticalSpacing="xs" className="preview-attachments">
               <Table.Thead>
                 <Table.Tr>
@@ -140,7 +144,7 @@ export function MessagePreview({ id, extra }: { id: string; extra?: ReactNode })
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScroll>
         )}
       </section>
 

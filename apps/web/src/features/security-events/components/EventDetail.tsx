@@ -18,6 +18,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { Field } from '../../../components/ui/Field';
+import { TableScroll } from '../../../components/ui/TableScroll';
 import { formatDateTime } from '../../../lib/format';
 import { ApiError } from '../../../lib/http';
 import { useCanOpen } from '../../session/use-can-open';
@@ -74,12 +75,7 @@ function DetailBody({ detail }: { detail: SecurityEventDetail }) {
             {t('events.detail.noFindings')}
           </Text>
         ) : (
-          <Table.ScrollContainer
-            minWidth={480}
-            scrollAreaProps={{
-              viewportProps: { tabIndex: 0, role: 'group', 'aria-label': t('events.detail.findingsCaption') },
-            }}
-          >
+          <TableScroll minWidth={480} label={t('events.detail.findingsCaption')}>
             <Table withTableBorder>
               <Table.Caption>
                 <VisuallyHidden>{t('events.detail.findingsCaption')}</VisuallyHidden>
@@ -104,7 +100,7 @@ function DetailBody({ detail }: { detail: SecurityEventDetail }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScroll>
         )}
       </Section>
 

@@ -12,8 +12,9 @@ import {
   Title,
 } from '@mantine/core';
 import type { AlertSettings } from '@moat/contracts/phishing-reports';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TableScroll } from '../../../components/ui/TableScroll';
 import { useAlertSettings } from '../api/get-alert-settings';
 import { useUserInteractionSummary } from '../api/get-user-interaction-summary';
 import { useSaveAlertSettings } from '../api/save-alert-settings';
@@ -31,15 +32,24 @@ function durationOf(seconds: number, locale: string): string {
   return `${n(seconds / 86_400)} d`;
 }
 
-function Stat({ label, value }: { label: string; value: string }) {
+/** A number with its label; the card is a group named by the label, so it reads as one. */
+function Stat({ label, value, muted = false }: { label: string; value: string; muted?: boolean }) {
+  const id = useId();
   return (
-    <Card withBorder padding="md">
-      <Text size="sm" c="dimmed">
+    <Card withBorder padding="md" role="group" aria-labelledby={id}>
+      <Text size="sm" c="dimmed" id={id}>
         {label}
       </Text>
-      <Text size="xl" fw={700}>
-        {value}
-      </Text>
+      {/* A number stands out; words (no value yet) read as a plain line, not three bold ones. */}
+      {muted ? (
+        <Text size="sm" mt={4}>
+          {value}
+        </Text>
+      ) : (
+        <Text size="xl" fw={700}>
+          {value}
+        </Text>
+      )}
     </Card>
   );
 }
@@ -125,6 +135,7 @@ export function UserInteractionDashboard() {
     };
   }, [range]);
   const summary = useUserInteractionSummary(from, to);
+  const perDayId = useId();
   const data = summary.data;
   const number = (v: number) => new Intl.NumberFormat(i18n.language).format(v);
   const max = data ? Math.max(0, ...data.days.map((d) => Math.max(d.restore_requests, d.reports))) : 0;
@@ -154,6 +165,7 @@ export function UserInteractionDashboard() {
           <Stat label={t('userInteraction.reportsInRange')} value={number(data.totals.reports)} />
           <Stat
             label={t('userInteraction.medianDecision')}
+            muted={data.decision.median_seconds === null}
             value={
               data.decision.median_seconds === null
                 ? t('userInteraction.noDecisions')
@@ -162,6 +174,7 @@ export function UserInteractionDashboard() {
           />
           <Stat
             label={t('userInteraction.averageDecision')}
+            muted={data.decision.average_seconds === null}
             value={
               data.decision.average_seconds === null
                 ? t('userInteraction.noDecisions')
@@ -173,9 +186,12 @@ export function UserInteractionDashboard() {
       <AlertSwitches />
       {data && (
         <Card withBorder padding="md">
-          <Table.ScrollContainer minWidth={320}>
-            <Table>
-              <Table.Caption>{t('userInteraction.perDay')}</Table.Caption>
+          {/* The caption as the card's heading: a caption inside the scrolling box was cut on a phone. */}
+          <Title order={2} size="h4" id={perDayId} mb="xs">
+            {t('userInteraction.perDay')}
+          </Title>
+          <TableScroll minWidth={320} label={t('userInteraction.perDay')}>
+            <Table aria-labelledby={perDayId}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('userInteraction.day')}</Table.Th>
@@ -201,7 +217,7 @@ export function UserInteractionDashboard() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScroll>
         </Card>
       )}
     </Stack>
