@@ -120,6 +120,9 @@ test.describe('side navigation by profile (SPEC §2.4, §6)', () => {
     pageErrors,
   }) => {
     await signIn(page, 'ivy@acme.test');
+    // The sign-in link ends on the Overview: wait for it, or its redirect would win over ours.
+    await expect(page).toHaveURL(/#\/dashboard$/);
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
     for (const path of ['/mail-explorer', '/user-interaction/reported-phishing', '/analytics/dashboard']) {
       await page.goto(`${env.moat.url}/#${path}`);
       await expect(page).toHaveURL(/#\/no-access-page$/);
