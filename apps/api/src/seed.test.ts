@@ -1,7 +1,7 @@
 import { verify } from '@node-rs/argon2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from './db/client.ts';
-import { tenantDomains, users } from './db/schema.ts';
+import { saasApps, securityTools, tenantDomains, users } from './db/schema.ts';
 import { systemClock } from './lib/clock.ts';
 import { seedFirstTenant } from './seed.ts';
 import { openTestDatabase } from './test/database.ts';
@@ -29,6 +29,12 @@ describe('seedFirstTenant', () => {
     const [admin] = await database.db.select().from(users);
     expect(admin).toMatchObject({ email: 'root@corp.test', role: 'admin', status: 'active' });
     expect(await verify(admin!.passwordHash!, 'given-password')).toBe(true);
+    // SMTP mail is protected out of the box (quick search finds gateway mail), by every engine.
+    expect(await database.db.select({ name: saasApps.name, state: saasApps.state }).from(saasApps)).toEqual([
+      { name: 'smtp_emails', state: 'enabled' },
+    ]);
+    const tools = await database.db.select({ name: securityTools.name }).from(securityTools);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['anti_malware', 'anti_spam', 'ap_avanan']);
   });
 
   it('generates a strong password when none is given, and returns it once', async () => {

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { LICENCE_WARNING_WINDOW_DAYS, QUICK_SEARCH_DATE_RANGES, THEMES } from './constants.ts';
-import { APP_STATES, BRANDS, DEPLOYMENT_MODES, SAAS_APPS, SECURITY_TOOLS } from './deployment.ts';
+import {
+  APP_STATES,
+  AVAILABLE_SAAS_APPS,
+  AVAILABLE_SECURITY_TOOLS,
+  BRANDS,
+  DEPLOYMENT_MODES,
+  SAAS_APPS,
+  SECURITY_TOOLS,
+} from './deployment.ts';
 import { noNul } from './validation.ts';
 
 /**
@@ -12,7 +20,7 @@ export const CONSOLE_API = {
   uiFeatures: '/api/v1/generic/ui_features',
   /** SPEC §3 "Deployment config" plus the licence status of SPEC §4 "Licence state". */
   deployment: '/api/v1/deployment',
-  /** SPEC §3 "Apps" and the tenant's security tools. */
+  /** SPEC §3 "Apps" and the tenant's security tools; PUT turns those of this edition on or off (admins). */
   apps: '/api/v1/apps',
   /** SPEC §3 "Licence seats". */
   licenceSeats: '/api/v1/licence_seats',
@@ -96,6 +104,28 @@ export const appsResponseSchema = z
   })
   .meta({ id: 'AppsResponse' });
 export type AppsResponse = z.infer<typeof appsResponseSchema>;
+
+const switchedState = z.enum(['enabled', 'disabled']);
+
+/**
+ * PUT /api/v1/apps (SaaS Applications and Security Engines, admins): the apps and tools to turn
+ * on or off. Only those this edition runs can be switched from the console.
+ */
+export const appsUpdateBodySchema = z
+  .object({
+    apps: z
+      .array(z.object({ name: z.enum(AVAILABLE_SAAS_APPS), state: switchedState }).strict())
+      .max(AVAILABLE_SAAS_APPS.length)
+      .default([]),
+    tools: z
+      .array(z.object({ name: z.enum(AVAILABLE_SECURITY_TOOLS), state: switchedState }).strict())
+      .max(AVAILABLE_SECURITY_TOOLS.length)
+      .default([]),
+  })
+  .strict()
+  .refine((body) => body.apps.length + body.tools.length > 0, { message: 'name at least one app or tool' })
+  .meta({ id: 'AppsUpdate' });
+export type AppsUpdateBody = z.input<typeof appsUpdateBodySchema>;
 
 export const licenceSeatsResponseSchema = z
   .object({

@@ -52,6 +52,20 @@ export const SECURITY_TOOLS = [
 export type SecurityTool = (typeof SECURITY_TOOLS)[number];
 export const securityToolSchema = z.enum(SECURITY_TOOLS);
 
+/** The SaaS apps this edition protects: SMTP mail through the gateway (the others need cloud connectors). */
+export const AVAILABLE_SAAS_APPS = ['smtp_emails'] as const satisfies readonly SaasApp[];
+
+/** The security tools this edition runs: the gateway's three engines, each one per tool. */
+export const AVAILABLE_SECURITY_TOOLS = [
+  'anti_malware',
+  'ap_avanan',
+  'anti_spam',
+] as const satisfies readonly SecurityTool[];
+
+/** What a new tenant starts with: SMTP mail protected by every engine of this edition. */
+export const DEFAULT_SAAS_APPS: readonly SaasApp[] = AVAILABLE_SAAS_APPS;
+export const DEFAULT_SECURITY_TOOLS: readonly SecurityTool[] = AVAILABLE_SECURITY_TOOLS;
+
 export const APP_STATES = ['enabled', 'disabled', 'pending'] as const;
 export type AppState = (typeof APP_STATES)[number];
 export const appStateSchema = z.enum(APP_STATES);

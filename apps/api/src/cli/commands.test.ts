@@ -376,7 +376,9 @@ describe('cli console commands (issue 5)', () => {
     expect(bad.stderr).toContain('bad: "myspace"');
     const [tenant] = await database.db.select().from(tenants).where(eq(tenants.name, 'Apps'));
     const apps = await database.db.select().from(saasApps).where(eq(saasApps.tenantId, tenant!.id));
+    // A new tenant starts with SMTP mail protected; the command changes only what it names.
     expect(Object.fromEntries(apps.map((a) => [a.name, a.state]))).toEqual({
+      smtp_emails: 'enabled',
       office365_emails: 'enabled',
       google_mail: 'disabled',
     });

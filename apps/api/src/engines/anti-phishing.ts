@@ -159,6 +159,7 @@ export function createAntiPhishing(options: { urlBlocklist?: Iterable<string> } 
 
   return {
     name: 'anti_phishing',
+    tool: 'ap_avanan',
     version: '1.0.0',
     status: 'on',
     failClosed: true,

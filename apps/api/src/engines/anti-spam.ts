@@ -11,6 +11,7 @@ export function createAntiSpam(options: { rspamdUrl?: string | undefined; timeou
   if (!options.rspamdUrl) {
     return {
       name: 'anti_spam',
+      tool: 'anti_spam',
       version: 'rspamd',
       status: 'off',
       detail: 'RSPAMD_URL is not set',
@@ -21,6 +22,7 @@ export function createAntiSpam(options: { rspamdUrl?: string | undefined; timeou
   const url = new URL('/checkv2', options.rspamdUrl).toString();
   return {
     name: 'anti_spam',
+    tool: 'anti_spam',
     version: 'rspamd',
     status: 'on',
     failClosed: false,

@@ -1,3 +1,4 @@
+import type { SecurityTool } from '@moat/contracts/deployment';
 import type { Verdict } from '@moat/contracts/quarantine';
 import type { ParsedMessage } from '../mail/parse.ts';
 
@@ -38,6 +39,8 @@ export interface Finding {
 /** A detection engine: message in, findings out. Listed with its state in the console. */
 export interface Engine {
   name: string;
+  /** The tenant's switch for it (Security Engines); a tenant that turned it off is not scanned by it. */
+  tool?: SecurityTool;
   version: string;
   /** 'off' with `detail` saying why (not configured). */
   status: 'on' | 'off';

@@ -90,6 +90,9 @@ describe('translations', () => {
       'userInteraction.attachments.restore.',
       'alerts.alert_',
       'trace.outcome.',
+      'saasAndEngines.apps.',
+      'saasAndEngines.tools.',
+      'saasAndEngines.states.',
     ];
     const unused = [...translationKeys].filter(
       (key) =>

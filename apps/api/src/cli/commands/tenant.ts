@@ -264,20 +264,7 @@ export const tenantCommands: Record<string, Command> = {
         })),
       ];
       if (changes.length === 0) throw new UsageError('name at least one app or tool to change');
-      await ctx.db.transaction(async (tx) => {
-        for (const change of changes) await deps.tenants.setAppState(tenant.id, change, tx);
-        await deps.audit.record(
-          cliActor,
-          {
-            tenantId: tenant.id,
-            action: 'tenant.apps_update',
-            targetType: 'tenant',
-            targetId: tenant.id,
-            details: Object.fromEntries(changes.map((c) => [c.name, c.state])),
-          },
-          tx,
-        );
-      });
+      await deps.tenantsService.setApps(tenant.id, changes, cliActor);
       return `Updated "${tenant.name}": ${changes.map((c) => `${c.name} ${c.state}`).join(', ')}`;
     },
   },

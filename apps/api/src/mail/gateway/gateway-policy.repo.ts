@@ -1,7 +1,7 @@
 import type { Verdict } from '@moat/contracts/quarantine';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { gatewayPolicies, policyOverrides, senderLists } from '../../db/schema.ts';
+import { gatewayPolicies, policyOverrides, securityTools, senderLists } from '../../db/schema.ts';
 import type { StoredOverride } from './policy.ts';
 
 export type SenderListName = 'allow' | 'block';
@@ -53,6 +53,15 @@ export function createGatewayPolicyRepo(db: DbOrTx) {
         .from(policyOverrides)
         .where(eq(policyOverrides.tenantId, tenantId))
         .orderBy(policyOverrides.position);
+    },
+
+    /** The security tools the tenant turned off (Security Engines): their engines skip its mail. */
+    async disabledToolsOf(tenantId: string, tx?: DbOrTx): Promise<string[]> {
+      const rows = await (tx ?? db)
+        .select({ name: securityTools.name })
+        .from(securityTools)
+        .where(and(eq(securityTools.tenantId, tenantId), eq(securityTools.state, 'disabled')));
+      return rows.map((r) => r.name);
     },
 
     async setAction(tenantId: string, verdict: Verdict, action: string, tx?: DbOrTx): Promise<void> {

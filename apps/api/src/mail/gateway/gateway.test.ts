@@ -8,6 +8,7 @@ import {
   outbox,
   quarantineMessages,
   securityEvents,
+  securityTools,
   senderLists,
 } from '../../db/schema.ts';
 import { buildTestApp } from '../../test/app.ts';
@@ -360,6 +361,34 @@ describe('SMTP gateway: engines and policy', () => {
         .from(outbox)
         .where(eq(outbox.idempotencyKey, `${log!.inboundId}:ana@acme.test`)),
     ).toHaveLength(1);
+  });
+});
+
+describe('engines a tenant turned off (Security Engines)', () => {
+  it("skips only that tenant's engine: its other engines and other tenants' mail are scanned as before", async () => {
+    const quiet = await buildTenant(t.db, { domain: 'quiet.test' });
+    await buildUser(t.db, quiet.id, { email: 'kim@quiet.test' });
+    await t.db.insert(securityTools).values({ tenantId: quiet.id, name: 'ap_avanan', state: 'disabled' });
+    const html = '<a href="http://192.0.2.9/login">Log in</a>';
+    await send({ to: 'kim@quiet.test', subject: 'IP link, phishing engine off', html });
+    await send({
+      to: 'kim@quiet.test',
+      subject: 'EICAR, phishing engine off',
+      html,
+      attachments: [{ filename: 'a.txt', content: EICAR }],
+    });
+    await send({ subject: 'IP link, phishing engine on', html });
+    await process();
+    expect((await logOf('IP link, phishing engine off'))[0]).toMatchObject({
+      verdict: 'clean',
+      action: 'delivered',
+    });
+    const [eicar] = await logOf('EICAR, phishing engine off');
+    expect(eicar).toMatchObject({ verdict: 'malware', action: 'quarantined' });
+    expect(eicar!.reasons.join()).not.toContain('Link to an IP address');
+    expect((await logOf('IP link, phishing engine on'))[0]!.reasons.join()).toContain(
+      'Link to an IP address',
+    );
   });
 });
 

@@ -177,7 +177,10 @@ export function createGatewayProcessor(deps: {
   inbound: InboundRepo;
   tenants: Pick<TenantsRepo, 'findByDomain' | 'domainsOf'>;
   users: Pick<UsersRepo, 'peopleOf'>;
-  policies: Pick<GatewayPolicyRepo, 'actionsOf' | 'entriesAmong' | 'ipRangesOf' | 'overridesOf'>;
+  policies: Pick<
+    GatewayPolicyRepo,
+    'actionsOf' | 'entriesAmong' | 'ipRangesOf' | 'overridesOf' | 'disabledToolsOf'
+  >;
   /** The one intake path for held mail; `ingest` runs inside the message's transaction. */
   quarantine: Pick<QuarantineService, 'ingest'>;
   /** Tenants by domain, people and policies are kept per node and forgotten on every write. */
@@ -246,6 +249,11 @@ export function createGatewayProcessor(deps: {
     'gateway-sender-entries',
     { tables: ['sender_lists'], ttlMs: DIRECTORY_TTL_MS, max: 10_000 },
   );
+  // The engines each tenant turned off (Security Engines); usually none.
+  const disabledTools = deps.caches.create<string[]>('gateway-disabled-tools', {
+    tables: ['security_tools'],
+    ttlMs: DIRECTORY_TTL_MS,
+  });
   const ipRanges = deps.caches.create<Awaited<ReturnType<GatewayPolicyRepo['ipRangesOf']>>>(
     'gateway-ip-ranges',
     { tables: ['sender_lists'], ttlMs: DIRECTORY_TTL_MS },
@@ -261,8 +269,9 @@ export function createGatewayProcessor(deps: {
 
   async function decide(tenant: TenantRow, input: Parameters<Engine['scan']>[0]): Promise<Decision> {
     const findings: Finding[] = [];
+    const off = await disabledTools.get(tenant.id, () => deps.policies.disabledToolsOf(tenant.id));
     for (const engine of deps.engines) {
-      if (engine.status !== 'on') continue;
+      if (engine.status !== 'on' || (engine.tool && off.includes(engine.tool))) continue;
       try {
         findings.push(...(await engine.scan(input)));
       } catch (error) {

@@ -1,6 +1,7 @@
 import { API } from '@moat/contracts/api-paths';
 import {
   appsResponseSchema,
+  appsUpdateBodySchema,
   CONSOLE_API,
   deploymentConfigSchema,
   learningModeSchema,
@@ -70,6 +71,32 @@ export const deploymentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => service.apps(signedIn(request).user.tenantId),
+  );
+  app.put(
+    CONSOLE_API.apps,
+    {
+      preHandler: app.requireAdmin,
+      schema: {
+        tags,
+        summary:
+          "Turn the tenant's SaaS apps and security engines of this edition on or off (admins); audited",
+        body: appsUpdateBodySchema,
+        response: { 200: appsResponseSchema, 400: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const tenantId = signedIn(request).user.tenantId;
+      const { apps, tools } = request.body;
+      await app.services.tenants.setApps(
+        tenantId,
+        [
+          ...apps.map((a) => ({ kind: 'saas_app' as const, ...a })),
+          ...tools.map((t) => ({ kind: 'security_tool' as const, ...t })),
+        ],
+        userActorOf(request),
+      );
+      return service.apps(tenantId);
+    },
   );
   app.get(
     CONSOLE_API.licenceSeats,

@@ -339,3 +339,57 @@ describe('PUT /api/v1/unified_quarantine', () => {
     }
   });
 });
+
+describe('PUT /api/v1/apps (SaaS Applications and Security Engines)', () => {
+  it("lets an admin turn this edition's apps and engines off and on, answering the new states, audited", async () => {
+    const me = await signedInAs(t.app, t.db, { apps: ['smtp_emails'], tools: ['anti_spam', 'ap_avanan'] });
+    const off = await me.send('PUT', CONSOLE_API.apps, {
+      apps: [{ name: 'smtp_emails', state: 'disabled' }],
+      tools: [{ name: 'anti_spam', state: 'disabled' }],
+    });
+    expect(off.statusCode).toBe(200);
+    expect(off.json()).toEqual({
+      apps: [{ name: 'smtp_emails', state: 'disabled' }],
+      tools: [
+        { name: 'anti_spam', state: 'disabled' },
+        { name: 'ap_avanan', state: 'enabled' },
+      ],
+    });
+    const on = await me.send('PUT', CONSOLE_API.apps, { tools: [{ name: 'anti_spam', state: 'enabled' }] });
+    expect(on.json().tools).toContainEqual({ name: 'anti_spam', state: 'enabled' });
+    const audit = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, me.tenant.id), eq(auditLog.action, 'tenant.apps_update')));
+    expect(audit.map((a) => a.details)).toEqual(
+      expect.arrayContaining([{ smtp_emails: 'disabled', anti_spam: 'disabled' }, { anti_spam: 'enabled' }]),
+    );
+    expect(audit.every((a) => a.actorUserId === me.user.id)).toBe(true);
+  });
+
+  it('refuses a plain user (403), an app this edition cannot run, an unknown state or an empty change (400), changing nothing', async () => {
+    const user = await signedInAs(t.app, t.db, { user: { role: 'user' }, apps: ['smtp_emails'] });
+    const refused = await user.send('PUT', CONSOLE_API.apps, {
+      apps: [{ name: 'smtp_emails', state: 'disabled' }],
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Insufficient privileges');
+    const admin = await signedInAs(t.app, t.db, { apps: ['smtp_emails'] });
+    for (const body of [
+      { apps: [{ name: 'slack', state: 'enabled' }] },
+      { tools: [{ name: 'dlp', state: 'enabled' }] },
+      { apps: [{ name: 'smtp_emails', state: 'pending' }] },
+      { apps: [] },
+      {},
+      { apps: [{ name: 'smtp_emails', state: 'disabled' }], extra: 1 },
+    ]) {
+      const res = await admin.send('PUT', CONSOLE_API.apps, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    for (const who of [user, admin]) {
+      expect((await who.get(CONSOLE_API.apps)).json().apps).toEqual([
+        { name: 'smtp_emails', state: 'enabled' },
+      ]);
+    }
+  });
+});

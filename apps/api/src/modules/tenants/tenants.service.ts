@@ -1,4 +1,9 @@
-import type { Brand, DeploymentMode } from '@moat/contracts/deployment';
+import {
+  type Brand,
+  DEFAULT_SAAS_APPS,
+  DEFAULT_SECURITY_TOOLS,
+  type DeploymentMode,
+} from '@moat/contracts/deployment';
 import { domainSchema } from '@moat/contracts/validation';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -15,6 +20,13 @@ export interface CreateTenantInput {
   brand?: Brand;
   deploymentMode?: DeploymentMode;
   isMsp?: boolean;
+}
+
+/** One app's or tool's new state. */
+export interface AppChange {
+  kind: 'saas_app' | 'security_tool';
+  name: string;
+  state: 'enabled' | 'disabled';
 }
 
 function parseDomain(raw: string): string {
@@ -36,7 +48,15 @@ export function createTenantsService({
   db: Pick<Db, 'transaction'>;
   tenants: Pick<
     TenantsRepo,
-    'findById' | 'findByDomain' | 'domainOwner' | 'insert' | 'addDomain' | 'update' | 'domainsOf' | 'list'
+    | 'findById'
+    | 'findByDomain'
+    | 'domainOwner'
+    | 'insert'
+    | 'addDomain'
+    | 'update'
+    | 'domainsOf'
+    | 'list'
+    | 'setAppState'
   >;
   features: Pick<FeaturesRepo, 'flagsOf' | 'set'>;
   audit: Pick<AuditRepo, 'record'>;
@@ -80,6 +100,13 @@ export function createTenantsService({
           tx,
         );
         for (const domain of domains) await tenants.addDomain(tenant.id, domain, tx);
+        // A new tenant's SMTP mail is protected out of the box, by every engine of this edition.
+        for (const name of DEFAULT_SAAS_APPS) {
+          await tenants.setAppState(tenant.id, { kind: 'saas_app', name, state: 'enabled' }, tx);
+        }
+        for (const name of DEFAULT_SECURITY_TOOLS) {
+          await tenants.setAppState(tenant.id, { kind: 'security_tool', name, state: 'enabled' }, tx);
+        }
         await audit.record(
           actor,
           {
@@ -118,6 +145,27 @@ export function createTenantsService({
         );
       });
       return { tenant, domain };
+    },
+
+    /** Turn SaaS apps and security tools on or off (the CLI's tenant:apps, the console's switches); audited. */
+    async setApps(tenantId: string, changes: AppChange[], actor: Actor): Promise<void> {
+      if (changes.length === 0) {
+        throw new AppError('validation_error', 'Name at least one app or tool to change');
+      }
+      await db.transaction(async (tx) => {
+        for (const change of changes) await tenants.setAppState(tenantId, change, tx);
+        await audit.record(
+          actor,
+          {
+            tenantId,
+            action: 'tenant.apps_update',
+            targetType: 'tenant',
+            targetId: tenantId,
+            details: Object.fromEntries(changes.map((c) => [c.name, c.state])),
+          },
+          tx,
+        );
+      });
     },
 
     async setFeatures(tenantRef: string, values: Record<string, boolean>, actor: Actor) {

@@ -57,6 +57,20 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: `${ROUTES.configuration}/cloud-apps`,
+    Screen: screen(
+      () => import('../../features/apps/components/AppsScreen'),
+      (m) => m.SaasAppsScreen,
+    ),
+  },
+  {
+    path: `${ROUTES.configuration}/app-store`,
+    Screen: screen(
+      () => import('../../features/apps/components/AppsScreen'),
+      (m) => m.SecurityEnginesScreen,
+    ),
+  },
+  {
     // `/policy/edit-rule/{id}` (quick-search rule links) opens the same screen on that rule.
     path: ROUTES.policy,
     Screen: screen(
