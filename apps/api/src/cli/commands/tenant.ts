@@ -239,7 +239,7 @@ export const tenantCommands: Record<string, Command> = {
       'enable-tools': { type: 'string' },
       'disable-tools': { type: 'string' },
     },
-    async run({ values }, ctx, deps) {
+    async run({ values }, _ctx, deps) {
       const tenant = await deps.tenantsService.resolve(required(values, 'tenant'));
       const changes = [
         ...listOf(values.enable, SAAS_APPS, 'enable').map((name) => ({
