@@ -34,6 +34,8 @@ import { createAnalyticsRepo } from './modules/analytics/analytics.repo.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createAuditRepo } from './modules/audit/audit.repo.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { type AuditService, createAuditService } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.ts';
 import { createCaptchaRepo } from './modules/auth/captcha.repo.ts';
@@ -173,6 +175,8 @@ export interface Services {
   mailExplorer: MailExplorerService;
   securityEvents: SecurityEventsService;
   exceptions: ExceptionsService;
+  /** System Logs: the audit log, read. */
+  auditLog: AuditService;
   policy: PolicyService;
   /** Phishing Reports, the User Interaction dashboard and Modified Attachments, the admins' alerts (issue 11). */
   phishingReports: PhishingReportsService;
@@ -494,6 +498,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       clock,
       ownDomains: (tenantId) => repos.tenants.domainsOf(tenantId),
     }),
+    auditLog: createAuditService({ repo: repos.audit }),
     policy: createPolicyService({ db, repo: repos.policy, audit: repos.audit, clock }),
     phishingReports: createPhishingReportsService({
       repo: repos.phishingReports,
@@ -602,6 +607,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mailExplorerRoutes);
   await app.register(securityEventsRoutes);
   await app.register(exceptionsRoutes);
+  await app.register(auditRoutes);
   await app.register(policyRoutes);
   await app.register(userInteractionRoutes);
   await app.register(analyticsRoutes);

@@ -93,6 +93,7 @@ describe('translations', () => {
       'saasAndEngines.apps.',
       'saasAndEngines.tools.',
       'saasAndEngines.states.',
+      'systemLogs.actorTypes.',
     ];
     const unused = [...translationKeys].filter(
       (key) =>

@@ -58,6 +58,9 @@ export const queryKeys = {
     event: (id: string) => ['security-events', 'event', id] as const,
   },
   /** Security Settings → Exceptions: `all()` invalidates every page's list after a change. */
+  auditLog: {
+    list: (filters: ListKeyFilters) => ['audit-log', 'list', filters] as const,
+  },
   exceptions: {
     all: () => ['exceptions'] as const,
     list: (filters: ListKeyFilters) => ['exceptions', 'list', filters] as const,

@@ -71,6 +71,13 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: `${ROUTES.systemSettings}/system-logs`,
+    Screen: screen(
+      () => import('../../features/system-logs/components/SystemLogsScreen'),
+      (m) => m.SystemLogsScreen,
+    ),
+  },
+  {
     // `/policy/edit-rule/{id}` (quick-search rule links) opens the same screen on that rule.
     path: ROUTES.policy,
     Screen: screen(
