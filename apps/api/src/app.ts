@@ -511,7 +511,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     alerts,
     analytics: createAnalyticsService({ repo: repos.analytics, clock }),
     messageTrace: createMessageTraceService({ repo: repos.messageTrace }),
-    currentUser: createCurrentUserService({ repo: repos.currentUser }),
+    currentUser: createCurrentUserService({ repo: repos.currentUser, sessions, audit: repos.audit }),
     quarantine,
     gateway: {
       engines,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { THEMES } from './constants.ts';
+import { PASSWORD_MIN_LENGTH, THEMES } from './constants.ts';
 import { roleSchema } from './deployment.ts';
 
 /** User preferences saved per user; applicationMode is the theme (SPEC §3). */
@@ -32,3 +32,45 @@ export type CurrentUser = z.infer<typeof currentUserSchema>;
 /** The message of the 403 answered to a call that needs a session and has none (SPEC §8 "Global"). */
 export const NOT_AUTHENTICATED_MESSAGE = 'not authenticated';
 export const SESSION_COOKIE = 'moat_session';
+
+/** The signed-in user's own account (the user menu's "My account"). */
+export const ACCOUNT_API = {
+  /** POST: change the password; the current one is required and every other session ends. */
+  password: '/api/v1/current_user/password',
+  /** GET: the user's live sessions. */
+  sessions: '/api/v1/current_user/sessions',
+  /** DELETE: end one of them (another than this one). */
+  session: '/api/v1/current_user/sessions/:id',
+  /** POST: end every session but this one. */
+  endOtherSessions: '/api/v1/current_user/sessions/end_others',
+} as const;
+
+export const changePasswordRequestSchema = z
+  .object({
+    current_password: z.string().min(1).max(1024),
+    new_password: z.string().min(PASSWORD_MIN_LENGTH, 'password_too_short').max(1024, 'password_too_long'),
+    confirm_password: z.string().max(1024),
+  })
+  .strict()
+  .refine((v) => v.new_password === v.confirm_password, {
+    path: ['confirm_password'],
+    message: 'passwords_do_not_match',
+  })
+  .meta({ id: 'ChangePasswordRequest' });
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+export const ownSessionSchema = z.object({
+  id: z.string(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  created_at: z.string(),
+  last_seen_at: z.string(),
+  /** The session this answer was asked with. */
+  current: z.boolean(),
+});
+export type OwnSession = z.infer<typeof ownSessionSchema>;
+export const ownSessionsSchema = z
+  .object({ sessions: z.array(ownSessionSchema) })
+  .meta({ id: 'OwnSessions' });
+export const ownSessionParamsSchema = z.object({ id: z.string().regex(/^\d{1,18}$/) });
+export const endedSessionsSchema = z.object({ ended: z.number().int() });

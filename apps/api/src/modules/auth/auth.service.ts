@@ -112,6 +112,7 @@ export function createAuthService(deps: {
     forgotPassword: passwords.forgotPassword,
     resetPassword: passwords.resetPassword,
     changeExpiredPassword: passwords.changeExpiredPassword,
+    changeOwnPassword: passwords.changeOwnPassword,
     tokenLogin: tokenLogin.tokenLogin,
   };
 }

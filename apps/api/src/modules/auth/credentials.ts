@@ -17,6 +17,32 @@ const dummy = () => {
 };
 
 /**
+ * A signed-in user's own password, entered again before a sensitive change (their password, their
+ * MFA): under the account's brute-force counter; a wrong one is audited as `failedAction`.
+ */
+export async function confirmOwnPassword(
+  deps: { throttle: Pick<Throttle, 'isBlocked' | 'recordFailure'>; audit: Pick<AuditRepo, 'record'> },
+  user: UserRow,
+  password: string,
+  meta: RequestMeta,
+  failedAction: string,
+): Promise<void> {
+  const blocked = await deps.throttle.isBlocked([accountKey(user.email)]);
+  const ok =
+    (await verifyPassword(user.passwordHash ?? (await dummy()), password)) && Boolean(user.passwordHash);
+  if (!blocked && ok) return;
+  await deps.throttle.recordFailure([{ key: accountKey(user.email), free: THROTTLE.account.free }]);
+  await deps.audit.record(userActor(user, meta), {
+    tenantId: user.tenantId,
+    action: failedAction,
+    targetType: 'user',
+    targetId: user.id,
+    details: { reason: blocked ? 'throttled' : 'wrong_password' },
+  });
+  throw new AppError('invalid_credentials', 'The password is not correct');
+}
+
+/**
  * The proof of a password under the brute-force rules (SPEC §7), and the captcha in front of it:
  * shared by the sign-in, the expired-password change and the forgotten-password form.
  */
@@ -71,6 +97,9 @@ export function createCredentials(deps: {
     provePassword(email: string, password: string, meta: RequestMeta): Promise<UserRow> {
       return accountLock(`sign-in:${email.toLowerCase()}`, () => provePasswordNow(email, password, meta));
     },
+
+    confirmOwnPassword: (user: UserRow, password: string, meta: RequestMeta, failedAction: string) =>
+      confirmOwnPassword(deps, user, password, meta, failedAction),
 
     async assertVerifiedCaptcha(token: string | null | undefined, meta: RequestMeta): Promise<void> {
       if (!(await deps.captcha.verify(token, meta.ip))) {

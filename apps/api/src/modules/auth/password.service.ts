@@ -35,7 +35,7 @@ export function createPasswordService(deps: {
   db: Pick<Db, 'transaction'>;
   clock: Clock;
   config: Pick<Config, 'publicUrl'>;
-  credentials: Pick<Credentials, 'provePassword' | 'assertVerifiedCaptcha'>;
+  credentials: Pick<Credentials, 'provePassword' | 'assertVerifiedCaptcha' | 'confirmOwnPassword'>;
   signIn: Pick<SignIn, 'liveChallenge' | 'startChallenge' | 'auditUser' | 'tenantOf'>;
   challenges: Pick<LoginChallengesRepo, 'consume'>;
   users: Pick<UsersRepo, 'findByEmail' | 'findById' | 'findByInviteHash' | 'update'>;
@@ -176,6 +176,30 @@ export function createPasswordService(deps: {
      * found it expired (its challenge), with the current password again; the new one must differ.
      * It opens no session: the user signs in again, MFA included.
      */
+    /**
+     * The user menu's password change: the current password again (under the brute-force rules),
+     * a new one that differs; every other session of the user ends, and the user is told by email.
+     */
+    async changeOwnPassword(
+      user: UserRow,
+      sessionId: number,
+      input: { current_password: string; new_password: string },
+      meta: RequestMeta,
+    ): Promise<void> {
+      await deps.credentials.confirmOwnPassword(
+        user,
+        input.current_password,
+        meta,
+        'auth.password_change_failed',
+      );
+      if (input.new_password === input.current_password) {
+        throw new AppError('validation_error', 'The new password must differ from the current one', [
+          { field: 'body.new_password', message: 'password_unchanged' },
+        ]);
+      }
+      await setPassword(user, input.new_password, meta, 'auth.password_changed', sessionId);
+    },
+
     async changeExpiredPassword(
       challengeToken: string | undefined,
       input: { email: string; current_password: string; new_password: string },

@@ -2,14 +2,14 @@ import type { MfaSettings } from '@moat/contracts/auth';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
 import type { ServerKey } from '../../lib/server-key.ts';
 import { matchTotpStep, newTotpSecret, totpEnrolment } from '../../lib/totp.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
+import { confirmOwnPassword } from '../auth/credentials.ts';
 import { MFA_SECRET_PURPOSE } from '../auth/mfa-challenge.service.ts';
 import type { RequestMeta } from '../auth/sign-in.ts';
-import { accountKey, THROTTLE, type Throttle } from '../auth/throttle.ts';
+import type { Throttle } from '../auth/throttle.ts';
 import type { SessionsService } from '../sessions/sessions.service.ts';
 import type { TenantsRepo } from '../tenants/tenants.repo.ts';
 import type { UserRow, UsersRepo } from '../users/users.repo.ts';
@@ -111,18 +111,7 @@ export function createMfaService(deps: {
           'Your administrator requires MFA: it cannot be turned off.',
         );
       }
-      const blocked = await deps.throttle.isBlocked([accountKey(user.email)]);
-      if (blocked || !user.passwordHash || !(await verifyPassword(user.passwordHash, password))) {
-        await deps.throttle.recordFailure([{ key: accountKey(user.email), free: THROTTLE.account.free }]);
-        await audit.record(actor(user, meta), {
-          tenantId: user.tenantId,
-          action: 'mfa.disable_failed',
-          targetType: 'user',
-          targetId: user.id,
-          details: { reason: 'wrong_password' },
-        });
-        throw new AppError('invalid_credentials', 'The password is not correct');
-      }
+      await confirmOwnPassword(deps, user, password, meta, 'mfa.disable_failed');
       await deps.db.transaction(async (tx) => {
         await users.update(user.id, { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null }, tx);
         await deps.sessions.revokeAllOf(user.id, session.id, tx);

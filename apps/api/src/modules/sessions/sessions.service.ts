@@ -19,7 +19,10 @@ export function createSessionsService({
 }: {
   clock: Clock;
   secureCookies: boolean;
-  repo: Pick<SessionsRepo, 'findLive' | 'touch' | 'revoke' | 'insert' | 'revokeAllOf' | 'clearLoginReason'>;
+  repo: Pick<
+    SessionsRepo,
+    'findLive' | 'touch' | 'revoke' | 'insert' | 'revokeAllOf' | 'clearLoginReason' | 'liveOf' | 'revokeOwn'
+  >;
   /** Live sessions by token hash. */
   live: Cache<LiveSession>;
 }) {
@@ -83,9 +86,19 @@ export function createSessionsService({
       await repo.revoke(id, clock.now(), tx);
     },
 
-    /** End every live session of a user, but `exceptId` (password reset, MFA change). */
-    async revokeAllOf(userId: string, exceptId?: number, tx?: DbOrTx): Promise<void> {
-      await repo.revokeAllOf(userId, clock.now(), exceptId, tx);
+    /** End every live session of a user, but `exceptId` (password reset, MFA change); answers how many ended. */
+    async revokeAllOf(userId: string, exceptId?: number, tx?: DbOrTx): Promise<number> {
+      return repo.revokeAllOf(userId, clock.now(), exceptId, tx);
+    },
+
+    /** A user's live sessions (My account), most recently used first. */
+    async liveOf(userId: string) {
+      return repo.liveOf(userId, clock.now());
+    },
+
+    /** End one of a user's own sessions; false when it is not theirs or already over. */
+    async endOwn(userId: string, id: number): Promise<boolean> {
+      return repo.revokeOwn(userId, id, clock.now());
     },
 
     async clearLoginReason(id: number): Promise<void> {
