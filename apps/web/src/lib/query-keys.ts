@@ -13,6 +13,10 @@ export const queryKeys = {
   entityExists: (type: string, msg: string) => ['entity-exists', type, msg] as const,
   restoreStatus: (type: string, msg: string) => ['restore-status', type, msg] as const,
   /** The signed-in console's tenant and service data (SPEC §2.4, §4). */
+  /** My account: the user's own sessions. */
+  account: {
+    sessions: () => ['account', 'sessions'] as const,
+  },
   console: {
     features: () => ['console', 'features'] as const,
     deployment: () => ['console', 'deployment'] as const,

@@ -8,6 +8,11 @@ import { useNavigate } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { mfaSettingsQueryOptions } from '../../features/mfa/api/get-mfa-settings';
 
+const AccountDialog = lazy(() =>
+  import('../../features/account/components/AccountDialog').then((module) => ({
+    default: module.AccountDialog,
+  })),
+);
 const MfaDialog = lazy(() =>
   import('../../features/mfa/components/MfaDialog').then((module) => ({ default: module.MfaDialog })),
 );
@@ -35,7 +40,8 @@ export interface UserMenuProps {
 }
 
 /**
- * The top bar's user menu (SPEC §2.4): the user's email (with the admin label); Version info;
+ * The top bar's user menu (SPEC §2.4): the user's email (with the admin label); My account
+ * (password, MFA, sessions); Version info;
  * MFA setup (see `mfaSetupOffered`); Contact support; Logout, which ends the session on the
  * server, then clears every cached answer (the current-user polling stops with it) and goes to
  * sign-in.
@@ -46,6 +52,7 @@ export function UserMenu({ user, enableMFA, isMsp, supportEmail, onVersionInfo }
   const queryClient = useQueryClient();
   const logout = useLogout();
   const [mfaOpened, setMfaOpened] = useState(false);
+  const [accountOpened, setAccountOpened] = useState(false);
   const mfaSettings = useQuery({ ...mfaSettingsQueryOptions(user.email), enabled: enableMFA && isMsp });
   const offerMfa = mfaSetupOffered({ enableMFA, isMsp, mfaRequired: mfaSettings.data?.mfaRequired });
 
@@ -86,6 +93,7 @@ export function UserMenu({ user, enableMFA, isMsp, supportEmail, onVersionInfo }
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>{user.email}</Menu.Label>
+          <Menu.Item onClick={() => setAccountOpened(true)}>{t('shell.userMenu.account')}</Menu.Item>
           <Menu.Item onClick={onVersionInfo}>{t('shell.userMenu.versionInfo')}</Menu.Item>
           {offerMfa && <Menu.Item onClick={() => setMfaOpened(true)}>{t('shell.userMenu.mfa')}</Menu.Item>}
           {supportEmail && (
@@ -99,6 +107,20 @@ export function UserMenu({ user, enableMFA, isMsp, supportEmail, onVersionInfo }
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
+      {accountOpened && (
+        <Suspense fallback={null}>
+          <AccountDialog
+            email={user.email}
+            mfaOffered={enableMFA}
+            opened
+            onClose={() => setAccountOpened(false)}
+            onManageMfa={() => {
+              setAccountOpened(false);
+              setMfaOpened(true);
+            }}
+          />
+        </Suspense>
+      )}
       {mfaOpened && (
         <Suspense fallback={null}>
           <MfaDialog email={user.email} opened onClose={() => setMfaOpened(false)} />
