@@ -143,6 +143,12 @@ import {
   createUserInteractionService,
   type UserInteractionService,
 } from './modules/user-interaction/user-interaction.service.ts';
+import { createUserManagementRepo } from './modules/user-management/user-management.repo.ts';
+import { userManagementRoutes } from './modules/user-management/user-management.routes.ts';
+import {
+  createUserManagementService,
+  type UserManagementService,
+} from './modules/user-management/user-management.service.ts';
 import { createUsersRepo } from './modules/users/users.repo.ts';
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
@@ -177,6 +183,8 @@ export interface Services {
   exceptions: ExceptionsService;
   /** System Logs: the audit log, read. */
   auditLog: AuditService;
+  /** User Management: the tenant's users for its admins. */
+  userManagement: UserManagementService;
   policy: PolicyService;
   /** Phishing Reports, the User Interaction dashboard and Modified Attachments, the admins' alerts (issue 11). */
   phishingReports: PhishingReportsService;
@@ -499,6 +507,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ownDomains: (tenantId) => repos.tenants.domainsOf(tenantId),
     }),
     auditLog: createAuditService({ repo: repos.audit }),
+    userManagement: createUserManagementService({
+      db,
+      clock,
+      config,
+      repo: createUserManagementRepo(db),
+      users,
+      usersService: createUsersService({ db, clock, users, tenants, audit }),
+      tenants,
+      sessions,
+      audit,
+      mailer,
+    }),
     policy: createPolicyService({ db, repo: repos.policy, audit: repos.audit, clock }),
     phishingReports: createPhishingReportsService({
       repo: repos.phishingReports,
@@ -608,6 +628,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(securityEventsRoutes);
   await app.register(exceptionsRoutes);
   await app.register(auditRoutes);
+  await app.register(userManagementRoutes);
   await app.register(policyRoutes);
   await app.register(userInteractionRoutes);
   await app.register(analyticsRoutes);

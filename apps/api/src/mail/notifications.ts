@@ -380,3 +380,38 @@ export function adminAlertEmail(
     footer: 'Choose which alerts you get in User Interaction > Dashboard.',
   });
 }
+
+/** An admin's invitation from User Management: a link to choose a password, valid for days. */
+export function userInviteEmail(
+  brand: MailBrand,
+  input: { email: string; invitedBy: string; organisation: string; url: string; validDays: number },
+): Notification {
+  return notification(brand, {
+    subject: `You are invited to ${brand.name}`,
+    heading: `Join ${input.organisation} on ${brand.name}`,
+    paragraphs: [
+      `${defang(input.invitedBy)} invited ${input.email} to ${brand.name}, where ${input.organisation} reviews its email security.`,
+      `Choose your password with the link below. It works once and expires in ${input.validDays} days.`,
+    ],
+    action: { label: 'Choose my password', url: input.url },
+    footer: `If you did not expect this invitation, ignore it: no account is opened until a password is chosen.`,
+  });
+}
+
+/** Told when an admin turned the user's MFA off (a lost authenticator). */
+export function mfaResetEmail(
+  brand: MailBrand,
+  input: { email: string; resetBy: string; stillRequired: boolean },
+): Notification {
+  return notification(brand, {
+    subject: `Your ${brand.name} multi-factor authentication was reset`,
+    heading: 'Your multi-factor authentication was reset',
+    paragraphs: [
+      `${defang(input.resetBy)}, an administrator, turned off multi-factor authentication for ${input.email}. Your open sessions were signed out.`,
+      input.stillRequired
+        ? 'Your organisation requires it: you will set it up again with your authenticator app at your next sign-in.'
+        : 'Set it up again from My account after you sign in.',
+      'If you did not ask for this, tell your administrator now.',
+    ],
+  });
+}
