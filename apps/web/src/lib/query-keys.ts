@@ -62,6 +62,10 @@ export const queryKeys = {
     event: (id: string) => ['security-events', 'event', id] as const,
   },
   /** Security Settings → Exceptions: `all()` invalidates every page's list after a change. */
+  users: {
+    all: () => ['users'] as const,
+    list: (filters: ListKeyFilters) => ['users', 'list', filters] as const,
+  },
   auditLog: {
     list: (filters: ListKeyFilters) => ['audit-log', 'list', filters] as const,
   },

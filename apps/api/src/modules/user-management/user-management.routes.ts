@@ -27,7 +27,10 @@ function adminOf(request: FastifyRequest): Admin {
   return { tenantId: user.tenantId, userId: user.id, email: user.email, actor: tenantActorOf(request).actor };
 }
 
-/** System Settings → User Management (SPEC §2.4: admins): users, invitations, roles, flags, MFA. */
+/**
+ * System Settings → User Management (SPEC §2.4, §6: admins, and a demo deployment's users, who
+ * only look): users, invitations, roles, flags, MFA.
+ */
 export const userManagementRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.userManagement;
   const tags = ['users'];
@@ -38,7 +41,7 @@ export const userManagementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     USERS_API.users,
     {
-      ...common,
+      preHandler: app.requireAdminOrDemo,
       schema: {
         tags,
         summary: "The organisation's users: role, flags, state, MFA and last sign-in",

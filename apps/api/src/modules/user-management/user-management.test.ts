@@ -262,3 +262,23 @@ describe('User Management: who may do what', () => {
     expect(await outboxTo(`x@${domain}`)).toHaveLength(0);
   });
 });
+
+describe('User Management in a demo deployment (SPEC §6 "Admin (or demo customer)")', () => {
+  it('lets its plain users read the list but change nothing', async () => {
+    const demo = await signedInAs(t.app, t.db, {
+      tenant: { deploymentMode: 'demo' },
+      user: { role: 'user' },
+    });
+    const list = await demo.get(USERS_API.users);
+    expect(list.statusCode).toBe(200);
+    expect(list.json().items.map((u: { email: string }) => u.email)).toEqual([demo.user.email]);
+    const change = await t.app.inject({
+      method: 'PATCH',
+      url: userUrl(USERS_API.user, demo.user.id),
+      cookies: demo.cookies,
+      headers: CSRF,
+      payload: { role: 'admin' },
+    });
+    expect(change.statusCode).toBe(403);
+  });
+});

@@ -26,6 +26,11 @@ declare module 'fastify' {
     requireSession: (request: FastifyRequest) => Promise<void>;
     /** preHandler: requireUser, and the user is an admin (SPEC §8 'Insufficient privileges'). */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler of the admin pages' reads: an admin, or anyone of a demo deployment (SPEC §6:
+     * "Admin (or demo customer)"), who may look but not change.
+     */
+    requireAdminOrDemo: (request: FastifyRequest) => Promise<void>;
   }
 }
 
@@ -62,11 +67,17 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
   };
   app.decorate('requireUser', requireUser);
   // Who is signed in is answered first (not signed in, locked, owing a reason), then the role.
+  const refuse = () => new AppError('insufficient_privileges', GLOBAL_ERROR_TEXT.insufficientPrivileges);
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
     await requireUser(request);
-    if (signedIn(request).user.role !== 'admin') {
-      throw new AppError('insufficient_privileges', GLOBAL_ERROR_TEXT.insufficientPrivileges);
-    }
+    if (signedIn(request).user.role !== 'admin') throw refuse();
+  });
+  app.decorate('requireAdminOrDemo', async (request: FastifyRequest) => {
+    await requireUser(request);
+    const { user } = signedIn(request);
+    if (user.role === 'admin') return;
+    const tenant = await app.services.deployment.tenant(user.tenantId);
+    if (tenant.deploymentMode !== 'demo') throw refuse();
   });
 
   app.addHook('onRequest', async (request, reply) => {

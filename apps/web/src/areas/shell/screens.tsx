@@ -71,6 +71,13 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: `${ROUTES.systemSettings}/user-management`,
+    Screen: screen(
+      () => import('../../features/user-management/components/UserManagementScreen'),
+      (m) => m.UserManagementScreen,
+    ),
+  },
+  {
     path: `${ROUTES.systemSettings}/system-logs`,
     Screen: screen(
       () => import('../../features/system-logs/components/SystemLogsScreen'),
