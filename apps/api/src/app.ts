@@ -131,6 +131,8 @@ import {
 } from './modules/service-status/service-status.service.ts';
 import { createSessionsRepo } from './modules/sessions/sessions.repo.ts';
 import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { createSettingsService, type SettingsService } from './modules/settings/settings.service.ts';
 import { spaRoutes } from './modules/spa/spa.routes.ts';
 import { createTenantSettings } from './modules/tenants/tenant-settings.ts';
 import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
@@ -185,6 +187,8 @@ export interface Services {
   auditLog: AuditService;
   /** User Management: the tenant's users for its admins. */
   userManagement: UserManagementService;
+  /** Settings: the organisation's own policy. */
+  settings: SettingsService;
   policy: PolicyService;
   /** Phishing Reports, the User Interaction dashboard and Modified Attachments, the admins' alerts (issue 11). */
   phishingReports: PhishingReportsService;
@@ -311,7 +315,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nodeId: config.nodeName,
     leaseMs: config.workLeaseMs,
     retryWindowMs: config.smtpRetryWindowMs,
+    // Bound below: the tenant settings are built after the mailer (their caches need the database's notices).
+    senderOf: (tenantId) => senderOf(tenantId),
   });
+  let senderOf = async (_tenantId: string): Promise<{ address: string | null; name: string | null } | null> =>
+    null;
   const caches = createCaches({ database, clock });
   await caches.start();
   // The repositories, built once and handed to the services that use them.
@@ -397,6 +405,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     alerts,
   });
   const restorePolicy = tenantSettings.restorePolicy;
+  senderOf = async (tenantId) => {
+    const tenant = await tenantSettings.tenantById(tenantId);
+    return tenant && { address: tenant.mailFromAddress, name: tenant.mailFromName };
+  };
   const engines = createEngines(config.gateway);
   const inbound = createInboundRepo(db);
   const quarantine = createQuarantineService({
@@ -507,6 +519,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ownDomains: (tenantId) => repos.tenants.domainsOf(tenantId),
     }),
     auditLog: createAuditService({ repo: repos.audit }),
+    settings: createSettingsService({
+      db,
+      tenants,
+      quarantine: repos.quarantineAdmin,
+      audit,
+      defaultMailFrom: config.mailFrom,
+      forgetTenants: () => caches.changed('tenants'),
+    }),
     userManagement: createUserManagementService({
       db,
       clock,
@@ -629,6 +649,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(exceptionsRoutes);
   await app.register(auditRoutes);
   await app.register(userManagementRoutes);
+  await app.register(settingsRoutes);
   await app.register(policyRoutes);
   await app.register(userInteractionRoutes);
   await app.register(analyticsRoutes);

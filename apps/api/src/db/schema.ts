@@ -104,6 +104,15 @@ export const tenants = pgTable(
     supportAccessEnabled: boolean('support_access_enabled').notNull().default(false),
     mfaRequired: boolean('mfa_required').notNull().default(false),
     passwordMaxAgeDays: integer('password_max_age_days'),
+    /** A session unused this long ends (Settings, 5 to 480). */
+    sessionIdleMinutes: integer('session_idle_minutes').notNull().default(30),
+    /** A session ends this long after sign-in, whatever its use (Settings, 1 to 24). */
+    sessionAbsoluteHours: integer('session_absolute_hours').notNull().default(12),
+    // The sender of Moat's own mail to this tenant's people; null: the server's MAIL_FROM and the brand.
+    mailFromAddress: text('mail_from_address'),
+    mailFromName: text('mail_from_name'),
+    /** Who gets the admins' alerts; empty: every active admin. */
+    alertRecipients: text('alert_recipients').array().notNull().default(sql`'{}'::text[]`),
     // Brand assets
     logo: bytea('logo'),
     logoMime: text('logo_mime'),
@@ -115,6 +124,8 @@ export const tenants = pgTable(
     check('tenants_deployment_mode_check', inList(t.deploymentMode, DEPLOYMENT_MODES)),
     check('tenants_trial_days_check', sql`${t.trialExpirationDays} >= 0`),
     check('tenants_digest_schedule_check', inList(t.digestSchedule, DIGEST_SCHEDULES)),
+    check('tenants_session_idle_check', sql`${t.sessionIdleMinutes} between 5 and 480`),
+    check('tenants_session_absolute_check', sql`${t.sessionAbsoluteHours} between 1 and 24`),
     check(
       'tenants_logo_check',
       sql`(${t.logo} is null) = (${t.logoMime} is null) and coalesce(octet_length(${t.logo}), 0) <= 1048576`,
@@ -299,6 +310,8 @@ export const outbox = pgTable(
     tenantId: uuid('tenant_id'),
     kind: text('kind').notNull(),
     fromName: text('from_name').notNull(),
+    /** Moat's own mail: the tenant's sender address of the time; null: the server's MAIL_FROM. */
+    fromAddress: text('from_address'),
     toAddress: text('to_address').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),

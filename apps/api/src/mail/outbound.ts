@@ -92,6 +92,11 @@ export function createMailer(deps: {
    * database hears of it: a crash in between would otherwise send that mail again on restart.
    */
   journalPath?: string;
+  /**
+   * The tenant's own sender of Moat's mail (Settings), read when a mail is stored; null fields
+   * keep `fromAddress` and the template's name.
+   */
+  senderOf?: (tenantId: string) => Promise<{ address: string | null; name: string | null } | null>;
   /** This node's name in leases. */
   nodeId?: string;
   leaseMs?: number;
@@ -141,7 +146,7 @@ export function createMailer(deps: {
   /** Moat's own mail (a notice, a code) as the bytes that go out. */
   function composed(row: DeliveryRow): Promise<Buffer> {
     return new MailComposer({
-      from: { name: row.fromName, address: deps.fromAddress },
+      from: { name: row.fromName, address: row.fromAddress ?? deps.fromAddress },
       to: row.toAddress,
       subject: row.subject,
       text: row.text,
@@ -158,7 +163,7 @@ export function createMailer(deps: {
     try {
       await transport.send(
         // Relayed mail keeps its envelope; Moat's own mail comes from its address (bounces from <>).
-        { from: row.envelopeFrom ?? deps.fromAddress, to: [row.toAddress] },
+        { from: row.envelopeFrom ?? row.fromAddress ?? deps.fromAddress, to: [row.toAddress] },
         row.raw ? Buffer.from(row.raw) : await composed(row),
       );
       journal?.append(row.id);
@@ -224,11 +229,14 @@ export function createMailer(deps: {
 
   /** Store the mail (at most once per idempotency key), then deliver it unless inside a transaction. */
   async function sendMail(mail: OutgoingMail, tx?: DbOrTx): Promise<string> {
+    // Relayed mail keeps its own sender; Moat's own mail comes from the tenant's, if it set one.
+    const sender = mail.tenantId && !mail.raw && deps.senderOf ? await deps.senderOf(mail.tenantId) : null;
     const id = await repo.insert(
       {
         tenantId: mail.tenantId,
         kind: mail.kind,
-        fromName: mail.fromName,
+        fromName: sender?.name ?? mail.fromName,
+        fromAddress: sender?.address ?? null,
         toAddress: mail.to,
         subject: mail.subject,
         text: mail.text,

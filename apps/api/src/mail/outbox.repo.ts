@@ -12,6 +12,7 @@ const DELIVERY_COLUMNS = {
   tenantId: outbox.tenantId,
   kind: outbox.kind,
   fromName: outbox.fromName,
+  fromAddress: outbox.fromAddress,
   toAddress: outbox.toAddress,
   subject: outbox.subject,
   text: outbox.text,

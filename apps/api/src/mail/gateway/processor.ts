@@ -511,6 +511,7 @@ export function createGatewayProcessor(deps: {
         deps.mailer.deliverClaimed({
           ...outgoing,
           id: mail.id,
+          fromAddress: null,
           text: '',
           html: '',
           raw: body,

@@ -113,7 +113,13 @@ export function createAlertsRepo(db: DbOrTx) {
     },
 
     /** The addresses of the tenant's active admins. */
-    async adminEmails(tenantId: string, tx?: DbOrTx): Promise<string[]> {
+    /** Who gets the tenant's alerts: the recipients its Settings name, else every active admin. */
+    async alertRecipients(tenantId: string, tx?: DbOrTx): Promise<string[]> {
+      const [tenant] = await (tx ?? db)
+        .select({ recipients: tenants.alertRecipients })
+        .from(tenants)
+        .where(eq(tenants.id, tenantId));
+      if (tenant && tenant.recipients.length > 0) return tenant.recipients;
       const rows = await (tx ?? db)
         .select({ email: users.email })
         .from(users)

@@ -14,6 +14,8 @@ export function createSessionsRepo(db: DbOrTx) {
           session: sessions,
           user: users,
           tenantLocked: sql<boolean>`coalesce(${tenants.portalLicenseState} = 'locked', false)`,
+          idleMinutes: tenants.sessionIdleMinutes,
+          absoluteHours: tenants.sessionAbsoluteHours,
         })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))

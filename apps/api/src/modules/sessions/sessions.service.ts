@@ -9,7 +9,8 @@ import type { SessionsRepo } from './sessions.repo.ts';
 export type LiveSession = NonNullable<Awaited<ReturnType<SessionsRepo['findLive']>>>;
 
 /** Absolute lifetime of a session (DESIGN §4); the idle timeout is in the session plugin. */
-export const SESSION_ABSOLUTE_MS = 12 * 3_600_000;
+/** The longest any session lives (cookie and row); each tenant's own limit (Settings, 1–24 h) is checked on every request. */
+export const SESSION_ABSOLUTE_MS = 24 * 3_600_000;
 
 export function createSessionsService({
   clock,

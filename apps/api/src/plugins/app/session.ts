@@ -10,6 +10,7 @@ import type { SessionRow } from '../../modules/sessions/sessions.repo.ts';
 import type { UserRow } from '../../modules/users/users.repo.ts';
 
 /** Idle timeout (DESIGN §4): a session unused this long is over. */
+/** A tenant's default idle limit; its own (Settings, 5–480 minutes) is read with the session. */
 export const SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 /** Only touch last_seen_at this often, to keep reads cheap. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
@@ -87,7 +88,11 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
     const found = await sessions.findLive(hashToken(token), now);
     if (!found) return;
     const idleFor = now.getTime() - found.session.lastSeenAt.getTime();
-    if (idleFor > SESSION_IDLE_TIMEOUT_MS || found.user.status !== 'active') {
+    // The tenant's limits (Settings), read with the session: a change ends sessions at once.
+    const idleLimit = (found.idleMinutes ?? SESSION_IDLE_TIMEOUT_MS / 60_000) * 60_000;
+    const age = now.getTime() - found.session.createdAt.getTime();
+    const tooOld = age > (found.absoluteHours ?? 12) * 3_600_000;
+    if (idleFor > idleLimit || tooOld || found.user.status !== 'active') {
       await sessions.end(found, now);
       return;
     }

@@ -1,0 +1,10 @@
+-- Settings (issue 12): per-tenant session limits, the sender of Moat's mail, the admins' alert
+-- recipients. Defaults keep today's behaviour (30 minutes idle, 12 hours at most, MAIL_FROM).
+ALTER TABLE "tenants" ADD COLUMN "session_idle_minutes" integer DEFAULT 30 NOT NULL;--> statement-breakpoint
+ALTER TABLE "tenants" ADD COLUMN "session_absolute_hours" integer DEFAULT 12 NOT NULL;--> statement-breakpoint
+ALTER TABLE "tenants" ADD COLUMN "mail_from_address" text;--> statement-breakpoint
+ALTER TABLE "tenants" ADD COLUMN "mail_from_name" text;--> statement-breakpoint
+ALTER TABLE "tenants" ADD COLUMN "alert_recipients" text[] DEFAULT '{}' NOT NULL;--> statement-breakpoint
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_session_idle_check" CHECK ("tenants"."session_idle_minutes" between 5 and 480);--> statement-breakpoint
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_session_absolute_check" CHECK ("tenants"."session_absolute_hours" between 1 and 24);--> statement-breakpoint
+ALTER TABLE "outbox" ADD COLUMN "from_address" text;

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { DIGEST_SCHEDULES } from './deployment.ts';
+import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from './quarantine-admin.ts';
+import { emailSchema, noNul } from './validation.ts';
+
+/**
+ * Configuration → Settings (SPEC §2.4, issue 12; admins, a demo deployment's users may look): the
+ * organisation's sign-in policy, session limits, quarantine retention, digest, the sender of
+ * Moat's mail and who gets the admins' alerts. Each change is audited and effective at once.
+ */
+export const SETTINGS_API = { settings: '/api/v1/settings' } as const;
+
+/** The safe bounds of each limit. */
+export const SETTINGS_BOUNDS = {
+  passwordMaxAgeDays: { min: 30, max: 730 },
+  sessionIdleMinutes: { min: 5, max: 480 },
+  sessionAbsoluteHours: { min: 1, max: 24 },
+  retentionDays: { min: RETENTION_MIN_DAYS, max: RETENTION_MAX_DAYS },
+  alertRecipients: { max: 20 },
+} as const;
+
+const B = SETTINGS_BOUNDS;
+
+export const settingsSchema = z
+  .object({
+    mfa_required: z.boolean(),
+    /** Null: passwords never expire. */
+    password_max_age_days: z.number().int().nullable(),
+    session_idle_minutes: z.number().int(),
+    session_absolute_hours: z.number().int(),
+    /** Maintenance support access (SPEC §4): the provider's hidden support users may sign in. */
+    support_access_enabled: z.boolean(),
+    retention_days: z.number().int(),
+    digest_schedule: z.enum(DIGEST_SCHEDULES),
+    /** Null: the server's address (shown in `default_mail_from`). */
+    mail_from_address: z.string().nullable(),
+    /** Null: the brand's name. */
+    mail_from_name: z.string().nullable(),
+    /** Empty: every active admin. */
+    alert_recipients: z.array(z.string()),
+    /** Read-only: what a null sender means, and the domains a sender or recipient must be on. */
+    default_mail_from: z.string(),
+    default_mail_from_name: z.string(),
+    domains: z.array(z.string()),
+  })
+  .meta({ id: 'Settings' });
+export type Settings = z.infer<typeof settingsSchema>;
+
+const senderName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine(noNul, 'must not contain a NUL character')
+  .refine((v) => !/[<>"\r\n]/.test(v), 'must not contain < > " or line breaks');
+
+/** A change of some settings; the rest stay. */
+export const settingsUpdateSchema = z
+  .object({
+    mfa_required: z.boolean(),
+    password_max_age_days: z
+      .number()
+      .int()
+      .min(B.passwordMaxAgeDays.min)
+      .max(B.passwordMaxAgeDays.max)
+      .nullable(),
+    session_idle_minutes: z.number().int().min(B.sessionIdleMinutes.min).max(B.sessionIdleMinutes.max),
+    session_absolute_hours: z.number().int().min(B.sessionAbsoluteHours.min).max(B.sessionAbsoluteHours.max),
+    support_access_enabled: z.boolean(),
+    retention_days: z.number().int().min(B.retentionDays.min).max(B.retentionDays.max),
+    digest_schedule: z.enum(DIGEST_SCHEDULES),
+    mail_from_address: emailSchema.nullable(),
+    mail_from_name: senderName.nullable(),
+    alert_recipients: z.array(emailSchema).max(B.alertRecipients.max),
+  })
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: 'name at least one setting to change' })
+  .meta({ id: 'SettingsUpdate' });
+export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
