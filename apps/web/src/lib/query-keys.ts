@@ -62,6 +62,7 @@ export const queryKeys = {
     event: (id: string) => ['security-events', 'event', id] as const,
   },
   /** Security Settings → Exceptions: `all()` invalidates every page's list after a change. */
+  settings: () => ['settings'] as const,
   users: {
     all: () => ['users'] as const,
     list: (filters: ListKeyFilters) => ['users', 'list', filters] as const,

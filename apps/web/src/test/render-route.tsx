@@ -55,8 +55,13 @@ export function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-export function errorResponse(status: number, code: string, message: string): Response {
-  return jsonResponse(status, { statusCode: status, code, message, details: null, reqId: 'req-test' });
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  details: Array<{ field: string; message: string }> | null = null,
+): Response {
+  return jsonResponse(status, { statusCode: status, code, message, details, reqId: 'req-test' });
 }
 
 export interface RecordedCall {

@@ -71,6 +71,13 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: `${ROUTES.configuration}/settings`,
+    Screen: screen(
+      () => import('../../features/settings/components/SettingsScreen'),
+      (m) => m.SettingsScreen,
+    ),
+  },
+  {
     path: `${ROUTES.systemSettings}/user-management`,
     Screen: screen(
       () => import('../../features/user-management/components/UserManagementScreen'),

@@ -1,0 +1,86 @@
+import type { Settings } from '@moat/contracts/settings';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import {
+  buildCurrentUser,
+  errorResponse,
+  jsonResponse,
+  renderRoute,
+  stubApi,
+} from '../../../test/render-route';
+
+const SETTINGS: Settings = {
+  mfa_required: false,
+  password_max_age_days: null,
+  session_idle_minutes: 30,
+  session_absolute_hours: 12,
+  support_access_enabled: false,
+  retention_days: 30,
+  digest_schedule: 'off',
+  mail_from_address: null,
+  mail_from_name: null,
+  alert_recipients: [],
+  default_mail_from: 'no-reply@moat.example.test',
+  default_mail_from_name: 'Moat',
+  domains: ['example.com'],
+};
+
+function settingsApi(role: 'admin' | 'user' = 'admin') {
+  let stored = SETTINGS;
+  return stubApi({
+    'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role })),
+    'GET /api/v1/settings': () => jsonResponse(200, stored),
+    'PUT /api/v1/settings': (call) => {
+      const body = call.body as Partial<Settings>;
+      if (body.mail_from_address && !body.mail_from_address.endsWith('@example.com')) {
+        return errorResponse(
+          400,
+          'validation_error',
+          'The sender must be an address of your domains (example.com)',
+          [{ field: 'body.mail_from_address', message: 'domain_not_yours' }],
+        );
+      }
+      stored = { ...stored, ...body };
+      return jsonResponse(200, stored);
+    },
+  });
+}
+
+describe('Settings (/configuration/settings)', () => {
+  it('saves only what changed, says a refused sender under its field, and confirms', async () => {
+    const user = userEvent.setup();
+    const api = settingsApi();
+    renderRoute('/configuration/settings');
+    const signIn = await screen.findByRole('region', { name: 'Sign-in' });
+    await user.click(within(signIn).getByRole('switch', { name: /Require MFA for everyone/ }));
+    const idle = screen.getByRole('textbox', { name: /idle minutes/ });
+    await user.clear(idle);
+    await user.type(idle, '15');
+    const sender = screen.getByRole('textbox', { name: 'Sender address' });
+    await user.type(sender, 'ceo@bank.test');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText(/The sender must be an address of your domains/)).toBeInTheDocument();
+    await user.clear(sender);
+    await user.type(sender, 'security@example.com');
+    await user.type(screen.getByRole('textbox', { name: /Who gets the admins' alerts/ }), 'soc@example.com');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Settings saved. They apply from now on.')).toBeInTheDocument();
+    const puts = api.calls.filter((c) => c.method === 'PUT').map((c) => c.body);
+    expect(puts.at(-1)).toEqual({
+      mfa_required: true,
+      session_idle_minutes: 15,
+      mail_from_address: 'security@example.com',
+      alert_recipients: ['soc@example.com'],
+    });
+    expect(screen.getByRole('button', { name: 'Save changes' })).toBeDisabled();
+  }, 30_000);
+
+  it('shows a demo deployment user the settings without a way to change them', async () => {
+    settingsApi('user');
+    renderRoute('/configuration/settings');
+    expect(await screen.findByText(/only an admin can change them/)).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: /Require MFA for everyone/ })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+  }, 30_000);
+});

@@ -1,0 +1,295 @@
+import {
+  Alert,
+  Button,
+  Center,
+  Checkbox,
+  Group,
+  Loader,
+  NativeSelect,
+  NumberInput,
+  Paper,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { DIGEST_SCHEDULES, type DigestSchedule } from '@moat/contracts/deployment';
+import { SETTINGS_BOUNDS, type Settings, type SettingsUpdate } from '@moat/contracts/settings';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { isApiError } from '../../../lib/http';
+import type { TranslationKey } from '../../../lib/i18n';
+import { currentUserQueryOptions } from '../../session/api/get-current-user';
+import { settingsQueryOptions, useSaveSettings } from '../api/settings';
+
+type Editable = Omit<Settings, 'default_mail_from' | 'default_mail_from_name' | 'domains'>;
+type Draft = Omit<Editable, 'alert_recipients' | 'mail_from_address' | 'mail_from_name'> & {
+  alert_recipients: string;
+  mail_from_address: string;
+  mail_from_name: string;
+};
+
+const DIGEST_LABEL: Record<DigestSchedule, TranslationKey> = {
+  off: 'settings.digest.off',
+  daily: 'settings.digest.daily',
+  weekly: 'settings.digest.weekly',
+};
+
+function draftOf(s: Settings): Draft {
+  return {
+    mfa_required: s.mfa_required,
+    password_max_age_days: s.password_max_age_days,
+    session_idle_minutes: s.session_idle_minutes,
+    session_absolute_hours: s.session_absolute_hours,
+    support_access_enabled: s.support_access_enabled,
+    retention_days: s.retention_days,
+    digest_schedule: s.digest_schedule,
+    mail_from_address: s.mail_from_address ?? '',
+    mail_from_name: s.mail_from_name ?? '',
+    alert_recipients: s.alert_recipients.join('\n'),
+  };
+}
+
+/** What the form changes, as the API takes it; unchanged settings are left out. */
+export function changesOf(saved: Settings, draft: Draft): SettingsUpdate {
+  const next: Editable = {
+    ...draft,
+    mail_from_address: draft.mail_from_address.trim() || null,
+    mail_from_name: draft.mail_from_name.trim() || null,
+    alert_recipients: draft.alert_recipients
+      .split(/[\s,;]+/)
+      .map((a) => a.trim())
+      .filter(Boolean),
+  };
+  const body: Record<string, unknown> = {};
+  for (const key of Object.keys(next) as Array<keyof Editable>) {
+    if (JSON.stringify(next[key]) !== JSON.stringify(saved[key])) body[key] = next[key];
+  }
+  return body as SettingsUpdate;
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={id}>
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The field a refusal names (`body.<field>`), to show it under that field. */
+function fieldOfError(error: unknown): string | null {
+  if (!isApiError(error)) return null;
+  const field = error.details?.find((d) => d.field?.startsWith('body.'))?.field;
+  return field ? field.slice('body.'.length) : null;
+}
+
+/**
+ * Configuration → Settings (admins): sign-in policy, sessions, support access, quarantine, the
+ * sender of Moat's mail and who gets the admins' alerts; saved together, each change audited.
+ */
+export function SettingsScreen() {
+  const { t } = useTranslation();
+  const settings = useQuery(settingsQueryOptions());
+  const canChange = useQuery(currentUserQueryOptions()).data?.role === 'admin';
+  const save = useSaveSettings();
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  useEffect(() => {
+    if (settings.data && draft === null) setDraft(draftOf(settings.data));
+  }, [settings.data, draft]);
+
+  if (settings.isPending || (settings.data && !draft)) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('settings.loading')} />
+      </Center>
+    );
+  }
+  if (settings.isError) return <ApiErrorAlert error={settings.error} />;
+  if (!draft) return null;
+
+  const changes = changesOf(settings.data, draft);
+  const dirty = Object.keys(changes).length > 0;
+  const errorField = fieldOfError(save.error);
+  const errorOf = (field: keyof Draft) =>
+    errorField === field && isApiError(save.error) ? save.error.message : undefined;
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setSaved(false);
+    setDraft({ ...draft, [key]: value });
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!dirty) return;
+    save.mutate(changes, {
+      onSuccess: (stored) => {
+        setDraft(draftOf(stored));
+        setSaved(true);
+      },
+    });
+  };
+  const B = SETTINGS_BOUNDS;
+  const domains = settings.data.domains.join(', ');
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <fieldset disabled={!canChange} style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
+        <Stack gap="md">
+          <Text size="sm">{t('settings.intro')}</Text>
+          {!canChange && (
+            <Alert variant="light" color="blue">
+              {t('settings.readOnly')}
+            </Alert>
+          )}
+          <Section id="settings-sign-in" title={t('settings.signIn.title')}>
+            <Switch
+              label={t('settings.signIn.mfaRequired')}
+              description={t('settings.signIn.mfaRequiredHint')}
+              checked={draft.mfa_required}
+              onChange={(event) => set('mfa_required', event.currentTarget.checked)}
+            />
+            <Checkbox
+              label={t('settings.signIn.passwordExpires')}
+              checked={draft.password_max_age_days !== null}
+              onChange={(event) => set('password_max_age_days', event.currentTarget.checked ? 90 : null)}
+            />
+            {draft.password_max_age_days !== null && (
+              <NumberInput
+                label={t('settings.signIn.passwordMaxAge')}
+                description={t('settings.bounds', B.passwordMaxAgeDays)}
+                min={B.passwordMaxAgeDays.min}
+                max={B.passwordMaxAgeDays.max}
+                allowDecimal={false}
+                value={draft.password_max_age_days}
+                onChange={(value) => set('password_max_age_days', Number(value) || 0)}
+                error={errorOf('password_max_age_days')}
+                maw={320}
+              />
+            )}
+            <Switch
+              label={t('settings.signIn.supportAccess')}
+              description={t('settings.signIn.supportAccessHint')}
+              checked={draft.support_access_enabled}
+              onChange={(event) => set('support_access_enabled', event.currentTarget.checked)}
+            />
+          </Section>
+          <Section id="settings-sessions" title={t('settings.sessions.title')}>
+            <Text size="sm" c="dimmed">
+              {t('settings.sessions.hint')}
+            </Text>
+            <Group align="flex-start" wrap="wrap">
+              <NumberInput
+                label={t('settings.sessions.idle')}
+                description={t('settings.bounds', B.sessionIdleMinutes)}
+                min={B.sessionIdleMinutes.min}
+                max={B.sessionIdleMinutes.max}
+                allowDecimal={false}
+                value={draft.session_idle_minutes}
+                onChange={(value) => set('session_idle_minutes', Number(value) || 0)}
+                error={errorOf('session_idle_minutes')}
+                w={280}
+              />
+              <NumberInput
+                label={t('settings.sessions.absolute')}
+                description={t('settings.bounds', B.sessionAbsoluteHours)}
+                min={B.sessionAbsoluteHours.min}
+                max={B.sessionAbsoluteHours.max}
+                allowDecimal={false}
+                value={draft.session_absolute_hours}
+                onChange={(value) => set('session_absolute_hours', Number(value) || 0)}
+                error={errorOf('session_absolute_hours')}
+                w={280}
+              />
+            </Group>
+          </Section>
+          <Section id="settings-quarantine" title={t('settings.quarantine.title')}>
+            <Group align="flex-start" wrap="wrap">
+              <NumberInput
+                label={t('settings.quarantine.retention')}
+                description={t('settings.quarantine.retentionHint')}
+                min={B.retentionDays.min}
+                max={B.retentionDays.max}
+                allowDecimal={false}
+                value={draft.retention_days}
+                onChange={(value) => set('retention_days', Number(value) || 0)}
+                error={errorOf('retention_days')}
+                w={280}
+              />
+              <NativeSelect
+                label={t('settings.quarantine.digest')}
+                description={t('settings.quarantine.digestHint')}
+                value={draft.digest_schedule}
+                data={DIGEST_SCHEDULES.map((value) => ({ value, label: t(DIGEST_LABEL[value]) }))}
+                onChange={(event) => set('digest_schedule', event.currentTarget.value as DigestSchedule)}
+                w={280}
+              />
+            </Group>
+          </Section>
+          <Section id="settings-mail" title={t('settings.mail.title')}>
+            <Text size="sm" c="dimmed">
+              {t('settings.mail.hint', { domains })}
+            </Text>
+            <Group align="flex-start" wrap="wrap">
+              <TextInput
+                label={t('settings.mail.address')}
+                placeholder={settings.data.default_mail_from}
+                type="email"
+                value={draft.mail_from_address}
+                onChange={(event) => set('mail_from_address', event.currentTarget.value)}
+                error={errorOf('mail_from_address')}
+                w={340}
+              />
+              <TextInput
+                label={t('settings.mail.name')}
+                placeholder={settings.data.default_mail_from_name}
+                maxLength={100}
+                value={draft.mail_from_name}
+                onChange={(event) => set('mail_from_name', event.currentTarget.value)}
+                error={errorOf('mail_from_name')}
+                w={340}
+              />
+            </Group>
+          </Section>
+          <Section id="settings-alerts" title={t('settings.alerts.title')}>
+            <Textarea
+              label={t('settings.alerts.recipients')}
+              description={t('settings.alerts.hint', { domains, max: B.alertRecipients.max })}
+              rows={4}
+              value={draft.alert_recipients}
+              onChange={(event) => set('alert_recipients', event.currentTarget.value)}
+              error={errorOf('alert_recipients')}
+              maw={560}
+            />
+          </Section>
+          {save.isError && !errorField && <ApiErrorAlert error={save.error} showServerMessage />}
+          <div role="status" aria-live="polite">
+            {saved && (
+              <Alert color="green" variant="light">
+                {t('settings.saved')}
+              </Alert>
+            )}
+          </div>
+          {canChange && (
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" disabled={!dirty} onClick={() => setDraft(draftOf(settings.data))}>
+                {t('settings.discard')}
+              </Button>
+              <Button type="submit" disabled={!dirty} loading={save.isPending}>
+                {t('settings.save')}
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </fieldset>
+    </form>
+  );
+}
