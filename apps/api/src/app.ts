@@ -54,6 +54,11 @@ import {
   type CurrentUserService,
   createCurrentUserService,
 } from './modules/current-user/current-user.service.ts';
+import { customizationRoutes } from './modules/customization/customization.routes.ts';
+import {
+  type CustomizationService,
+  createCustomizationService,
+} from './modules/customization/customization.service.ts';
 import { createDeploymentRepo } from './modules/deployment/deployment.repo.ts';
 import { deploymentRoutes } from './modules/deployment/deployment.routes.ts';
 import { createDeploymentService, type DeploymentService } from './modules/deployment/deployment.service.ts';
@@ -189,6 +194,8 @@ export interface Services {
   userManagement: UserManagementService;
   /** Settings: the organisation's own policy. */
   settings: SettingsService;
+  /** Customization: the logo and the default theme. */
+  customization: CustomizationService;
   policy: PolicyService;
   /** Phishing Reports, the User Interaction dashboard and Modified Attachments, the admins' alerts (issue 11). */
   phishingReports: PhishingReportsService;
@@ -519,6 +526,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ownDomains: (tenantId) => repos.tenants.domainsOf(tenantId),
     }),
     auditLog: createAuditService({ repo: repos.audit }),
+    customization: createCustomizationService({
+      db,
+      tenants,
+      features,
+      audit,
+      forgetTenants: () => caches.changed('tenants'),
+    }),
     settings: createSettingsService({
       db,
       tenants,
@@ -650,6 +664,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(auditRoutes);
   await app.register(userManagementRoutes);
   await app.register(settingsRoutes);
+  await app.register(customizationRoutes);
   await app.register(policyRoutes);
   await app.register(userInteractionRoutes);
   await app.register(analyticsRoutes);

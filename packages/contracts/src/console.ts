@@ -93,6 +93,8 @@ export const deploymentConfigSchema = z
     sspm: customerConfigSchema,
     /** Where "Contact support" writes to. */
     support_email: z.string(),
+    /** The theme of anyone who has not chosen one (Customization). */
+    default_application_mode: z.enum(THEMES),
   })
   .meta({ id: 'DeploymentConfig' });
 export type DeploymentConfig = z.infer<typeof deploymentConfigSchema>;

@@ -1,4 +1,5 @@
 import { INCIDENT_SEVERITIES } from '@moat/contracts/console';
+import { THEMES } from '@moat/contracts/constants';
 import {
   APP_STATES,
   BRANDS,
@@ -114,6 +115,8 @@ export const tenants = pgTable(
     /** Who gets the admins' alerts; empty: every active admin. */
     alertRecipients: text('alert_recipients').array().notNull().default(sql`'{}'::text[]`),
     // Brand assets
+    /** The theme of anyone who has not chosen one (Customization). */
+    defaultApplicationMode: text('default_application_mode', { enum: THEMES }).notNull().default('mixed'),
     logo: bytea('logo'),
     logoMime: text('logo_mime'),
     createdAt: createdAt(),
@@ -124,6 +127,7 @@ export const tenants = pgTable(
     check('tenants_deployment_mode_check', inList(t.deploymentMode, DEPLOYMENT_MODES)),
     check('tenants_trial_days_check', sql`${t.trialExpirationDays} >= 0`),
     check('tenants_digest_schedule_check', inList(t.digestSchedule, DIGEST_SCHEDULES)),
+    check('tenants_default_application_mode_check', inList(t.defaultApplicationMode, THEMES)),
     check('tenants_session_idle_check', sql`${t.sessionIdleMinutes} between 5 and 480`),
     check('tenants_session_absolute_check', sql`${t.sessionAbsoluteHours} between 1 and 24`),
     check(

@@ -63,6 +63,7 @@ export const queryKeys = {
   },
   /** Security Settings → Exceptions: `all()` invalidates every page's list after a change. */
   settings: () => ['settings'] as const,
+  customization: () => ['customization'] as const,
   users: {
     all: () => ['users'] as const,
     list: (filters: ListKeyFilters) => ['users', 'list', filters] as const,

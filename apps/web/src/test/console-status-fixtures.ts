@@ -38,6 +38,7 @@ export function buildDeployment(overrides: Partial<DeploymentConfig> = {}): Depl
     archiving: inactive,
     sspm: inactive,
     support_email: 'support@moat.example',
+    default_application_mode: 'mixed',
     ...overrides,
   };
 }

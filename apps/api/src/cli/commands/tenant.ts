@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { LogoMime } from '@moat/contracts/customization';
 import {
   BRANDS,
   DEPLOYMENT_MODES,
@@ -8,6 +9,7 @@ import {
 } from '@moat/contracts/deployment';
 import { AppError } from '../../errors.ts';
 import { cliActor } from '../../lib/actor.ts';
+import { checkLogo } from '../../lib/logo.ts';
 import {
   RECIPIENT_VERIFICATION_MODES,
   type RecipientVerificationMode,
@@ -39,7 +41,6 @@ const LOGO_TYPES: Record<string, string> = {
   '.webp': 'image/webp',
   '.svg': 'image/svg+xml',
 };
-const MAX_LOGO_BYTES = 1024 * 1024;
 
 /** Tenants: their domains, settings, logo and the apps the console shows. */
 export const tenantCommands: Record<string, Command> = {
@@ -216,12 +217,8 @@ export const tenantCommands: Record<string, Command> = {
       const mime = LOGO_TYPES[path.extname(file).toLowerCase()];
       if (!mime) throw new UsageError(`--file must end in ${Object.keys(LOGO_TYPES).join(', ')}`);
       const body = readFileOrNotFound(file);
-      if (body.length === 0 || body.length > MAX_LOGO_BYTES) {
-        throw new AppError(
-          'validation_error',
-          `The logo must be 1 byte to 1 MiB (it is ${body.length} bytes)`,
-        );
-      }
+      // The same check as the console's upload: the type the bytes claim, the size, a plain SVG.
+      checkLogo(body, mime as LogoMime);
       await deps.tenants.setLogo(tenant.id, body, mime);
       return `Set the logo of "${tenant.name}" (${mime}, ${body.length} bytes)`;
     },

@@ -7,4 +7,6 @@ ALTER TABLE "tenants" ADD COLUMN "mail_from_name" text;--> statement-breakpoint
 ALTER TABLE "tenants" ADD COLUMN "alert_recipients" text[] DEFAULT '{}' NOT NULL;--> statement-breakpoint
 ALTER TABLE "tenants" ADD CONSTRAINT "tenants_session_idle_check" CHECK ("tenants"."session_idle_minutes" between 5 and 480);--> statement-breakpoint
 ALTER TABLE "tenants" ADD CONSTRAINT "tenants_session_absolute_check" CHECK ("tenants"."session_absolute_hours" between 1 and 24);--> statement-breakpoint
+ALTER TABLE "tenants" ADD COLUMN "default_application_mode" text DEFAULT 'mixed' NOT NULL;--> statement-breakpoint
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_default_application_mode_check" CHECK ("tenants"."default_application_mode" in ('mixed', 'dark'));--> statement-breakpoint
 ALTER TABLE "outbox" ADD COLUMN "from_address" text;

@@ -84,6 +84,7 @@ export function deploymentConfigOf(tenant: TenantRow, now: Date, supportEmail: s
     archiving: configs.archiving,
     sspm: configs.sspm,
     support_email: supportEmail,
+    default_application_mode: tenant.defaultApplicationMode,
   };
 }
 

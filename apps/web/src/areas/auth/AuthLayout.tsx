@@ -1,14 +1,17 @@
 import { Divider, Paper } from '@mantine/core';
+import { API } from '@moat/contracts/api-paths';
+import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
-import { AppLogo } from '../../components/ui/AppLogo';
+import { BrandLogo } from '../../components/ui/BrandLogo';
 
-/** The sign-in area's shared panel: logo, vertical divider (horizontal on narrow screens), page. */
+/** The sign-in area's shared panel: the organisation's logo (or the brand's), vertical divider (horizontal on narrow screens), page. */
 export function AuthLayout() {
+  const { t } = useTranslation();
   return (
     <main className="auth-layout">
       <Paper withBorder shadow="sm" radius="md" className="auth-panel">
         <div className="auth-panel__brand">
-          <AppLogo size={72} />
+          <BrandLogo src={API.customIconPublic} alt={t('emailActions.customLogoAlt')} size={72} />
         </div>
         <Divider orientation="vertical" visibleFrom="sm" />
         <Divider hiddenFrom="sm" />

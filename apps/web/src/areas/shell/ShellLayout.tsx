@@ -55,10 +55,9 @@ export function ShellLayout() {
   const [versionOpened, version] = useDisclosure(false);
   const phone = useMediaQuery(BELOW_NAVBAR_BREAKPOINT) ?? false;
   const hideMenu = isHidden(searchParams.get(HIDE_MENU_PARAM));
-  useSavedTheme(user);
-
   const ctx = useNavContext(user);
   const deployment = useQuery(deploymentQueryOptions()).data;
+  useSavedTheme(user, deployment?.default_application_mode);
   const incidents = useQuery({ ...incidentsQueryOptions(), enabled: !hideMenu }).data;
   const items = useMemo(() => (ctx ? visibleNavItems(ctx) : null), [ctx]);
   // What waits for an admin (open reports, restore requests) on the User Interaction entries.

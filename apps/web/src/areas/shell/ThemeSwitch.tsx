@@ -12,13 +12,16 @@ import { ShellIcon } from './ShellIcons';
 
 const LABEL_KEY = { mixed: 'shell.theme.mixed', dark: 'shell.theme.dark' } as const;
 
-/** Applies the user's saved theme (user_preferences.applicationMode) when it is loaded or changes. */
-export function useSavedTheme(user: CurrentUser): void {
+/**
+ * Applies the user's saved theme (user_preferences.applicationMode) when it is loaded or changes;
+ * a user who never chose one gets the organisation's default (Customization).
+ */
+export function useSavedTheme(user: CurrentUser, organisationDefault: ThemeMode | undefined): void {
   const { setColorScheme } = useMantineColorScheme();
-  const saved = user.user_preferences.applicationMode;
+  const mode = user.user_preferences.applicationMode ?? organisationDefault;
   useEffect(() => {
-    if (saved) setColorScheme(colorSchemeOf(saved));
-  }, [saved, setColorScheme]);
+    if (mode) setColorScheme(colorSchemeOf(mode));
+  }, [mode, setColorScheme]);
 }
 
 /**

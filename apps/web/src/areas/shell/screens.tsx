@@ -78,6 +78,13 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: `${ROUTES.systemSettings}/customization`,
+    Screen: screen(
+      () => import('../../features/customization/components/CustomizationScreen'),
+      (m) => m.CustomizationScreen,
+    ),
+  },
+  {
     path: `${ROUTES.systemSettings}/user-management`,
     Screen: screen(
       () => import('../../features/user-management/components/UserManagementScreen'),

@@ -41,6 +41,7 @@ const UNKNOWN_DEPLOYMENT: DeploymentConfig = {
   archiving: { is_active: false, msp_allowed: false },
   sspm: { is_active: false, msp_allowed: false },
   support_email: '',
+  default_application_mode: 'mixed',
 };
 const NO_APPS: AppsResponse = { apps: [], tools: [] };
 
