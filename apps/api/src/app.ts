@@ -85,6 +85,11 @@ import {
 } from './modules/message-trace/message-trace.service.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts';
+import { myQuarantineRoutes } from './modules/my-quarantine/my-quarantine.routes.ts';
+import {
+  createMyQuarantineService,
+  type MyQuarantineService,
+} from './modules/my-quarantine/my-quarantine.service.ts';
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { createOverviewService, type OverviewService } from './modules/overview/overview.service.ts';
@@ -196,6 +201,8 @@ export interface Services {
   settings: SettingsService;
   /** Customization: the logo and the default theme. */
   customization: CustomizationService;
+  /** Every user's own held mail. */
+  myQuarantine: MyQuarantineService;
   policy: PolicyService;
   /** Phishing Reports, the User Interaction dashboard and Modified Attachments, the admins' alerts (issue 11). */
   phishingReports: PhishingReportsService;
@@ -447,6 +454,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nodeId: config.nodeName,
     leaseMs: config.workLeaseMs,
   });
+  const quarantineAdmin = createQuarantineAdminService({
+    repo: repos.quarantineAdmin,
+    audit,
+    settings: tenantSettings,
+    clock,
+    mailer,
+    publicActions,
+    retryParked: processor.retryParked,
+    recordRelease: repos.securityEvents.recordRelease,
+  });
   app.decorate('services', {
     tenants: createTenantsService({ db, tenants, features, audit }),
     users: createUsersService({ db, clock, users, tenants, audit }),
@@ -475,15 +492,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     mfa: createMfaService({ db, clock, serverKey, sessions, throttle, users, tenants, audit }),
     publicActions,
-    quarantineAdmin: createQuarantineAdminService({
-      repo: repos.quarantineAdmin,
-      audit,
-      settings: tenantSettings,
-      clock,
-      mailer,
+    quarantineAdmin,
+    myQuarantine: createMyQuarantineService({
+      quarantine: quarantineAdmin,
       publicActions,
-      retryParked: processor.retryParked,
-      recordRelease: repos.securityEvents.recordRelease,
+      settings: tenantSettings,
+      publicIdOf: (tenantId, id) => repos.quarantineAdmin.publicIdOf(tenantId, id),
     }),
     deployment: createDeploymentService({
       repo: repos.deployment,
@@ -665,6 +679,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(userManagementRoutes);
   await app.register(settingsRoutes);
   await app.register(customizationRoutes);
+  await app.register(myQuarantineRoutes);
   await app.register(policyRoutes);
   await app.register(userInteractionRoutes);
   await app.register(analyticsRoutes);

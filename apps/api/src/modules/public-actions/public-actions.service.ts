@@ -1,6 +1,7 @@
 import { type RestoreStatus, sanitiseCommentary, type Verdict } from '@moat/contracts/quarantine';
 import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/validation';
 import { AppError } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { Cache } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { recipientVerificationCodeEmail } from '../../mail/notifications.ts';
@@ -225,10 +226,67 @@ export function createPublicActionsService(deps: {
     return { m, policy };
   }
 
+  /**
+   * What the policy lets the recipient do once they are known (by a code, or signed in): release
+   * at once, or file a request with their words (once; a request open says so).
+   */
+  async function restoreFor(
+    m: PublicMessage,
+    policy: Awaited<ReturnType<typeof policyOf>>,
+    kind: Kind,
+    commentary: string,
+    requester: { by: string; actor: Actor },
+  ): Promise<RestoreBody> {
+    const current = await statusOf(m, kind);
+    if (current === 'restored') return { status: current, message: RESTORED_TEXT[kind] };
+    if (policy.mode === 'automatic') {
+      await releaseOnce(m, kind, requester.by);
+      return { status: 'restored' as const, message: RESTORED_TEXT[kind] };
+    }
+    if (current === 'requested' || current === 'approved') {
+      return { status: current, message: REQUESTED_TEXT[kind] };
+    }
+    const text = sanitiseCommentary(commentary);
+    if (!text)
+      throw new AppError('validation_error', 'Please enter a message', [
+        { field: 'body.commentary', message: 'enter_a_message' },
+      ]);
+    const outbox = await repo.transaction(async (tx) => {
+      const requestId = await repo.insertRestoreRequest(
+        {
+          tenantId: m.tenantId,
+          messageId: m.id,
+          kind,
+          requestedBy: m.recipient,
+          commentary: text,
+          mode: policy.mode,
+          status: 'requested',
+        },
+        tx,
+      );
+      await audit.record(
+        requester.actor,
+        {
+          tenantId: m.tenantId,
+          action: 'quarantine.restore_requested',
+          targetType: 'restore_request',
+          targetId: requestId,
+          details: { kind, mode: policy.mode },
+        },
+        tx,
+      );
+      return deps.alerts.raise(m.tenantId, 'restore_request', tx);
+    });
+    deps.alerts.deliver(outbox);
+    return { status: 'requested' as const, message: REQUESTED_TEXT[kind] };
+  }
+
   return {
     live,
     releaseOnce,
     statusOf,
+    policyOf,
+    restoreFor,
 
     async entityExists(type: string, publicId: string): Promise<boolean> {
       return (await live(type, publicId)) !== null;
@@ -398,55 +456,11 @@ export function createPublicActionsService(deps: {
           : await prove(call, m);
       if (policy.identificationRequired && !proof.proven)
         throw new AppError('forbidden', 'Confirm your email address first');
-      const current = await statusOf(m, kind);
-      if (current === 'restored')
-        return { body: { status: current, message: RESTORED_TEXT[kind] }, trustCookie: proof.trustCookie };
-      if (policy.mode === 'automatic') {
-        await releaseOnce(m, kind, m.recipient);
-        return {
-          body: { status: 'restored' as const, message: RESTORED_TEXT[kind] },
-          trustCookie: proof.trustCookie,
-        };
-      }
-      if (current === 'requested' || current === 'approved') {
-        return { body: { status: current, message: REQUESTED_TEXT[kind] }, trustCookie: proof.trustCookie };
-      }
-      const text = sanitiseCommentary(commentary);
-      if (!text)
-        throw new AppError('validation_error', 'Please enter a message', [
-          { field: 'body.commentary', message: 'enter_a_message' },
-        ]);
-      const outbox = await repo.transaction(async (tx) => {
-        const requestId = await repo.insertRestoreRequest(
-          {
-            tenantId: m.tenantId,
-            messageId: m.id,
-            kind,
-            requestedBy: m.recipient,
-            commentary: text,
-            mode: policy.mode,
-            status: 'requested',
-          },
-          tx,
-        );
-        await audit.record(
-          { type: 'anonymous', email: m.recipient, ip: call.ip },
-          {
-            tenantId: m.tenantId,
-            action: 'quarantine.restore_requested',
-            targetType: 'restore_request',
-            targetId: requestId,
-            details: { kind, mode: policy.mode },
-          },
-          tx,
-        );
-        return deps.alerts.raise(m.tenantId, 'restore_request', tx);
+      const body = await restoreFor(m, policy, kind, commentary, {
+        by: m.recipient,
+        actor: { type: 'anonymous', email: m.recipient, ip: call.ip },
       });
-      deps.alerts.deliver(outbox);
-      return {
-        body: { status: 'requested' as const, message: REQUESTED_TEXT[kind] },
-        trustCookie: proof.trustCookie,
-      };
+      return { body, trustCookie: proof.trustCookie };
     },
 
     async status(type: string, publicId: string, kind: Kind): Promise<RestoreBody> {

@@ -131,11 +131,20 @@ export function createQuarantineAdminRepo(db: DbOrTx) {
     /** A page of the tenant's held messages (by default those still held or restored), newest first; and how many match. */
     async listMessages(
       tenantId: string,
-      query: { q?: string; verdict?: Verdict; state?: string; limit: number; offset: number },
+      query: {
+        q?: string;
+        verdict?: Verdict;
+        state?: string;
+        /** Only the messages held for this address (a user's own quarantine). */
+        recipient?: string;
+        limit: number;
+        offset: number;
+      },
       tx?: DbOrTx,
     ): Promise<{ rows: HeldMessage[]; total: number }> {
       const where = and(
         eq(quarantineMessages.tenantId, tenantId),
+        query.recipient ? eq(quarantineMessages.recipient, query.recipient) : undefined,
         query.verdict ? eq(quarantineMessages.verdict, query.verdict) : undefined,
         query.state
           ? eq(quarantineMessages.state, query.state)
@@ -185,6 +194,15 @@ export function createQuarantineAdminRepo(db: DbOrTx) {
     },
 
     /** One of the tenant's held messages with its raw bytes: only to preview it. */
+    /** A held message's link id (the recipients' pages find it by that). */
+    async publicIdOf(tenantId: string, id: string, tx?: DbOrTx): Promise<string | null> {
+      const [row] = await (tx ?? db)
+        .select({ publicId: quarantineMessages.publicId })
+        .from(quarantineMessages)
+        .where(inTenant(tenantId, id));
+      return row?.publicId ?? null;
+    },
+
     async messageWithRawIn(
       tenantId: string,
       id: string,

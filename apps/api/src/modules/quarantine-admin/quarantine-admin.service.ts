@@ -215,7 +215,14 @@ export function createQuarantineAdminService(deps: {
 
     async listMessages(
       tenantId: string,
-      query: { q?: string; verdict?: Verdict; state?: string; limit: number; offset: number },
+      query: {
+        q?: string;
+        verdict?: Verdict;
+        state?: string;
+        recipient?: string;
+        limit: number;
+        offset: number;
+      },
     ) {
       const { rows, total } = await repo.listMessages(tenantId, query);
       const attachments = await repo.attachmentsOf(rows.map((r) => r.id));
