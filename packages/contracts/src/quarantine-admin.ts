@@ -194,6 +194,7 @@ export const messageDetailSchema = messageSummarySchema
     raw_sha256: z.string(),
   })
   .meta({ id: 'QuarantineMessageDetail' });
+export type MessageDetail = z.infer<typeof messageDetailSchema>;
 
 export const restoreRequestSchema = z
   .object({

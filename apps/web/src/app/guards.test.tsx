@@ -118,7 +118,6 @@ describe('admin-only pages', () => {
   it.each([
     '/mail-explorer',
     '/mail-explorer/message/abc',
-    '/user-interaction/quarantine-item',
     '/user-interaction/reported-phishing',
     '/user-interaction/modified-attachments',
     '/analytics/dashboard',
@@ -133,9 +132,10 @@ describe('admin-only pages', () => {
     await landsOn('/user-interaction/reported-phishing', '/user-interaction/reported-phishing');
   });
 
-  it('leave the pages every role has to a plain user', async () => {
+  it('leave the pages every role has to a plain user (Quarantined Items shows their own mail)', async () => {
     signedIn({ role: 'user' });
     await landsOn('/security-events', '/security-events');
+    await landsOn('/user-interaction/quarantine-item', '/user-interaction/quarantine-item');
   });
 });
 

@@ -63,6 +63,11 @@ export const queryKeys = {
   },
   /** Security Settings → Exceptions: `all()` invalidates every page's list after a change. */
   settings: () => ['settings'] as const,
+  myQuarantine: {
+    all: () => ['my-quarantine'] as const,
+    list: (filters: ListKeyFilters) => ['my-quarantine', 'list', filters] as const,
+    message: (id: string) => ['my-quarantine', 'message', id] as const,
+  },
   customization: () => ['customization'] as const,
   users: {
     all: () => ['users'] as const,

@@ -3,7 +3,8 @@
  * tenant or changes how every message is handled, so the API answers a plain user 403. One list
  * serves the side navigation (the entries are not shown to others) and the shell's guard (a
  * plain user who opens one by its address lands on the no-access page, not on an error).
- * Sub-paths are included: a message trace lives under Mail Explorer.
+ * Sub-paths are included: a message trace lives under Mail Explorer. Quarantined Items is not
+ * here: anyone else sees their own held mail there.
  */
 import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 
@@ -14,7 +15,6 @@ export const ADMIN_ONLY_PATHS: readonly string[] = [
   `${ROUTES.userInteraction}/dashboard`,
   `${ROUTES.userInteraction}/restore-request`,
   USER_INTERACTION_ROUTES.restoreRequests,
-  USER_INTERACTION_ROUTES.quarantineItems,
   `${ROUTES.userInteraction}/reported-phishing`,
   `${ROUTES.userInteraction}/modified-attachments`,
 ];

@@ -49,7 +49,7 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
     expect(visibleIds(ctx).has('mail-explorer')).toBe(false);
   });
 
-  it('shows no admin-only page of User Interaction to a plain user (the API would answer 403)', () => {
+  it('shows a plain user no admin-only page of User Interaction (the API would answer 403), and Quarantined Items for their own mail', () => {
     const features = { enableUserInteractionScreen: true, enableUserReportedPhishing: true };
     const admin = visibleIds(buildNavContext({ features }));
     const user = visibleIds(buildNavContext({ features, user: { role: 'user' } }));
@@ -57,12 +57,12 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
       'user-interaction-dashboard',
       'restore-request-and-clean-attachments',
       'reported-phishing',
-      'quarantine-item',
       'modified-attachments',
     ]) {
       expect(admin.has(id)).toBe(true);
       expect(user.has(id)).toBe(false);
     }
+    expect(user.has('quarantine-item')).toBe(true);
   });
 
   it('shows the User Interaction dashboard only with enableUserInteractionScreen', () => {
@@ -450,8 +450,11 @@ describe('what each profile sees at the top level', () => {
       },
     });
   const common = ['dashboard', 'security-events', 'mail-explorer', 'user-interaction', 'analytics'];
-  /** A plain user has no admin-only page: Mail Explorer and every User Interaction page are. */
-  const plain = ['dashboard', 'security-events', 'analytics'];
+  /**
+   * A plain user has no admin-only page (Mail Explorer is one); of User Interaction they see
+   * Quarantined Items, which shows them their own held mail.
+   */
+  const plain = ['dashboard', 'security-events', 'user-interaction', 'analytics'];
 
   it('admin', () => {
     expect(topLevel(tenant())).toEqual([

@@ -13,6 +13,8 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
+import type { MessageDetail } from '@moat/contracts/quarantine-admin';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
@@ -29,8 +31,36 @@ import { VerdictBadge } from './Badges';
  * `extra` (e.g. the recipient's request) goes under the summary.
  */
 export function MessagePreview({ id, extra }: { id: string; extra?: ReactNode }) {
-  const { t, i18n } = useTranslation();
-  const message = useQuarantineMessage(id);
+  return <LoadedPreview message={useQuarantineMessage(id)} extra={extra} />;
+}
+
+/** What a preview shows: an admin's view of a message, or a user's own (without recipient, size or hash). */
+export type PreviewedMessage = Pick<
+  MessageDetail,
+  | 'id'
+  | 'subject'
+  | 'sender'
+  | 'sender_name'
+  | 'received_at'
+  | 'verdict'
+  | 'reasons'
+  | 'state'
+  | 'body_text'
+  | 'links'
+  | 'attachments'
+  | 'headers'
+> &
+  Partial<Pick<MessageDetail, 'recipient' | 'size' | 'raw_sha256'>>;
+
+/** A preview while its message loads: a spinner, an error with Try again, or the message. */
+export function LoadedPreview({
+  message,
+  extra,
+}: {
+  message: UseQueryResult<PreviewedMessage>;
+  extra?: ReactNode;
+}) {
+  const { t } = useTranslation();
 
   if (message.isPending) {
     return (
@@ -53,7 +83,11 @@ export function MessagePreview({ id, extra }: { id: string; extra?: ReactNode })
     );
   }
 
-  const m = message.data;
+  return <PreviewView m={message.data} extra={extra} />;
+}
+
+function PreviewView({ m, extra }: { m: PreviewedMessage; extra?: ReactNode }) {
+  const { t, i18n } = useTranslation();
   const sender = m.sender_name ? `${m.sender_name} <${m.sender}>` : m.sender;
   return (
     <Stack gap="lg">
@@ -62,7 +96,7 @@ export function MessagePreview({ id, extra }: { id: string; extra?: ReactNode })
       </Title>
       <dl className="preview-fields">
         <Field label={t('quarantine.preview.from')}>{sender}</Field>
-        <Field label={t('quarantine.preview.to')}>{m.recipient}</Field>
+        {m.recipient !== undefined && <Field label={t('quarantine.preview.to')}>{m.recipient}</Field>}
         <Field label={t('quarantine.preview.received')}>{formatDateTime(m.received_at, i18n.language)}</Field>
         <Field label={t('quarantine.preview.verdict')}>
           <VerdictBadge verdict={m.verdict} />
@@ -71,10 +105,14 @@ export function MessagePreview({ id, extra }: { id: string; extra?: ReactNode })
           <Field label={t('quarantine.preview.reasons')}>{m.reasons.join(', ')}</Field>
         )}
         <Field label={t('quarantine.preview.state')}>{t(MESSAGE_STATE_LABEL[m.state])}</Field>
-        <Field label={t('quarantine.preview.size')}>{formatBytes(m.size, i18n.language)}</Field>
-        <Field label={t('quarantine.preview.sha256')}>
-          <Code className="preview-hash">{m.raw_sha256}</Code>
-        </Field>
+        {m.size !== undefined && (
+          <Field label={t('quarantine.preview.size')}>{formatBytes(m.size, i18n.language)}</Field>
+        )}
+        {m.raw_sha256 !== undefined && (
+          <Field label={t('quarantine.preview.sha256')}>
+            <Code className="preview-hash">{m.raw_sha256}</Code>
+          </Field>
+        )}
       </dl>
       {extra}
 

@@ -1,0 +1,227 @@
+import { Alert, Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { DIALOG_WIDTH } from '@moat/contracts/constants';
+import type { MyMessage } from '@moat/contracts/my-quarantine';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DateCell, MessageCell, PreviewDrawer, subjectOf } from '../../../components/list/ListParts';
+import { ListTable } from '../../../components/list/ListTable';
+import { ListToolbar } from '../../../components/list/ListToolbar';
+import { useListState } from '../../../components/list/use-list-state';
+import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { StatusBadge, VerdictBadge } from '../../quarantine/components/Badges';
+import { LoadedPreview } from '../../quarantine/components/MessagePreview';
+import { useMyMessage, useMyMessages, useRestoreMine } from '../api/my-quarantine';
+
+const SORTS = ['received_at'] as const;
+
+/** What the user may do with one message, as the policy says; a button, or why not. */
+function RestoreAction({
+  m,
+  onAsk,
+  onDone,
+}: {
+  m: MyMessage;
+  onAsk: () => void;
+  onDone: (text: string) => void;
+}) {
+  const { t } = useTranslation();
+  const restore = useRestoreMine();
+  const { mode, status } = m.restore;
+  if (status === 'restored' || status === 'requested' || status === 'approved') return null;
+  if (mode === 'none') {
+    return (
+      <Text size="xs" c="dimmed">
+        {t('myQuarantine.notRestorable')}
+      </Text>
+    );
+  }
+  if (mode === 'automatic') {
+    return (
+      <Stack gap={4} align="flex-end">
+        <Button
+          size="xs"
+          variant="light"
+          loading={restore.isPending}
+          aria-label={t('myQuarantine.restoreOf', { subject: subjectOf(t, m.subject) })}
+          onClick={() =>
+            restore.mutate({ id: m.id, commentary: '' }, { onSuccess: (r) => onDone(r.message) })
+          }
+        >
+          {t('myQuarantine.restore')}
+        </Button>
+        {restore.isError && <ApiErrorAlert error={restore.error} showServerMessage />}
+      </Stack>
+    );
+  }
+  return (
+    <Button
+      size="xs"
+      variant="light"
+      onClick={onAsk}
+      aria-label={t('myQuarantine.requestOf', { subject: subjectOf(t, m.subject) })}
+    >
+      {t('myQuarantine.request')}
+    </Button>
+  );
+}
+
+/** Asks an admin to release a message, with the user's words (request modes). */
+function RequestDialog({
+  m,
+  onClose,
+  onDone,
+}: {
+  m: MyMessage;
+  onClose: () => void;
+  onDone: (text: string) => void;
+}) {
+  const { t } = useTranslation();
+  const restore = useRestoreMine();
+  const [words, setWords] = useState('');
+  const [checked, setChecked] = useState(false);
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('myQuarantine.requestTitle')}
+      size={DIALOG_WIDTH.small}
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          setChecked(true);
+          if (!words.trim()) return;
+          restore.mutate({ id: m.id, commentary: words }, { onSuccess: (r) => onDone(r.message) });
+        }}
+      >
+        <Stack gap="sm">
+          <Text size="sm">{t('myQuarantine.requestText', { subject: subjectOf(t, m.subject) })}</Text>
+          <Textarea
+            label={t('myQuarantine.why')}
+            value={words}
+            maxLength={2000}
+            rows={3}
+            onChange={(event) => setWords(event.currentTarget.value)}
+            error={checked && !words.trim() ? t('myQuarantine.whyRequired') : undefined}
+            required
+            data-autofocus
+          />
+          {restore.isError && <ApiErrorAlert error={restore.error} showServerMessage />}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={restore.isPending}>
+              {t('myQuarantine.send')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function MyPreview({ id }: { id: string }) {
+  return <LoadedPreview message={useMyMessage(id)} />;
+}
+
+/**
+ * A user's own quarantine (issue 12, SPEC §6): the messages held for their address, each with a
+ * preview and what the policy lets them do — restore it, ask an admin, or nothing.
+ */
+export function MyQuarantineScreen() {
+  const { t } = useTranslation();
+  const state = useListState({ sorts: SORTS, defaultSort: 'received_at', filters: {} });
+  const list = useMyMessages(state.query);
+  const [previewing, setPreviewing] = useState<string | null>(null);
+  const [asking, setAsking] = useState<MyMessage | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+
+  return (
+    <Stack gap="md">
+      <Text size="sm">{t('myQuarantine.intro')}</Text>
+      <div role="status" aria-live="polite">
+        {status && (
+          <Alert
+            color="green"
+            variant="light"
+            withCloseButton
+            onClose={() => setStatus(null)}
+            closeButtonLabel={t('common.close')}
+          >
+            {status}
+          </Alert>
+        )}
+      </div>
+      <ListToolbar
+        search={state.search}
+        onSearchChange={state.setSearch}
+        searchPlaceholder={t('myQuarantine.searchPlaceholder')}
+        filters={[]}
+      />
+      <ListTable
+        list={list}
+        {...state.paging}
+        caption={t('myQuarantine.caption')}
+        emptyTitle={t('myQuarantine.emptyTitle')}
+        emptyDescription={t('myQuarantine.emptyDescription')}
+        minWidth={820}
+        head={
+          <>
+            <Table.Th>{t('myQuarantine.columns.message')}</Table.Th>
+            <Table.Th>{t('myQuarantine.columns.received')}</Table.Th>
+            <Table.Th>{t('myQuarantine.columns.verdict')}</Table.Th>
+            <Table.Th>{t('myQuarantine.columns.status')}</Table.Th>
+          </>
+        }
+      >
+        {(list.data?.items ?? []).map((m) => (
+          <Table.Tr key={m.id}>
+            <Table.Td className="quarantine-table__message">
+              <MessageCell
+                subject={subjectOf(t, m.subject)}
+                sender={m.sender_name ? `${m.sender_name} <${m.sender}>` : m.sender}
+              />
+            </Table.Td>
+            <DateCell iso={m.received_at} />
+            <Table.Td>
+              <VerdictBadge verdict={m.verdict} />
+            </Table.Td>
+            <Table.Td>
+              <StatusBadge status={m.restore.status} />
+            </Table.Td>
+            <Table.Td>
+              <Group gap={4} wrap="nowrap" justify="flex-end">
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  onClick={() => setPreviewing(m.id)}
+                  aria-label={t('myQuarantine.previewOf', { subject: subjectOf(t, m.subject) })}
+                >
+                  {t('myQuarantine.preview')}
+                </Button>
+                <RestoreAction m={m} onAsk={() => setAsking(m)} onDone={setStatus} />
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </ListTable>
+      <PreviewDrawer opened={previewing !== null} onClose={() => setPreviewing(null)}>
+        {previewing && <MyPreview id={previewing} />}
+      </PreviewDrawer>
+      {asking && (
+        <RequestDialog
+          m={asking}
+          onClose={() => setAsking(null)}
+          onDone={(text) => {
+            setAsking(null);
+            setStatus(text);
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
