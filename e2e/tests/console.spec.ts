@@ -12,7 +12,8 @@ import { ROOT } from '../support/server.ts';
 let env: MoatWithMail;
 
 const COMMON = ['dashboard', 'security-events', 'mail-explorer', 'user-interaction', 'analytics'];
-const PLAIN = ['dashboard', 'security-events', 'analytics'];
+// A plain user has no Mail Explorer; of User Interaction, Quarantined Items shows their own mail.
+const PLAIN = ['dashboard', 'security-events', 'user-interaction', 'analytics'];
 
 async function setUpTenant(domain: string, mode: string, extra: string[] = []) {
   if (domain !== 'acme.test') {
@@ -87,7 +88,6 @@ test.describe('side navigation by profile (SPEC §2.4, §6)', () => {
       'admin@acme.test',
       [...COMMON, 'archiving', 'policy', 'configuration', 'system-settings', 'add-ons-store'],
     ],
-    // Mail Explorer and every User Interaction page are admin-only: a plain user has neither.
     ['user', 'ivy@acme.test', [...PLAIN, 'policy', 'configuration', 'system-settings']],
     [
       'hidden user',
