@@ -137,6 +137,7 @@ import { createServiceStatusRepo } from './modules/service-status/service-status
 import { serviceStatusRoutes } from './modules/service-status/service-status.routes.ts';
 import {
   createServiceStatusService,
+  recordedTasks,
   type ServiceStatusService,
 } from './modules/service-status/service-status.service.ts';
 import { createSessionsRepo } from './modules/sessions/sessions.repo.ts';
@@ -454,6 +455,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nodeId: config.nodeName,
     leaseMs: config.workLeaseMs,
   });
+  // Background tasks run under cluster locks, each run recorded for System Tasks.
+  const recordedLock = recordedTasks({
+    repo: repos.serviceStatus,
+    tryLock: database.tryLock,
+    clock,
+    node: config.nodeName,
+  });
   const quarantineAdmin = createQuarantineAdminService({
     repo: repos.quarantineAdmin,
     audit,
@@ -517,6 +525,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     serviceStatus: createServiceStatusService({
       repo: repos.serviceStatus,
+      clock,
       incidents: repos.incidents,
       databaseKind: database.kind,
       serverVersion: VERSION,
@@ -617,7 +626,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       config,
       mailer,
       log: app.log,
-      singleton: database.tryLock,
+      singleton: recordedLock,
     }),
     cluster: createClusterService({ repo: createClusterRepo(db), serverKey }),
     counters,
@@ -628,7 +637,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         // Held mail past its tenant's retention (issue 11): deleted, one audit entry per tenant.
         { name: 'quarantine-purge', run: () => app.services.quarantineAdmin.purgeExpired() },
       ],
-      singleton: database.tryLock,
+      singleton: recordedLock,
       log: app.log,
     }),
   });

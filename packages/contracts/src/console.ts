@@ -44,6 +44,10 @@ export const CONSOLE_API = {
   overview: '/api/v1/dashboard/overview',
   /** The top bar's Microsoft unified quarantine toggle (admins); answers the deployment config. */
   unifiedQuarantine: '/api/v1/unified_quarantine',
+  /** System Settings → Service Status: components, incidents, queues and the relay. */
+  serviceStatus: '/api/v1/service_status',
+  /** System Settings → System Tasks (admins, enableSystemTask): background tasks and their runs. */
+  systemTasks: '/api/v1/system_tasks',
 } as const;
 
 const customerConfigSchema = z.object({ is_active: z.boolean(), msp_allowed: z.boolean() });
@@ -330,3 +334,55 @@ export function searchResultPath(result: Pick<SearchResult, 'type' | 'entity_typ
   }
   return `/profile/${encodeURIComponent(result.entity_type)}/${id}`;
 }
+
+/** How much mail waits, and how much failed: the gateway's intake (all tenants) and the tenant's outbox. */
+export const queuesSchema = z.object({
+  inbound_waiting: z.number().int(),
+  inbound_failed: z.number().int(),
+  outbox_waiting: z.number().int(),
+  /** Bounced or failed in the last 24 hours. */
+  outbox_failed_24h: z.number().int(),
+  /** The oldest mail still waiting to go out; null if none. */
+  oldest_waiting_at: z.string().nullable(),
+});
+export type Queues = z.infer<typeof queuesSchema>;
+
+export const serviceStatusSchema = z
+  .object({
+    services: z.array(componentSchema),
+    engines: z.array(componentSchema),
+    incidents: incidentsResponseSchema,
+    queues: queuesSchema,
+    relay: z.object({
+      configured: z.boolean(),
+      /** The latest delivery error of the tenant's mail (admins only: it may name addresses). */
+      last_error: z.string().nullable(),
+      last_error_at: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'ServiceStatus' });
+export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
+
+export const systemTaskSchema = z.object({
+  name: z.string(),
+  /** How often it runs, in minutes. */
+  every_minutes: z.number(),
+  running: z.boolean(),
+  last_run: z
+    .object({
+      node: z.string(),
+      started_at: z.string(),
+      finished_at: z.string().nullable(),
+      outcome: z.enum(['ok', 'failed']).nullable(),
+      detail: z.string().nullable(),
+    })
+    .nullable(),
+  /** Runs in the last 24 hours, and how many of them failed. */
+  runs_24h: z.number().int(),
+  failures_24h: z.number().int(),
+});
+export type SystemTask = z.infer<typeof systemTaskSchema>;
+export const systemTasksSchema = z
+  .object({ tasks: z.array(systemTaskSchema), queues: queuesSchema })
+  .meta({ id: 'SystemTasks' });
+export type SystemTasks = z.infer<typeof systemTasksSchema>;

@@ -941,3 +941,23 @@ export const alertWindows = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.kind] })],
 );
+
+/** System Tasks: each run of a background task, by the node that ran it (one per task at a time). */
+export const systemTaskRuns = pgTable(
+  'system_task_runs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    node: text('node').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    /** Null while it runs (or if its node died meanwhile). */
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    outcome: text('outcome'),
+    /** What it did ("purged 12"), or its error. */
+    detail: text('detail'),
+  },
+  (t) => [
+    index('system_task_runs_name_started_idx').on(t.name, t.startedAt),
+    check('system_task_runs_outcome_check', sql`${t.outcome} is null or ${t.outcome} in ('ok', 'failed')`),
+  ],
+);

@@ -2,10 +2,14 @@ import {
   CONSOLE_API,
   environmentComponentsSchema,
   incidentsResponseSchema,
+  serviceStatusSchema,
+  systemTasksSchema,
   versionResponseSchema,
 } from '@moat/contracts/console';
 import { errorResponseSchema } from '@moat/contracts/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../errors.ts';
+import { signedIn } from '../../plugins/app/session.ts';
 
 /** Version, environment components and open service incidents (SPEC §3, §4 "Version check"). */
 export const serviceStatusRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -52,5 +56,43 @@ export const serviceStatusRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => service.openIncidents(),
+  );
+
+  app.get(
+    CONSOLE_API.serviceStatus,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary:
+          'Service Status: components with their state, open incidents, queue depths, the relay (its last error to admins)',
+        response: { 200: serviceStatusSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = signedIn(request);
+      return service.status(user.tenantId, user.role === 'admin');
+    },
+  );
+  app.get(
+    CONSOLE_API.systemTasks,
+    {
+      preHandler: app.requireAdmin,
+      schema: {
+        tags,
+        summary:
+          'System Tasks (admins, enableSystemTask): each background task with its latest run, and the queues',
+        response: { 200: systemTasksSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = signedIn(request);
+      const flags = await app.services.deployment.features(
+        await app.services.deployment.tenant(user.tenantId),
+      );
+      if (!flags.enableSystemTask)
+        throw new AppError('forbidden', 'System Tasks is not enabled for your organisation');
+      return service.systemTasks(user.tenantId);
+    },
   );
 };
