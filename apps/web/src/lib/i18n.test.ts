@@ -94,6 +94,9 @@ describe('translations', () => {
       'saasAndEngines.tools.',
       'saasAndEngines.states.',
       'systemLogs.actorTypes.',
+      'systemTasks.names.',
+      'licences.modes.',
+      'licences.states.',
     ];
     const unused = [...translationKeys].filter(
       (key) =>

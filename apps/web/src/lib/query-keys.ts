@@ -63,6 +63,8 @@ export const queryKeys = {
   },
   /** Security Settings → Exceptions: `all()` invalidates every page's list after a change. */
   settings: () => ['settings'] as const,
+  serviceStatus: () => ['service-status'] as const,
+  systemTasks: () => ['system-tasks'] as const,
   myQuarantine: {
     all: () => ['my-quarantine'] as const,
     list: (filters: ListKeyFilters) => ['my-quarantine', 'list', filters] as const,

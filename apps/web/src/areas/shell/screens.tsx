@@ -85,6 +85,27 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: `${ROUTES.systemSettings}/service-status`,
+    Screen: screen(
+      () => import('../../features/system-status/components/ServiceStatusScreen'),
+      (m) => m.ServiceStatusScreen,
+    ),
+  },
+  {
+    path: `${ROUTES.systemSettings}/system-tasks`,
+    Screen: screen(
+      () => import('../../features/system-status/components/SystemTasksScreen'),
+      (m) => m.SystemTasksScreen,
+    ),
+  },
+  {
+    path: `${ROUTES.systemSettings}/license-configuration`,
+    Screen: screen(
+      () => import('../../features/licence/components/LicensesScreen'),
+      (m) => m.LicensesScreen,
+    ),
+  },
+  {
     path: `${ROUTES.systemSettings}/user-management`,
     Screen: screen(
       () => import('../../features/user-management/components/UserManagementScreen'),

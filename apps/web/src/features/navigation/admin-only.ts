@@ -17,6 +17,7 @@ export const ADMIN_ONLY_PATHS: readonly string[] = [
   USER_INTERACTION_ROUTES.restoreRequests,
   `${ROUTES.userInteraction}/reported-phishing`,
   `${ROUTES.userInteraction}/modified-attachments`,
+  `${ROUTES.systemSettings}/system-tasks`,
 ];
 
 /** Whether `pathname` is one of the admin-only pages or below one. */

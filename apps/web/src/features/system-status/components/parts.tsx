@@ -1,0 +1,83 @@
+import { Badge, Center, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { Queues } from '@moat/contracts/console';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/format';
+
+export function Loading({ label }: { label: string }) {
+  return (
+    <Center py="xl">
+      <Loader aria-label={label} />
+    </Center>
+  );
+}
+
+export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={id}>
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** On, off or failing, in words as well as colour. */
+export function StateBadge({ tone, children }: { tone: 'ok' | 'off' | 'bad' | 'busy'; children: ReactNode }) {
+  const color = { ok: 'green.9', off: 'gray.7', bad: 'red.9', busy: 'blue.9' }[tone];
+  return (
+    <Badge color={color} variant="light" className="quarantine-badge">
+      {children}
+    </Badge>
+  );
+}
+
+/** The queue depths as figures with their meaning; a failure count above zero stands out. */
+export function QueueFigures({ queues }: { queues: Queues }) {
+  const { t, i18n } = useTranslation();
+  const figures: Array<{ key: string; label: string; value: number; bad?: boolean; note?: string }> = [
+    { key: 'inbound', label: t('systemStatus.queues.inboundWaiting'), value: queues.inbound_waiting },
+    {
+      key: 'inboundFailed',
+      label: t('systemStatus.queues.inboundFailed'),
+      value: queues.inbound_failed,
+      bad: true,
+    },
+    {
+      key: 'outbox',
+      label: t('systemStatus.queues.outboxWaiting'),
+      value: queues.outbox_waiting,
+      note: queues.oldest_waiting_at
+        ? t('systemStatus.queues.oldest', { date: formatDateTime(queues.oldest_waiting_at, i18n.language) })
+        : undefined,
+    },
+    {
+      key: 'outboxFailed',
+      label: t('systemStatus.queues.outboxFailed'),
+      value: queues.outbox_failed_24h,
+      bad: true,
+    },
+  ];
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
+      {figures.map((f) => (
+        <Paper key={f.key} withBorder p="sm" radius="md">
+          <Text size="xs" c="dimmed">
+            {f.label}
+          </Text>
+          <Text size="xl" fw={700} c={f.bad && f.value > 0 ? 'red.9' : undefined}>
+            {f.value.toLocaleString(i18n.language)}
+          </Text>
+          {f.note && (
+            <Text size="xs" c="dimmed">
+              {f.note}
+            </Text>
+          )}
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}
