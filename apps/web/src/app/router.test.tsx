@@ -97,7 +97,7 @@ describe('router', () => {
     stubApi({ 'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser()) });
     renderRoute('/analytics/shadow-it');
     expect(await screen.findByRole('heading', { level: 1, name: 'Shadow IT' })).toBeInTheDocument();
-    expect(screen.getByText('Shadow IT has no data yet.')).toBeInTheDocument();
+    expect(screen.getByText('Shadow IT is not available in this edition')).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     expect(await within(nav).findByRole('link', { name: 'Shadow IT' })).toHaveAttribute(
       'aria-current',

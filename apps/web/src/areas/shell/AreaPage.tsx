@@ -2,7 +2,7 @@ import { ROUTES, SHELL_AREAS } from '@moat/contracts/routes';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { NAV_ITEMS, navTrail, PAGE_ONLY_ITEMS } from '../../features/navigation/nav-items';
-import { type Crumb, NoDataYet, PageFrame } from './PageFrame';
+import { type Crumb, NotInEdition, PageFrame } from './PageFrame';
 import { ScreenSuspense, screenOf } from './screens';
 
 export type ShellAreaKey = (typeof SHELL_AREAS)[number]['key'];
@@ -13,7 +13,7 @@ const FRAMED_ITEMS = [...NAV_ITEMS, ...PAGE_ONLY_ITEMS];
 /**
  * The frame of a shell area and of every page under it: the title and breadcrumb come from the
  * navigation entry the path belongs to (its deepest match in the rule table), else from the area.
- * A page shows its screen (screens.tsx); a page without one says it has no data yet.
+ * A page shows its screen (screens.tsx); a page without one says plainly that it is not part of this edition.
  */
 export function AreaPage({ area, section }: { area: ShellAreaKey; section?: ShellSectionKey }) {
   const { t } = useTranslation();
@@ -48,7 +48,7 @@ export function AreaPage({ area, section }: { area: ShellAreaKey; section?: Shel
   );
 }
 
-/** The content of an area's page frame: the page's screen where it has one, else a placeholder. */
+/** The content of an area's page frame: the page's screen where it has one, else what this edition lacks. */
 function AreaContent({
   section,
   title,
@@ -60,5 +60,5 @@ function AreaContent({
 }) {
   const Screen = section ? undefined : screenOf(pathname);
   if (Screen) return <ScreenSuspense Screen={Screen} />;
-  return <NoDataYet subject={title} />;
+  return <NotInEdition subject={title} />;
 }

@@ -1,7 +1,7 @@
 import { ROUTES, SHELL_AREAS } from '@moat/contracts/routes';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { type Crumb, NoDataYet, PageFrame } from './PageFrame';
+import { type Crumb, NotInEdition, PageFrame } from './PageFrame';
 
 /** v1/{feature}[/{subfeature}[/{id}]]: screens of the classic console, framed under their area. */
 export function FeaturePage() {
@@ -16,7 +16,7 @@ export function FeaturePage() {
 
   return (
     <PageFrame title={title} trail={trail}>
-      <NoDataYet subject={title} />
+      <NotInEdition subject={title} />
     </PageFrame>
   );
 }

@@ -49,13 +49,13 @@ export function PageFrame({
   );
 }
 
-/** The placeholder of an area whose screens come with a later issue. */
-export function NoDataYet({ subject }: { subject: string }) {
+/** A page of the navigation this edition does not have: said plainly, not an empty frame. */
+export function NotInEdition({ subject }: { subject: string }) {
   const { t } = useTranslation();
   return (
     <EmptyState
-      title={t('shell.emptyTitle')}
-      description={t('shell.emptyDescription', { area: subject })}
+      title={t('shell.notInEditionTitle', { area: subject })}
+      description={t('shell.notInEditionDescription', { area: subject })}
       withIndicatorBackground
     />
   );
