@@ -25,3 +25,12 @@ export function isAdminOnlyPath(pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/';
   return ADMIN_ONLY_PATHS.some((entry) => path === entry || path.startsWith(`${entry}/`));
 }
+
+/**
+ * Links from the organisation's figures and events lead to an admin's view of these pages; a plain
+ * user's Quarantined Items holds only their own mail, so such a link would not lead them there.
+ */
+export function isAdminViewPath(pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  return isAdminOnlyPath(path) || path === USER_INTERACTION_ROUTES.quarantineItems;
+}
