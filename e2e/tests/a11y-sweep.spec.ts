@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { mailScenarios } from '../support/mail-scenarios.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
+import { dismissWelcome, type SweptScreen, sweep, THEMES } from '../support/sweep.ts';
 
 /**
  * Every screen of the console's security side, with real mail behind it (clean, stripped, held,
@@ -11,7 +10,6 @@ import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.
  * for its data, has no axe violations, does not scroll sideways on a phone and never says "No
  * data yet". A full-page screenshot of each lands in /tmp/shots for a person to look at.
  */
-const SHOTS = '/tmp/shots';
 let env: MoatWithMail;
 let mail: ReturnType<typeof mailScenarios>;
 let page: Page;
@@ -20,14 +18,7 @@ const errors: string[] = [];
 let eventPath = '';
 let tracePath = '';
 
-interface Screen {
-  name: string;
-  path: () => string;
-  /** Shown only once the screen's data is there. */
-  ready: (page: Page) => Locator;
-}
-
-const SCREENS: Screen[] = [
+const SCREENS: SweptScreen[] = [
   { name: 'overview', path: () => '/dashboard', ready: (p) => p.getByRole('link', { name: 'Sweep held' }) },
   {
     name: 'events',
@@ -94,7 +85,6 @@ const SCREENS: Screen[] = [
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(240_000);
-  fs.mkdirSync(SHOTS, { recursive: true });
   env = await startMoatWithMail();
   mail = mailScenarios(env);
   expect(
@@ -112,13 +102,7 @@ test.beforeAll(async ({ browser }) => {
   await mail.reportPhishing(page, reported, 'ben@acme.test');
 
   await mail.signInAdmin(page);
-  // The welcome card fades in over every screen and axe would judge its colours mid-fade:
-  // dismissed for good here, so each screen is judged on its own.
-  const dismiss = page.getByRole('button', { name: "Don't show again" });
-  await dismiss
-    .waitFor({ state: 'visible', timeout: 5_000 })
-    .then(() => dismiss.click())
-    .catch(() => undefined);
+  await dismissWelcome(page);
   await page.goto(`${env.moat.url}/#/security-events`);
   await page.getByRole('link', { name: 'Open the event: Sweep held' }).first().click();
   await expect(page).toHaveURL(/#\/security-events\/[0-9a-f-]{36}$/);
@@ -133,61 +117,10 @@ test.afterAll(async () => {
   mail?.cleanUp();
 });
 
-async function setTheme(theme: 'Mixed theme' | 'Dark theme') {
-  await page.getByRole('button', { name: 'Theme' }).click();
-  await page.getByRole('menuitem', { name: theme }).click();
-  await expect(page.getByRole('menu')).toBeHidden();
-  await expect(page.locator('html')).toHaveAttribute(
-    'data-mantine-color-scheme',
-    theme === 'Dark theme' ? 'dark' : 'light',
-  );
-}
-
-for (const [theme, slug] of [
-  ['Mixed theme', 'mixed'],
-  ['Dark theme', 'dark'],
-] as const) {
+for (const [theme, slug] of THEMES) {
   test(`every security screen in the ${slug} theme at 1440 px and 360 px`, async () => {
     test.setTimeout(240_000);
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto(`${env.moat.url}/#/dashboard`);
-    await setTheme(theme);
-    for (const width of [1440, 360]) {
-      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
-      for (const screen of SCREENS) {
-        await test.step(`${screen.name}, ${width} px`, async () => {
-          await page.goto(`${env.moat.url}/#${screen.path()}`);
-          await expect(screen.ready(page)).toBeVisible();
-          // Everything the screen loads is there: no spinner left.
-          await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
-          const where = `${screen.name} (${slug}, ${width} px)`;
-          expect
-            .soft(
-              await page.getByText(/is not available in this edition/).count(),
-              `${where}: a page this edition lacks`,
-            )
-            .toBe(0);
-          if (width === 360) {
-            // (Charts follow the new width once their resize observers have run.)
-            await expect.soft
-              .poll(() => page.evaluate(() => document.documentElement.scrollWidth), {
-                message: `${where}: the page scrolls sideways`,
-              })
-              .toBeLessThanOrEqual(360);
-          }
-          const results = await new AxeBuilder({ page }).analyze();
-          expect
-            .soft(
-              results.violations.map(
-                (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-              ),
-              `${where}: axe violations`,
-            )
-            .toEqual([]);
-          await page.screenshot({ path: `${SHOTS}/${screen.name}-${slug}-${width}.png`, fullPage: true });
-        });
-      }
-    }
+    await sweep(page, env.moat.url, SCREENS, theme, slug);
     expect(errors, 'no page errors').toEqual([]);
   });
 }

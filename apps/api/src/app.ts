@@ -7,7 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
+import type { Database, DbOrTx } from './db/client.ts';
 import { createEngines } from './engines/index.ts';
 import type { Engine } from './engines/types.ts';
 import { type Caches, createCaches } from './lib/cache.ts';
@@ -331,10 +331,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     leaseMs: config.workLeaseMs,
     retryWindowMs: config.smtpRetryWindowMs,
     // Bound below: the tenant settings are built after the mailer (their caches need the database's notices).
-    senderOf: (tenantId) => senderOf(tenantId),
+    senderOf: (tenantId, tx) => senderOf(tenantId, tx),
   });
-  let senderOf = async (_tenantId: string): Promise<{ address: string | null; name: string | null } | null> =>
-    null;
+  let senderOf = async (
+    _tenantId: string,
+    _tx?: DbOrTx,
+  ): Promise<{ address: string | null; name: string | null } | null> => null;
   const caches = createCaches({ database, clock });
   await caches.start();
   // The repositories, built once and handed to the services that use them.
@@ -420,8 +422,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     alerts,
   });
   const restorePolicy = tenantSettings.restorePolicy;
-  senderOf = async (tenantId) => {
-    const tenant = await tenantSettings.tenantById(tenantId);
+  senderOf = async (tenantId, tx) => {
+    // Inside a transaction the tenant is read on it; otherwise from the cache.
+    const tenant = tx
+      ? await repos.tenants.findById(tenantId, tx)
+      : await tenantSettings.tenantById(tenantId);
     return tenant && { address: tenant.mailFromAddress, name: tenant.mailFromName };
   };
   const engines = createEngines(config.gateway);

@@ -93,10 +93,14 @@ export function createMailer(deps: {
    */
   journalPath?: string;
   /**
-   * The tenant's own sender of Moat's mail (Settings), read when a mail is stored; null fields
-   * keep `fromAddress` and the template's name.
+   * The tenant's own sender of Moat's mail (Settings), read when a mail is stored (on the caller's
+   * transaction `tx`: the embedded database has one connection, which that transaction holds);
+   * null fields keep `fromAddress` and the template's name.
    */
-  senderOf?: (tenantId: string) => Promise<{ address: string | null; name: string | null } | null>;
+  senderOf?: (
+    tenantId: string,
+    tx?: DbOrTx,
+  ) => Promise<{ address: string | null; name: string | null } | null>;
   /** This node's name in leases. */
   nodeId?: string;
   leaseMs?: number;
@@ -230,7 +234,8 @@ export function createMailer(deps: {
   /** Store the mail (at most once per idempotency key), then deliver it unless inside a transaction. */
   async function sendMail(mail: OutgoingMail, tx?: DbOrTx): Promise<string> {
     // Relayed mail keeps its own sender; Moat's own mail comes from the tenant's, if it set one.
-    const sender = mail.tenantId && !mail.raw && deps.senderOf ? await deps.senderOf(mail.tenantId) : null;
+    const sender =
+      mail.tenantId && !mail.raw && deps.senderOf ? await deps.senderOf(mail.tenantId, tx) : null;
     const id = await repo.insert(
       {
         tenantId: mail.tenantId,
