@@ -14,9 +14,9 @@ export const STATUS_LABEL: Record<UserStatus, TranslationKey> = {
 
 /** Shade 9 keeps the badge's text above 4.5:1 in both schemes. */
 export const STATUS_COLOR: Record<UserStatus, string> = {
-  active: 'green.9',
-  invited: 'yellow.9',
-  disabled: 'gray.7',
+  active: 'green',
+  invited: 'yellow',
+  disabled: 'gray',
 };
 
 /** The permission flags of SPEC §6, each with its label and what it grants. */

@@ -159,7 +159,7 @@ function MfaSection({ email, onManage }: { email: string; onManage: () => void }
         </Title>
         {settings.data && (
           <Badge
-            color={settings.data.isMfaEnabled ? 'green.9' : 'gray.7'}
+            color={settings.data.isMfaEnabled ? 'green' : 'gray'}
             variant="light"
             className="quarantine-badge"
           >

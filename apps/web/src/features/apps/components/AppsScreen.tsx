@@ -42,7 +42,7 @@ const ENGINE_OF_TOOL: Record<string, string> = {
   anti_spam: 'anti_spam',
 };
 
-const STATE_COLOR: Record<AppState, string> = { enabled: 'green.9', disabled: 'gray.7', pending: 'yellow.9' };
+const STATE_COLOR: Record<AppState, string> = { enabled: 'green', disabled: 'gray', pending: 'yellow' };
 
 function stateOf(apps: AppsResponse, kind: Kind, name: string): AppState | null {
   return apps[kind].find((entry) => entry.name === name)?.state ?? null;
@@ -71,7 +71,7 @@ function AppCard({
     <Card withBorder padding="md" radius="md" component="section" aria-labelledby={`${switchId}-title`}>
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <Title order={3} size="h5" id={`${switchId}-title`}>
+          <Title order={2} size="h5" id={`${switchId}-title`}>
             {label}
           </Title>
           <Badge color={STATE_COLOR[state ?? 'disabled']} variant="light" className="quarantine-badge">

@@ -50,9 +50,7 @@ function PreviewFrame({ label, dark, children }: { label: string; dark?: boolean
       className={dark ? 'customization-preview customization-preview--bar' : 'customization-preview'}
     >
       <Stack gap={6} align="center">
-        <Text size="xs" c="dimmed">
-          {label}
-        </Text>
+        <Text size="xs">{label}</Text>
         {children}
       </Stack>
     </Paper>
@@ -121,7 +119,6 @@ function LogoSection() {
         <Group align="flex-end" wrap="wrap">
           <FileInput
             label={t('customization.logo.choose')}
-            placeholder={t('customization.logo.placeholder')}
             accept={LOGO_MIME_TYPES.join(',')}
             value={file}
             clearable

@@ -27,7 +27,7 @@ export function Section({ id, title, children }: { id: string; title: string; ch
 
 /** On, off or failing, in words as well as colour. */
 export function StateBadge({ tone, children }: { tone: 'ok' | 'off' | 'bad' | 'busy'; children: ReactNode }) {
-  const color = { ok: 'green.9', off: 'gray.7', bad: 'red.9', busy: 'blue.9' }[tone];
+  const color = { ok: 'green', off: 'gray', bad: 'red', busy: 'blue' }[tone];
   return (
     <Badge color={color} variant="light" className="quarantine-badge">
       {children}
