@@ -62,6 +62,13 @@ export const AVAILABLE_SECURITY_TOOLS = [
   'anti_spam',
 ] as const satisfies readonly SecurityTool[];
 
+/** The gateway engine each tool of this edition is (the environment components name the engines). */
+export const ENGINE_OF_TOOL: Record<(typeof AVAILABLE_SECURITY_TOOLS)[number], string> = {
+  anti_malware: 'anti_malware',
+  ap_avanan: 'anti_phishing',
+  anti_spam: 'anti_spam',
+};
+
 /** What a new tenant starts with: SMTP mail protected by every engine of this edition. */
 export const DEFAULT_SAAS_APPS: readonly SaasApp[] = AVAILABLE_SAAS_APPS;
 export const DEFAULT_SECURITY_TOOLS: readonly SecurityTool[] = AVAILABLE_SECURITY_TOOLS;

@@ -16,6 +16,7 @@ import {
   type AppState,
   AVAILABLE_SAAS_APPS,
   AVAILABLE_SECURITY_TOOLS,
+  ENGINE_OF_TOOL,
   SAAS_APPS,
   SECURITY_TOOLS,
 } from '@moat/contracts/deployment';
@@ -34,12 +35,6 @@ const NAMES: Record<Kind, readonly string[]> = { apps: SAAS_APPS, tools: SECURIT
 const AVAILABLE: Record<Kind, readonly string[]> = {
   apps: AVAILABLE_SAAS_APPS,
   tools: AVAILABLE_SECURITY_TOOLS,
-};
-/** Each tool of this edition is one gateway engine (the environment components name it so). */
-const ENGINE_OF_TOOL: Record<string, string> = {
-  anti_malware: 'anti_malware',
-  ap_avanan: 'anti_phishing',
-  anti_spam: 'anti_spam',
 };
 
 const STATE_COLOR: Record<AppState, string> = { enabled: 'green', disabled: 'gray', pending: 'yellow' };
@@ -133,7 +128,11 @@ function AppsPage({ kind }: { kind: Kind }) {
             kind={kind}
             name={name}
             state={stateOf(apps.data, kind, name)}
-            engine={kind === 'tools' ? engines.find((e) => e.name === ENGINE_OF_TOOL[name]) : undefined}
+            engine={
+              kind === 'tools'
+                ? engines.find((e) => e.name === ENGINE_OF_TOOL[name as keyof typeof ENGINE_OF_TOOL])
+                : undefined
+            }
             canChange={role === 'admin'}
           />
         ))}

@@ -99,7 +99,7 @@ function LogoSection() {
         <Title order={2} size="h4" id="customization-logo">
           {t('customization.logo.title')}
         </Title>
-        <Text size="sm">{t('customization.logo.intro', { max: LOGO_MAX_BYTES / 1024 })}</Text>
+        <Text size="sm">{t('customization.logo.intro')}</Text>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <PreviewFrame label={t('customization.logo.onSignIn')}>
             <BrandLogo key={shown} src={shown} alt={t('customization.logo.previewAlt')} size={72} />
@@ -128,7 +128,7 @@ function LogoSection() {
               setTooBig(Boolean(chosen && chosen.size > LOGO_MAX_BYTES));
               setFile(chosen && chosen.size <= LOGO_MAX_BYTES ? chosen : null);
             }}
-            error={tooBig ? t('customization.logo.tooBig', { max: LOGO_MAX_BYTES / 1024 }) : undefined}
+            error={tooBig ? t('customization.logo.tooBig') : undefined}
             w={320}
           />
           <Button onClick={send} disabled={!file} loading={upload.isPending}>

@@ -1,9 +1,17 @@
 import { Alert, Stack, Table, Text } from '@mantine/core';
+import { ENGINE_OF_TOOL } from '@moat/contracts/deployment';
 import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { formatDateTime } from '../../../lib/format';
+import type { TranslationKey } from '../../../lib/i18n';
 import { useServiceStatus } from '../api/system-status';
+
+/** Each engine by the tool it is, to show the name Security Engines gives it. */
+const TOOL_OF_ENGINE: Record<string, string> = Object.fromEntries(
+  Object.entries(ENGINE_OF_TOOL).map(([tool, engine]) => [engine, tool]),
+);
+
 import { Loading, QueueFigures, Section, StateBadge } from './parts';
 
 /**
@@ -18,7 +26,13 @@ export function ServiceStatusScreen() {
   const s = status.data;
   const components = [
     ...s.services.map((c) => ({ ...c, kind: t('systemStatus.kinds.service') })),
-    ...s.engines.map((c) => ({ ...c, kind: t('systemStatus.kinds.engine') })),
+    ...s.engines.map((c) => ({
+      ...c,
+      name: ENGINE_TOOL[c.name]
+        ? t(`saasAndEngines.tools.${ENGINE_TOOL[c.name]}.name` as TranslationKey)
+        : c.name,
+      kind: t('systemStatus.kinds.engine'),
+    })),
   ];
   return (
     <Stack gap="md">
