@@ -28,8 +28,8 @@ export function ServiceStatusScreen() {
     ...s.services.map((c) => ({ ...c, kind: t('systemStatus.kinds.service') })),
     ...s.engines.map((c) => ({
       ...c,
-      name: ENGINE_TOOL[c.name]
-        ? t(`saasAndEngines.tools.${ENGINE_TOOL[c.name]}.name` as TranslationKey)
+      name: TOOL_OF_ENGINE[c.name]
+        ? t(`saasAndEngines.tools.${TOOL_OF_ENGINE[c.name]}.name` as TranslationKey)
         : c.name,
       kind: t('systemStatus.kinds.engine'),
     })),
