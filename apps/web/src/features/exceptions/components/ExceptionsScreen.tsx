@@ -16,6 +16,7 @@ import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
+import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { messageKeyOf } from '../../../lib/error-messages';
 import { formatDateTime } from '../../../lib/format';
 import { useDeleteException } from '../api/delete-exception';
@@ -95,19 +96,7 @@ export function ExceptionsScreen() {
       <Alert color="blue" variant="light" title={t('exceptions.authNoteTitle')}>
         {t('exceptions.authNote')}
       </Alert>
-      <div role="status" aria-live="polite">
-        {status && (
-          <Alert
-            color="green"
-            variant="light"
-            withCloseButton
-            onClose={() => setStatus(null)}
-            closeButtonLabel={t('common.close')}
-          >
-            {status}
-          </Alert>
-        )}
-      </div>
+      <StatusNotice message={status} onClose={() => setStatus(null)} />
       <ListToolbar
         search={state.search}
         onSearchChange={state.setSearch}

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import type { MyMessage } from '@moat/contracts/my-quarantine';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { ListTable } from '../../../components/list/ListTable';
 import { ListToolbar } from '../../../components/list/ListToolbar';
 import { useListState } from '../../../components/list/use-list-state';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { StatusBadge, VerdictBadge } from '../../quarantine/components/Badges';
 import { LoadedPreview } from '../../quarantine/components/MessagePreview';
 import { useMyMessage, useMyMessages, useRestoreMine } from '../api/my-quarantine';
@@ -143,19 +144,7 @@ export function MyQuarantineScreen() {
   return (
     <Stack gap="md">
       <Text size="sm">{t('myQuarantine.intro')}</Text>
-      <div role="status" aria-live="polite">
-        {status && (
-          <Alert
-            color="green"
-            variant="light"
-            withCloseButton
-            onClose={() => setStatus(null)}
-            closeButtonLabel={t('common.close')}
-          >
-            {status}
-          </Alert>
-        )}
-      </div>
+      <StatusNotice message={status} onClose={() => setStatus(null)} />
       <ListToolbar
         search={state.search}
         onSearchChange={state.setSearch}

@@ -7,20 +7,19 @@ import {
   Loader,
   NativeSelect,
   NumberInput,
-  Paper,
   Stack,
   Switch,
   Text,
   Textarea,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { DIGEST_SCHEDULES, type DigestSchedule } from '@moat/contracts/deployment';
 import { SETTINGS_BOUNDS, type Settings, type SettingsUpdate } from '@moat/contracts/settings';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { Section } from '../../../components/ui/Section';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
@@ -70,19 +69,6 @@ export function changesOf(saved: Settings, draft: Draft): SettingsUpdate {
     if (JSON.stringify(next[key]) !== JSON.stringify(saved[key])) body[key] = next[key];
   }
   return body as SettingsUpdate;
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={id}>
-      <Stack gap="sm">
-        <Title order={2} size="h4" id={id}>
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Paper>
-  );
 }
 
 /** The field a refusal names (`body.<field>`), to show it under that field. */

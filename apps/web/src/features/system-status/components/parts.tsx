@@ -1,4 +1,4 @@
-import { Badge, Center, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Center, Loader, Paper, SimpleGrid, Text } from '@mantine/core';
 import type { Queues } from '@moat/contracts/console';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,19 +9,6 @@ export function Loading({ label }: { label: string }) {
     <Center py="xl">
       <Loader aria-label={label} />
     </Center>
-  );
-}
-
-export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={id}>
-      <Stack gap="sm">
-        <Title order={2} size="h4" id={id}>
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Paper>
   );
 }
 
@@ -81,3 +68,5 @@ export function QueueFigures({ queues }: { queues: Queues }) {
     </SimpleGrid>
   );
 }
+
+export { Section } from '../../../components/ui/Section';

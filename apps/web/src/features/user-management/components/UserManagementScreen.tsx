@@ -8,6 +8,7 @@ import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
+import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { formatDateTime } from '../../../lib/format';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { useUsers } from '../api/users';
@@ -68,19 +69,7 @@ export function UserManagementScreen() {
           {t('users.readOnly')}
         </Alert>
       )}
-      <div role="status" aria-live="polite">
-        {status && (
-          <Alert
-            color="green"
-            variant="light"
-            withCloseButton
-            onClose={() => setStatus(null)}
-            closeButtonLabel={t('common.close')}
-          >
-            {status}
-          </Alert>
-        )}
-      </div>
+      <StatusNotice message={status} onClose={() => setStatus(null)} />
       <ListToolbar
         search={state.search}
         onSearchChange={state.setSearch}
