@@ -510,7 +510,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       quarantine: quarantineAdmin,
       publicActions,
       settings: tenantSettings,
-      publicIdOf: (tenantId, id) => repos.quarantineAdmin.publicIdOf(tenantId, id),
+      ownerOf: (tenantId, id) => repos.quarantineAdmin.ownerOf(tenantId, id),
     }),
     deployment: createDeploymentService({
       repo: repos.deployment,

@@ -21,6 +21,8 @@ const SVG_REFUSED: Array<[RegExp, string]> = [
   [/javascript\s*:/i, 'a javascript: link'],
   [/<\s*(foreignObject|iframe|object|embed|audio|video|handler|listener)\b/i, 'an embedded document'],
   [/<!\s*(ENTITY|DOCTYPE)/i, 'a DOCTYPE or entity'],
+  // An animation may set a link at run time (its value written with character references).
+  [/<\s*(set|animate)\b[^>]*attributeName\s*=\s*["']?\s*(xlink:)?href/i, 'an animated link'],
   [/@import/i, 'a style import'],
   [/\b(?:xlink:)?href\s*=\s*["']\s*(?!#)/i, 'a link to outside the image'],
   [/url\(\s*["']?\s*(?!#)/i, 'a reference to outside the image'],

@@ -58,6 +58,7 @@ describe('Customization: the logo', () => {
       '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><iframe src="x"/></foreignObject></svg>',
       '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>',
       '<svg xmlns="http://www.w3.org/2000/svg"><style>@import url(https://x.test/a.css)</style></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="href" to="&#106;avascript:alert(1)"/><rect/></a></svg>',
       'just text, no drawing',
     ];
     for (const svg of bad) {

@@ -17,8 +17,11 @@ export function createMyQuarantineService(deps: {
   quarantine: Pick<QuarantineAdminService, 'listMessages' | 'message'>;
   publicActions: Pick<PublicActionsService, 'live' | 'statusOf' | 'policyOf' | 'restoreFor'>;
   settings: Pick<TenantSettings, 'restorePolicy'>;
-  /** The message's link id, by which the recipients' restore finds it. */
-  publicIdOf: (tenantId: string, id: string) => Promise<string | null>;
+  /** Whose a message is, and its link id (by which the recipients' restore finds it). */
+  ownerOf: (
+    tenantId: string,
+    id: string,
+  ) => Promise<{ publicId: string; recipient: string; state: string } | null>;
 }) {
   async function withRestore<M extends MessageSummary>(user: UserRow, m: M) {
     const policy = await deps.settings.restorePolicy(user.tenantId, m.verdict as Verdict);
@@ -27,14 +30,14 @@ export function createMyQuarantineService(deps: {
   }
 
   /** One of the user's messages (the tenant's and addressed to them), else 404: no one else's is found. */
-  async function own(user: UserRow, id: string): Promise<MyMessageDetail & { saas_type: string }> {
-    const m = await deps.quarantine.message(user.tenantId, id).catch((error: unknown) => {
-      throw error instanceof AppError ? error : new AppError('not_found', 'No such message of yours');
-    });
-    if (m.recipient !== user.email || m.state === 'deleted') {
+  async function own(user: UserRow, id: string) {
+    // Whose it is first: nobody else's message is even read.
+    const owner = await deps.ownerOf(user.tenantId, id);
+    if (!owner || owner.recipient !== user.email || owner.state === 'deleted') {
       throw new AppError('not_found', 'No such message of yours');
     }
-    return (await withRestore(user, m)) as MyMessageDetail & { saas_type: string };
+    const m = await deps.quarantine.message(user.tenantId, id);
+    return { ...(await withRestore(user, m)), publicId: owner.publicId };
   }
 
   const trim = <M extends MyMessage>(m: M): MyMessage => ({
@@ -66,8 +69,7 @@ export function createMyQuarantineService(deps: {
 
     async restore(user: UserRow, id: string, commentary: string, actor: Actor) {
       const held = await own(user, id);
-      const publicId = await deps.publicIdOf(user.tenantId, held.id);
-      const m = publicId ? await deps.publicActions.live(held.saas_type, publicId) : null;
+      const m = await deps.publicActions.live(held.saas_type, held.publicId);
       if (!m) throw new AppError('not_found', 'No such message of yours');
       const policy = await deps.publicActions.policyOf(m);
       if (policy.mode === 'none') {

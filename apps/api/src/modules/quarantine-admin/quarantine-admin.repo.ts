@@ -194,13 +194,21 @@ export function createQuarantineAdminRepo(db: DbOrTx) {
     },
 
     /** One of the tenant's held messages with its raw bytes: only to preview it. */
-    /** A held message's link id (the recipients' pages find it by that). */
-    async publicIdOf(tenantId: string, id: string, tx?: DbOrTx): Promise<string | null> {
+    /** Whose a held message is and its link id (the recipients' pages find it by that). */
+    async ownerOf(
+      tenantId: string,
+      id: string,
+      tx?: DbOrTx,
+    ): Promise<{ publicId: string; recipient: string; state: string } | null> {
       const [row] = await (tx ?? db)
-        .select({ publicId: quarantineMessages.publicId })
+        .select({
+          publicId: quarantineMessages.publicId,
+          recipient: quarantineMessages.recipient,
+          state: quarantineMessages.state,
+        })
         .from(quarantineMessages)
         .where(inTenant(tenantId, id));
-      return row?.publicId ?? null;
+      return row ?? null;
     },
 
     async messageWithRawIn(
