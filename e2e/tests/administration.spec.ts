@@ -56,7 +56,7 @@ test('an admin invites a user who signs in, turns MFA on, asks for her held mail
 
   // The invitation arrives; its link chooses a password.
   const invitation = await env.sink.waitFor('kim@acme.test', (m) => m.subject === 'You are invited to Moat');
-  expect(invitation.text).toContain('admin@acme[.]test invited kim@acme.test');
+  expect(invitation.text).toContain('admin@acme.test invited kim@acme.test');
   const link = /(https?:\/\/\S+reset-password\?token=[\w%-]+)/.exec(invitation.text)![1]!;
   const kim = await newPage(browser);
   await kim.goto(local(link));

@@ -381,7 +381,10 @@ export function adminAlertEmail(
   });
 }
 
-/** An admin's invitation from User Management: a link to choose a password, valid for days. */
+/**
+ * An admin's invitation from User Management: a link to choose a password, valid for days. The
+ * inviting admin's address is of the organisation's own domains: shown as it is.
+ */
 export function userInviteEmail(
   brand: MailBrand,
   input: { email: string; invitedBy: string; organisation: string; url: string; validDays: number },
@@ -390,7 +393,7 @@ export function userInviteEmail(
     subject: `You are invited to ${brand.name}`,
     heading: `Join ${input.organisation} on ${brand.name}`,
     paragraphs: [
-      `${defang(input.invitedBy)} invited ${input.email} to ${brand.name}, where ${input.organisation} reviews its email security.`,
+      `${input.invitedBy} invited ${input.email} to ${brand.name}, where ${input.organisation} reviews its email security.`,
       `Choose your password with the link below. It works once and expires in ${input.validDays} days.`,
     ],
     action: { label: 'Choose my password', url: input.url },
@@ -407,7 +410,7 @@ export function mfaResetEmail(
     subject: `Your ${brand.name} multi-factor authentication was reset`,
     heading: 'Your multi-factor authentication was reset',
     paragraphs: [
-      `${defang(input.resetBy)}, an administrator, turned off multi-factor authentication for ${input.email}. Your open sessions were signed out.`,
+      `${input.resetBy}, an administrator, turned off multi-factor authentication for ${input.email}. Your open sessions were signed out.`,
       input.stillRequired
         ? 'Your organisation requires it: you will set it up again with your authenticator app at your next sign-in.'
         : 'Set it up again from My account after you sign in.',
