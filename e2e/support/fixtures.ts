@@ -22,7 +22,18 @@ export const test = base.extend<{ pageErrors: string[] }>({
 
 export { expect };
 
+/**
+ * Waits until no transition or animation runs (a dialog fading in, a card sliding): axe judges
+ * colours as they are on screen, and mid-fade they are neither the old nor the new ones.
+ */
+export async function settled(page: Page) {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), null, {
+    timeout: 10_000,
+  });
+}
+
 export async function expectNoAxeViolations(page: Page) {
+  await settled(page);
   const results = await new AxeBuilder({ page }).analyze();
   expect(
     results.violations.map(

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, settled, test } from './fixtures.ts';
 
 /** Where the sweeps' full-page screenshots land, for a person to look at. */
 export const SHOTS = '/tmp/shots';
@@ -70,6 +70,7 @@ export async function sweep(page: Page, baseUrl: string, screens: SweptScreen[],
             })
             .toBeLessThanOrEqual(360);
         }
+        await settled(page);
         const results = await new AxeBuilder({ page }).analyze();
         expect
           .soft(
