@@ -27,9 +27,25 @@ export { expect };
  * colours as they are on screen, and mid-fade they are neither the old nor the new ones.
  */
 export async function settled(page: Page) {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), null, {
-    timeout: 10_000,
-  });
+  // A transition starts a frame or two after its element mounts: "none running" must hold twice,
+  // each time after two animation frames, before the page counts as still.
+  const running = () =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve) =>
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() =>
+              resolve(document.getAnimations().filter((a) => a.playState === 'running').length),
+            ),
+          ),
+        ),
+    );
+  const deadline = Date.now() + 10_000;
+  let still = 0;
+  while (still < 2 && Date.now() < deadline) {
+    still = (await running()) === 0 ? still + 1 : 0;
+    if (still < 2) await page.waitForTimeout(100);
+  }
 }
 
 export async function expectNoAxeViolations(page: Page) {
