@@ -90,6 +90,9 @@ import {
   createMyQuarantineService,
   type MyQuarantineService,
 } from './modules/my-quarantine/my-quarantine.service.ts';
+import { createMySendersRepo } from './modules/my-senders/my-senders.repo.ts';
+import { mySendersRoutes } from './modules/my-senders/my-senders.routes.ts';
+import { createMySendersService, type MySendersService } from './modules/my-senders/my-senders.service.ts';
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { createOverviewService, type OverviewService } from './modules/overview/overview.service.ts';
@@ -204,6 +207,8 @@ export interface Services {
   customization: CustomizationService;
   /** Every user's own held mail. */
   myQuarantine: MyQuarantineService;
+  /** Every user's own allow and block list of senders. */
+  mySenders: MySendersService;
   policy: PolicyService;
   /** Phishing Reports, the User Interaction dashboard and Modified Attachments, the admins' alerts (issue 11). */
   phishingReports: PhishingReportsService;
@@ -512,6 +517,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       settings: tenantSettings,
       ownerOf: (tenantId, id) => repos.quarantineAdmin.ownerOf(tenantId, id),
     }),
+    mySenders: createMySendersService({
+      db,
+      repo: createMySendersRepo(db),
+      audit,
+      clock,
+      ownDomains: (tenantId) => repos.tenants.domainsOf(tenantId),
+    }),
     deployment: createDeploymentService({
       repo: repos.deployment,
       tenants: repos.tenants,
@@ -694,6 +706,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(settingsRoutes);
   await app.register(customizationRoutes);
   await app.register(myQuarantineRoutes);
+  await app.register(mySendersRoutes);
   await app.register(policyRoutes);
   await app.register(userInteractionRoutes);
   await app.register(analyticsRoutes);

@@ -869,6 +869,35 @@ export const senderLists = pgTable(
   ],
 );
 
+/**
+ * Every user's own allow and block list of senders (issue 12, SPEC §6): honoured by the gateway
+ * for mail to that person only. One entry per value per person (adding it again moves it).
+ */
+export const personalSenderLists = pgTable(
+  'personal_sender_lists',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    list: text('list').$type<'allow' | 'block'>().notNull(),
+    /** A lower-case address (a@b.example) or a domain (b.example), its domain in punycode. */
+    value: text('value').notNull(),
+    kind: text('kind').$type<'sender' | 'domain'>().notNull(),
+    createdAt: createdAt(),
+    /** The entry's own id (the web deletes by it). */
+    id: uuid('id').notNull().defaultRandom().unique('personal_sender_lists_id_unique'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.value] }),
+    index('personal_sender_lists_tenant_idx').on(t.tenantId),
+    check('personal_sender_lists_list_check', sql`${t.list} in ('allow', 'block')`),
+    check('personal_sender_lists_kind_check', sql`${t.kind} in ('sender', 'domain')`),
+  ],
+);
+
 /** Facts every node of one database must agree on (issue 9): the fingerprint of the shared SECRET_KEY. */
 export const clusterSettings = pgTable('cluster_settings', {
   key: text('key').primaryKey(),

@@ -1,8 +1,15 @@
 import type { Verdict } from '@moat/contracts/quarantine';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { gatewayPolicies, policyOverrides, securityTools, senderLists } from '../../db/schema.ts';
-import type { StoredOverride } from './policy.ts';
+import {
+  gatewayPolicies,
+  personalSenderLists,
+  policyOverrides,
+  securityTools,
+  senderLists,
+  users,
+} from '../../db/schema.ts';
+import type { PersonalEntry, StoredOverride } from './policy.ts';
 
 export type SenderListName = 'allow' | 'block';
 
@@ -92,6 +99,29 @@ export function createGatewayPolicyRepo(db: DbOrTx) {
           ),
         );
       return rows as ExceptionMatch[];
+    },
+
+    /**
+     * The own allow and block entries (issue 12, SPEC §6) of the tenant's user with this address;
+     * none for an address that is nobody's. At most MY_SENDERS_MAX per person.
+     */
+    async personalEntriesOf(tenantId: string, recipient: string, tx?: DbOrTx): Promise<PersonalEntry[]> {
+      return (tx ?? db)
+        .select({
+          id: personalSenderLists.id,
+          list: personalSenderLists.list,
+          kind: personalSenderLists.kind,
+          value: personalSenderLists.value,
+        })
+        .from(personalSenderLists)
+        .innerJoin(users, eq(users.id, personalSenderLists.userId))
+        .where(
+          and(
+            eq(users.email, recipient.toLowerCase()),
+            eq(users.tenantId, tenantId),
+            eq(personalSenderLists.tenantId, tenantId),
+          ),
+        );
     },
 
     /** The tenant's IP-range entries (few; matched against the client address in policy.ts). */

@@ -198,6 +198,55 @@ export function findingsUnderAllow(findings: Finding[], scope: string): Finding[
   );
 }
 
+/** An entry of a person's own allow or block list (issue 12, SPEC §6): an address or a domain. */
+export interface PersonalEntry {
+  id: string;
+  list: SenderListName;
+  kind: string;
+  value: string;
+}
+
+/**
+ * The person's own entry that decides their copy of a message, if any. A block entry on either
+ * sender (its address, its domain or a parent domain) wins; otherwise an allow entry on the From
+ * sender, and only when it proved its domain (DMARC pass), as for the organisation's allow
+ * entries. The most specific entry is the one named: the address, then the domain, then parents.
+ */
+export function decidingPersonalEntry(
+  entries: PersonalEntry[],
+  subject: Pick<ExceptionSubject, 'fromSender' | 'envelopeSender' | 'authenticated'>,
+): { list: SenderListName; entry: PersonalEntry } | null {
+  const first = (list: SenderListName, keys: string[]) => {
+    for (const key of keys) {
+      const entry = entries.find((e) => e.list === list && e.value === key);
+      if (entry) return entry;
+    }
+    return undefined;
+  };
+  const fromKeys = senderKeys(subject.fromSender);
+  const envelopeKeys = subject.envelopeSender ? senderKeys(subject.envelopeSender) : [];
+  const block = first('block', fromKeys) ?? first('block', envelopeKeys);
+  if (block) return { list: 'block', entry: block };
+  if (!subject.authenticated) return null;
+  const allow = first('allow', fromKeys);
+  return allow ? { list: 'allow', entry: allow } : null;
+}
+
+/** The words of the trace and Mail Explorer for a person's own entry that decided their copy. */
+export function personalReason(list: SenderListName, entry: PersonalEntry, recipient: string): string {
+  return `${list === 'block' ? 'Blocked' : 'Allowed'} by ${recipient}'s own sender list: ${entry.value}`;
+}
+
+/**
+ * The findings that still count under a person's own allow entry: it excuses only the anti-spam
+ * engine's. Known malware and phishing always count, whichever engine found them: a person can
+ * spare themselves spam filtering, not the organisation's protection.
+ */
+export function findingsUnderPersonalAllow(findings: Finding[]): Finding[] {
+  const counted = new Set(findingsUnderAllow(findings, 'anti_spam'));
+  return findings.filter((f) => counted.has(f) || f.verdict === 'phishing');
+}
+
 /** An exception to the action per verdict (the Policy screen's overrides, `policy_overrides`). */
 export interface StoredOverride {
   match: string;

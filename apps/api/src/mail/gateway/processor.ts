@@ -28,11 +28,16 @@ import type { ArrivedMessage, InboundRepo, InboundRow, ParkedCopy } from './inbo
 import { linksOf } from './links.ts';
 import {
   decidingException,
+  decidingPersonalEntry,
+  type ExceptionSubject,
   exceptionReason,
   findingsUnderAllow,
+  findingsUnderPersonalAllow,
   type GatewayAction,
   gatewayActionFrom,
   linkKeys,
+  type PersonalEntry,
+  personalReason,
   recipientActionFrom,
   type StoredOverride,
   senderKeys,
@@ -179,7 +184,7 @@ export function createGatewayProcessor(deps: {
   users: Pick<UsersRepo, 'peopleOf'>;
   policies: Pick<
     GatewayPolicyRepo,
-    'actionsOf' | 'entriesAmong' | 'ipRangesOf' | 'overridesOf' | 'disabledToolsOf'
+    'actionsOf' | 'entriesAmong' | 'ipRangesOf' | 'overridesOf' | 'disabledToolsOf' | 'personalEntriesOf'
   >;
   /** The one intake path for held mail; `ingest` runs inside the message's transaction. */
   quarantine: Pick<QuarantineService, 'ingest'>;
@@ -258,6 +263,13 @@ export function createGatewayProcessor(deps: {
     'gateway-ip-ranges',
     { tables: ['sender_lists'], ttlMs: DIRECTORY_TTL_MS },
   );
+  // Each recipient's own allow and block entries (issue 12), per tenant and address: a write to
+  // anyone's list, or to the users (an address that changes hands), forgets them all.
+  const personalEntries = deps.caches.create<PersonalEntry[]>('gateway-personal-senders', {
+    tables: ['personal_sender_lists', 'users'],
+    ttlMs: DIRECTORY_TTL_MS,
+    max: 10_000,
+  });
 
   /** The tenant that owns a domain, with all its domains; null for a domain no tenant has. */
   function tenantOfDomain(domain: string) {
@@ -354,6 +366,24 @@ export function createGatewayProcessor(deps: {
         why,
       };
     }
+    const hasAttachments = input.parsed.attachments.length > 0;
+    const policy = await policyFor(tenant, verdict, hasAttachments);
+    return {
+      tenant,
+      verdict,
+      action: policy.action,
+      findings: counted,
+      // Known malware from an allowed sender is still the policy's to act on.
+      source: policy.source,
+      note,
+      why: note ? `${note} (only what its page does not excuse counted); ${policy.why}` : policy.why,
+      byPolicy: true,
+      hasAttachments,
+    };
+  }
+
+  /** The tenant's action for a verdict (its policy, else the default), and why, for the trace. */
+  async function policyFor(tenant: TenantRow, verdict: Verdict, hasAttachments: boolean) {
     const stored = await actions.get(tenant.id, () => policies.actionsOf(tenant.id));
     let action = gatewayActionFrom(stored, verdict);
     const origin = stored[verdict] ? "the organisation's policy" : 'the default policy';
@@ -361,28 +391,89 @@ export function createGatewayProcessor(deps: {
     if (stored[verdict] && stored[verdict] !== action) {
       why = `known malware is never delivered (policy said ${stored[verdict]})→${action}`;
     }
-    const hasAttachments = input.parsed.attachments.length > 0;
     if (action === 'strip' && !hasAttachments) {
       action = 'deliver_banner';
       why = `policy: ${verdict}→strip (${origin}); no attachments to strip→deliver_banner`;
     }
-    if (note) why = `${note} (only what its page does not excuse counted); ${why}`;
+    const source: PolicyDecision['source'] =
+      stored[verdict] === undefined ? 'default_policy' : 'tenant_policy';
+    return { action, why, source };
+  }
+
+  /** One recipient's decision: their own sender list (issue 12), then the tenant's override for them. */
+  async function forRecipient(
+    decision: Decision,
+    recipient: string,
+    sender: Pick<ExceptionSubject, 'fromSender' | 'envelopeSender' | 'authenticated'>,
+  ): Promise<Decision> {
+    const own = await ownListDecision(decision, recipient, sender);
+    return own === decision || own.byPolicy ? overrideFor(own, recipient) : own;
+  }
+
+  /**
+   * The decision for one recipient's copy given their own allow and block list (SPEC §6): other
+   * recipients of the message are untouched. The organisation's block entry and known malware are
+   * never the person's to change. Their block entry holds their copy silently; their allow entry
+   * (for a sender that proved its domain) excuses only the anti-spam engine's findings — phishing
+   * still counts — and the tenant's policy acts on whatever is left.
+   */
+  async function ownListDecision(
+    decision: Decision,
+    recipient: string,
+    sender: Pick<ExceptionSubject, 'fromSender' | 'envelopeSender' | 'authenticated'>,
+  ): Promise<Decision> {
+    if (decision.source === 'block_list' || decision.verdict === 'malware') return decision;
+    const tenantId = decision.tenant.id;
+    const address = recipient.toLowerCase();
+    const entries = await personalEntries.get(`${tenantId}\n${address}`, () =>
+      policies.personalEntriesOf(tenantId, address),
+    );
+    const decided = entries.length > 0 ? decidingPersonalEntry(entries, sender) : null;
+    if (!decided) return decision;
+    const reason = personalReason(decided.list, decided.entry, address);
+    if (decided.list === 'block') {
+      return {
+        tenant: decision.tenant,
+        verdict: decision.verdict === 'clean' ? 'spam' : decision.verdict,
+        action: 'quarantine_silent',
+        findings: [...decision.findings, { engine: 'policy', verdict: 'spam', reason }],
+        source: 'block_list',
+        why: reason,
+      };
+    }
+    const counted = findingsUnderPersonalAllow(decision.findings);
+    // Nothing the entry excuses (a clean message, or only what it never excuses): as decided.
+    if (counted.length === decision.findings.length) return decision;
+    const note = decision.note ? `${decision.note}; ${reason}` : reason;
+    const verdict = verdictOf(counted);
+    if (verdict === 'clean') {
+      return {
+        tenant: decision.tenant,
+        verdict,
+        action: 'deliver',
+        findings: counted,
+        source: 'allow_list',
+        note,
+        why: `${reason} (sender authenticated; the anti-spam engine's findings excused)`,
+      };
+    }
+    const hasAttachments = decision.hasAttachments ?? false;
+    const policy = await policyFor(decision.tenant, verdict, hasAttachments);
     return {
-      tenant,
+      tenant: decision.tenant,
       verdict,
-      action,
+      action: policy.action,
       findings: counted,
-      // Known malware from an allowed sender is still the policy's to act on.
-      source: stored[verdict] === undefined ? 'default_policy' : 'tenant_policy',
+      source: policy.source,
       note,
-      why,
+      why: `${reason} (only the anti-spam engine's findings excused); ${policy.why}`,
       byPolicy: true,
       hasAttachments,
     };
   }
 
-  /** The tenant's decision for one recipient: its override of the action, if it has one. */
-  async function forRecipient(decision: Decision, recipient: string): Promise<Decision> {
+  /** The tenant's override of the action for one recipient, if it has one. */
+  async function overrideFor(decision: Decision, recipient: string): Promise<Decision> {
     if (!decision.byPolicy || decision.verdict === 'clean') return decision;
     const tenantId = decision.tenant.id;
     const list = await overrides.get(tenantId, () => policies.overridesOf(tenantId));
@@ -439,6 +530,12 @@ export function createGatewayProcessor(deps: {
     const delivered = stripForgedAuthResults(raw, mta);
     const envelope = { mailFrom: row.mailFrom, clientIp: row.clientIp, helo: row.helo, rcptTo: row.rcptTo };
 
+    // What each recipient's own sender list is matched against (issue 12).
+    const sender = {
+      fromSender: parsed.fromAddress || row.mailFrom,
+      envelopeSender: row.mailFrom,
+      authenticated: auth.dmarc === 'pass',
+    };
     // One decision per tenant among the recipients.
     const decisions = new Map<string, Decision>();
     const byRecipient: Array<{ recipient: string; decision: Decision | null }> = [];
@@ -464,7 +561,7 @@ export function createGatewayProcessor(deps: {
         });
         decisions.set(tenant.id, decision);
       }
-      byRecipient.push({ recipient, decision: await forRecipient(decision, recipient) });
+      byRecipient.push({ recipient, decision: await forRecipient(decision, recipient, sender) });
     }
 
     // Most mail goes out as it came to every recipient: one statement finishes it.
