@@ -93,6 +93,13 @@ import {
 import { createMySendersRepo } from './modules/my-senders/my-senders.repo.ts';
 import { mySendersRoutes } from './modules/my-senders/my-senders.routes.ts';
 import { createMySendersService, type MySendersService } from './modules/my-senders/my-senders.service.ts';
+import { onboardingRoutes } from './modules/onboarding/onboarding.routes.ts';
+import {
+  createOnboardingService,
+  type OnboardingResolver,
+  type OnboardingService,
+  systemResolver,
+} from './modules/onboarding/onboarding.service.ts';
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { createOverviewService, type OverviewService } from './modules/overview/overview.service.ts';
@@ -209,6 +216,8 @@ export interface Services {
   myQuarantine: MyQuarantineService;
   /** Every user's own allow and block list of senders. */
   mySenders: MySendersService;
+  /** Onboarding: domains, their DNS, the next hop and a test message. */
+  onboarding: OnboardingService;
   policy: PolicyService;
   /** Phishing Reports, the User Interaction dashboard and Modified Attachments, the admins' alerts (issue 11). */
   phishingReports: PhishingReportsService;
@@ -256,6 +265,8 @@ export interface BuildAppOptions {
   cliBridgeToken?: string;
   /** DNS for SPF, DKIM and DMARC; the system resolver by default (tests inject a fake). */
   dnsResolver?: DnsResolver;
+  /** DNS for Onboarding's MX, SPF and DMARC checks; the system resolver by default. */
+  onboardingResolver?: OnboardingResolver;
   /** Shared counters; by default Redis (REDIS_URL), else PostgreSQL, else memory (embedded). */
   counters?: Counters;
   /** pino options; false turns logging off (tests). */
@@ -337,11 +348,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     retryWindowMs: config.smtpRetryWindowMs,
     // Bound below: the tenant settings are built after the mailer (their caches need the database's notices).
     senderOf: (tenantId, tx) => senderOf(tenantId, tx),
+    nextHopOf: (tenantId) => nextHopOf(tenantId),
   });
   let senderOf = async (
     _tenantId: string,
     _tx?: DbOrTx,
   ): Promise<{ address: string | null; name: string | null } | null> => null;
+  let nextHopOf = async (_tenantId: string): Promise<string | null> => null;
   const caches = createCaches({ database, clock });
   await caches.start();
   // The repositories, built once and handed to the services that use them.
@@ -434,6 +447,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       : await tenantSettings.tenantById(tenantId);
     return tenant && { address: tenant.mailFromAddress, name: tenant.mailFromName };
   };
+  nextHopOf = async (tenantId) => (await tenantSettings.tenantById(tenantId))?.nextHopUrl ?? null;
   const engines = createEngines(config.gateway);
   const inbound = createInboundRepo(db);
   const quarantine = createQuarantineService({
@@ -511,6 +525,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mfa: createMfaService({ db, clock, serverKey, sessions, throttle, users, tenants, audit }),
     publicActions,
     quarantineAdmin,
+    onboarding: createOnboardingService({
+      db,
+      clock,
+      config,
+      tenants,
+      tenantsService: createTenantsService({ db, tenants, features, audit }),
+      audit,
+      resolver: options.onboardingResolver ?? systemResolver(config.dnsServers),
+      forgetTenants: () => caches.changed('tenants'),
+    }),
     myQuarantine: createMyQuarantineService({
       quarantine: quarantineAdmin,
       publicActions,
@@ -707,6 +731,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(customizationRoutes);
   await app.register(myQuarantineRoutes);
   await app.register(mySendersRoutes);
+  await app.register(onboardingRoutes);
   await app.register(policyRoutes);
   await app.register(userInteractionRoutes);
   await app.register(analyticsRoutes);

@@ -88,6 +88,11 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be a host name')
     .optional(),
+  /** The DNS servers Moat asks (SPF, DKIM, DMARC, Onboarding's checks); empty: the system's. */
+  DNS_SERVERS: commaList(
+    /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$|^[0-9a-fA-F:]+$/,
+    'IP addresses, each with :port if not 53',
+  ),
   SMTP_MAX_MESSAGE_BYTES: wholeNumber(26_214_400, 1_024, 157_286_400),
   SMTP_MAX_CONNECTIONS_PER_IP: wholeNumber(20, 1, 10_000),
   SMTP_MAX_MESSAGES_PER_MINUTE: wholeNumber(3_000, 1, 1_000_000),
@@ -213,6 +218,8 @@ export interface Config {
   databaseUrl: string | undefined;
   publicUrl: string;
   smtpRelayUrl: string | undefined;
+  /** DNS_SERVERS: the servers every lookup asks; empty: the system's resolver configuration. */
+  dnsServers: string[];
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   logLevel: string;
@@ -313,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     smtpRelayUrl: e.SMTP_RELAY_URL,
+    dnsServers: e.DNS_SERVERS,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD || undefined,
     logLevel: e.LOG_LEVEL,

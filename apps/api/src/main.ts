@@ -1,3 +1,4 @@
+import dns from 'node:dns';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
 import { removeControlFile, writeControlFile } from './cli/control-file.ts';
@@ -34,6 +35,11 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
+  }
+  // Every lookup (SPF, DKIM, DMARC, Onboarding's checks) asks the servers named, if any.
+  if (config.dnsServers.length > 0) {
+    dns.setServers(config.dnsServers);
+    dns.promises.setServers(config.dnsServers);
   }
 
   let releaseLock = () => {};

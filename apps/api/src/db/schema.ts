@@ -114,6 +114,13 @@ export const tenants = pgTable(
     mailFromName: text('mail_from_name'),
     /** Who gets the admins' alerts; empty: every active admin. */
     alertRecipients: text('alert_recipients').array().notNull().default(sql`'{}'::text[]`),
+    /** When the first admin finished onboarding; null: admins are led to /onboarding first. */
+    onboardedAt: timestamp('onboarded_at', { withTimezone: true }),
+    /**
+     * The tenant's own next hop (its mail server, `smtp://host:port`) for the mail Moat delivers to
+     * its people; null: the deployment's SMTP_RELAY_URL.
+     */
+    nextHopUrl: text('next_hop_url'),
     // Brand assets
     /** The theme of anyone who has not chosen one (Customization). */
     defaultApplicationMode: text('default_application_mode', { enum: THEMES }).notNull().default('mixed'),

@@ -8,6 +8,7 @@ import type { Clock } from '../lib/clock.ts';
 import { createLeaseKeeper } from '../lib/lease-keeper.ts';
 import { LOCAL_NODE } from '../lib/node-name.ts';
 import { createPeriodic } from '../lib/periodic.ts';
+import { nextHopRelayUrl } from './next-hop.ts';
 import type { DeliveryRow, OutboxRepo, OutboxRow } from './outbox.repo.ts';
 import { createRelay, type Relay } from './relay.ts';
 import type { Rendered } from './templates.ts';
@@ -33,6 +34,8 @@ export const DELAY_NOTICE_AFTER_MS = 4 * 3_600_000;
 /** A delivery attempt older than this is presumed dead: any node may take the mail over. */
 export const DEFAULT_OUTBOX_LEASE_MS = 5 * 60_000;
 const JOURNAL_ROTATE_BYTES = 1024 * 1024;
+/** Tenant next hops with a connection pool kept at once. */
+const MAX_TENANT_HOPS = 64;
 /** How long a stopping node waits for the mail it is handing to the relay. */
 const STOP_WAIT_MS = 5_000;
 
@@ -101,13 +104,22 @@ export function createMailer(deps: {
     tenantId: string,
     tx?: DbOrTx,
   ) => Promise<{ address: string | null; name: string | null } | null>;
+  /**
+   * The tenant's own next hop (`smtp://host:port`, Onboarding), or null for the deployment's
+   * relay. Given (the server), a node delivers the mail of tenants with one even without a relay.
+   */
+  nextHopOf?: (tenantId: string) => Promise<string | null>;
   /** This node's name in leases. */
   nodeId?: string;
   leaseMs?: number;
   retryWindowMs?: number;
 }) {
   const transport: Relay | null = deps.relayUrl ? createRelay(deps.relayUrl) : null;
-  const parallel = transport?.connections ?? 1;
+  /** This node sends mail: through the deployment's relay, or at least to tenants' own next hops. */
+  const delivering = transport !== null || deps.nextHopOf !== undefined;
+  /** One pooled relay per tenant next hop in use. */
+  const hops = new Map<string, Relay>();
+  const parallel = transport?.connections ?? 4;
   const nodeId = deps.nodeId ?? LOCAL_NODE;
   const retryWindowMs = deps.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
   const { repo } = deps;
@@ -161,11 +173,35 @@ export function createMailer(deps: {
       .build();
   }
 
+  /** The way out for a mail: its tenant's next hop if it has one, else the deployment's relay. */
+  async function routeOf(row: DeliveryRow): Promise<Relay | null> {
+    const hop = row.tenantId && deps.nextHopOf ? await deps.nextHopOf(row.tenantId) : null;
+    if (!hop) return transport;
+    let relay = hops.get(hop);
+    if (!relay) {
+      // Bounded: a next hop changed many times leaves no pile of idle pools behind.
+      if (hops.size >= MAX_TENANT_HOPS) {
+        const [oldest, pool] = hops.entries().next().value as [string, Relay];
+        hops.delete(oldest);
+        pool.close();
+      }
+      relay = createRelay(nextHopRelayUrl(hop));
+      hops.set(hop, relay);
+    }
+    return relay;
+  }
+
   async function deliver(row: DeliveryRow): Promise<void> {
-    if (!transport) return;
+    if (!delivering) return;
     inFlight.add(row.id);
     try {
-      await transport.send(
+      const relay = await routeOf(row);
+      if (!relay) {
+        // Neither a next hop of its tenant nor a relay here: it waits for a node that has one.
+        await repo.unclaim(row.id, nodeId);
+        return;
+      }
+      await relay.send(
         // Relayed mail keeps its envelope; Moat's own mail comes from its address (bounces from <>).
         { from: row.envelopeFrom ?? row.fromAddress ?? deps.fromAddress, to: [row.toAddress] },
         row.raw ? Buffer.from(row.raw) : await composed(row),
@@ -208,7 +244,13 @@ export function createMailer(deps: {
         backlog = true;
         return;
       }
-      const rows = await repo.claimDue(nodeId, deps.clock.now(), leases.until(), Math.min(room, 50));
+      const rows = await repo.claimDue(
+        nodeId,
+        deps.clock.now(),
+        leases.until(),
+        Math.min(room, 50),
+        transport === null,
+      );
       if (rows.length === 0) return;
       const started = rows.map((row) => deliver(row));
       if (wait) await Promise.all(started);
@@ -218,15 +260,25 @@ export function createMailer(deps: {
   /** Connections promised to mails being stored already claimed (`reserve`), not yet in flight. */
   let reserved = 0;
 
-  function startDelivery(id: string): void {
-    if (!transport) return;
+  /** Has a way out here for a tenant's mail (without a relay, only its own next hop is one). */
+  async function routable(tenantId: string | null | undefined): Promise<boolean> {
+    if (transport) return true;
+    return Boolean(tenantId && deps.nextHopOf && (await deps.nextHopOf(tenantId)));
+  }
+
+  /**
+   * Claim a stored mail and deliver it. `tenantId`, when the caller knows it: a node without a
+   * relay delivers at once to a tenant's own next hop; otherwise its next pass finds the mail.
+   */
+  function startDelivery(id: string, tenantId?: string | null): void {
+    if (!delivering) return;
     // No room: the mail stays queued for the next free connection (or the next pass).
     if (inFlight.size + reserved >= capacity) {
       backlog = true;
       return;
     }
-    void repo
-      .claimOne(id, nodeId, deps.clock.now(), leases.until())
+    void routable(tenantId)
+      .then((ok) => (ok ? repo.claimOne(id, nodeId, deps.clock.now(), leases.until()) : null))
       .then((row) => (row ? deliver(row) : undefined))
       .catch((error) => deps.log.error({ err: error, outboxId: id }, 'mail delivery crashed'));
   }
@@ -255,14 +307,16 @@ export function createMailer(deps: {
     );
     // Already queued under this idempotency key: the same mail, once.
     if (!id) return (await repo.idByKey(mail.idempotencyKey ?? '', tx))!;
-    if (!transport) {
+    // Inside a transaction, delivery waits for the commit (`deliverStored`).
+    if (tx) return id;
+    if (!(await routable(mail.tenantId))) {
       deps.log.info(
         { outboxId: id, to: mail.to, kind: mail.kind, subject: mail.subject },
         'mail queued in the outbox; this process has no SMTP_RELAY_URL, a node with one sends it',
       );
       return id;
     }
-    if (!tx) startDelivery(id);
+    startDelivery(id, mail.tenantId);
     return id;
   }
 
@@ -322,7 +376,7 @@ export function createMailer(deps: {
    * and deliver what is due, as many at a time as the relay allows.
    */
   async function drain(): Promise<void> {
-    if (!transport) return;
+    if (!delivering) return;
     const now = deps.clock.now();
     for (;;) {
       const ids = await repo.expired(new Date(now.getTime() - retryWindowMs), 100);
@@ -340,7 +394,7 @@ export function createMailer(deps: {
      */
     send: sendMail,
     /** Start delivering a mail stored inside a transaction, once that transaction committed. */
-    deliverStored: (id: string) => startDelivery(id),
+    deliverStored: (id: string, tenantId?: string | null) => startDelivery(id, tenantId),
     /**
      * Room on this delivering node for `count` mails stored already claimed by it (status
      * `sending`, lease until `leaseUntil()`, first attempt counted) and handed over from memory
@@ -373,7 +427,7 @@ export function createMailer(deps: {
      * run left `sending` is due at once; on a shared database it waits for its lease to expire.
      */
     async start(options: { intervalMs?: number; ownsDatabase?: boolean } = {}) {
-      if (!transport || started) return;
+      if (!delivering || started) return;
       started = true;
       // What the relay accepted just before a crash is sent already: record it before retrying.
       if (journal) {
@@ -394,6 +448,8 @@ export function createMailer(deps: {
       const until = Date.now() + STOP_WAIT_MS;
       while (inFlight.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       transport?.close();
+      for (const relay of hops.values()) relay.close();
+      hops.clear();
       await sent.flush();
       await leases.stop();
     },

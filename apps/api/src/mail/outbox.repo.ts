@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { rowsOf } from '../db/client.ts';
-import { outbox } from '../db/schema.ts';
+import { outbox, tenants } from '../db/schema.ts';
 
 export type OutboxRow = typeof outbox.$inferSelect;
 export type NewOutboxRow = typeof outbox.$inferInsert;
@@ -65,20 +65,45 @@ export function createOutboxRepo(db: Db) {
       return row ?? null;
     },
 
-    /** Claim up to `limit` due mails, oldest first, skipping rows another node is claiming right now. */
-    async claimDue(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
+    /**
+     * Claim up to `limit` due mails, oldest first, skipping rows another node is claiming right now;
+     * `onlyTenantHops`: only mail of tenants with their own next hop (a node without SMTP_RELAY_URL).
+     */
+    async claimDue(
+      owner: string,
+      now: Date,
+      leaseUntil: Date,
+      limit: number,
+      onlyTenantHops = false,
+    ): Promise<DeliveryRow[]> {
+      const routable = onlyTenantHops
+        ? sql`and tenant_id in (select id from ${tenants} where ${tenants.nextHopUrl} is not null)`
+        : sql``;
       return db
         .update(outbox)
         .set({ status: 'sending', leaseOwner: owner, leaseUntil, attempts: sql`${outbox.attempts} + 1` })
         .where(
           inArray(
             outbox.id,
-            sql`(select id from ${outbox} where ${due(now)}
+            sql`(select id from ${outbox} where ${due(now)} ${routable}
               order by created_at limit ${limit}
               for update skip locked)`,
           ),
         )
         .returning(DELIVERY_COLUMNS);
+    },
+
+    /** A claimed mail this node has no way out for: queued again as it was, its attempt not counted. */
+    async unclaim(id: string, owner: string): Promise<void> {
+      await db
+        .update(outbox)
+        .set({
+          status: 'queued',
+          leaseOwner: null,
+          leaseUntil: null,
+          attempts: sql`greatest(${outbox.attempts} - 1, 0)`,
+        })
+        .where(and(eq(outbox.id, id), eq(outbox.leaseOwner, owner), eq(outbox.status, 'sending')));
     },
 
     /** Extend the leases `owner` still holds on these mails (they are still being sent). */

@@ -116,12 +116,12 @@ export function createRelay(relayUrl: string) {
     connection: Connection,
     envelope: RelayEnvelope,
     raw: Buffer,
-  ): Promise<void> & { started: () => boolean } {
+  ): Promise<string> & { started: () => boolean } {
     const message = Readable.from([raw], { objectMode: false });
-    const sending = new Promise<void>((resolve, reject) => {
-      connection.smtp.send({ from: envelope.from, to: envelope.to }, message, (error) => {
+    const sending = new Promise<string>((resolve, reject) => {
+      connection.smtp.send({ from: envelope.from, to: envelope.to }, message, (error, info) => {
         connection.messages += 1;
-        if (!error) return resolve();
+        if (!error) return resolve(info?.response ?? '');
         const { code, responseCode } = error as RelayError;
         // Refused by the relay: the connection stays usable once reset.
         if ((code === 'EENVELOPE' || code === 'EMESSAGE') && responseCode !== 421 && !connection.dead) {
@@ -139,8 +139,11 @@ export function createRelay(relayUrl: string) {
   }
 
   return {
-    /** Send one message; resolves once the relay accepted it, rejects with the relay's answer. */
-    async send(envelope: RelayEnvelope, raw: Buffer): Promise<void> {
+    /**
+     * Send one message; resolves with the relay's answer once it accepted it, rejects with its
+     * answer (or the connection's error) otherwise.
+     */
+    async send(envelope: RelayEnvelope, raw: Buffer): Promise<string> {
       if (closed) throw closedError();
       const connection = await take();
       const reused = connection.messages > 0;
@@ -155,8 +158,9 @@ export function createRelay(relayUrl: string) {
         throw closedError();
       }
       const sending = sendOn(connection, envelope, raw);
+      let answer: string;
       try {
-        await sending;
+        answer = await sending;
       } catch (error) {
         // The relay had closed a connection that waited idle: none of the message left, so it
         // goes on a new connection now (nothing can arrive twice).
@@ -168,11 +172,12 @@ export function createRelay(relayUrl: string) {
           discard(fresh);
           throw connectError;
         }
-        await sendOn(fresh, envelope, raw);
+        const retried = await sendOn(fresh, envelope, raw);
         give(fresh);
-        return;
+        return retried;
       }
       give(connection);
+      return answer;
     },
     /**
      * No more messages: idle connections say QUIT; one carrying a message closes once it is done

@@ -7,6 +7,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { Counters } from '../lib/counters.ts';
 import { ServerKey } from '../lib/server-key.ts';
 import type { DnsResolver } from '../mail/gateway/processor.ts';
+import type { OnboardingResolver } from '../modules/onboarding/onboarding.service.ts';
 import { openTestDatabase } from './database.ts';
 
 export const TEST_BRIDGE_TOKEN = 'test-bridge-token-0123456789abcdef';
@@ -27,6 +28,7 @@ export async function buildTestApp(
     clock?: Clock;
     database?: Database;
     dnsResolver?: DnsResolver;
+    onboardingResolver?: OnboardingResolver;
     /** Another node of the same cluster shares its key; by default each test app has its own. */
     serverKey?: ServerKey;
     /** Counters shared with another node (default: by the database kind, as in production). */
@@ -41,6 +43,7 @@ export async function buildTestApp(
     clock: options.clock,
     cliBridgeToken: TEST_BRIDGE_TOKEN,
     ...(options.dnsResolver ? { dnsResolver: options.dnsResolver } : {}),
+    ...(options.onboardingResolver ? { onboardingResolver: options.onboardingResolver } : {}),
     serverKey,
     ...(options.counters ? { counters: options.counters } : {}),
     logger: false,

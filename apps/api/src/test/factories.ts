@@ -20,7 +20,8 @@ export async function buildTenant(
   const { domain = `t${unique()}.test`, ...values } = overrides;
   const [tenant] = await db
     .insert(tenants)
-    .values({ name: `Tenant ${domain}`, ...values })
+    // An organisation set up already, unless the test says otherwise (onboardedAt: null).
+    .values({ name: `Tenant ${domain}`, onboardedAt: new Date(), ...values })
     .returning();
   await db.insert(tenantDomains).values({ tenantId: tenant!.id, domain });
   return { ...tenant!, domain };

@@ -13,6 +13,8 @@ export const queryKeys = {
   entityExists: (type: string, msg: string) => ['entity-exists', type, msg] as const,
   restoreStatus: (type: string, msg: string) => ['restore-status', type, msg] as const,
   /** The signed-in console's tenant and service data (SPEC §2.4, §4). */
+  /** Onboarding: the organisation's domains and next hop. */
+  onboarding: () => ['onboarding'] as const,
   /** My account: the user's own sessions. */
   account: {
     sessions: () => ['account', 'sessions'] as const,
@@ -69,6 +71,8 @@ export const queryKeys = {
     all: () => ['my-quarantine'] as const,
     list: (filters: ListKeyFilters) => ['my-quarantine', 'list', filters] as const,
     message: (id: string) => ['my-quarantine', 'message', id] as const,
+    /** The user's own allowed and blocked senders. */
+    senders: () => ['my-quarantine', 'senders'] as const,
   },
   customization: () => ['customization'] as const,
   users: {

@@ -14,6 +14,7 @@ import {
   RECIPIENT_VERIFICATION_MODES,
   type RecipientVerificationMode,
 } from '../../mail/gateway/recipient-verify.ts';
+import { nextHopUrl, parseNextHop } from '../../mail/next-hop.ts';
 import {
   type Command,
   dateOrOff,
@@ -133,7 +134,7 @@ export const tenantCommands: Record<string, Command> = {
   'tenant:update': {
     summary: "Change a tenant's sign-in policy, brand or deployment mode",
     usage:
-      'tenant:update --tenant ID|DOMAIN [--name NAME] [--brand moat|checkpoint|sonicwall] [--brand-name TEXT] [--mode poc|paid|demo] [--mfa-required on|off] [--support-access on|off] [--password-max-age DAYS|off] [--msp on|off] [--managed-service on|off] [--portal-locked on|off] [--paid-start YYYY-MM-DD|off] [--paid-expires YYYY-MM-DD|off] [--trial-start YYYY-MM-DD] [--trial-days DAYS] [--digest off|daily|weekly]',
+      'tenant:update --tenant ID|DOMAIN [--name NAME] [--brand moat|checkpoint|sonicwall] [--brand-name TEXT] [--mode poc|paid|demo] [--mfa-required on|off] [--support-access on|off] [--password-max-age DAYS|off] [--msp on|off] [--managed-service on|off] [--portal-locked on|off] [--paid-start YYYY-MM-DD|off] [--paid-expires YYYY-MM-DD|off] [--trial-start YYYY-MM-DD] [--trial-days DAYS] [--digest off|daily|weekly] [--onboarded on|off] [--next-hop HOST[:PORT]|off]',
     options: {
       ...HELP,
       tenant: { type: 'string' },
@@ -152,8 +153,10 @@ export const tenantCommands: Record<string, Command> = {
       'trial-start': { type: 'string' },
       'trial-days': { type: 'string' },
       digest: { type: 'string' },
+      onboarded: { type: 'string' },
+      'next-hop': { type: 'string' },
     },
-    async run({ values }, _ctx, deps) {
+    async run({ values }, ctx, deps) {
       const service = deps.tenantsService;
       const trialDays = values['trial-days'];
       if (trialDays !== undefined && !/^\d{1,4}$/.test(String(trialDays))) {
@@ -168,6 +171,12 @@ export const tenantCommands: Record<string, Command> = {
         throw new UsageError(
           `--password-max-age must be a number of days from 1 to 9999, or off (got "${String(maxAge)}")`,
         );
+      }
+      const onboarded = onOff(values.onboarded, 'onboarded');
+      const hopText = values['next-hop'];
+      const hop = typeof hopText === 'string' && hopText !== 'off' ? parseNextHop(hopText) : null;
+      if (typeof hopText === 'string' && hopText !== 'off' && !hop) {
+        throw new UsageError(`--next-hop must be HOST or HOST:PORT, or off (got "${hopText}")`);
       }
       if (typeof values.name === 'string' && (values.name.trim() === '' || values.name.length > 200)) {
         throw new UsageError('--name must be 1 to 200 characters long');
@@ -189,6 +198,9 @@ export const tenantCommands: Record<string, Command> = {
           trialStartDate: dateOrOff(values['trial-start'], 'trial-start', false),
           trialExpirationDays: trialDays === undefined ? undefined : Number(trialDays),
           digestSchedule: oneOf(values.digest, DIGEST_SCHEDULES, 'digest'),
+          // Off: its admins are led to onboarding again at their next page.
+          onboardedAt: onboarded === undefined ? undefined : onboarded ? ctx.clock.now() : null,
+          nextHopUrl: hopText === undefined ? undefined : hop ? nextHopUrl(hop) : null,
         }).filter(([, v]) => v !== undefined),
       );
       if (Object.keys(changes).length === 0) throw new UsageError('name at least one thing to change');

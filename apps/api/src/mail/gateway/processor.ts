@@ -600,7 +600,7 @@ export function createGatewayProcessor(deps: {
         const delivery = deliveries.find((d) => d.idempotencyKey === mail.key);
         // Stored claimed by this statement: sent from memory; queued before: claimed as usual.
         if (!claimed || !mail.createdAt || !delivery) {
-          deps.mailer.deliverStored(mail.id);
+          deps.mailer.deliverStored(mail.id, delivery?.tenantId);
           continue;
         }
         unused -= 1;
@@ -620,7 +620,7 @@ export function createGatewayProcessor(deps: {
       return;
     }
 
-    const outboxIds: string[] = [];
+    const outboxIds: Array<{ id: string; tenantId: string }> = [];
     const finished = await deps.db.transaction(async (tx) => {
       // Another node took the message over after this node's lease ran out: it finishes it.
       if (!(await inbound.finishIfOwned(tx, row.id, nodeId, deps.clock.now()))) return false;
@@ -658,8 +658,9 @@ export function createGatewayProcessor(deps: {
               severity: decision.verdict === 'phishing' || decision.verdict === 'malware' ? 'high' : 'low',
             });
           }
-          outboxIds.push(
-            await deps.mailer.send(
+          outboxIds.push({
+            tenantId: decision.tenant.id,
+            id: await deps.mailer.send(
               {
                 tenantId: decision.tenant.id,
                 kind: action === 'deliver' ? 'gateway_delivery' : 'gateway_delivery_warned',
@@ -674,7 +675,7 @@ export function createGatewayProcessor(deps: {
               },
               tx,
             ),
-          );
+          });
         } else {
           const held = await deps.quarantine.ingest(
             {
@@ -694,14 +695,14 @@ export function createGatewayProcessor(deps: {
             tx,
           );
           quarantineMessageId = held.message.id;
-          outboxIds.push(...held.outboxIds);
+          outboxIds.push(...held.outboxIds.map((id) => ({ id, tenantId: decision.tenant.id })));
         }
         await inbound.logDelivery(tx, logRow(row, parsed, auth, recipient, decision, quarantineMessageId));
       }
       return true;
     });
     // Only once committed may the queued mail go out.
-    if (finished) for (const id of outboxIds) deps.mailer.deliverStored(id);
+    if (finished) for (const { id, tenantId } of outboxIds) deps.mailer.deliverStored(id, tenantId);
   }
 
   /** One claimed message: processed, or backed off after a failure, or parked after the last one. */

@@ -16,6 +16,7 @@ export function createSessionsRepo(db: DbOrTx) {
           tenantLocked: sql<boolean>`coalesce(${tenants.portalLicenseState} = 'locked', false)`,
           idleMinutes: tenants.sessionIdleMinutes,
           absoluteHours: tenants.sessionAbsoluteHours,
+          onboardingPending: sql<boolean>`${tenants.onboardedAt} is null`,
         })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))

@@ -99,7 +99,10 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
     if (idleFor > TOUCH_INTERVAL_MS) await sessions.touch(found, now);
     request.session = found.session;
     // A portal the provider locked (portalLicenseState 'locked') locks every account of it.
-    request.user = found.tenantLocked ? { ...found.user, locked: true } : found.user;
+    // An admin of an organisation that has not finished onboarding is led there first (SPEC §2.5).
+    const onBoardingRequired =
+      found.user.onBoardingRequired || (found.user.role === 'admin' && found.onboardingPending);
+    request.user = { ...found.user, locked: found.user.locked || found.tenantLocked, onBoardingRequired };
     reply.header(SESSION_ID_HEADER, String(found.session.id));
   });
 });

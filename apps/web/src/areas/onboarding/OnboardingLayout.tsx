@@ -3,7 +3,7 @@ import { CenteredPage } from '../../components/ui/CenteredPage';
 
 export function OnboardingLayout() {
   return (
-    <CenteredPage>
+    <CenteredPage wide>
       <Outlet />
     </CenteredPage>
   );

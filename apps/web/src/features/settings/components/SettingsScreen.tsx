@@ -22,6 +22,7 @@ import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { Section } from '../../../components/ui/Section';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
+import { MailFlowSettings } from '../../onboarding/components/MailFlowSettings';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { settingsQueryOptions, useSaveSettings } from '../api/settings';
 
@@ -126,7 +127,7 @@ export function SettingsScreen() {
   const B = SETTINGS_BOUNDS;
   const domains = settings.data.domains.join(', ');
 
-  return (
+  const form = (
     <form onSubmit={submit} noValidate>
       <fieldset disabled={!canChange} style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
         <Stack gap="md">
@@ -277,5 +278,15 @@ export function SettingsScreen() {
         </Stack>
       </fieldset>
     </form>
+  );
+  if (!canChange) return form;
+  // The mail flow saves each part on its own (its own forms): beside the settings form, not in it.
+  return (
+    <Stack gap="md">
+      {form}
+      <Section id="settings-mail-flow" title={t('settings.mailFlow.title')}>
+        <MailFlowSettings />
+      </Section>
+    </Stack>
   );
 }

@@ -1,0 +1,422 @@
+import dns from 'node:dns';
+import type {
+  DnsCheck,
+  DnsCheckStatus,
+  OnboardingState,
+  TestMessageResult,
+} from '@moat/contracts/onboarding';
+import { domainOfEmail } from '@moat/contracts/validation';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import type { Clock } from '../../lib/clock.ts';
+import {
+  nextHopLabel,
+  nextHopRelayUrl,
+  nextHopUrl,
+  parseNextHop,
+  relayUrlWith,
+} from '../../mail/next-hop.ts';
+import { createRelay, type RelayError } from '../../mail/relay.ts';
+import { mailBrand } from '../../mail/templates.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { TenantsRepo } from '../tenants/tenants.repo.ts';
+import type { TenantsService } from '../tenants/tenants.service.ts';
+
+/** A DNS lookup: node's `resolve` (MX answers as objects, TXT as arrays of strings). */
+export type OnboardingResolver = (name: string, rrtype: 'MX' | 'TXT') => Promise<unknown>;
+
+/** A domain lookup that found nothing, as opposed to one that failed. */
+const NO_RECORDS = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'NXDOMAIN']);
+/** At most this many domains per organisation from the console. */
+export const MAX_DOMAINS = 100;
+/** How long the test message may take, each step (connect, greeting, each reply). */
+const TEST_TIMEOUT_MS = '10000';
+
+/**
+ * The system resolver (or `servers`, DNS_SERVERS), bounded: an answer within 3 s (two tries),
+ * not the default minutes.
+ */
+export function systemResolver(servers: string[] = []): OnboardingResolver {
+  const resolver = new dns.promises.Resolver({ timeout: 3000, tries: 2 });
+  if (servers.length > 0) resolver.setServers(servers);
+  return (name, rrtype) => resolver.resolve(name, rrtype);
+}
+
+type Check = DnsCheck['checks'][number];
+
+/** Records that failed to answer say so; "no such record" is an answer (null). */
+async function lookup(
+  resolve: OnboardingResolver,
+  name: string,
+  rrtype: 'MX' | 'TXT',
+): Promise<{ records: unknown[] } | { error: string }> {
+  try {
+    const answer = await resolve(name, rrtype);
+    return { records: Array.isArray(answer) ? answer : [] };
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'EUNKNOWN';
+    return NO_RECORDS.has(code) ? { records: [] } : { error: code };
+  }
+}
+
+const txtOf = (records: unknown[]) =>
+  records.map((r) => (Array.isArray(r) ? r.join('') : String(r))).filter((t) => t !== '');
+const bare = (host: string) => host.toLowerCase().replace(/\.$/, '');
+
+function failed(kind: Check['kind'], code: string): Check {
+  return {
+    kind,
+    status: 'error',
+    found: [],
+    advice: `The DNS lookup failed (${code}). Check again in a moment.`,
+    suggested: null,
+  };
+}
+
+function mxCheck(domain: string, mxHost: string, records: unknown[]): Check {
+  const suggested = `${domain}. MX 10 ${mxHost}.`;
+  const mx = records
+    .map((r) => r as { exchange?: unknown; priority?: unknown })
+    .filter((r) => typeof r.exchange === 'string')
+    .map((r) => ({ host: bare(String(r.exchange)), priority: Number(r.priority) || 0 }))
+    .sort((a, b) => a.priority - b.priority);
+  const found = mx.map((r) => `${r.priority} ${r.host || '.'}`);
+  const status = (status: DnsCheckStatus, advice: string, suggestion: string | null = suggested) => ({
+    kind: 'mx' as const,
+    status,
+    found,
+    advice,
+    suggested: suggestion,
+  });
+  if (mx.length === 0) {
+    return status('missing', `${domain} has no MX record: mail for it cannot reach Moat. Publish one.`);
+  }
+  if (mx.length === 1 && mx[0]!.host === '') {
+    return status('warning', `${domain} says it takes no mail (a null MX). Point its MX at Moat instead.`);
+  }
+  const first = mx[0]!.priority;
+  const preferred = mx.filter((r) => r.priority === first).map((r) => r.host);
+  const ours = bare(mxHost);
+  if (preferred.every((host) => host === ours)) {
+    return status('ok', `Mail for ${domain} comes to Moat (${ours}) first.`, null);
+  }
+  if (mx.some((r) => r.host === ours)) {
+    return status(
+      'warning',
+      `Mail for ${domain} goes to ${preferred.filter((h) => h !== ours).join(', ')} before Moat, so it skips its checks. Give ${ours} the lowest priority number.`,
+    );
+  }
+  return status(
+    'warning',
+    `Mail for ${domain} goes to ${preferred.join(', ')}, not through Moat. Point the MX record at ${ours}.`,
+  );
+}
+
+function spfCheck(domain: string, records: unknown[]): Check {
+  const spf = txtOf(records).filter((t) => /^v=spf1(\s|$)/i.test(t));
+  const suggested = `${domain}. TXT "v=spf1 mx -all"`;
+  const result = (status: DnsCheckStatus, advice: string, suggestion: string | null = suggested) => ({
+    kind: 'spf' as const,
+    status,
+    found: spf,
+    advice,
+    suggested: suggestion,
+  });
+  if (spf.length === 0) {
+    return result(
+      'missing',
+      `${domain} has no SPF record: receivers cannot tell your servers from someone forging your address. Publish one that names the servers that send your mail and ends in -all.`,
+    );
+  }
+  if (spf.length > 1) {
+    return result(
+      'warning',
+      `${domain} has ${spf.length} SPF records; receivers treat that as an error (RFC 7208). Merge them into one.`,
+    );
+  }
+  const record = spf[0]!.toLowerCase();
+  if (/\s\+?all(\s|$)/.test(record)) {
+    return result(
+      'warning',
+      `The SPF record ends in +all: it lets any server send as ${domain}. End it in -all.`,
+    );
+  }
+  if (/\s\?all(\s|$)/.test(record)) {
+    return result(
+      'warning',
+      'The SPF record ends in ?all: it says nothing about forged mail. End it in -all.',
+    );
+  }
+  if (/\s~all(\s|$)/.test(record)) {
+    return result(
+      'ok',
+      'SPF is published and ends in ~all (soft fail). Once all your senders are listed, -all is stricter.',
+      null,
+    );
+  }
+  if (/\s-all(\s|$)/.test(record) || /\sredirect=/.test(record)) {
+    return result('ok', 'SPF is published and refuses servers it does not list.', null);
+  }
+  return result(
+    'warning',
+    'The SPF record has no "all" at its end: mail from unlisted servers passes as neutral. End it in -all.',
+  );
+}
+
+function dmarcCheck(domain: string, records: unknown[]): Check {
+  const dmarc = txtOf(records).filter((t) => /^v=DMARC1\s*(;|$)/i.test(t));
+  const suggested = `_dmarc.${domain}. TXT "v=DMARC1; p=quarantine; rua=mailto:dmarc-reports@${domain}"`;
+  const result = (status: DnsCheckStatus, advice: string, suggestion: string | null = suggested) => ({
+    kind: 'dmarc' as const,
+    status,
+    found: dmarc,
+    advice,
+    suggested: suggestion,
+  });
+  if (dmarc.length === 0) {
+    return result(
+      'missing',
+      `${domain} has no DMARC record: receivers (Moat among them) cannot reject mail that forges your domain. Publish one.`,
+    );
+  }
+  if (dmarc.length > 1) {
+    return result(
+      'warning',
+      `${domain} has ${dmarc.length} DMARC records; receivers ignore them all. Keep one.`,
+    );
+  }
+  const policy = /(?:^|;)\s*p\s*=\s*([a-z]+)/i.exec(dmarc[0]!)?.[1]?.toLowerCase();
+  if (policy === 'reject' || policy === 'quarantine') {
+    return result('ok', `DMARC is published with p=${policy}: forged mail from ${domain} is stopped.`, null);
+  }
+  if (policy === 'none') {
+    return result(
+      'warning',
+      'DMARC is published with p=none: it only reports. Move to p=quarantine, then p=reject, once the reports show only your own servers.',
+    );
+  }
+  return result(
+    'warning',
+    'The DMARC record has no valid policy (p=none, quarantine or reject). Fix the record.',
+  );
+}
+
+/**
+ * Onboarding (SPEC §2.5, issue 12): the organisation's domains, their DNS records, its next hop
+ * and a test message through it, then done. Each change is audited.
+ */
+export function createOnboardingService(deps: {
+  db: Pick<Db, 'transaction'>;
+  clock: Clock;
+  config: Pick<Config, 'smtpRelayUrl' | 'mailFrom' | 'smtpPort'> & {
+    gateway: Pick<Config['gateway'], 'hostname'>;
+  };
+  tenants: Pick<TenantsRepo, 'findById' | 'domainsOf' | 'update'>;
+  tenantsService: Pick<TenantsService, 'addDomain'>;
+  audit: Pick<AuditRepo, 'record'>;
+  resolver: OnboardingResolver;
+  /** Forget this node's cached tenants right after a change (the other nodes hear the database). */
+  forgetTenants: () => void;
+}) {
+  async function tenantOf(tenantId: string) {
+    const tenant = await deps.tenants.findById(tenantId);
+    if (!tenant) throw new AppError('forbidden', 'not authenticated');
+    return tenant;
+  }
+
+  async function ownDomain(tenantId: string, raw: string): Promise<string> {
+    const domain = raw.trim().toLowerCase().replace(/\.$/, '');
+    const domains = await deps.tenants.domainsOf(tenantId);
+    if (!domains.includes(domain)) {
+      throw new AppError('not_found', `${raw.slice(0, 253)} is not one of your domains`);
+    }
+    return domain;
+  }
+
+  /** The gateway's own address: a next hop there sends mail back to Moat, round and round. */
+  function isOwnGateway(host: string, port: number): boolean {
+    const local = ['localhost', '127.0.0.1', '::1', '0.0.0.0', bare(deps.config.gateway.hostname)];
+    return port === deps.config.smtpPort && (local.includes(host) || host.startsWith('127.'));
+  }
+
+  async function record(actor: Actor, tenantId: string, action: string, details: Record<string, unknown>) {
+    await deps.db.transaction((tx) =>
+      deps.audit.record(actor, { tenantId, action, targetType: 'tenant', targetId: tenantId, details }, tx),
+    );
+  }
+
+  return {
+    async state(tenantId: string): Promise<OnboardingState> {
+      const tenant = await tenantOf(tenantId);
+      return {
+        onboarded: tenant.onboardedAt !== null,
+        domains: await deps.tenants.domainsOf(tenantId),
+        mx_host: bare(deps.config.gateway.hostname),
+        next_hop: tenant.nextHopUrl ? nextHopLabel(tenant.nextHopUrl) : null,
+        deployment_relay: Boolean(deps.config.smtpRelayUrl),
+      };
+    },
+
+    async addDomain(tenantId: string, domain: string, actor: Actor): Promise<OnboardingState> {
+      const domains = await deps.tenants.domainsOf(tenantId);
+      if (domains.length >= MAX_DOMAINS) {
+        throw new AppError('conflict', `An organisation has at most ${MAX_DOMAINS} domains here`);
+      }
+      await deps.tenantsService.addDomain(tenantId, domain, actor);
+      deps.forgetTenants();
+      return this.state(tenantId);
+    },
+
+    /** The domain's MX, SPF and DMARC records, each with what is right or what to change. */
+    async checkDns(tenantId: string, rawDomain: string): Promise<DnsCheck> {
+      const domain = await ownDomain(tenantId, rawDomain);
+      const mxHost = bare(deps.config.gateway.hostname);
+      const [mx, txt, dmarc] = await Promise.all([
+        lookup(deps.resolver, domain, 'MX'),
+        lookup(deps.resolver, domain, 'TXT'),
+        lookup(deps.resolver, `_dmarc.${domain}`, 'TXT'),
+      ]);
+      return {
+        domain,
+        checks: [
+          'error' in mx ? failed('mx', mx.error) : mxCheck(domain, mxHost, mx.records),
+          'error' in txt ? failed('spf', txt.error) : spfCheck(domain, txt.records),
+          'error' in dmarc ? failed('dmarc', dmarc.error) : dmarcCheck(domain, dmarc.records),
+        ],
+      };
+    },
+
+    async setNextHop(tenantId: string, input: string | null, actor: Actor): Promise<OnboardingState> {
+      const tenant = await tenantOf(tenantId);
+      let url: string | null = null;
+      if (input !== null && input !== '') {
+        const hop = parseNextHop(input);
+        if (!hop) {
+          throw new AppError(
+            'validation_error',
+            'Enter the mail server as host or host:port (for example mail.example.com:25)',
+            [{ field: 'body.next_hop', message: 'invalid_next_hop' }],
+          );
+        }
+        if (isOwnGateway(hop.host, hop.port)) {
+          throw new AppError(
+            'validation_error',
+            "That is Moat's own gateway: mail would go round in a loop. Enter your mail server",
+            [{ field: 'body.next_hop', message: 'next_hop_is_gateway' }],
+          );
+        }
+        url = nextHopUrl(hop);
+      }
+      if (url !== tenant.nextHopUrl) {
+        await deps.db.transaction(async (tx) => {
+          await deps.tenants.update(tenantId, { nextHopUrl: url }, tx);
+          await deps.audit.record(
+            actor,
+            {
+              tenantId,
+              action: 'onboarding.next_hop',
+              targetType: 'tenant',
+              targetId: tenantId,
+              details: {
+                from: tenant.nextHopUrl && nextHopLabel(tenant.nextHopUrl),
+                to: url && nextHopLabel(url),
+              },
+            },
+            tx,
+          );
+        });
+        deps.forgetTenants();
+      }
+      return this.state(tenantId);
+    },
+
+    /**
+     * A test message to an address of the organisation, straight through its next hop (or the
+     * deployment's relay), answered with what that server said: delivered or not, and why.
+     */
+    async sendTestMessage(tenantId: string, to: string, actor: Actor): Promise<TestMessageResult> {
+      const tenant = await tenantOf(tenantId);
+      const domains = await deps.tenants.domainsOf(tenantId);
+      if (!domains.includes(domainOfEmail(to))) {
+        throw new AppError(
+          'validation_error',
+          `The test message goes to an address of your domains (${domains.join(', ')})`,
+          [{ field: 'body.to', message: 'domain_not_yours' }],
+        );
+      }
+      const route = tenant.nextHopUrl ?? deps.config.smtpRelayUrl;
+      if (!route) {
+        throw new AppError(
+          'conflict',
+          'Enter your mail server first: this deployment has no relay of its own',
+        );
+      }
+      const via = tenant.nextHopUrl ? nextHopLabel(tenant.nextHopUrl) : "the deployment's relay";
+      const timeouts = {
+        connectionTimeout: TEST_TIMEOUT_MS,
+        greetingTimeout: TEST_TIMEOUT_MS,
+        socketTimeout: TEST_TIMEOUT_MS,
+        pool: 'false',
+      };
+      const relayUrl = tenant.nextHopUrl
+        ? nextHopRelayUrl(tenant.nextHopUrl, timeouts)
+        : relayUrlWith(route, timeouts);
+      const from = tenant.mailFromAddress ?? deps.config.mailFrom;
+      const brand = mailBrand(tenant).name;
+      const raw = await new MailComposer({
+        from: { name: tenant.mailFromName ?? brand, address: from },
+        to,
+        subject: `${brand} test message`,
+        text: [
+          `This message was sent by ${brand}'s set-up to check the way from ${brand} to your mail server (${via}).`,
+          'If you can read it, mail that passes the checks reaches your mailboxes. You do not need to answer.',
+        ].join('\n\n'),
+        headers: { 'X-Moat-Mail-Kind': 'onboarding_test', 'Auto-Submitted': 'auto-generated' },
+        date: deps.clock.now(),
+      })
+        .compile()
+        .build();
+      const relay = createRelay(relayUrl);
+      let result: TestMessageResult;
+      try {
+        const response = await relay.send({ from, to: [to] }, raw);
+        result = { delivered: true, via, response: response || 'accepted' };
+      } catch (error) {
+        const { responseCode, code, message } = error as RelayError;
+        const why = responseCode ? message : `${code ?? 'error'}: ${message}`;
+        result = { delivered: false, via, response: why.replace(/\s+/g, ' ').slice(0, 500) };
+      } finally {
+        relay.close();
+      }
+      await record(actor, tenantId, 'onboarding.test_message', { to, via, delivered: result.delivered });
+      return result;
+    },
+
+    /** Done: the organisation's admins are no longer led to onboarding (once; audited). */
+    async complete(tenantId: string, actor: Actor): Promise<OnboardingState> {
+      const tenant = await tenantOf(tenantId);
+      if (tenant.onboardedAt === null) {
+        await deps.db.transaction(async (tx) => {
+          await deps.tenants.update(tenantId, { onboardedAt: deps.clock.now() }, tx);
+          await deps.audit.record(
+            actor,
+            {
+              tenantId,
+              action: 'onboarding.complete',
+              targetType: 'tenant',
+              targetId: tenantId,
+              details: {},
+            },
+            tx,
+          );
+        });
+        deps.forgetTenants();
+      }
+      return this.state(tenantId);
+    },
+  };
+}
+export type OnboardingService = ReturnType<typeof createOnboardingService>;

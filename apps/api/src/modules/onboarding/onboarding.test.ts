@@ -1,0 +1,298 @@
+import type net from 'node:net';
+import { API } from '@moat/contracts/api-paths';
+import { ONBOARDING_API } from '@moat/contracts/onboarding';
+import { and, eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, outbox, tenants } from '../../db/schema.ts';
+import { buildTestApp, CSRF } from '../../test/app.ts';
+import { signedInAs } from '../../test/console.ts';
+import { startDnsServer, type TestZone } from '../../test/dns-server.ts';
+import { buildSession, buildUser } from '../../test/factories.ts';
+import { type OnboardingResolver, systemResolver } from './onboarding.service.ts';
+
+/**
+ * DNS as the test publishes it, served over UDP by a local DNS server and asked by Moat's own
+ * resolver; a name in `failing` times out instead.
+ */
+const zone: TestZone = {};
+const failing = new Set<string>();
+let dns: Awaited<ReturnType<typeof startDnsServer>>;
+let real: OnboardingResolver;
+const resolver: OnboardingResolver = async (name, rrtype) => {
+  if (failing.has(name)) throw Object.assign(new Error('timeout'), { code: 'ETIMEOUT' });
+  return real(name, rrtype);
+};
+
+/** A mail server (the organisation's next hop) that keeps what it accepts; `no-such@` is refused. */
+const received: Array<{ from: string; to: string[]; data: string }> = [];
+let hop: SMTPServer;
+let hopPort: number;
+
+let t: Awaited<ReturnType<typeof buildTestApp>>;
+beforeAll(async () => {
+  dns = await startDnsServer(zone);
+  real = systemResolver([dns.address]);
+  hop = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (address.address.startsWith('no-such@')) {
+        return callback(Object.assign(new Error('5.1.1 User unknown'), { responseCode: 550 }));
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      let data = '';
+      stream.on('data', (chunk: Buffer) => {
+        data += chunk.toString();
+      });
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+  hopPort = (hop.server.address() as net.AddressInfo).port;
+  t = await buildTestApp({
+    env: { SMTP_HOSTNAME: 'mx.moat.example.test', SMTP_PORT: '2525' },
+    onboardingResolver: resolver,
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await dns.close();
+  await new Promise<void>((resolve) => hop.close(() => resolve()));
+});
+
+let n = 0;
+/** An admin of a new organisation that has not been set up yet. */
+async function newOrganisation() {
+  const domain = `onb${++n}${Date.now()}.test`;
+  const me = await signedInAs(t.app, t.db, {
+    tenant: { domain, onboardedAt: null } as never,
+    user: { email: `boss@${domain}` },
+  });
+  const post = (url: string, payload: object = {}) => me.send('POST', url, payload);
+  const put = (url: string, payload: object) => me.send('PUT', url, payload);
+  const audited = (action: string) =>
+    t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, me.tenant.id), eq(auditLog.action, action)));
+  return { ...me, domain, post, put, audited };
+}
+
+describe('who is led to onboarding', () => {
+  it("leads a new organisation's admins there until one finishes it, and never its plain users", async () => {
+    const org = await newOrganisation();
+    expect((await org.get(API.currentUser)).json().on_boarding_required).toBe(true);
+    const plain = await buildUser(t.db, org.tenant.id, { email: `pat@${org.domain}` });
+    const { token } = await buildSession(t.db, plain);
+    const asPlain = { cookies: { moat_session: token } };
+    const plainView = await t.app.inject({ method: 'GET', url: API.currentUser, cookies: asPlain.cookies });
+    expect(plainView.json().on_boarding_required).toBe(false);
+    // A plain user cannot finish it (or read it) for the admins.
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: ONBOARDING_API.complete,
+      cookies: asPlain.cookies,
+      headers: CSRF,
+    });
+    expect(refused.statusCode).toBe(403);
+
+    const done = await org.post(ONBOARDING_API.complete);
+    expect(done.statusCode).toBe(200);
+    expect(done.json().onboarded).toBe(true);
+    expect((await org.get(API.currentUser)).json().on_boarding_required).toBe(false);
+    // Once: a second call changes and audits nothing.
+    await org.post(ONBOARDING_API.complete);
+    expect(await org.audited('onboarding.complete')).toHaveLength(1);
+  });
+
+  it('refuses anyone signed out', async () => {
+    const res = await t.app.inject({ method: 'GET', url: ONBOARDING_API.onboarding });
+    expect([401, 403]).toContain(res.statusCode);
+  });
+});
+
+describe('domains', () => {
+  it('adds a domain (audited), and refuses a bad one or one another organisation has, changing nothing', async () => {
+    const org = await newOrganisation();
+    const state = await org.get(ONBOARDING_API.onboarding);
+    expect(state.json()).toEqual({
+      onboarded: false,
+      domains: [org.domain],
+      mx_host: 'mx.moat.example.test',
+      next_hop: null,
+      deployment_relay: false,
+    });
+    const added = await org.post(ONBOARDING_API.domains, { domain: `Mail.${org.domain}` });
+    expect(added.statusCode).toBe(200);
+    expect(added.json().domains.sort()).toEqual([org.domain, `mail.${org.domain}`].sort());
+    expect(await org.audited('tenant.domain_add')).toHaveLength(1);
+
+    for (const domain of ['not a domain', 'x', '-bad-.test', `${'a'.repeat(300)}.test`]) {
+      const res = await org.post(ONBOARDING_API.domains, { domain });
+      expect(res.statusCode, domain).toBe(400);
+    }
+    const other = await newOrganisation();
+    const taken = await other.post(ONBOARDING_API.domains, { domain: org.domain });
+    expect(taken.statusCode).toBe(409);
+    expect((await other.get(ONBOARDING_API.onboarding)).json().domains).toEqual([other.domain]);
+    expect((await org.get(ONBOARDING_API.onboarding)).json().domains).toHaveLength(2);
+  });
+});
+
+describe('DNS check', () => {
+  it('says all is well when the MX names Moat, SPF ends in -all and DMARC rejects', async () => {
+    const org = await newOrganisation();
+    zone[org.domain] = {
+      MX: [
+        { exchange: 'MX.moat.example.test.', priority: 10 },
+        { exchange: 'backup.example.net', priority: 20 },
+      ],
+      TXT: [['v=spf1 ip4:192.0.2.1 ', '-all'], ['google-site-verification=abc']],
+    };
+    zone[`_dmarc.${org.domain}`] = { TXT: [['v=DMARC1; p=reject; rua=mailto:d@', org.domain]] };
+    const res = await org.post(ONBOARDING_API.dnsCheck, { domain: org.domain });
+    expect(res.statusCode).toBe(200);
+    const checks = res.json().checks;
+    expect(checks.map((c: { status: string }) => c.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(checks[0].found).toEqual(['10 mx.moat.example.test', '20 backup.example.net']);
+    expect(checks[1].found).toEqual(['v=spf1 ip4:192.0.2.1 -all']);
+    expect(checks[2].advice).toContain('p=reject');
+  });
+
+  it('names what is missing with the record to publish', async () => {
+    const org = await newOrganisation();
+    const res = await org.post(ONBOARDING_API.dnsCheck, { domain: org.domain.toUpperCase() });
+    const [mx, spf, dmarc] = res.json().checks;
+    expect(mx).toMatchObject({ status: 'missing', suggested: `${org.domain}. MX 10 mx.moat.example.test.` });
+    expect(spf).toMatchObject({ status: 'missing', suggested: `${org.domain}. TXT "v=spf1 mx -all"` });
+    expect(dmarc.status).toBe('missing');
+    expect(dmarc.suggested).toContain(`_dmarc.${org.domain}. TXT "v=DMARC1; p=quarantine`);
+  });
+
+  it('warns of mail that skips Moat, two SPF records, +all and a DMARC policy that only reports', async () => {
+    const org = await newOrganisation();
+    zone[org.domain] = {
+      MX: [
+        { exchange: 'mail.protection.outlook.com', priority: 0 },
+        { exchange: 'mx.moat.example.test', priority: 10 },
+      ],
+      TXT: [['v=spf1 +all'], ['v=spf1 mx -all']],
+    };
+    zone[`_dmarc.${org.domain}`] = { TXT: [['v=DMARC1; p=none']] };
+    const [mx, spf, dmarc] = (await org.post(ONBOARDING_API.dnsCheck, { domain: org.domain })).json().checks;
+    expect(mx.status).toBe('warning');
+    expect(mx.advice).toContain('mail.protection.outlook.com before Moat');
+    expect(spf.status).toBe('warning');
+    expect(spf.advice).toContain('2 SPF records');
+    expect(dmarc).toMatchObject({ status: 'warning' });
+    expect(dmarc.advice).toContain('p=none');
+
+    zone[org.domain] = { MX: [{ exchange: 'mx.moat.example.test', priority: 5 }], TXT: [['v=spf1 +all']] };
+    const again = (await org.post(ONBOARDING_API.dnsCheck, { domain: org.domain })).json().checks;
+    expect(again[0].status).toBe('ok');
+    expect(again[1].advice).toContain('+all');
+  });
+
+  it('tells a failed lookup from a missing record, and checks only its own domains', async () => {
+    const org = await newOrganisation();
+    failing.add(org.domain);
+    const [mx, spf, dmarc] = (await org.post(ONBOARDING_API.dnsCheck, { domain: org.domain })).json().checks;
+    expect(mx).toMatchObject({ status: 'error', advice: expect.stringContaining('ETIMEOUT') });
+    expect(spf.status).toBe('error');
+    expect(dmarc.status).toBe('missing');
+    const other = await newOrganisation();
+    expect((await other.post(ONBOARDING_API.dnsCheck, { domain: org.domain })).statusCode).toBe(404);
+    expect((await other.post(ONBOARDING_API.dnsCheck, { domain: 'example.com' })).statusCode).toBe(404);
+  });
+});
+
+describe('next hop and test message', () => {
+  it('stores the mail server (audited), refuses a bad one or the gateway itself, and clears it', async () => {
+    const org = await newOrganisation();
+    for (const next_hop of ['mail.example.com:99999', 'http://mail.example.com', 'a b', '1.2.3', 'x:']) {
+      const res = await org.put(ONBOARDING_API.nextHop, { next_hop });
+      expect(res.statusCode, next_hop).toBe(400);
+    }
+    const loop = await org.put(ONBOARDING_API.nextHop, { next_hop: 'localhost:2525' });
+    expect(loop.statusCode).toBe(400);
+    expect(loop.json().message).toContain("Moat's own gateway");
+    expect((await org.get(ONBOARDING_API.onboarding)).json().next_hop).toBeNull();
+
+    const set = await org.put(ONBOARDING_API.nextHop, { next_hop: ' Exchange01 ' });
+    expect(set.json().next_hop).toBe('exchange01:25');
+    const v6 = await org.put(ONBOARDING_API.nextHop, { next_hop: '[2001:db8::25]:587' });
+    expect(v6.json().next_hop).toBe('[2001:db8::25]:587');
+    const [row] = await t.db.select().from(tenants).where(eq(tenants.id, org.tenant.id));
+    expect(row!.nextHopUrl).toBe('smtp://[2001:db8::25]:587');
+    expect((await org.put(ONBOARDING_API.nextHop, { next_hop: null })).json().next_hop).toBeNull();
+    const changes = await org.audited('onboarding.next_hop');
+    expect(changes.map((c) => c.details)).toEqual([
+      { from: null, to: 'exchange01:25' },
+      { from: 'exchange01:25', to: '[2001:db8::25]:587' },
+      { from: '[2001:db8::25]:587', to: null },
+    ]);
+  });
+
+  it("sends the test message through the organisation's mail server and says what it answered", async () => {
+    const org = await newOrganisation();
+    const noWay = await org.post(ONBOARDING_API.testMessage, { to: `boss@${org.domain}` });
+    expect(noWay.statusCode).toBe(409);
+    await org.put(ONBOARDING_API.nextHop, { next_hop: `127.0.0.1:${hopPort}` });
+    const outside = await org.post(ONBOARDING_API.testMessage, { to: 'someone@example.com' });
+    expect(outside.statusCode).toBe(400);
+
+    const sent = await org.post(ONBOARDING_API.testMessage, { to: `boss@${org.domain}` });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json()).toMatchObject({ delivered: true, via: `127.0.0.1:${hopPort}` });
+    const mail = received.find((m) => m.to.includes(`boss@${org.domain}`));
+    expect(mail?.data).toContain('Subject: Moat test message');
+
+    const refused = await org.post(ONBOARDING_API.testMessage, { to: `no-such@${org.domain}` });
+    expect(refused.json()).toMatchObject({ delivered: false });
+    expect(refused.json().response).toContain('550');
+
+    // A server that is not there: the refusal of the connection, said at once.
+    await org.put(ONBOARDING_API.nextHop, { next_hop: '127.0.0.1:1' });
+    const down = await org.post(ONBOARDING_API.testMessage, { to: `boss@${org.domain}` });
+    expect(down.json()).toMatchObject({ delivered: false });
+    expect(down.json().response).toContain('ECONNREFUSED');
+    expect(await org.audited('onboarding.test_message')).toHaveLength(3);
+  });
+
+  it("delivers the organisation's mail to its own next hop, with no relay on this node", async () => {
+    const org = await newOrganisation();
+    await org.put(ONBOARDING_API.nextHop, { next_hop: `127.0.0.1:${hopPort}` });
+    const other = await newOrganisation();
+    const mail = (tenantId: string, to: string) => ({
+      tenantId,
+      kind: 'test',
+      to,
+      fromName: 'Moat',
+      subject: `For ${to}`,
+      text: 'hello',
+      html: '',
+    });
+    const mailer = t.app.services.mailer;
+    const ours = await mailer.send(mail(org.tenant.id, `pat@${org.domain}`));
+    const theirs = await mailer.send(mail(other.tenant.id, `sam@${other.domain}`));
+    await mailer.drain();
+    await expect
+      .poll(async () => (await t.db.select().from(outbox).where(eq(outbox.id, ours)))[0]!.status)
+      .toBe('sent');
+    expect(received.some((m) => m.to.includes(`pat@${org.domain}`))).toBe(true);
+    // No next hop and no relay here: it waits, unclaimed, its attempts uncounted.
+    const [waiting] = await t.db.select().from(outbox).where(eq(outbox.id, theirs));
+    expect(waiting).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+});

@@ -1,0 +1,55 @@
+import {
+  dnsCheckSchema,
+  ONBOARDING_API,
+  type OnboardingState,
+  onboardingStateSchema,
+  testMessageResultSchema,
+} from '@moat/contracts/onboarding';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiGet, apiPost, apiPut } from '../../../lib/http';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** GET /api/v1/onboarding (admins): the domains, the MX host to name, the next hop. */
+export const onboardingQueryOptions = () =>
+  queryOptions({
+    queryKey: queryKeys.onboarding(),
+    queryFn: ({ signal }) => apiGet(ONBOARDING_API.onboarding, { schema: onboardingStateSchema, signal }),
+  });
+
+/** A change that answers the new state: kept as the cached state. */
+function useStateChange<V>(change: (value: V) => Promise<OnboardingState>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: change,
+    onSuccess: (state) => queryClient.setQueryData(queryKeys.onboarding(), state),
+  });
+}
+
+/** POST /api/v1/onboarding/domains. */
+export const useAddDomain = () =>
+  useStateChange((domain: string) =>
+    apiPost(ONBOARDING_API.domains, { domain }, { schema: onboardingStateSchema }),
+  );
+
+/** PUT /api/v1/onboarding/next_hop: `host[:port]`, or null for the deployment's relay. */
+export const useSaveNextHop = () =>
+  useStateChange((next_hop: string | null) =>
+    apiPut(ONBOARDING_API.nextHop, { next_hop }, { schema: onboardingStateSchema }),
+  );
+
+/** POST /api/v1/onboarding/complete. */
+export const useCompleteOnboarding = () =>
+  useStateChange((_: undefined) => apiPost(ONBOARDING_API.complete, {}, { schema: onboardingStateSchema }));
+
+/** POST /api/v1/onboarding/dns_check: one domain's MX, SPF and DMARC. */
+export const useCheckDns = () =>
+  useMutation({
+    mutationFn: (domain: string) => apiPost(ONBOARDING_API.dnsCheck, { domain }, { schema: dnsCheckSchema }),
+  });
+
+/** POST /api/v1/onboarding/test_message: what the mail server answered. */
+export const useSendTestMessage = () =>
+  useMutation({
+    mutationFn: (to: string) =>
+      apiPost(ONBOARDING_API.testMessage, { to }, { schema: testMessageResultSchema }),
+  });

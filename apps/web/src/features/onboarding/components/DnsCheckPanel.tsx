@@ -1,0 +1,87 @@
+import { Alert, Badge, Button, Code, Group, NativeSelect, Stack, Text } from '@mantine/core';
+import type { DnsCheck, DnsCheckStatus, OnboardingState } from '@moat/contracts/onboarding';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import type { TranslationKey } from '../../../lib/i18n';
+import { useCheckDns } from '../api/onboarding';
+
+const STATUS: Record<DnsCheckStatus, { color: string; key: TranslationKey }> = {
+  ok: { color: 'green', key: 'onboarding.dns.status.ok' },
+  warning: { color: 'yellow', key: 'onboarding.dns.status.warning' },
+  missing: { color: 'red', key: 'onboarding.dns.status.missing' },
+  error: { color: 'gray', key: 'onboarding.dns.status.error' },
+};
+
+const KIND: Record<DnsCheck['checks'][number]['kind'], string> = { mx: 'MX', spf: 'SPF', dmarc: 'DMARC' };
+
+/** Look up one domain's MX, SPF and DMARC records and say, record by record, what to change. */
+export function DnsCheckPanel({ state }: { state: OnboardingState }) {
+  const { t } = useTranslation();
+  const check = useCheckDns();
+  const [domain, setDomain] = useState(state.domains[0] ?? '');
+  const result = check.data && check.data.domain === domain ? check.data : null;
+  return (
+    <Stack gap="sm">
+      <Text size="sm">{t('onboarding.dns.intro', { host: state.mx_host })}</Text>
+      <Group align="flex-end" gap="xs" wrap="wrap">
+        <NativeSelect
+          label={t('onboarding.dns.domain')}
+          data={state.domains}
+          value={domain}
+          onChange={(e) => setDomain(e.currentTarget.value)}
+          style={{ flex: '1 1 14rem' }}
+        />
+        <Button onClick={() => check.mutate(domain)} loading={check.isPending} disabled={!domain}>
+          {t('onboarding.dns.check')}
+        </Button>
+      </Group>
+      {check.isError && <ApiErrorAlert error={check.error} showServerMessage />}
+      {result && (
+        <Stack gap="sm" aria-live="polite">
+          {result.checks.map((c) => (
+            <Alert
+              key={c.kind}
+              variant="light"
+              color={STATUS[c.status].color}
+              title={
+                <Group gap="xs">
+                  <span>{KIND[c.kind]}</span>
+                  <Badge color={STATUS[c.status].color} variant="filled" size="sm">
+                    {t(STATUS[c.status].key)}
+                  </Badge>
+                </Group>
+              }
+            >
+              <Stack gap={6}>
+                <Text size="sm">{c.advice}</Text>
+                {c.found.length > 0 && (
+                  <div>
+                    <Text size="xs" c="dimmed">
+                      {t('onboarding.dns.found')}
+                    </Text>
+                    {c.found.map((record) => (
+                      <Code key={record} block className="dns-record">
+                        {record}
+                      </Code>
+                    ))}
+                  </div>
+                )}
+                {c.suggested && (
+                  <div>
+                    <Text size="xs" c="dimmed">
+                      {t('onboarding.dns.publish')}
+                    </Text>
+                    <Code block className="dns-record">
+                      {c.suggested}
+                    </Code>
+                  </div>
+                )}
+              </Stack>
+            </Alert>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

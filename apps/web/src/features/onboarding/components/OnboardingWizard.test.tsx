@@ -1,0 +1,131 @@
+import type { DnsCheck, OnboardingState } from '@moat/contracts/onboarding';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import {
+  buildCurrentUser,
+  errorResponse,
+  jsonResponse,
+  renderRoute,
+  stubApi,
+} from '../../../test/render-route';
+
+const DNS: DnsCheck = {
+  domain: 'example.com',
+  checks: [
+    {
+      kind: 'mx',
+      status: 'warning',
+      found: ['0 mail.protection.outlook.com', '10 mx.moat.test'],
+      advice: 'Mail for example.com goes to mail.protection.outlook.com before Moat.',
+      suggested: 'example.com. MX 10 mx.moat.test.',
+    },
+    { kind: 'spf', status: 'ok', found: ['v=spf1 mx -all'], advice: 'SPF is published.', suggested: null },
+    {
+      kind: 'dmarc',
+      status: 'missing',
+      found: [],
+      advice: 'example.com has no DMARC record.',
+      suggested: '_dmarc.example.com. TXT "v=DMARC1; p=quarantine"',
+    },
+  ],
+};
+
+function onboardingApi() {
+  let state: OnboardingState = {
+    onboarded: false,
+    domains: ['example.com'],
+    mx_host: 'mx.moat.test',
+    next_hop: null,
+    deployment_relay: false,
+  };
+  let user = buildCurrentUser({ role: 'admin', on_boarding_required: true, email: 'ada@example.com' });
+  return stubApi({
+    'GET /api/v1/current_user': () => jsonResponse(200, user),
+    'GET /api/v1/onboarding': () => jsonResponse(200, state),
+    'POST /api/v1/onboarding/domains': (call) => {
+      const { domain } = call.body as { domain: string };
+      if (!domain.includes('.'))
+        return errorResponse(400, 'validation_error', `"${domain}" is not a valid mail domain`);
+      state = { ...state, domains: [...state.domains, domain] };
+      return jsonResponse(200, state);
+    },
+    'POST /api/v1/onboarding/dns_check': () => jsonResponse(200, DNS),
+    'PUT /api/v1/onboarding/next_hop': (call) => {
+      const { next_hop } = call.body as { next_hop: string | null };
+      if (next_hop === 'localhost:25') {
+        return errorResponse(
+          400,
+          'validation_error',
+          "That is Moat's own gateway: mail would go round in a loop",
+        );
+      }
+      state = { ...state, next_hop };
+      return jsonResponse(200, state);
+    },
+    'POST /api/v1/onboarding/test_message': () =>
+      jsonResponse(200, { delivered: false, via: 'exchange01:25', response: '550 5.1.1 User unknown' }),
+    'POST /api/v1/onboarding/complete': () => {
+      state = { ...state, onboarded: true };
+      user = { ...user, on_boarding_required: false };
+      return jsonResponse(200, state);
+    },
+  });
+}
+
+describe('Onboarding (/onboarding)', () => {
+  it('leads through domains, DNS records and the mail server, then finishes on all-set', async () => {
+    const user = userEvent.setup();
+    const api = onboardingApi();
+    const app = renderRoute('/dashboard');
+    await screen.findByRole('heading', { name: 'Set up Moat for your organisation' });
+    expect(app.location()).toBe('/onboarding');
+
+    // Domains: a refusal is said under the field, once; a good one joins the list.
+    const field = screen.getByRole('textbox', { name: 'Add a domain' });
+    await user.type(field, 'nodot');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('"nodot" is not a valid mail domain')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, 'example.org');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    const list = screen.getByRole('list', { name: 'Your domains' });
+    expect(await within(list).findByText('example.org')).toBeInTheDocument();
+
+    // DNS records: each check with what is published and what to publish.
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(await screen.findByRole('button', { name: 'Check records' }));
+    expect(await screen.findByText(/goes to mail.protection.outlook.com before Moat/)).toBeInTheDocument();
+    expect(screen.getByText('_dmarc.example.com. TXT "v=DMARC1; p=quarantine"')).toBeInTheDocument();
+    expect(screen.getByText('Missing')).toBeInTheDocument();
+    expect(api.calls.find((c) => c.url.pathname.endsWith('/dns_check'))?.body).toEqual({
+      domain: 'example.com',
+    });
+
+    // Mail server: the gateway itself is refused under the field; a test message says what the server said.
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    const hop = await screen.findByRole('textbox', { name: /Your mail server/ });
+    expect(screen.getByRole('button', { name: 'Send test message' })).toBeDisabled();
+    await user.type(hop, 'localhost:25');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/Moat's own gateway/)).toBeInTheDocument();
+    await user.clear(hop);
+    await user.type(hop, 'exchange01:25');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Send a test message to/ })).toHaveValue('ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send test message' }));
+    expect(
+      await screen.findByText('The test message did not reach your mail server (exchange01:25)'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('550 5.1.1 User unknown')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Finish set-up' }));
+    await screen.findByRole('heading', { name: 'You are all set' });
+    expect(app.location()).toBe('/onboarding/all-set');
+    expect(screen.getByText('Clean mail is delivered to exchange01:25.')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Go to the overview' }));
+    await waitFor(() => expect(app.location()).toBe('/dashboard'));
+  });
+});

@@ -1,0 +1,89 @@
+import { Button, Center, Group, Loader, Paper, Stack, Stepper, Text, Title } from '@mantine/core';
+import type { CurrentUser } from '@moat/contracts/current-user';
+import { ROUTES } from '@moat/contracts/routes';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { queryKeys } from '../../../lib/query-keys';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { onboardingQueryOptions, useCompleteOnboarding } from '../api/onboarding';
+import { DnsCheckPanel } from './DnsCheckPanel';
+import { DomainsPanel } from './DomainsPanel';
+import { NextHopPanel } from './NextHopPanel';
+
+const STEPS = ['domains', 'dns', 'hop'] as const;
+
+/**
+ * Onboarding (SPEC §2.5): the organisation's domains, their DNS records, its mail server and a
+ * test message, then done. Each step can be left for later; finishing leads to all-set.
+ */
+export function OnboardingWizard() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('onboarding.title'));
+  const state = useQuery(onboardingQueryOptions());
+  const complete = useCompleteOnboarding();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [active, setActive] = useState(0);
+
+  if (state.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('onboarding.loading')} />
+      </Center>
+    );
+  }
+  if (state.isError) return <ApiErrorAlert error={state.error} />;
+
+  const finish = () =>
+    complete.mutate(undefined, {
+      onSuccess: () => {
+        // The user is done: the console's guards let them in from now on (all-set is a child of
+        // this route, whose guard does not run again on the way there).
+        queryClient.setQueryData<CurrentUser>(queryKeys.currentUser(), (user) =>
+          user ? { ...user, on_boarding_required: false } : user,
+        );
+        void navigate(ROUTES.onboarding.allSet);
+      },
+    });
+  const last = active === STEPS.length - 1;
+
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
+      <Stack gap="lg">
+        <Stack gap={4}>
+          <Title order={1} size="h2">
+            {t('onboarding.title')}
+          </Title>
+          <Text>{t('onboarding.description')}</Text>
+        </Stack>
+        <Stepper active={active} onStepClick={setActive} size="sm" allowNextStepsSelect>
+          <Stepper.Step label={t('onboarding.steps.domains')}>
+            <DomainsPanel state={state.data} />
+          </Stepper.Step>
+          <Stepper.Step label={t('onboarding.steps.dns')}>
+            <DnsCheckPanel state={state.data} />
+          </Stepper.Step>
+          <Stepper.Step label={t('onboarding.steps.hop')}>
+            <NextHopPanel state={state.data} />
+          </Stepper.Step>
+        </Stepper>
+        {complete.isError && <ApiErrorAlert error={complete.error} />}
+        <Group justify="space-between">
+          <Button variant="default" onClick={() => setActive(active - 1)} disabled={active === 0}>
+            {t('onboarding.back')}
+          </Button>
+          {last ? (
+            <Button onClick={finish} loading={complete.isPending}>
+              {t('onboarding.finish')}
+            </Button>
+          ) : (
+            <Button onClick={() => setActive(active + 1)}>{t('onboarding.next')}</Button>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
