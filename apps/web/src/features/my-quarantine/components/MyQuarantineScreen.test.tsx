@@ -40,6 +40,7 @@ function myApi() {
   return stubApi({
     'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'user' })),
     'GET /api/v1/my_quarantine': () => jsonResponse(200, { items, total: items.length }),
+    'GET /api/v1/my_senders': () => jsonResponse(200, { items: [], total: 0, max: 500 }),
     [`GET /api/v1/my_quarantine/${base.id}`]: () =>
       jsonResponse(200, {
         ...base,

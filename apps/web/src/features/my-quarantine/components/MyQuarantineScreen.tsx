@@ -12,6 +12,7 @@ import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { StatusBadge, VerdictBadge } from '../../quarantine/components/Badges';
 import { LoadedPreview } from '../../quarantine/components/MessagePreview';
 import { useMyMessage, useMyMessages, useRestoreMine } from '../api/my-quarantine';
+import { MySendersSection, SenderActions } from './MySendersSection';
 
 const SORTS = ['received_at'] as const;
 
@@ -131,7 +132,8 @@ function MyPreview({ id }: { id: string }) {
 
 /**
  * A user's own quarantine (issue 12, SPEC §6): the messages held for their address, each with a
- * preview and what the policy lets them do — restore it, ask an admin, or nothing.
+ * preview and what the policy lets them do — restore it, ask an admin, or nothing — and their own
+ * allowed and blocked senders.
  */
 export function MyQuarantineScreen() {
   const { t } = useTranslation();
@@ -140,6 +142,7 @@ export function MyQuarantineScreen() {
   const [previewing, setPreviewing] = useState<string | null>(null);
   const [asking, setAsking] = useState<MyMessage | null>(null);
   const [status, setStatus] = useState<string | null>(null);
+  const previewed = list.data?.items.find((m) => m.id === previewing);
 
   return (
     <Stack gap="md">
@@ -199,7 +202,20 @@ export function MyQuarantineScreen() {
         ))}
       </ListTable>
       <PreviewDrawer opened={previewing !== null} onClose={() => setPreviewing(null)}>
-        {previewing && <MyPreview id={previewing} />}
+        {previewing && (
+          <Stack gap="md">
+            {previewed?.sender && (
+              <SenderActions
+                sender={previewed.sender}
+                onDone={(text) => {
+                  setPreviewing(null);
+                  setStatus(text);
+                }}
+              />
+            )}
+            <MyPreview id={previewing} />
+          </Stack>
+        )}
       </PreviewDrawer>
       {asking && (
         <RequestDialog
@@ -211,6 +227,7 @@ export function MyQuarantineScreen() {
           }}
         />
       )}
+      <MySendersSection />
     </Stack>
   );
 }
