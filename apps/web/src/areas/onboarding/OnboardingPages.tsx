@@ -3,10 +3,10 @@ import { ROUTES } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { CenteredPage } from '../../components/ui/CenteredPage';
 import { MessagePanel } from '../../components/ui/MessagePanel';
 import { onboardingQueryOptions } from '../../features/onboarding/api/onboarding';
 import { OnboardingWizard } from '../../features/onboarding/components/OnboardingWizard';
+import { OnboardingFrame } from './OnboardingLayout';
 
 /** /onboarding: the set-up of the organisation's mail flow. */
 export function OnboardingPage() {
@@ -57,8 +57,8 @@ export function AllSetPage() {
 /** v1/wizard: the older set-up wizard (chosen when enableUI2Onboarding is off) leads to the same steps. */
 export function WizardPage() {
   return (
-    <CenteredPage wide>
+    <OnboardingFrame>
       <OnboardingWizard />
-    </CenteredPage>
+    </OnboardingFrame>
   );
 }

@@ -19,11 +19,12 @@ import { showsUnifiedQuarantineToggle } from '../../features/unified-quarantine/
 import { useAlertBadge } from '../../features/user-interaction-dashboard/api/get-alert-badge';
 import { deploymentQueryOptions } from '../../lib/console-data/get-deployment';
 import { incidentsQueryOptions } from '../../lib/console-data/get-incidents';
+import { useSavedTheme } from '../../lib/use-saved-theme';
 import { FloatingMenu } from './FloatingMenu';
 import { HelpMenu } from './HelpMenu';
 import { NavbarLabel, ShellStatus } from './ShellStatus';
 import { TenantLogo } from './TenantLogo';
-import { ThemeSwitch, useSavedTheme } from './ThemeSwitch';
+import { ThemeSwitch } from './ThemeSwitch';
 import { UserMenu } from './UserMenu';
 import { VersionInfoDialog } from './VersionInfoDialog';
 import './shell.css';

@@ -2,7 +2,6 @@ import { ActionIcon, Menu, useMantineColorScheme } from '@mantine/core';
 import { THEMES, type ThemeMode } from '@moat/contracts/constants';
 import type { CurrentUser } from '@moat/contracts/current-user';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/ui/Notifications';
 import { savePreferences } from '../../lib/console-data/save-preferences';
@@ -11,18 +10,6 @@ import { colorSchemeOf, themeModeOf } from '../../lib/theme';
 import { ShellIcon } from './ShellIcons';
 
 const LABEL_KEY = { mixed: 'shell.theme.mixed', dark: 'shell.theme.dark' } as const;
-
-/**
- * Applies the user's saved theme (user_preferences.applicationMode) when it is loaded or changes;
- * a user who never chose one gets the organisation's default (Customization).
- */
-export function useSavedTheme(user: CurrentUser, organisationDefault: ThemeMode | undefined): void {
-  const { setColorScheme } = useMantineColorScheme();
-  const mode = user.user_preferences.applicationMode ?? organisationDefault;
-  useEffect(() => {
-    if (mode) setColorScheme(colorSchemeOf(mode));
-  }, [mode, setColorScheme]);
-}
 
 /**
  * The theme selector of the top bar (SPEC §2.4, §9: a mixed theme and a dark theme). The choice

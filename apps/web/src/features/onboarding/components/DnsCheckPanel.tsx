@@ -60,11 +60,9 @@ export function DnsCheckPanel({ state }: { state: OnboardingState }) {
                     <Text size="xs" c="dimmed">
                       {t('onboarding.dns.found')}
                     </Text>
-                    {c.found.map((record) => (
-                      <Code key={record} block className="dns-record">
-                        {record}
-                      </Code>
-                    ))}
+                    <Code block className="dns-record">
+                      {c.found.join('\n')}
+                    </Code>
                   </div>
                 )}
                 {c.suggested && (
