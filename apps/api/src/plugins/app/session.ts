@@ -32,7 +32,17 @@ declare module 'fastify' {
      * "Admin (or demo customer)"), who may look but not change.
      */
     requireAdminOrDemo: (request: FastifyRequest) => Promise<void>;
+    /** Every route with who may call it (its guard), in the order they were registered. */
+    routeAccess: RouteAccess[];
   }
+}
+
+/** Who may call a route, by its guard: anyone, any session, a signed-in user, an admin (or demo). */
+export type Access = 'public' | 'session' | 'user' | 'admin_or_demo' | 'admin';
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
 }
 
 export interface SignedIn {
@@ -79,6 +89,28 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
     if (user.role === 'admin') return;
     const tenant = await app.services.deployment.tenant(user.tenantId);
     if (tenant.deploymentMode !== 'demo') throw refuse();
+  });
+
+  // Each route's guard is recorded (the access table, tested route by route) and runs first, as
+  // an onRequest hook of the route: someone not allowed learns nothing of the route's input
+  // rules (a 403, never a 400 about the body).
+  const guards = new Map<unknown, Access>([
+    [app.requireSession, 'session'],
+    [app.requireUser, 'user'],
+    [app.requireAdminOrDemo, 'admin_or_demo'],
+    [app.requireAdmin, 'admin'],
+  ]);
+  app.decorate('routeAccess', [] as RouteAccess[]);
+  app.addHook('onRoute', (route) => {
+    const handlers = [route.preHandler ?? []].flat();
+    const guard = handlers.find((handler) => guards.has(handler));
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      app.routeAccess.push({ method, url: route.url, access: guard ? guards.get(guard)! : 'public' });
+    }
+    if (!guard) return;
+    route.preHandler = handlers.filter((handler) => handler !== guard);
+    route.onRequest = [...[route.onRequest ?? []].flat(), guard as never];
   });
 
   app.addHook('onRequest', async (request, reply) => {
