@@ -325,9 +325,16 @@ export function licenceState(input: {
   return { isAboutToExpire: days >= 0, isExpired: days < 0 };
 }
 
-/** Where a quick-search result leads (SPEC §2.4 "Search result links"). */
+/** A quick-search result that is mail the gateway delivered (a Mail Explorer row). */
+export const MAIL_LOG_ENTITY = 'mail_log';
+
+/**
+ * Where a quick-search result leads (SPEC §2.4 "Search result links"); delivered mail opens its
+ * message trace.
+ */
 export function searchResultPath(result: Pick<SearchResult, 'type' | 'entity_type' | 'entity_id'>): string {
   const id = encodeURIComponent(result.entity_id);
+  if (result.entity_type === MAIL_LOG_ENTITY) return `/mail-explorer/message/${id}`;
   if (result.type === 'rule') return `/policy/edit-rule/${id}`;
   if (['email', 'message', 'file'].includes(result.type)) {
     return `/profile/${result.type}/${encodeURIComponent(result.entity_type)}/${id}`;

@@ -27,6 +27,16 @@ export interface MessageHit {
   verdict: string;
 }
 
+/** A Mail Explorer row: mail the gateway delivered (clean, with a warning, or stripped). */
+export interface DeliveredHit {
+  id: string;
+  subject: string;
+  sender: string;
+  recipient: string;
+  verdict: string;
+  action: string;
+}
+
 export interface EventHit {
   id: string;
   /** The app of the event's message; null for an event without one (engine and service events). */
@@ -293,6 +303,32 @@ export function createSearchRepo(db: DbOrTx, options: { addressKeyRows?: number 
         description: String(r.description),
         subject: r.subject === null || r.subject === undefined ? null : String(r.subject),
         createdAt: new Date(r.created_at as string | Date),
+      }));
+    },
+
+    /**
+     * Mail the gateway let through (Mail Explorer's rows that were not held: the held ones are
+     * found as held messages), received in the range, whose words match; newest first. The words
+     * are those of mail_log's trigram index (migration 0007).
+     */
+    async deliveredMail(scope: SearchScope, tx?: DbOrTx): Promise<DeliveredHit[]> {
+      const { tenantId, since, limit, pattern } = scope;
+      const result = await (tx ?? db).execute(sql`
+        select l.id, l.subject, l.sender, l.recipient, l.verdict, l.action
+        from mail_log l
+        where l.tenant_id = ${tenantId}
+          and l.received_at >= ${since}
+          and l.quarantine_message_id is null
+          and (l.subject || ' ' || l.sender_name || ' ' || l.sender || ' ' || l.recipient) ilike ${pattern}
+        order by l.received_at desc
+        limit ${limit}`);
+      return rowsOf(result).map((r) => ({
+        id: String(r.id),
+        subject: String(r.subject),
+        sender: String(r.sender),
+        recipient: String(r.recipient),
+        verdict: String(r.verdict),
+        action: String(r.action),
       }));
     },
 

@@ -1,4 +1,4 @@
-import type { SearchGroup, SearchResult } from '@moat/contracts/console';
+import { MAIL_LOG_ENTITY, type SearchGroup, type SearchResult } from '@moat/contracts/console';
 import { SAAS_APPS } from '@moat/contracts/deployment';
 import { VERDICTS, type Verdict } from '@moat/contracts/quarantine';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,6 +9,8 @@ import type { SearchRepo, SearchScope } from './search.repo.ts';
 
 const DAY_MS = 86_400_000;
 const RANGE_DAYS = { day: 1, week: 7, month: 31, year: 366 } as const;
+/** The gateway's app: its delivered mail is in Mail Explorer (mail_log). */
+const GATEWAY_APP = 'smtp_emails';
 /** Results of the console itself (users and policy rules) rather than of a protected app. */
 export const PORTAL_GROUP = 'portal';
 /** Events not tied to a message of an app (engine and service events). */
@@ -25,15 +27,15 @@ export interface SearchParams {
 const isoOf = (value: Date) => value.toISOString();
 
 /**
- * Quick search (SPEC §7 GET /api/v1/search) over the tenant's quarantined messages, security
- * events, users and policy rules, all inside the date range. Substring matches use the pg_trgm
+ * Quick search (SPEC §7 GET /api/v1/search) over the tenant's quarantined messages, the mail the
+ * gateway delivered (admins: Mail Explorer's rows), security events, users and policy rules, all inside the date range. Substring matches use the pg_trgm
  * indexes of migration 0006. Results are grouped by app (one group per SaaS app, plus `portal`
  * for users and rules and `system` for events without a message); each category holds at most
  * `category_limit` items. A category that fails is logged and its group dropped; the others
  * still answer.
  */
 export function createSearchService(deps: {
-  repo: Pick<SearchRepo, 'enabledApps' | 'messages' | 'events' | 'users'>;
+  repo: Pick<SearchRepo, 'enabledApps' | 'messages' | 'deliveredMail' | 'events' | 'users'>;
   /** The tenant's restore policy for a verdict (stored or default). */
   restorePolicyOf: (tenantId: string, verdict: Verdict) => Promise<RestorePolicy>;
   clock: Clock;
@@ -58,6 +60,22 @@ export function createSearchService(deps: {
         entity_id: m.id,
         mime: 'message/rfc822',
         description: `${m.sender} → ${m.recipient} · ${m.verdict}`,
+      } satisfies SearchResult,
+    }));
+  }
+
+  /** Mail the gateway delivered, for an admin (Mail Explorer's rows; a result opens the trace). */
+  async function delivered(scope: SearchScope, apps: string[]) {
+    if (scope.recipient !== null || !apps.includes(GATEWAY_APP)) return [];
+    return (await repo.deliveredMail(scope)).map((m) => ({
+      app: GATEWAY_APP,
+      result: {
+        name: m.subject || '(no subject)',
+        type: 'email',
+        entity_type: MAIL_LOG_ENTITY,
+        entity_id: m.id,
+        mime: 'message/rfc822',
+        description: `${m.sender} → ${m.recipient} · ${m.action.replaceAll('_', ' ')}`,
       } satisfies SearchResult,
     }));
   }
@@ -143,15 +161,18 @@ export function createSearchService(deps: {
         return [];
       };
 
-      const [found, foundEvents, foundUsers, foundRules] = await Promise.all([
+      const [found, foundDelivered, foundEvents, foundUsers, foundRules] = await Promise.all([
         messages(scope, apps).catch(failed(null, 'messages')),
+        delivered(scope, apps).catch(failed(GATEWAY_APP, 'delivered mail')),
         events(scope, apps, system).catch(failed(null, 'events')),
         recipient
           ? Promise.resolve([])
           : users(tenantId, pattern, limit).catch(failed(PORTAL_GROUP, 'users')),
         rules(tenantId, keyword, limit).catch(failed(PORTAL_GROUP, 'rules')),
       ]);
-      for (const { app, result } of [...found, ...foundEvents]) groupOf(app).results.push(result);
+      for (const { app, result } of [...found, ...foundDelivered, ...foundEvents]) {
+        groupOf(app).results.push(result);
+      }
       for (const result of [...foundUsers, ...foundRules]) groupOf(PORTAL_GROUP).results.push(result);
 
       const order = (app: string) => {

@@ -1,10 +1,11 @@
-import { CONSOLE_API, type SearchGroup } from '@moat/contracts/console';
+import { CONSOLE_API, type SearchGroup, searchResultPath } from '@moat/contracts/console';
+import { SESSION_COOKIE } from '@moat/contracts/current-user';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releases, restoreRequests, securityEvents } from '../../db/schema.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { signedInAs } from '../../test/console.ts';
-import { buildQuarantinedMessage, buildUser } from '../../test/factories.ts';
+import { buildMailLogEntry, buildQuarantinedMessage, buildSession, buildUser } from '../../test/factories.ts';
 
 const DAY = 86_400_000;
 let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -300,5 +301,50 @@ describe('what a plain user finds and counts', () => {
     const overview = (await user.get(CONSOLE_API.overview)).json();
     expect(overview.quarantined).toBe(1);
     expect(overview.recent_events.map((e: { subject: string }) => e.subject)).toEqual(['Salary slip']);
+  });
+});
+
+describe('mail the gateway delivered', () => {
+  it('is found by an admin (once, opening its trace), not by a plain user, and a held one only as held', async () => {
+    const admin = await signedInAs(t.app, t.db, { apps: ['smtp_emails'] });
+    const tenantId = admin.tenant.id;
+    const domain = admin.tenant.domain;
+    const delivered = await buildMailLogEntry(t.db, tenantId, {
+      subject: 'Quarterly numbers',
+      recipient: `pat@${domain}`,
+      action: 'delivered',
+      verdict: 'clean',
+    });
+    const held = await buildQuarantinedMessage(t.db, tenantId, {
+      subject: 'Quarterly numbers (fake)',
+      saasType: 'smtp_emails',
+    });
+    await buildMailLogEntry(t.db, tenantId, {
+      subject: 'Quarterly numbers (fake)',
+      action: 'quarantined',
+      quarantineMessageId: held.id,
+    });
+    await buildMailLogEntry(t.db, tenantId, {
+      subject: 'Quarterly numbers of last year',
+      receivedAt: new Date(Date.now() - 60 * DAY),
+    });
+    const groups = (
+      await admin.get(`${CONSOLE_API.search}?nosystem=1&keyword=quarterly`)
+    ).json() as SearchGroup[];
+    const emails = groups.flatMap((g) => g.results.filter((r) => r.type === 'email'));
+    expect(emails.map((r) => r.name).sort()).toEqual(['Quarterly numbers', 'Quarterly numbers (fake)']);
+    const found = emails.find((r) => r.name === 'Quarterly numbers')!;
+    expect(found).toMatchObject({ entity_type: 'mail_log', entity_id: delivered.id });
+    expect(searchResultPath(found)).toBe(`/mail-explorer/message/${delivered.id}`);
+
+    const plain = await buildUser(t.db, tenantId, { email: `pat@${domain}` });
+    const { token } = await buildSession(t.db, plain);
+    const asPlain = await t.app.inject({
+      method: 'GET',
+      url: `${CONSOLE_API.search}?nosystem=1&keyword=quarterly`,
+      cookies: { [SESSION_COOKIE]: token },
+    });
+    const theirs = (asPlain.json() as SearchGroup[]).flatMap((g) => g.results.map((r) => r.entity_type));
+    expect(theirs).not.toContain('mail_log');
   });
 });
