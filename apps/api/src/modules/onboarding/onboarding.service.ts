@@ -47,6 +47,38 @@ export function systemResolver(servers: string[] = []): OnboardingResolver {
 
 type Check = DnsCheck['checks'][number];
 
+/** What each connection failure means, in words: never the bytes a server that is not SMTP sent. */
+const CONNECTION_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'ECONNREFUSED: nothing listens on that port',
+  ETIMEDOUT: 'ETIMEDOUT: the server did not answer in time',
+  ENOTFOUND: 'ENOTFOUND: that host name does not resolve',
+  EAI_AGAIN: 'EAI_AGAIN: the host name could not be resolved now',
+  EHOSTUNREACH: 'EHOSTUNREACH: that host cannot be reached',
+  ENETUNREACH: 'ENETUNREACH: that network cannot be reached',
+  ECONNRESET: 'ECONNRESET: the server closed the connection',
+  ETLS: 'ETLS: the TLS handshake failed',
+};
+
+/**
+ * Why the test message was not delivered: the mail server's own SMTP reply (a 4xx or 5xx line,
+ * printable characters only), or what went wrong with the connection in fixed words. Whatever
+ * else a server sent (a service that is not a mail server) is not echoed back.
+ */
+export function whyNotDelivered(error: RelayError): string {
+  const reply = (error as { response?: unknown }).response;
+  if (error.responseCode && typeof reply === 'string' && /^[45]\d\d[ -]/.test(reply)) {
+    return reply.replace(/[^\x20-\x7e]+/g, ' ').trim().slice(0, 300);
+  }
+  const { originalCode, timeoutType } = error as { originalCode?: string; timeoutType?: string };
+  const code = originalCode ?? timeoutType ?? error.code ?? '';
+  return (
+    CONNECTION_FAILURES[code] ??
+    (code === 'GREETING_TIMEOUT' || code === 'EPROTOCOL' || code === 'ECONNECTION'
+      ? `${code}: the server did not answer as a mail server (SMTP)`
+      : 'The mail server could not be reached')
+  );
+}
+
 /** Records that failed to answer say so; "no such record" is an answer (null). */
 async function lookup(
   resolve: OnboardingResolver,
@@ -385,9 +417,7 @@ export function createOnboardingService(deps: {
         const response = await relay.send({ from, to: [to] }, raw);
         result = { delivered: true, via, response: response || 'accepted' };
       } catch (error) {
-        const { responseCode, code, message } = error as RelayError;
-        const why = responseCode ? message : `${code ?? 'error'}: ${message}`;
-        result = { delivered: false, via, response: why.replace(/\s+/g, ' ').slice(0, 500) };
+        result = { delivered: false, via, response: whyNotDelivered(error as RelayError) };
       } finally {
         relay.close();
       }

@@ -1,4 +1,4 @@
-import type net from 'node:net';
+import net from 'node:net';
 import { API } from '@moat/contracts/api-paths';
 import { ONBOARDING_API } from '@moat/contracts/onboarding';
 import { and, eq } from 'drizzle-orm';
@@ -267,7 +267,17 @@ describe('next hop and test message', () => {
     const down = await org.post(ONBOARDING_API.testMessage, { to: `boss@${org.domain}` });
     expect(down.json()).toMatchObject({ delivered: false });
     expect(down.json().response).toContain('ECONNREFUSED');
-    expect(await org.audited('onboarding.test_message')).toHaveLength(3);
+    // Not a mail server (it answers, but not SMTP): what it sent is not echoed back.
+    const notSmtp = net.createServer((socket) => socket.end('-ERR secret banner of another service\r\n'));
+    await new Promise<void>((resolve) => notSmtp.listen(0, '127.0.0.1', resolve));
+    await org.put(ONBOARDING_API.nextHop, {
+      next_hop: `127.0.0.1:${(notSmtp.address() as net.AddressInfo).port}`,
+    });
+    const other = await org.post(ONBOARDING_API.testMessage, { to: `boss@${org.domain}` });
+    notSmtp.close();
+    expect(other.json()).toMatchObject({ delivered: false });
+    expect(other.json().response).not.toContain('secret');
+    expect(await org.audited('onboarding.test_message')).toHaveLength(4);
   });
 
   it("delivers the organisation's mail to its own next hop, with no relay on this node", async () => {
