@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import type { MoatWithMail } from './moat-with-mail.ts';
+import { openSignInLink } from './sign-in-link.ts';
 import type { ReceivedMail } from './smtp-sink.ts';
 
 /**
@@ -109,9 +110,7 @@ export function mailScenarios(env: MoatWithMail) {
 
   /** Signs the first admin in with a one-time link from the CLI. */
   async function signInAdmin(page: Page) {
-    const link = await env.cli('auth:link', '--email', 'admin@acme.test');
-    expect(link.code, link.stderr).toBe(0);
-    await page.goto(local(link.stdout.trim().split('\n').at(-1)!));
+    await openSignInLink(page, env.moat, 'admin@acme.test');
     await expect(page).toHaveURL(/#\/dashboard$/);
   }
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
+import { openSignInLink } from '../support/sign-in-link.ts';
 
 /**
  * The Analytics Dashboard over real mail: a clean message, a phishing lookalike and an EICAR
@@ -73,15 +74,7 @@ test('the dashboard counts the mail sent through the gateway and drills into Mai
   );
   await env.sink.waitFor('ana@acme.test', (m) => m.subject === 'A message to you was held: Scan me');
 
-  const link = await env.cli('auth:link', '--email', 'admin@acme.test');
-  expect(link.code, link.stderr).toBe(0);
-  await page.goto(
-    link.stdout
-      .trim()
-      .split('\n')
-      .at(-1)!
-      .replace(/^https?:\/\/[^/]+/, env.moat.url),
-  );
+  await openSignInLink(page, env.moat, 'admin@acme.test');
   await expect(page).toHaveURL(/#\/dashboard$/);
   await page.goto(`${env.moat.url}/#/analytics/dashboard?range=24h`);
 

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
+import { openSignInLink } from '../support/sign-in-link.ts';
 
 /**
  * A plain user's own allow and block list (issue 12, SPEC §6): Ana blocks a sender's domain from
@@ -10,15 +11,7 @@ import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.
 let env: MoatWithMail;
 
 async function signIn(page: Page, email: string) {
-  const link = await env.cli('auth:link', '--email', email);
-  expect(link.code, link.stderr).toBe(0);
-  await page.goto(
-    link.stdout
-      .trim()
-      .split('\n')
-      .at(-1)!
-      .replace(/^https?:\/\/[^/]+/, env.moat.url),
-  );
+  await openSignInLink(page, env.moat, email);
   await expect(page).toHaveURL(/#\/dashboard$/);
 }
 

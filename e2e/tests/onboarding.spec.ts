@@ -1,6 +1,7 @@
 import { startDnsServer, type TestZone } from '../../apps/api/src/test/dns-server.ts';
 import { expect, expectNoAxeViolations, settled, test } from '../support/fixtures.ts';
-import { type RunningMoat, runCli, startMoat } from '../support/server.ts';
+import { type RunningMoat, startMoat } from '../support/server.ts';
+import { openSignInLink } from '../support/sign-in-link.ts';
 import { startSmtpSink } from '../support/smtp-sink.ts';
 
 /**
@@ -45,15 +46,7 @@ test('a new organisation is set up from the browser, then the console opens on t
   page,
 }) => {
   test.setTimeout(120_000);
-  const link = await runCli(['auth:link', '--email', 'boss@onboard.test'], { DATA_DIR: moat.dataDir });
-  expect(link.code, link.stderr).toBe(0);
-  await page.goto(
-    link.stdout
-      .trim()
-      .split('\n')
-      .at(-1)!
-      .replace(/^https?:\/\/[^/]+/, moat.url),
-  );
+  await openSignInLink(page, moat, 'boss@onboard.test');
   await expect(page).toHaveURL(/#\/onboarding$/);
   await expect(page.getByRole('heading', { name: 'Set up Moat for your organisation' })).toBeVisible();
   // The rest of the console waits until set-up is done.

@@ -1,0 +1,19 @@
+import type { Page } from '@playwright/test';
+import { expect } from './fixtures.ts';
+import { runCli } from './server.ts';
+
+/**
+ * Opens a one-time sign-in link for `email` from the CLI (`auth:link`) on this server, as an
+ * operator hands one out; the caller checks where it lands.
+ */
+export async function openSignInLink(page: Page, moat: { url: string; dataDir: string }, email: string) {
+  const link = await runCli(['auth:link', '--email', email], { DATA_DIR: moat.dataDir });
+  expect(link.code, link.stderr).toBe(0);
+  await page.goto(
+    link.stdout
+      .trim()
+      .split('\n')
+      .at(-1)!
+      .replace(/^https?:\/\/[^/]+/, moat.url),
+  );
+}
