@@ -33,6 +33,8 @@ test.beforeAll(async () => {
       ADMIN_PASSWORD: 'onboard-admin-password',
       DNS_SERVERS: dns.address,
       SMTP_HOSTNAME: MX_HOST,
+      // The organisation's mail server is on this machine (loopback): an organisation's own deployment.
+      NEXT_HOP_NETWORKS: 'any',
     },
   });
 });

@@ -349,6 +349,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Bound below: the tenant settings are built after the mailer (their caches need the database's notices).
     senderOf: (tenantId, tx) => senderOf(tenantId, tx),
     nextHopOf: (tenantId) => nextHopOf(tenantId),
+    nextHopNetworks: config.nextHopNetworks,
   });
   let senderOf = async (
     _tenantId: string,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { nodeNameOf } from './lib/node-name.ts';
+import { NEXT_HOP_NETWORKS, type NextHopNetworks } from './mail/next-hop.ts';
 
 const port = (fallback: number) =>
   z
@@ -89,6 +90,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be a host name')
     .optional(),
   /** The DNS servers Moat asks (SPF, DKIM, DMARC, Onboarding's checks); empty: the system's. */
+  NEXT_HOP_NETWORKS: z.enum(NEXT_HOP_NETWORKS).default('public'),
   DNS_SERVERS: commaList(
     /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$|^[0-9a-fA-F:]+$/,
     'IP addresses, each with :port if not 53',
@@ -218,6 +220,8 @@ export interface Config {
   databaseUrl: string | undefined;
   publicUrl: string;
   smtpRelayUrl: string | undefined;
+  /** NEXT_HOP_NETWORKS: where an organisation's own next hop may be (mail/next-hop.ts). */
+  nextHopNetworks: NextHopNetworks;
   /** DNS_SERVERS: the servers every lookup asks; empty: the system's resolver configuration. */
   dnsServers: string[];
   adminEmail: string | undefined;
@@ -321,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     smtpRelayUrl: e.SMTP_RELAY_URL,
     dnsServers: e.DNS_SERVERS,
+    nextHopNetworks: e.NEXT_HOP_NETWORKS,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD || undefined,
     logLevel: e.LOG_LEVEL,

@@ -8,9 +8,9 @@ import type { Clock } from '../lib/clock.ts';
 import { createLeaseKeeper } from '../lib/lease-keeper.ts';
 import { LOCAL_NODE } from '../lib/node-name.ts';
 import { createPeriodic } from '../lib/periodic.ts';
-import { nextHopRelayUrl } from './next-hop.ts';
+import { checkedRelayUrl, type NextHopNetworks, whyNotDelivered } from './next-hop.ts';
 import type { DeliveryRow, OutboxRepo, OutboxRow } from './outbox.repo.ts';
-import { createRelay, type Relay } from './relay.ts';
+import { createRelay, type Relay, type RelayError } from './relay.ts';
 import type { Rendered } from './templates.ts';
 
 export interface OutgoingMail extends Rendered {
@@ -36,6 +36,13 @@ export const DEFAULT_OUTBOX_LEASE_MS = 5 * 60_000;
 const JOURNAL_ROTATE_BYTES = 1024 * 1024;
 /** Tenant next hops with a connection pool kept at once. */
 const MAX_TENANT_HOPS = 64;
+/** How long a tenant next hop's checked address is used before it is resolved and checked again. */
+const HOP_RECHECK_MS = 10 * 60_000;
+/**
+ * A tenant's own server gets bounded waits (not nodemailer's minutes), so a slow one holds this
+ * node's delivery slots for seconds, not for ten minutes.
+ */
+const HOP_TIMEOUTS = { connectionTimeout: '30000', greetingTimeout: '30000', socketTimeout: '120000' };
 /** How long a stopping node waits for the mail it is handing to the relay. */
 const STOP_WAIT_MS = 5_000;
 
@@ -109,6 +116,8 @@ export function createMailer(deps: {
    * relay. Given (the server), a node delivers the mail of tenants with one even without a relay.
    */
   nextHopOf?: (tenantId: string) => Promise<string | null>;
+  /** Where a tenant's next hop may be (NEXT_HOP_NETWORKS), checked before each connection pool. */
+  nextHopNetworks?: NextHopNetworks;
   /** This node's name in leases. */
   nodeId?: string;
   leaseMs?: number;
@@ -117,8 +126,8 @@ export function createMailer(deps: {
   const transport: Relay | null = deps.relayUrl ? createRelay(deps.relayUrl) : null;
   /** This node sends mail: through the deployment's relay, or at least to tenants' own next hops. */
   const delivering = transport !== null || deps.nextHopOf !== undefined;
-  /** One pooled relay per tenant next hop in use. */
-  const hops = new Map<string, Relay>();
+  /** One pooled relay per tenant next hop in use, to the address checked when it was made. */
+  const hops = new Map<string, { relay: Relay; until: number }>();
   const parallel = transport?.connections ?? 4;
   const nodeId = deps.nodeId ?? LOCAL_NODE;
   const retryWindowMs = deps.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
@@ -177,25 +186,34 @@ export function createMailer(deps: {
   async function routeOf(row: DeliveryRow): Promise<Relay | null> {
     const hop = row.tenantId && deps.nextHopOf ? await deps.nextHopOf(row.tenantId) : null;
     if (!hop) return transport;
-    let relay = hops.get(hop);
-    if (!relay) {
-      // Bounded: a next hop changed many times leaves no pile of idle pools behind.
-      if (hops.size >= MAX_TENANT_HOPS) {
-        const [oldest, pool] = hops.entries().next().value as [string, Relay];
-        hops.delete(oldest);
-        pool.close();
-      }
-      relay = createRelay(nextHopRelayUrl(hop));
-      hops.set(hop, relay);
+    const now = Date.now();
+    const kept = hops.get(hop);
+    if (kept && kept.until > now) return kept.relay;
+    if (kept) {
+      // Its name is resolved and checked again: it may point elsewhere by now.
+      hops.delete(hop);
+      kept.relay.close();
     }
+    // Bounded: a next hop changed many times leaves no pile of idle pools behind.
+    if (hops.size >= MAX_TENANT_HOPS) {
+      const [oldest, pool] = hops.entries().next().value as [string, { relay: Relay }];
+      hops.delete(oldest);
+      pool.relay.close();
+    }
+    // Throws (the delivery fails and is retried) when the next hop is not allowed.
+    const relay = createRelay(await checkedRelayUrl(hop, deps.nextHopNetworks ?? 'public', HOP_TIMEOUTS));
+    hops.set(hop, { relay, until: now + HOP_RECHECK_MS });
     return relay;
   }
 
   async function deliver(row: DeliveryRow): Promise<void> {
     if (!delivering) return;
     inFlight.add(row.id);
+    /** Sent to a tenant's own server: what it said is kept only as an SMTP reply (next-hop.ts). */
+    let viaHop = false;
     try {
       const relay = await routeOf(row);
+      viaHop = relay !== null && relay !== transport;
       if (!relay) {
         // Neither a next hop of its tenant nor a relay here: it waits for a node that has one.
         await repo.unclaim(row.id, nodeId);
@@ -209,7 +227,10 @@ export function createMailer(deps: {
       journal?.append(row.id);
       await sent.add(row.id);
     } catch (error) {
-      const lastError = (error as Error).message.slice(0, 500);
+      const lastError = (viaHop ? whyNotDelivered(error as RelayError) : (error as Error).message).slice(
+        0,
+        500,
+      );
       const now = deps.clock.now();
       // A permanent refusal (5xx) will not change with retries; nor will mail past its window.
       const permanent = ((error as { responseCode?: number }).responseCode ?? 0) >= 500;
@@ -448,7 +469,7 @@ export function createMailer(deps: {
       const until = Date.now() + STOP_WAIT_MS;
       while (inFlight.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       transport?.close();
-      for (const relay of hops.values()) relay.close();
+      for (const { relay } of hops.values()) relay.close();
       hops.clear();
       await sent.flush();
       await leases.stop();

@@ -231,6 +231,32 @@ export const MALFORMED_CORPUS: MalformedCase[] = [
     note: 'refused 552 (over 1,000 fields)',
   },
   {
+    name: 'received-51',
+    raw: () =>
+      mail([
+        ...Array.from(
+          { length: 51 },
+          (_, i) =>
+            `Received: from hop${i}.loop.test by hop${i + 1}.loop.test; Mon, 03 Mar 2025 09:00:00 +0000`,
+        ),
+        ...head('Looping message'),
+      ]),
+    note: 'refused 554 5.4.6 (more than 50 hops: a mail loop)',
+  },
+  {
+    name: 'received-50',
+    raw: () =>
+      mail([
+        ...Array.from(
+          { length: 50 },
+          (_, i) =>
+            `Received: from hop${i}.relay.test by hop${i + 1}.relay.test; Mon, 03 Mar 2025 09:00:00 +0000`,
+        ),
+        ...head('Fifty hops'),
+      ]),
+    note: 'accepted: exactly the limit',
+  },
+  {
     name: 'headers-1000',
     raw: () => {
       const base = head('1,000 header fields');

@@ -33,9 +33,16 @@ const MUST_REFUSE: Record<string, RegExp> = {
   'multipart-nested-21': /^554 /,
   'multipart-nested-100': /^554 /,
   'parts-600': /^552 /,
+  'received-51': /^554 5\.4\.6 /,
 };
 /** Cases just inside a limit: they must be let in (and then processed or failed like any other). */
-const MUST_ACCEPT = ['header-line-998', 'headers-1000', 'multipart-nested-19', 'encoded-word-nul'];
+const MUST_ACCEPT = [
+  'header-line-998',
+  'headers-1000',
+  'multipart-nested-19',
+  'encoded-word-nul',
+  'received-50',
+];
 
 interface Outcome {
   name: string;

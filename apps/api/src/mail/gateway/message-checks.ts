@@ -13,6 +13,8 @@ export const MESSAGE_LIMITS = {
   mimeParts: 500,
   /** Nested multiparts. */
   mimeDepth: 20,
+  /** Received header fields (hops) of the message: more is a mail loop (Postfix's hopcount_limit). */
+  hops: 50,
 } as const;
 
 /** An SMTP refusal at the end of DATA: the client is told why, and nothing is stored. */
@@ -35,6 +37,7 @@ function checkHeaderBlock(block: Buffer, where: string): Refusal | null {
     return refuse(552, `5.3.4 Message refused: the header of ${where} is larger than 256 KiB`);
   }
   let fields = 0;
+  let hops = 0;
   let start = 0;
   while (start < block.length) {
     let end = block.indexOf(10, start);
@@ -47,8 +50,21 @@ function checkHeaderBlock(block: Buffer, where: string): Refusal | null {
       );
     }
     const first = block[start];
-    if (lineEnd > start && first !== 32 && first !== 9) fields += 1;
+    if (lineEnd > start && first !== 32 && first !== 9) {
+      fields += 1;
+      if (
+        block
+          .subarray(start, start + 9)
+          .toString('latin1')
+          .toLowerCase() === 'received:'
+      )
+        hops += 1;
+    }
     start = end + 1;
+  }
+  // Only the message's own header counts its hops (a forwarded message/rfc822 part has its own).
+  if (where === 'the message' && hops > MESSAGE_LIMITS.hops) {
+    return refuse(554, '5.4.6 Message refused: it passed more than 50 mail servers (a mail loop)');
   }
   if (fields > MESSAGE_LIMITS.headerFields) {
     return refuse(552, `5.3.4 Message refused: ${where} has more than 1,000 header fields`);

@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import os from 'node:os';
 import type {
   DnsCheck,
   DnsCheckStatus,
@@ -13,17 +14,30 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
+  checkedRelayUrl,
+  checkNextHop,
+  type HostLookup,
   nextHopLabel,
-  nextHopRelayUrl,
   nextHopUrl,
   parseNextHop,
   relayUrlWith,
+  whyNotDelivered,
 } from '../../mail/next-hop.ts';
 import { createRelay, type RelayError } from '../../mail/relay.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { TenantsRepo } from '../tenants/tenants.repo.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
+
+/** This machine's own addresses: a next hop there on the gateway's port is the gateway itself. */
+function ownAddresses(): Set<string> {
+  return new Set(
+    Object.values(os.networkInterfaces())
+      .flat()
+      .map((entry) => entry?.address ?? '')
+      .filter(Boolean),
+  );
+}
 
 /** A DNS lookup: node's `resolve` (MX answers as objects, TXT as arrays of strings). */
 export type OnboardingResolver = (name: string, rrtype: 'MX' | 'TXT') => Promise<unknown>;
@@ -46,38 +60,6 @@ export function systemResolver(servers: string[] = []): OnboardingResolver {
 }
 
 type Check = DnsCheck['checks'][number];
-
-/** What each connection failure means, in words: never the bytes a server that is not SMTP sent. */
-const CONNECTION_FAILURES: Record<string, string> = {
-  ECONNREFUSED: 'ECONNREFUSED: nothing listens on that port',
-  ETIMEDOUT: 'ETIMEDOUT: the server did not answer in time',
-  ENOTFOUND: 'ENOTFOUND: that host name does not resolve',
-  EAI_AGAIN: 'EAI_AGAIN: the host name could not be resolved now',
-  EHOSTUNREACH: 'EHOSTUNREACH: that host cannot be reached',
-  ENETUNREACH: 'ENETUNREACH: that network cannot be reached',
-  ECONNRESET: 'ECONNRESET: the server closed the connection',
-  ETLS: 'ETLS: the TLS handshake failed',
-};
-
-/**
- * Why the test message was not delivered: the mail server's own SMTP reply (a 4xx or 5xx line,
- * printable characters only), or what went wrong with the connection in fixed words. Whatever
- * else a server sent (a service that is not a mail server) is not echoed back.
- */
-export function whyNotDelivered(error: RelayError): string {
-  const reply = (error as { response?: unknown }).response;
-  if (error.responseCode && typeof reply === 'string' && /^[45]\d\d[ -]/.test(reply)) {
-    return reply.replace(/[^\x20-\x7e]+/g, ' ').trim().slice(0, 300);
-  }
-  const { originalCode, timeoutType } = error as { originalCode?: string; timeoutType?: string };
-  const code = originalCode ?? timeoutType ?? error.code ?? '';
-  return (
-    CONNECTION_FAILURES[code] ??
-    (code === 'GREETING_TIMEOUT' || code === 'EPROTOCOL' || code === 'ECONNECTION'
-      ? `${code}: the server did not answer as a mail server (SMTP)`
-      : 'The mail server could not be reached')
-  );
-}
 
 /** Records that failed to answer say so; "no such record" is an answer (null). */
 async function lookup(
@@ -243,9 +225,11 @@ function dmarcCheck(domain: string, records: unknown[]): Check {
 export function createOnboardingService(deps: {
   db: Pick<Db, 'transaction'>;
   clock: Clock;
-  config: Pick<Config, 'smtpRelayUrl' | 'mailFrom' | 'smtpPort'> & {
+  config: Pick<Config, 'smtpRelayUrl' | 'mailFrom' | 'smtpPort' | 'nextHopNetworks'> & {
     gateway: Pick<Config['gateway'], 'hostname'>;
   };
+  /** How a next hop's name is resolved (tests); the system's by default. */
+  lookup?: HostLookup;
   tenants: Pick<TenantsRepo, 'findById' | 'domainsOf' | 'update'>;
   tenantsService: Pick<TenantsService, 'addDomain'>;
   audit: Pick<AuditRepo, 'record'>;
@@ -269,9 +253,10 @@ export function createOnboardingService(deps: {
   }
 
   /** The gateway's own address: a next hop there sends mail back to Moat, round and round. */
-  function isOwnGateway(host: string, port: number): boolean {
-    const local = ['localhost', '127.0.0.1', '::1', '0.0.0.0', bare(deps.config.gateway.hostname)];
-    return port === deps.config.smtpPort && (local.includes(host) || host.startsWith('127.'));
+  function isOwnGateway(host: string, port: number, addresses: string[]): boolean {
+    if (port !== deps.config.smtpPort) return false;
+    if (['localhost', bare(deps.config.gateway.hostname)].includes(host)) return true;
+    return addresses.some((address) => address.startsWith('127.') || ownAddresses().has(address));
   }
 
   async function record(actor: Actor, tenantId: string, action: string, details: Record<string, unknown>) {
@@ -333,7 +318,13 @@ export function createOnboardingService(deps: {
             [{ field: 'body.next_hop', message: 'invalid_next_hop' }],
           );
         }
-        if (isOwnGateway(hop.host, hop.port)) {
+        const checked = await checkNextHop(hop, deps.config.nextHopNetworks, deps.lookup);
+        if ('refused' in checked) {
+          throw new AppError('validation_error', `That mail server cannot be used: ${checked.refused}`, [
+            { field: 'body.next_hop', message: 'next_hop_refused' },
+          ]);
+        }
+        if (isOwnGateway(hop.host, hop.port, checked.addresses)) {
           throw new AppError(
             'validation_error',
             "That is Moat's own gateway: mail would go round in a loop. Enter your mail server",
@@ -393,9 +384,17 @@ export function createOnboardingService(deps: {
         socketTimeout: TEST_TIMEOUT_MS,
         pool: 'false',
       };
-      const relayUrl = tenant.nextHopUrl
-        ? nextHopRelayUrl(tenant.nextHopUrl, timeouts)
-        : relayUrlWith(route, timeouts);
+      let relayUrl: string;
+      try {
+        // The next hop is checked again now: its name may point elsewhere since it was saved.
+        relayUrl = tenant.nextHopUrl
+          ? await checkedRelayUrl(tenant.nextHopUrl, deps.config.nextHopNetworks, timeouts, deps.lookup)
+          : relayUrlWith(route, timeouts);
+      } catch (error) {
+        const response = `That mail server cannot be used: ${(error as Error).message}`;
+        await record(actor, tenantId, 'onboarding.test_message', { to, via, delivered: false });
+        return { delivered: false, via, response };
+      }
       const from = tenant.mailFromAddress ?? deps.config.mailFrom;
       const brand = mailBrand(tenant).name;
       const raw = await new MailComposer({

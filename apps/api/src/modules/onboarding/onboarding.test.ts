@@ -61,7 +61,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
   hopPort = (hop.server.address() as net.AddressInfo).port;
   t = await buildTestApp({
-    env: { SMTP_HOSTNAME: 'mx.moat.example.test', SMTP_PORT: '2525' },
+    // The organisation's mail server runs beside Moat here (loopback): a single-organisation deployment.
+    env: { SMTP_HOSTNAME: 'mx.moat.example.test', SMTP_PORT: '2525', NEXT_HOP_NETWORKS: 'any' },
     onboardingResolver: resolver,
   });
 });
@@ -224,13 +225,23 @@ describe('next hop and test message', () => {
       const res = await org.put(ONBOARDING_API.nextHop, { next_hop });
       expect(res.statusCode, next_hop).toBe(400);
     }
-    const loop = await org.put(ONBOARDING_API.nextHop, { next_hop: 'localhost:2525' });
-    expect(loop.statusCode).toBe(400);
-    expect(loop.json().message).toContain("Moat's own gateway");
+    // The gateway itself, however written, is a loop; a link-local address (cloud metadata) is never a next hop.
+    for (const next_hop of ['localhost:2525', '[::ffff:127.0.0.1]:2525', '127.0.0.2:2525']) {
+      const loop = await org.put(ONBOARDING_API.nextHop, { next_hop });
+      expect(loop.statusCode, next_hop).toBe(400);
+      expect(loop.json().message).toContain("Moat's own gateway");
+    }
+    const metadata = await org.put(ONBOARDING_API.nextHop, { next_hop: '169.254.169.254:25' });
+    expect(metadata.statusCode).toBe(400);
+    expect(metadata.json().message).toContain('link-local');
     expect((await org.get(ONBOARDING_API.onboarding)).json().next_hop).toBeNull();
 
-    const set = await org.put(ONBOARDING_API.nextHop, { next_hop: ' Exchange01 ' });
-    expect(set.json().next_hop).toBe('exchange01:25');
+    // A name is resolved and each of its addresses judged (here the machine's own mail port).
+    const set = await org.put(ONBOARDING_API.nextHop, { next_hop: ' LocalHost ' });
+    expect(set.json().next_hop).toBe('localhost:25');
+    const unknown = await org.put(ONBOARDING_API.nextHop, { next_hop: 'no-such-host.invalid' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toContain('does not resolve');
     const v6 = await org.put(ONBOARDING_API.nextHop, { next_hop: '[2001:db8::25]:587' });
     expect(v6.json().next_hop).toBe('[2001:db8::25]:587');
     const [row] = await t.db.select().from(tenants).where(eq(tenants.id, org.tenant.id));
@@ -238,8 +249,8 @@ describe('next hop and test message', () => {
     expect((await org.put(ONBOARDING_API.nextHop, { next_hop: null })).json().next_hop).toBeNull();
     const changes = await org.audited('onboarding.next_hop');
     expect(changes.map((c) => c.details)).toEqual([
-      { from: null, to: 'exchange01:25' },
-      { from: 'exchange01:25', to: '[2001:db8::25]:587' },
+      { from: null, to: 'localhost:25' },
+      { from: 'localhost:25', to: '[2001:db8::25]:587' },
       { from: '[2001:db8::25]:587', to: null },
     ]);
   });
