@@ -64,7 +64,19 @@ test('a new organisation is set up from the browser, then the console opens on t
   await expect(page.getByText('"not a domain" is not a valid mail domain')).toBeVisible();
   await field.fill('mail.onboard.test');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
+  // It counts once its TXT record is published: refused before, taken after.
+  const record = page.getByText(/^mail\.onboard\.test\. TXT "moat-verification=[0-9a-f]+"$/);
+  await expect(record).toBeVisible();
+  const token = /"(moat-verification=[0-9a-f]+)"/.exec((await record.textContent()) ?? '')![1]!;
+  const verify = page.getByRole('button', { name: 'Verify mail.onboard.test' });
+  await verify.click();
+  await expect(
+    page.getByText(`No TXT record "${token}" at mail.onboard.test yet`, { exact: false }),
+  ).toBeVisible();
+  zone['mail.onboard.test'] = { TXT: [[token]] };
+  await verify.click();
   await expect(page.getByRole('list', { name: 'Your domains' }).getByText('mail.onboard.test')).toBeVisible();
+  await expect(verify).toBeHidden();
 
   // DNS records, looked up over DNS: the MX names Moat, SPF is strict, DMARC is missing.
   await page.getByRole('button', { name: 'Next' }).click();

@@ -93,6 +93,7 @@ import {
 import { createMySendersRepo } from './modules/my-senders/my-senders.repo.ts';
 import { mySendersRoutes } from './modules/my-senders/my-senders.routes.ts';
 import { createMySendersService, type MySendersService } from './modules/my-senders/my-senders.service.ts';
+import { createOnboardingRepo } from './modules/onboarding/onboarding.repo.ts';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes.ts';
 import {
   createOnboardingService,
@@ -532,6 +533,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       config,
       tenants,
       tenantsService: createTenantsService({ db, tenants, features, audit }),
+      repo: createOnboardingRepo(db),
       audit,
       resolver: options.onboardingResolver ?? systemResolver(config.dnsServers),
       forgetTenants: () => caches.changed('tenants'),

@@ -9,6 +9,7 @@ import { emailSchema } from './validation.ts';
 export const ONBOARDING_API = {
   onboarding: '/api/v1/onboarding',
   domains: '/api/v1/onboarding/domains',
+  verifyDomain: '/api/v1/onboarding/domains/verify',
   dnsCheck: '/api/v1/onboarding/dns_check',
   nextHop: '/api/v1/onboarding/next_hop',
   testMessage: '/api/v1/onboarding/test_message',
@@ -26,6 +27,8 @@ export const onboardingStateSchema = z
     next_hop: z.string().nullable(),
     /** The deployment has a relay (SMTP_RELAY_URL) that mail goes to without a next hop. */
     deployment_relay: z.boolean(),
+    /** Domains added here that wait for their TXT record (`record`, to publish) to be verified. */
+    pending_domains: z.array(z.object({ domain: z.string(), record: z.string() })),
   })
   .meta({ id: 'OnboardingState' });
 export type OnboardingState = z.infer<typeof onboardingStateSchema>;

@@ -836,6 +836,20 @@ export const policyOverrides = pgTable(
   ],
 );
 
+/** A domain an admin added from the console, until a TXT record with `token` proves it is theirs. */
+export const pendingDomains = pgTable(
+  'pending_domains',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    token: text('token').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'pending_domains_pkey', columns: [t.tenantId, t.domain] })],
+);
+
 /** Allow and block lists of sender addresses and domains, per tenant. */
 export const senderLists = pgTable(
   'sender_lists',

@@ -86,6 +86,7 @@ const ADMIN = [
   'DELETE /api/v1/customization/logo',
   'GET /api/v1/onboarding',
   'POST /api/v1/onboarding/domains',
+  'POST /api/v1/onboarding/domains/verify',
   'POST /api/v1/onboarding/dns_check',
   'PUT /api/v1/onboarding/next_hop',
   'POST /api/v1/onboarding/test_message',

@@ -38,7 +38,8 @@ export const onboardingRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler,
       schema: {
         tags,
-        summary: 'Add a mail domain to the organisation (one no other organisation has); audited',
+        summary:
+          "Add a mail domain: it waits, pending, for a TXT record that proves it is the organisation's (see pending_domains); audited",
         body: onboardingDomainSchema,
         response: { 200: onboardingStateSchema, ...errors, 409: errorResponseSchema },
       },
@@ -46,6 +47,29 @@ export const onboardingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { tenantId, actor } = tenantActorOf(request);
       return service.addDomain(tenantId, request.body.domain, actor);
+    },
+  );
+
+  app.post(
+    ONBOARDING_API.verifyDomain,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          'Verify a pending domain by its TXT record (moat-verification=<token>): from then on the gateway takes its mail; audited',
+        body: onboardingDomainSchema,
+        response: {
+          200: onboardingStateSchema,
+          ...errors,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const { tenantId, actor } = tenantActorOf(request);
+      return service.verifyDomain(tenantId, request.body.domain, actor);
     },
   );
 

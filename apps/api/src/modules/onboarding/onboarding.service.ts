@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import dns from 'node:dns';
 import os from 'node:os';
 import type {
@@ -6,7 +7,7 @@ import type {
   OnboardingState,
   TestMessageResult,
 } from '@moat/contracts/onboarding';
-import { domainOfEmail } from '@moat/contracts/validation';
+import { domainOfEmail, domainSchema } from '@moat/contracts/validation';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -28,6 +29,7 @@ import { mailBrand } from '../../mail/templates.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { TenantsRepo } from '../tenants/tenants.repo.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
+import type { OnboardingRepo } from './onboarding.repo.ts';
 
 /** This machine's own addresses: a next hop there on the gateway's port is the gateway itself. */
 function ownAddresses(): Set<string> {
@@ -41,6 +43,9 @@ function ownAddresses(): Set<string> {
 
 /** A DNS lookup: node's `resolve` (MX answers as objects, TXT as arrays of strings). */
 export type OnboardingResolver = (name: string, rrtype: 'MX' | 'TXT') => Promise<unknown>;
+
+/** The TXT record that proves a domain is the organisation's: this prefix and its token. */
+export const VERIFICATION_PREFIX = 'moat-verification=';
 
 /** A domain lookup that found nothing, as opposed to one that failed. */
 const NO_RECORDS = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'NXDOMAIN']);
@@ -225,18 +230,30 @@ function dmarcCheck(domain: string, records: unknown[]): Check {
 export function createOnboardingService(deps: {
   db: Pick<Db, 'transaction'>;
   clock: Clock;
-  config: Pick<Config, 'smtpRelayUrl' | 'mailFrom' | 'smtpPort' | 'nextHopNetworks'> & {
+  config: Pick<Config, 'smtpRelayUrl' | 'mailFrom' | 'smtpPort' | 'nextHopNetworks' | 'publicUrl'> & {
     gateway: Pick<Config['gateway'], 'hostname'>;
   };
   /** How a next hop's name is resolved (tests); the system's by default. */
   lookup?: HostLookup;
-  tenants: Pick<TenantsRepo, 'findById' | 'domainsOf' | 'update'>;
+  tenants: Pick<TenantsRepo, 'findById' | 'domainsOf' | 'update' | 'domainOwner'>;
+  repo: OnboardingRepo;
   tenantsService: Pick<TenantsService, 'addDomain'>;
   audit: Pick<AuditRepo, 'record'>;
   resolver: OnboardingResolver;
   /** Forget this node's cached tenants right after a change (the other nodes hear the database). */
   forgetTenants: () => void;
 }) {
+  /** This deployment's own names: its console, its gateway, its sender. */
+  function deploymentHosts(): string[] {
+    return [
+      new URL(deps.config.publicUrl).hostname,
+      deps.config.gateway.hostname,
+      domainOfEmail(deps.config.mailFrom),
+    ]
+      .map(bare)
+      .filter((host) => host.includes('.'));
+  }
+
   async function tenantOf(tenantId: string) {
     const tenant = await deps.tenants.findById(tenantId);
     if (!tenant) throw new AppError('forbidden', 'not authenticated');
@@ -246,7 +263,8 @@ export function createOnboardingService(deps: {
   async function ownDomain(tenantId: string, raw: string): Promise<string> {
     const domain = raw.trim().toLowerCase().replace(/\.$/, '');
     const domains = await deps.tenants.domainsOf(tenantId);
-    if (!domains.includes(domain)) {
+    const pending = (await deps.repo.pendingOf(tenantId)).map((p) => p.domain);
+    if (!domains.includes(domain) && !pending.includes(domain)) {
       throw new AppError('not_found', `${raw.slice(0, 253)} is not one of your domains`);
     }
     return domain;
@@ -274,15 +292,98 @@ export function createOnboardingService(deps: {
         mx_host: bare(deps.config.gateway.hostname),
         next_hop: tenant.nextHopUrl ? nextHopLabel(tenant.nextHopUrl) : null,
         deployment_relay: Boolean(deps.config.smtpRelayUrl),
+        pending_domains: (await deps.repo.pendingOf(tenantId)).map(({ domain, token }) => ({
+          domain,
+          record: `${domain}. TXT "${VERIFICATION_PREFIX}${token}"`,
+        })),
       };
     },
 
-    async addDomain(tenantId: string, domain: string, actor: Actor): Promise<OnboardingState> {
+    /**
+     * A domain the organisation says is theirs: it waits, pending, until a TXT record proves it
+     * (`verifyDomain`); until then the gateway takes no mail for it. Refused: a domain of this
+     * deployment itself, one of theirs already, one another organisation has (said in words that
+     * do not tell whose), more than MAX_DOMAINS.
+     */
+    async addDomain(tenantId: string, raw: string, actor: Actor): Promise<OnboardingState> {
+      const parsed = domainSchema.safeParse(raw);
+      if (!parsed.success) {
+        throw new AppError(
+          'validation_error',
+          `"${raw.slice(0, 253)}" is not a valid mail domain (for example: example.com)`,
+          [{ field: 'body.domain', message: 'invalid_domain' }],
+        );
+      }
+      const domain = parsed.data;
+      const own = deploymentHosts();
+      if (own.some((host) => host === domain || host.endsWith(`.${domain}`) || domain.endsWith(`.${host}`))) {
+        throw new AppError('validation_error', `${domain} belongs to this Moat deployment itself`, [
+          { field: 'body.domain', message: 'deployment_domain' },
+        ]);
+      }
       const domains = await deps.tenants.domainsOf(tenantId);
-      if (domains.length >= MAX_DOMAINS) {
+      if (domains.includes(domain))
+        throw new AppError('conflict', `${domain} is one of your domains already`);
+      if (await deps.tenants.domainOwner(domain)) {
+        throw new AppError('conflict', `${domain} cannot be added here. If it is yours, ask your provider.`);
+      }
+      if (domains.length + (await deps.repo.pendingCount(tenantId)) >= MAX_DOMAINS) {
         throw new AppError('conflict', `An organisation has at most ${MAX_DOMAINS} domains here`);
       }
-      await deps.tenantsService.addDomain(tenantId, domain, actor);
+      await deps.db.transaction(async (tx) => {
+        await deps.repo.addPending(tenantId, domain, randomBytes(16).toString('hex'), tx);
+        await deps.audit.record(
+          actor,
+          {
+            tenantId,
+            action: 'onboarding.domain_requested',
+            targetType: 'tenant',
+            targetId: tenantId,
+            details: { domain },
+          },
+          tx,
+        );
+      });
+      return this.state(tenantId);
+    },
+
+    /**
+     * A pending domain becomes the organisation's once its TXT record holds the token: from then
+     * on the gateway takes its mail (audited as tenant.domain_add). Without the record, 409 says
+     * what to publish.
+     */
+    async verifyDomain(tenantId: string, raw: string, actor: Actor): Promise<OnboardingState> {
+      const domain = raw.trim().toLowerCase().replace(/\.$/, '');
+      const pending = (await deps.repo.pendingOf(tenantId)).find((p) => p.domain === domain);
+      if (!pending)
+        throw new AppError('not_found', `${raw.slice(0, 253)} is not a domain waiting to be verified`);
+      const expected = `${VERIFICATION_PREFIX}${pending.token}`;
+      const found = await lookup(deps.resolver, domain, 'TXT');
+      if ('error' in found) {
+        throw new AppError(
+          'conflict',
+          `The DNS lookup of ${domain} failed (${found.error}). Try again in a moment.`,
+        );
+      }
+      if (!txtOf(found.records).some((text) => text.trim() === expected)) {
+        throw new AppError(
+          'conflict',
+          `No TXT record "${expected}" at ${domain} yet. DNS changes can take a while to show; check again later.`,
+        );
+      }
+      try {
+        await deps.tenantsService.addDomain(tenantId, domain, actor);
+      } catch (error) {
+        // Another organisation proved it first (or the operator gave it to one).
+        if (error instanceof AppError && error.code === 'conflict') {
+          throw new AppError(
+            'conflict',
+            `${domain} cannot be added here. If it is yours, ask your provider.`,
+          );
+        }
+        throw error;
+      }
+      await deps.repo.removePending(tenantId, domain);
       deps.forgetTenants();
       return this.state(tenantId);
     },

@@ -4,7 +4,7 @@ import { ONBOARDING_API } from '@moat/contracts/onboarding';
 import { and, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, outbox, tenants } from '../../db/schema.ts';
+import { auditLog, outbox, tenantDomains, tenants } from '../../db/schema.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { signedInAs } from '../../test/console.ts';
 import { startDnsServer, type TestZone } from '../../test/dns-server.ts';
@@ -124,7 +124,7 @@ describe('who is led to onboarding', () => {
 });
 
 describe('domains', () => {
-  it('adds a domain (audited), and refuses a bad one or one another organisation has, changing nothing', async () => {
+  it('adds a domain pending until its TXT record proves it, then the gateway takes it (audited)', async () => {
     const org = await newOrganisation();
     const state = await org.get(ONBOARDING_API.onboarding);
     expect(state.json()).toEqual({
@@ -133,21 +133,63 @@ describe('domains', () => {
       mx_host: 'mx.moat.example.test',
       next_hop: null,
       deployment_relay: false,
+      pending_domains: [],
     });
     const added = await org.post(ONBOARDING_API.domains, { domain: `Mail.${org.domain}` });
     expect(added.statusCode).toBe(200);
-    expect(added.json().domains.sort()).toEqual([org.domain, `mail.${org.domain}`].sort());
-    expect(await org.audited('tenant.domain_add')).toHaveLength(1);
+    const mail = `mail.${org.domain}`;
+    expect(added.json().domains).toEqual([org.domain]);
+    const [pending] = added.json().pending_domains;
+    expect(pending.domain).toBe(mail);
+    expect(pending.record).toMatch(
+      new RegExp(`^${mail.replaceAll('.', '\\.')}\\. TXT "moat-verification=[0-9a-f]{32}"$`),
+    );
+    expect(await org.audited('onboarding.domain_requested')).toHaveLength(1);
+    // Asked again: the same record stays valid.
+    expect((await org.post(ONBOARDING_API.domains, { domain: mail })).json().pending_domains).toEqual([
+      pending,
+    ]);
 
+    const early = await org.post(ONBOARDING_API.verifyDomain, { domain: mail });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toContain('No TXT record "moat-verification=');
+    // Not yet the organisation's: the gateway does not take its mail.
+    expect(await t.db.select().from(tenantDomains).where(eq(tenantDomains.domain, mail))).toEqual([]);
+
+    const token = /"(moat-verification=[0-9a-f]+)"/.exec(pending.record)![1]!;
+    zone[mail] = { TXT: [['v=spf1 -all'], [token]] };
+    const verified = await org.post(ONBOARDING_API.verifyDomain, { domain: mail });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json().domains.sort()).toEqual([org.domain, mail].sort());
+    expect(verified.json().pending_domains).toEqual([]);
+    expect(await org.audited('tenant.domain_add')).toHaveLength(1);
+  });
+
+  it("refuses a bad domain, the deployment's own, one already theirs or another organisation's, changing nothing", async () => {
+    const org = await newOrganisation();
     for (const domain of ['not a domain', 'x', '-bad-.test', `${'a'.repeat(300)}.test`]) {
+      expect((await org.post(ONBOARDING_API.domains, { domain })).statusCode, domain).toBe(400);
+    }
+    // SMTP_HOSTNAME is mx.moat.example.test: it, its parents and its subdomains are the deployment's.
+    for (const domain of ['moat.example.test', 'example.test', 'x.mx.moat.example.test']) {
       const res = await org.post(ONBOARDING_API.domains, { domain });
       expect(res.statusCode, domain).toBe(400);
+      expect(res.json().message).toContain('belongs to this Moat deployment');
     }
+    expect((await org.post(ONBOARDING_API.domains, { domain: org.domain })).statusCode).toBe(409);
     const other = await newOrganisation();
     const taken = await other.post(ONBOARDING_API.domains, { domain: org.domain });
     expect(taken.statusCode).toBe(409);
-    expect((await other.get(ONBOARDING_API.onboarding)).json().domains).toEqual([other.domain]);
-    expect((await org.get(ONBOARDING_API.onboarding)).json().domains).toHaveLength(2);
+    // Whose it is stays unsaid.
+    expect(taken.json().message).toBe(
+      `${org.domain} cannot be added here. If it is yours, ask your provider.`,
+    );
+    const after = (await other.get(ONBOARDING_API.onboarding)).json();
+    expect(after.domains).toEqual([other.domain]);
+    expect(after.pending_domains).toEqual([]);
+    expect((await org.post(ONBOARDING_API.verifyDomain, { domain: 'nothing.pending.test' })).statusCode).toBe(
+      404,
+    );
   });
 });
 

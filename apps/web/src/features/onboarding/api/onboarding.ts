@@ -31,6 +31,12 @@ export const useAddDomain = () =>
     apiPost(ONBOARDING_API.domains, { domain }, { schema: onboardingStateSchema }),
   );
 
+/** POST /api/v1/onboarding/domains/verify: a pending domain, by its TXT record. */
+export const useVerifyDomain = () =>
+  useStateChange((domain: string) =>
+    apiPost(ONBOARDING_API.verifyDomain, { domain }, { schema: onboardingStateSchema }),
+  );
+
 /** PUT /api/v1/onboarding/next_hop: `host[:port]`, or null for the deployment's relay. */
 export const useSaveNextHop = () =>
   useStateChange((next_hop: string | null) =>

@@ -38,7 +38,9 @@ function onboardingApi() {
     mx_host: 'mx.moat.test',
     next_hop: null,
     deployment_relay: false,
+    pending_domains: [],
   };
+  let published = false;
   let user = buildCurrentUser({ role: 'admin', on_boarding_required: true, email: 'ada@example.com' });
   return stubApi({
     'GET /api/v1/current_user': () => jsonResponse(200, user),
@@ -47,7 +49,19 @@ function onboardingApi() {
       const { domain } = call.body as { domain: string };
       if (!domain.includes('.'))
         return errorResponse(400, 'validation_error', `"${domain}" is not a valid mail domain`);
-      state = { ...state, domains: [...state.domains, domain] };
+      state = {
+        ...state,
+        pending_domains: [{ domain, record: `${domain}. TXT "moat-verification=abc123"` }],
+      };
+      return jsonResponse(200, state);
+    },
+    'POST /api/v1/onboarding/domains/verify': (call) => {
+      const { domain } = call.body as { domain: string };
+      if (!published) {
+        published = true;
+        return errorResponse(409, 'conflict', `No TXT record "moat-verification=abc123" at ${domain} yet.`);
+      }
+      state = { ...state, domains: [...state.domains, domain], pending_domains: [] };
       return jsonResponse(200, state);
     },
     'POST /api/v1/onboarding/dns_check': () => jsonResponse(200, DNS),
@@ -74,7 +88,10 @@ function onboardingApi() {
 }
 
 describe('Onboarding (/onboarding)', () => {
-  it('leads through domains, DNS records and the mail server, then finishes on all-set', async () => {
+  // The whole wizard in one walk: longer than a screen's test.
+  it('leads through domains, DNS records and the mail server, then finishes on all-set', {
+    timeout: 20_000,
+  }, async () => {
     const user = userEvent.setup();
     const api = onboardingApi();
     const app = renderRoute('/dashboard');
@@ -90,8 +107,14 @@ describe('Onboarding (/onboarding)', () => {
     await user.clear(field);
     await user.type(field, 'example.org');
     await user.click(screen.getByRole('button', { name: 'Add' }));
+    // Pending until its TXT record is published: the record to publish, and a refusal said once under it.
+    expect(await screen.findByText('example.org. TXT "moat-verification=abc123"')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Verify example.org' }));
+    expect(await screen.findByText('No TXT record "moat-verification=abc123" at example.org yet.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Verify example.org' }));
     const list = screen.getByRole('list', { name: 'Your domains' });
     expect(await within(list).findByText('example.org')).toBeInTheDocument();
+    expect(screen.queryByText(/waits for verification/)).not.toBeInTheDocument();
 
     // DNS records: each check with what is published and what to publish.
     await user.click(screen.getByRole('button', { name: 'Next' }));
