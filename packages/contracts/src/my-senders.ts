@@ -28,6 +28,37 @@ const NOT_A_SENDER = 'Enter an email address (name@example.com) or a domain (exa
  * domain (punycode, a leading `*.` dropped), decided by whether it has an `@`; or why it is
  * neither. The web checks a value as it is typed with the same function.
  */
+/**
+ * Mail providers anyone can have an address at: allowing one of these domains would let every
+ * one of their users past the spam check (each passes DMARC), so only an address there is allowed.
+ */
+export const SHARED_MAIL_DOMAINS = [
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'hotmail.com',
+  'live.com',
+  'msn.com',
+  'yahoo.com',
+  'ymail.com',
+  'icloud.com',
+  'me.com',
+  'aol.com',
+  'proton.me',
+  'protonmail.com',
+  'gmx.com',
+  'gmx.de',
+  'gmx.net',
+  'web.de',
+  'mail.com',
+  'yandex.com',
+  'yandex.ru',
+  'mail.ru',
+  'zoho.com',
+  'qq.com',
+  '163.com',
+] as const;
+
 export function normalizeMySender(
   raw: string,
 ): { ok: true; kind: MySenderKind; value: string } | { ok: false; message: string } {

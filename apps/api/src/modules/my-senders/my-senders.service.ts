@@ -4,6 +4,7 @@ import {
   type MySender,
   type MySenderListResponse,
   normalizeMySender,
+  SHARED_MAIL_DOMAINS,
 } from '@moat/contracts/my-senders';
 import type { Db } from '../../db/client.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
@@ -52,6 +53,14 @@ export function createMySendersService(deps: {
       const checked = normalizeMySender(body.value);
       if (!checked.ok) {
         throw badRequest(checked.message, [{ field: 'body.value', message: checked.message }]);
+      }
+      if (
+        body.list === 'allow' &&
+        checked.kind === 'domain' &&
+        (SHARED_MAIL_DOMAINS as readonly string[]).includes(checked.value)
+      ) {
+        const message = `Anyone can have an address at ${checked.value}: allow the person's address instead`;
+        throw badRequest(message, [{ field: 'body.value', message }]);
       }
       if (body.list === 'block' && isOwnDomain(checked.value, await deps.ownDomains(user.tenantId))) {
         const message = "Your organisation's own addresses can not be blocked here";

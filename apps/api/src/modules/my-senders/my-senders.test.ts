@@ -93,7 +93,13 @@ describe('GET and POST /api/v1/my_senders', () => {
     const own = await k.add('block', `boss@${k.tenant.domain}`);
     expect(own.statusCode).toBe(400);
     expect(own.json().message).toBe("Your organisation's own addresses can not be blocked here");
+    // A provider anyone has an address at is allowed by address only (each of its users passes DMARC).
+    const everyone = await k.add('allow', 'GMAIL.com');
+    expect(everyone.statusCode).toBe(400);
+    expect(everyone.json().message).toContain("allow the person's address instead");
     expect(await rowsOf(k.user.id)).toHaveLength(0);
+    expect((await k.add('allow', 'pat@gmail.com')).statusCode).toBe(200);
+    expect((await k.add('block', 'gmail.com')).statusCode).toBe(200);
   });
 
   it(`refuses a new value past ${MY_SENDERS_MAX} entries with 409, but still moves one already there`, async () => {

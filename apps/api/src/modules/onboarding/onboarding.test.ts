@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, outbox, tenantDomains, tenants } from '../../db/schema.ts';
+import { systemActor } from '../../lib/actor.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { signedInAs } from '../../test/console.ts';
 import { startDnsServer, type TestZone } from '../../test/dns-server.ts';
@@ -190,6 +191,19 @@ describe('domains', () => {
     expect((await org.post(ONBOARDING_API.verifyDomain, { domain: 'nothing.pending.test' })).statusCode).toBe(
       404,
     );
+  });
+});
+
+describe('two organisations taking one domain at once', () => {
+  it('gives it to one, and the other a 409, never a 500', async () => {
+    const [a, b] = [await newOrganisation(), await newOrganisation()];
+    const domain = `race${Date.now()}.test`;
+    const results = await Promise.allSettled(
+      [a, b].map((org) => t.app.services.tenants.addDomain(org.tenant.id, domain, systemActor)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const [refused] = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    expect(refused!.reason).toMatchObject({ statusCode: 409 });
   });
 });
 

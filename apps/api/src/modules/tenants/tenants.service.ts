@@ -12,6 +12,14 @@ import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { FeaturesRepo } from '../features/features.repo.ts';
 import type { NewTenant, TenantRow, TenantsRepo } from './tenants.repo.ts';
 
+/** PostgreSQL's unique_violation (23505), as pg and PGlite report it (possibly wrapped by drizzle). */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505') return true;
+  }
+  return false;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CreateTenantInput {
@@ -130,20 +138,28 @@ export function createTenantsService({
       const tenant = await this.resolve(tenantRef);
       const domain = parseDomain(rawDomain);
       await assertDomainFree(domain);
-      await db.transaction(async (tx) => {
-        await tenants.addDomain(tenant.id, domain, tx);
-        await audit.record(
-          actor,
-          {
-            tenantId: tenant.id,
-            action: 'tenant.domain_add',
-            targetType: 'tenant',
-            targetId: tenant.id,
-            details: { domain },
-          },
-          tx,
-        );
-      });
+      try {
+        await db.transaction(async (tx) => {
+          await tenants.addDomain(tenant.id, domain, tx);
+          await audit.record(
+            actor,
+            {
+              tenantId: tenant.id,
+              action: 'tenant.domain_add',
+              targetType: 'tenant',
+              targetId: tenant.id,
+              details: { domain },
+            },
+            tx,
+          );
+        });
+      } catch (error) {
+        // Taken between the check and the insert (two tenants at once): the same refusal, not a 500.
+        if (isUniqueViolation(error)) {
+          throw new AppError('conflict', `The domain ${domain} already belongs to a tenant`);
+        }
+        throw error;
+      }
       return { tenant, domain };
     },
 

@@ -110,7 +110,9 @@ describe('Onboarding (/onboarding)', () => {
     // Pending until its TXT record is published: the record to publish, and a refusal said once under it.
     expect(await screen.findByText('example.org. TXT "moat-verification=abc123"')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Verify example.org' }));
-    expect(await screen.findByText('No TXT record "moat-verification=abc123" at example.org yet.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('No TXT record "moat-verification=abc123" at example.org yet.'),
+    ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Verify example.org' }));
     const list = screen.getByRole('list', { name: 'Your domains' });
     expect(await within(list).findByText('example.org')).toBeInTheDocument();
