@@ -44,7 +44,7 @@ export function DomainsPanel({ state }: { state: OnboardingState }) {
               {pending.record}
             </Code>
             {verify.isError && verify.variables === pending.domain && (
-              <Text size="sm" c="red" role="alert">
+              <Text size="sm" fw={700} role="alert" className="dns-record">
                 {messageOf(verify.error)}
               </Text>
             )}
