@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { benchApi } from './api.ts';
 import { benchCluster } from './cluster.ts';
+import { benchDetection } from './detection.ts';
 import { benchEventLoop } from './event-loop.ts';
 import { benchGateway } from './gateway.ts';
 import { benchLogin } from './login.ts';
@@ -17,6 +18,7 @@ if (!only || only === 'login') results.login = await benchLogin();
 if (!only || only === 'search') results.search = await benchSearch();
 if (!only || only === 'gateway') results.gateway = await benchGateway();
 if (!only || only === 'cluster') results.cluster = await benchCluster();
+if (!only || only === 'detection') results.detection = await benchDetection();
 fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
 fs.writeFileSync(
   path.join(import.meta.dirname, 'results', `${only ?? 'all'}.json`),

@@ -9,6 +9,13 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database, DbOrTx } from './db/client.ts';
 import { createEngines } from './engines/index.ts';
+import { createSpamLearningRepo } from './modules/spam-learning/spam-learning.repo.ts';
+import { spamLearningRoutes } from './modules/spam-learning/spam-learning.routes.ts';
+import {
+  createSpamLearningService,
+  type RemoteLearner,
+  type SpamLearningService,
+} from './modules/spam-learning/spam-learning.service.ts';
 import type { Engine } from './engines/types.ts';
 import { type Caches, createCaches } from './lib/cache.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -226,6 +233,7 @@ export interface Services {
   alerts: Alerts;
   analytics: AnalyticsService;
   messageTrace: MessageTraceService;
+  spamLearning: SpamLearningService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -389,6 +397,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     phishingReports: createPhishingReportsRepo(db),
     userInteraction: createUserInteractionRepo(db),
     alerts: createAlertsRepo(db),
+    spamLearning: createSpamLearningRepo(db),
   };
   const { users, tenants, features, audit } = repos;
   const sessions = createSessionsService({
@@ -450,7 +459,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return tenant && { address: tenant.mailFromAddress, name: tenant.mailFromName };
   };
   nextHopOf = async (tenantId) => (await tenantSettings.tenantById(tenantId))?.nextHopUrl ?? null;
-  const engines = createEngines(config.gateway);
+  const spamLearning = createSpamLearningService({
+    db,
+    repo: repos.spamLearning,
+    audit,
+    caches,
+    remote: () =>
+      engines.flatMap((e) =>
+        e.status === 'on' && 'learn' in e && typeof e.learn === 'function' ? [e as Engine & RemoteLearner] : [],
+      ),
+    log: app.log,
+    messages: repos.messageTrace,
+  });
+  const engines = createEngines(config.gateway, { learned: spamLearning.tableFor });
   const inbound = createInboundRepo(db);
   const quarantine = createQuarantineService({
     db,
@@ -497,6 +518,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicActions,
     retryParked: processor.retryParked,
     recordRelease: repos.securityEvents.recordRelease,
+    learnReleased: async (tenantId, heldId, actor) => {
+      // A release that cannot be learned (nothing kept) is still a release.
+      await spamLearning
+        .mark(tenantId, { heldId }, 'ham', actor, actor.userId ?? null, 'release')
+        .catch((error: Error) => app.log.warn({ err: error.message }, 'a released message was not learned'));
+    },
   });
   app.decorate('services', {
     tenants: createTenantsService({ db, tenants, features, audit }),
@@ -631,7 +658,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     userInteraction: createUserInteractionService({ repo: repos.userInteraction, alerts: repos.alerts }),
     alerts,
     analytics: createAnalyticsService({ repo: repos.analytics, clock }),
-    messageTrace: createMessageTraceService({ repo: repos.messageTrace }),
+    messageTrace: createMessageTraceService({ repo: repos.messageTrace, learnedLabel: repos.spamLearning.labelOf }),
+    spamLearning,
     currentUser: createCurrentUserService({ repo: repos.currentUser, sessions, audit: repos.audit }),
     quarantine,
     gateway: {
@@ -739,6 +767,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(userInteractionRoutes);
   await app.register(analyticsRoutes);
   await app.register(messageTraceRoutes);
+  await app.register(spamLearningRoutes);
   if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 

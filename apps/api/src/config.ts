@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { rspamdControllerUrl } from './engines/rspamd.ts';
 import { nodeNameOf } from './lib/node-name.ts';
 import { NEXT_HOP_NETWORKS, type NextHopNetworks } from './mail/next-hop.ts';
 
@@ -102,6 +103,12 @@ const envSchema = z.object({
   SMTP_TLS_KEY: existingFile,
   SMTP_TLS_CERT: existingFile,
   RSPAMD_URL: optionalUrl(['http:', 'https:'], 'http://127.0.0.1:11333'),
+  /** rspamd's controller (learning); default: RSPAMD_URL's host on port 11334. */
+  RSPAMD_CONTROLLER_URL: optionalUrl(['http:', 'https:'], 'http://127.0.0.1:11334'),
+  RSPAMD_PASSWORD: z.string().optional(),
+  /** SpamAssassin's spamd (SPAMC protocol) and ClamAV's clamd (INSTREAM): engines/spamd.ts, clamd.ts. */
+  SPAMD_URL: optionalUrl(['spamd:', 'tcp:'], 'spamd://127.0.0.1:783'),
+  CLAMD_URL: optionalUrl(['clamd:', 'tcp:', 'unix:'], 'clamd://127.0.0.1:3310 or unix:/run/clamav/clamd.ctl'),
   MALWARE_SHA256_BLOCKLIST: commaList(/^[0-9a-fA-F]{64}$/, 'SHA-256 hashes'),
   URL_BLOCKLIST: commaList(/^[^\s,]{3,500}$/, 'hosts or URL prefixes'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -253,6 +260,10 @@ export interface Config {
     processingConcurrency: number;
     tls: { key: string; cert: string } | undefined;
     rspamdUrl: string | undefined;
+    /** rspamd's workers: scanning (`url`) and learning (`controllerUrl`); undefined: RSPAMD_URL is not set. */
+    rspamd: { url: string; controllerUrl: string; password: string | undefined } | undefined;
+    spamdUrl: string | undefined;
+    clamdUrl: string | undefined;
     malwareSha256: string[];
     urlBlocklist: string[];
   };
@@ -348,6 +359,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       processingConcurrency: e.SMTP_PROCESSING_CONCURRENCY,
       tls: e.SMTP_TLS_KEY && e.SMTP_TLS_CERT ? { key: e.SMTP_TLS_KEY, cert: e.SMTP_TLS_CERT } : undefined,
       rspamdUrl: e.RSPAMD_URL,
+      rspamd: e.RSPAMD_URL
+        ? {
+            url: e.RSPAMD_URL,
+            controllerUrl: e.RSPAMD_CONTROLLER_URL ?? rspamdControllerUrl(e.RSPAMD_URL),
+            password: e.RSPAMD_PASSWORD || undefined,
+          }
+        : undefined,
+      spamdUrl: e.SPAMD_URL,
+      clamdUrl: e.CLAMD_URL,
       malwareSha256: e.MALWARE_SHA256_BLOCKLIST,
       urlBlocklist: e.URL_BLOCKLIST,
     },

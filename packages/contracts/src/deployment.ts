@@ -66,7 +66,8 @@ export const AVAILABLE_SECURITY_TOOLS = [
 export const ENGINE_OF_TOOL: Record<(typeof AVAILABLE_SECURITY_TOOLS)[number], string> = {
   anti_malware: 'anti_malware',
   ap_avanan: 'anti_phishing',
-  anti_spam: 'anti_spam',
+  // Moat's own anti-spam engine: always on; rspamd and SpamAssassin add their scores when configured.
+  anti_spam: 'moat_spam',
 };
 
 /** What a new tenant starts with: SMTP mail protected by every engine of this edition. */

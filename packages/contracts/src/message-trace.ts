@@ -39,6 +39,27 @@ export type TraceEntry = z.infer<typeof traceEntrySchema>;
 
 export const authCheckSchema = z.object({ result: z.string(), reason: z.string() });
 
+export const scoredRuleSchema = z.object({ name: z.string(), score: z.number(), description: z.string() });
+
+export const spamExplanationSchema = z.object({
+  /** The scoring engines' scores added. */
+  score: z.number(),
+  thresholds: z.object({ suspicious: z.number(), spam: z.number() }),
+  engines: z.array(
+    z.object({
+      /** moat_spam, rspamd, spamassassin. */
+      engine: z.string(),
+      score: z.number(),
+      rules: z.array(scoredRuleSchema),
+    }),
+  ),
+  /** How an admin taught it (spam or ham), if anyone did. */
+  learned: z.enum(['spam', 'ham']).nullable(),
+  /** Whether it can be taught: its words were kept. */
+  learnable: z.boolean(),
+});
+export type SpamExplanation = z.infer<typeof spamExplanationSchema>;
+
 export const messageTraceSchema = z
   .object({
     message: z.object({
@@ -60,6 +81,8 @@ export const messageTraceSchema = z
     /** The verdict in plain words, built by the server from the verdict, findings and decision. */
     explanation: z.string(),
     auth: z.object({ spf: authCheckSchema, dkim: authCheckSchema, dmarc: authCheckSchema }).nullable(),
+    /** Why the message's spam score is what it is; null: no scoring engine scanned it. */
+    spam: spamExplanationSchema.nullable(),
     timeline: z.array(traceEntrySchema),
   })
   .meta({ id: 'MessageTrace' });
@@ -86,5 +109,18 @@ export interface StoredMessageDetails {
   auth?: { spf: AuthCheck; dkim: AuthCheck; dmarc: AuthCheck };
   findings?: Array<{ engine: string; verdict: string; reason: string }>;
   decision?: { verdict: string; action: string; source: string };
+  /** Each scoring engine's spam score with the rules that made it up (issue 13). */
+  scores?: StoredEngineScore[];
+  /** The spam thresholds the scores were judged by. */
+  spam_thresholds?: { suspicious: number; spam: number };
+  /** The message's token keys (base64 of little-endian int32s): it can be learned later. */
+  spam_tokens?: string;
+}
+
+export interface StoredEngineScore {
+  engine: string;
+  score: number;
+  verdict: string;
+  rules: Array<{ name: string; score: number; description: string }>;
 }
 export type AuthCheck = z.infer<typeof authCheckSchema>;

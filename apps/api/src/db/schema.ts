@@ -22,6 +22,7 @@ import {
   boolean,
   check,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -917,6 +918,63 @@ export const personalSenderLists = pgTable(
     check('personal_sender_lists_list_check', sql`${t.list} in ('allow', 'block')`),
     check('personal_sender_lists_kind_check', sql`${t.kind} in ('sender', 'domain')`),
   ],
+);
+
+/**
+ * The spam score thresholds of a tenant's policy (issue 13): a score at or above `spam` is spam,
+ * at or above `suspicious` suspicious. No row: the defaults (4 and 6).
+ */
+export const spamThresholds = pgTable(
+  'spam_thresholds',
+  {
+    tenantId: uuid('tenant_id')
+      .primaryKey()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    suspicious: doublePrecision('suspicious').notNull(),
+    spam: doublePrecision('spam').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('spam_thresholds_order_check', sql`${t.suspicious} <= ${t.spam}`)],
+);
+
+/**
+ * The messages a tenant taught its anti-spam engine (issue 13): one row per message, so learning
+ * it again changes nothing and learning it the other way moves its tokens to the other side.
+ */
+export const spamLearnedMessages = pgTable(
+  'spam_learned_messages',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** The inbound message (`mail_log.inbound_id`): one message, however many recipients. */
+    messageKey: text('message_key').notNull(),
+    label: text('label').$type<'spam' | 'ham'>().notNull(),
+    /** What taught it: an admin's mark, a release, a confirmed report. */
+    source: text('source').notNull(),
+    learnedBy: uuid('learned_by'),
+    learnedAt: timestamp('learned_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The token keys learned, to take them back exactly when the message is learned the other way. */
+    tokens: integer('tokens').array().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.messageKey] }),
+    check('spam_learned_messages_label_check', sql`${t.label} in ('spam', 'ham')`),
+  ],
+);
+
+/** Per tenant and token: in how many learned spam and ham messages it was. */
+export const spamLearnedTokens = pgTable(
+  'spam_learned_tokens',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    token: integer('token').notNull(),
+    spam: integer('spam').notNull().default(0),
+    ham: integer('ham').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.token] })],
 );
 
 /** Facts every node of one database must agree on (issue 9): the fingerprint of the shared SECRET_KEY. */

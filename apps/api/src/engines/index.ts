@@ -2,16 +2,22 @@ import type { Config } from '../config.ts';
 import { createAntiMalware } from './anti-malware.ts';
 import { createAntiPhishing } from './anti-phishing.ts';
 import { createAntiSpam } from './anti-spam.ts';
+import { createClamd } from './clamd.ts';
 import { createScanPool } from './scan-pool.ts';
+import { createEmbeddedSpam, type EmbeddedSpamOptions } from './spam/embedded.ts';
+import { createSpamd } from './spamd.ts';
 import type { Engine } from './types.ts';
 
 /** The gateway's engines, in the order they run. */
-export function createEngines(gateway: Config['gateway']): Engine[] {
+export function createEngines(gateway: Config['gateway'], spam: EmbeddedSpamOptions = {}): Engine[] {
   // One worker: the machine's other core serves the event loop; large archives are rare.
   const pool = createScanPool(1);
   return [
     createAntiMalware({ blockedSha256: gateway.malwareSha256, offThread: pool.scan }),
     createAntiPhishing({ urlBlocklist: gateway.urlBlocklist }),
+    createClamd({ url: gateway.clamdUrl }),
+    createEmbeddedSpam(spam),
     createAntiSpam({ rspamdUrl: gateway.rspamdUrl }),
+    createSpamd({ url: gateway.spamdUrl }),
   ];
 }

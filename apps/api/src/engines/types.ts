@@ -27,13 +27,53 @@ export interface EngineInput {
   raw: Buffer;
   envelope: { mailFrom: string; clientIp: string; helo: string; rcptTo: string[] };
   /** The recipient's tenant: its domains and its users' names, for impersonation checks. */
-  tenant: { domains: string[]; people: Array<{ name: string; email: string }> };
+  tenant: { id?: string; domains: string[]; people: Array<{ name: string; email: string }> };
+  /**
+   * The tenant's spam score thresholds (its policy): a score at or above `spam` is spam, at or
+   * above `suspicious` suspicious. One scale for every anti-spam engine (rspamd's and
+   * SpamAssassin's points, the embedded engine's points).
+   */
+  spamThresholds: SpamThresholds;
+}
+
+export interface SpamThresholds {
+  suspicious: number;
+  spam: number;
+}
+
+/** The default thresholds: rspamd's greylist and add-header bands, SpamAssassin's scale. */
+export const DEFAULT_SPAM_THRESHOLDS: SpamThresholds = { suspicious: 4, spam: 6 };
+
+/** One rule or symbol that scored, for the message trace ("why held", "why not"). */
+export interface ScoredRule {
+  /** The rule's or symbol's name (`BAYES_SPAM`, `R_SPF_FAIL`, `MISMATCHED_LINK_TEXT` …). */
+  name: string;
+  score: number;
+  /** In plain words; '' when the engine gives none. */
+  description: string;
 }
 
 export interface Finding {
   engine: string;
-  verdict: Verdict;
+  /**
+   * 'clean': the engine scored the message below every threshold; kept only to explain the
+   * verdict (it holds nothing and is not counted as a finding).
+   */
+  verdict: Verdict | 'clean';
   reason: string;
+  /** A scoring engine's total on the spam scale (see SpamThresholds). */
+  score?: number;
+  /** What made up the score. */
+  rules?: ScoredRule[];
+  /** The message's token keys (the embedded engine): kept so the message can be learned later. */
+  tokens?: number[];
+}
+
+/** Verdict from a score on the spam scale. */
+export function verdictOfScore(score: number, thresholds: SpamThresholds): Verdict | 'clean' {
+  if (score >= thresholds.spam) return 'spam';
+  if (score >= thresholds.suspicious) return 'suspicious';
+  return 'clean';
 }
 
 /** A detection engine: message in, findings out. Listed with its state in the console. */

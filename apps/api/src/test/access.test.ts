@@ -103,6 +103,8 @@ const ADMIN = [
   'GET /api/v1/alerts/badge',
   'GET /api/v1/analytics',
   'GET /api/v1/mail_explorer/:id/trace',
+  'POST /api/v1/mail_explorer/:id/learn',
+  'POST /api/v1/quarantine/messages/:id/learn',
   'GET /api/v1/quarantine/messages/:id/trace',
 ];
 

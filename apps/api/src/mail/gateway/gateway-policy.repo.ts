@@ -1,3 +1,4 @@
+import { createSpamLearningRepo } from '../../modules/spam-learning/spam-learning.repo.ts';
 import type { Verdict } from '@moat/contracts/quarantine';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
@@ -61,6 +62,9 @@ export function createGatewayPolicyRepo(db: DbOrTx) {
         .where(eq(policyOverrides.tenantId, tenantId))
         .orderBy(policyOverrides.position);
     },
+
+    /** The tenant's spam score thresholds (its policy; the defaults without a row). */
+    spamThresholdsOf: (tenantId: string, tx?: DbOrTx) => createSpamLearningRepo(db).thresholdsOf(tenantId, tx),
 
     /** The security tools the tenant turned off (Security Engines): their engines skip its mail. */
     async disabledToolsOf(tenantId: string, tx?: DbOrTx): Promise<string[]> {

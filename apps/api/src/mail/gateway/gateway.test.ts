@@ -233,7 +233,9 @@ describe('SMTP gateway: engines and policy', () => {
     expect((await logOf('Quick favour'))[0]!.reasons.join()).toContain('impersonates ana@acme.test');
     expect((await logOf('DMARC fails'))[0]).toMatchObject({ verdict: 'phishing', dmarc: 'fail' });
     const [links] = await logOf('Links');
-    expect(links).toMatchObject({ verdict: 'suspicious', action: 'delivered_banner' });
+    // Nothing but two deceptive links: the anti-spam engine's score makes it spam, not only suspicious.
+    expect(links).toMatchObject({ verdict: 'spam', action: 'delivered_banner' });
+    expect(links!.reasons.join()).toMatch(/Spam score/);
     expect(links!.reasons.join()).toContain('Link to an IP address');
     expect(links!.reasons.join()).toContain('Link text names bank.test but leads to evil.test');
   });
@@ -369,6 +371,8 @@ describe('engines a tenant turned off (Security Engines)', () => {
     const quiet = await buildTenant(t.db, { domain: 'quiet.test' });
     await buildUser(t.db, quiet.id, { email: 'kim@quiet.test' });
     await t.db.insert(securityTools).values({ tenantId: quiet.id, name: 'ap_avanan', state: 'disabled' });
+    // Anti-spam off too: a message of nothing but a link to an IP address is spam-like to it.
+    await t.db.insert(securityTools).values({ tenantId: quiet.id, name: 'anti_spam', state: 'disabled' });
     const html = '<a href="http://192.0.2.9/login">Log in</a>';
     await send({ to: 'kim@quiet.test', subject: 'IP link, phishing engine off', html });
     await send({
@@ -393,13 +397,16 @@ describe('engines a tenant turned off (Security Engines)', () => {
 });
 
 describe('engines in the console', () => {
-  it('lists the engines with their state; anti-spam is off without RSPAMD_URL', async () => {
+  it("lists the engines with their state: Moat's own anti-spam is on; rspamd, SpamAssassin and ClamAV are off unless configured", async () => {
     expect(noDns).toBeTypeOf('function');
     const engines = t.app.services.gateway.engines.map((e) => ({ name: e.name, status: e.status }));
     expect(engines).toEqual([
       { name: 'anti_malware', status: 'on' },
       { name: 'anti_phishing', status: 'on' },
-      { name: 'anti_spam', status: 'off' },
+      { name: 'clamav', status: 'off' },
+      { name: 'moat_spam', status: 'on' },
+      { name: 'rspamd', status: 'off' },
+      { name: 'spamassassin', status: 'off' },
     ]);
   });
 });

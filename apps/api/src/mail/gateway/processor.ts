@@ -7,7 +7,7 @@ import type { EventDetails, PolicyDecision } from '@moat/contracts/security-even
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { AuthSummary, Engine, Finding } from '../../engines/types.ts';
-import { verdictOf } from '../../engines/types.ts';
+import { type SpamThresholds, verdictOf, verdictOfScore } from '../../engines/types.ts';
 import { systemActor } from '../../lib/actor.ts';
 import { createBatcher } from '../../lib/batcher.ts';
 import type { Caches } from '../../lib/cache.ts';
@@ -87,7 +87,29 @@ interface Decision {
   hasAttachments?: boolean;
   /** What decided, in words for the message trace: the policy, a list entry, an override. */
   why: string;
+  /** The scoring engines' findings, with their rules: why the spam score is what it is. */
+  scores?: Finding[];
+  /** The thresholds the scores were judged by. */
+  thresholds?: SpamThresholds;
 }
+
+/** The one anti-spam finding of the scoring engines' added scores; null below every threshold. */
+export function spamFinding(scores: Finding[], thresholds: SpamThresholds): Finding | null {
+  if (scores.length === 0) return null;
+  const total = Math.round(scores.reduce((sum, f) => sum + (f.score ?? 0), 0) * 100) / 100;
+  const verdict = verdictOfScore(total, thresholds);
+  if (verdict === 'clean') return null;
+  const parts = scores.map((f) => `${ENGINE_WORDS[f.engine] ?? f.engine} ${f.score}`).join(', ');
+  return {
+    engine: 'anti_spam',
+    verdict,
+    score: total,
+    reason: `Spam score ${total} (${verdict} from ${verdict === 'spam' ? thresholds.spam : thresholds.suspicious}): ${parts}`,
+  };
+}
+
+/** The scoring engines' names in the trace's words. */
+const ENGINE_WORDS: Record<string, string> = { moat_spam: 'Moat', rspamd: 'rspamd', spamassassin: 'SpamAssassin' };
 
 /** The evidence an event of this decision keeps: each engine's finding and the policy's decision. */
 function evidenceOf(decision: Decision, inboundId: string): EventDetails {
@@ -99,14 +121,16 @@ function evidenceOf(decision: Decision, inboundId: string): EventDetails {
 }
 
 /** Bounds of what a Mail Explorer row keeps for the trace. */
-const TRACE_LIMITS = { recipients: 50, findings: 20, reason: 300 } as const;
+const TRACE_LIMITS = { recipients: 50, findings: 20, reason: 300, rules: 40 } as const;
 
 /** What the message trace needs that the Mail Explorer row's columns do not hold (`mail_log.details`). */
 export function traceDetails(
   row: Pick<InboundRow, 'clientIp' | 'helo' | 'mailFrom' | 'rcptTo' | 'tls'>,
   auth: AuthSummary | null,
-  decision: Pick<Decision, 'verdict' | 'action' | 'findings' | 'why'> | null,
+  decision: (Pick<Decision, 'verdict' | 'action' | 'findings' | 'why' | 'scores'> & { thresholds?: SpamThresholds }) | null,
 ): StoredMessageDetails {
+  const scores = decision?.scores ?? [];
+  const tokens = scores.find((f) => f.tokens)?.tokens;
   return {
     received: {
       client_ip: row.clientIp,
@@ -130,6 +154,22 @@ export function traceDetails(
           },
         }
       : {}),
+    ...(scores.length
+      ? {
+          scores: scores.map((f) => ({
+            engine: cleanText(f.engine, 60),
+            score: f.score ?? 0,
+            verdict: f.verdict,
+            rules: (f.rules ?? []).slice(0, TRACE_LIMITS.rules).map((r) => ({
+              name: cleanText(r.name, 80),
+              score: r.score,
+              description: cleanText(r.description, TRACE_LIMITS.reason),
+            })),
+          })),
+          ...(decision?.thresholds ? { spam_thresholds: decision.thresholds } : {}),
+        }
+      : {}),
+    ...(tokens ? { spam_tokens: Buffer.from(Int32Array.from(tokens).buffer).toString('base64') } : {}),
   };
 }
 
@@ -184,7 +224,13 @@ export function createGatewayProcessor(deps: {
   users: Pick<UsersRepo, 'peopleOf'>;
   policies: Pick<
     GatewayPolicyRepo,
-    'actionsOf' | 'entriesAmong' | 'ipRangesOf' | 'overridesOf' | 'disabledToolsOf' | 'personalEntriesOf'
+    | 'actionsOf'
+    | 'entriesAmong'
+    | 'ipRangesOf'
+    | 'overridesOf'
+    | 'disabledToolsOf'
+    | 'personalEntriesOf'
+    | 'spamThresholdsOf'
   >;
   /** The one intake path for held mail; `ingest` runs inside the message's transaction. */
   quarantine: Pick<QuarantineService, 'ingest'>;
@@ -254,6 +300,11 @@ export function createGatewayProcessor(deps: {
     'gateway-sender-entries',
     { tables: ['sender_lists'], ttlMs: DIRECTORY_TTL_MS, max: 10_000 },
   );
+  // The spam score thresholds of each tenant's policy.
+  const spamThresholds = deps.caches.create<SpamThresholds>('gateway-spam-thresholds', {
+    tables: ['spam_thresholds'],
+    ttlMs: DIRECTORY_TTL_MS,
+  });
   // The engines each tenant turned off (Security Engines); usually none.
   const disabledTools = deps.caches.create<string[]>('gateway-disabled-tools', {
     tables: ['security_tools'],
@@ -279,13 +330,22 @@ export function createGatewayProcessor(deps: {
     });
   }
 
-  async function decide(tenant: TenantRow, input: Parameters<Engine['scan']>[0]): Promise<Decision> {
+  /**
+   * Every engine's findings. The scoring engines (Moat's own anti-spam engine, rspamd,
+   * SpamAssassin) each give a score; their scores are added into one spam score, judged by the
+   * tenant's thresholds: one anti-spam finding, however many engines scored.
+   */
+  async function scan(tenant: TenantRow, input: Parameters<Engine['scan']>[0]) {
     const findings: Finding[] = [];
+    const scores: Finding[] = [];
     const off = await disabledTools.get(tenant.id, () => deps.policies.disabledToolsOf(tenant.id));
     for (const engine of deps.engines) {
       if (engine.status !== 'on' || (engine.tool && off.includes(engine.tool))) continue;
       try {
-        findings.push(...(await engine.scan(input)));
+        for (const finding of await engine.scan(input)) {
+          if (finding.score !== undefined) scores.push(finding);
+          else if (finding.verdict !== 'clean') findings.push(finding);
+        }
       } catch (error) {
         deps.log.warn({ err: (error as Error).message, engine: engine.name }, 'engine failed');
         if (engine.failClosed) {
@@ -297,6 +357,20 @@ export function createGatewayProcessor(deps: {
         }
       }
     }
+    const spam = spamFinding(scores, input.spamThresholds);
+    return { findings: spam ? [...findings, spam] : findings, scores };
+  }
+
+  async function decide(tenant: TenantRow, input: Parameters<Engine['scan']>[0]): Promise<Decision> {
+    const { findings, scores } = await scan(tenant, input);
+    return { ...(await judge(tenant, input, findings)), scores, thresholds: input.spamThresholds };
+  }
+
+  async function judge(
+    tenant: TenantRow,
+    input: Parameters<Engine['scan']>[0],
+    findings: Finding[],
+  ): Promise<Decision> {
     // The entries that could match, in one lookup by value: both senders (address, domain and
     // parent domains), the links, the attachments' SHA-256; the IP ranges are read per tenant.
     const fromSender = input.parsed.fromAddress || input.envelope.mailFrom;
@@ -555,9 +629,11 @@ export function createGatewayProcessor(deps: {
           raw,
           envelope,
           tenant: {
+            id: tenant.id,
             domains,
             people: await people.get(tenant.id, () => deps.users.peopleOf(tenant.id)),
           },
+          spamThresholds: await spamThresholds.get(tenant.id, () => policies.spamThresholdsOf(tenant.id)),
         });
         decisions.set(tenant.id, decision);
       }

@@ -2,9 +2,11 @@ import type { DeliveryStatus, MailLogEntry } from '@moat/contracts/mail-explorer
 import type {
   AuthCheck,
   MessageTrace,
+  SpamExplanation,
   StoredMessageDetails,
   TraceEntry,
 } from '@moat/contracts/message-trace';
+import { DEFAULT_SPAM_THRESHOLDS } from '../../engines/types.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageTraceRepo } from './message-trace.repo.ts';
 
@@ -222,18 +224,40 @@ function heldEntries(held: Held | null, history: History | null): TraceEntry[] {
   return entries;
 }
 
+/** The spam score's make-up from what the gateway kept; null when no scoring engine scanned it. */
+export function spamExplanation(
+  details: StoredMessageDetails,
+  learned: 'spam' | 'ham' | null,
+  learnable: boolean,
+): SpamExplanation | null {
+  if (!details.scores?.length) return null;
+  const score = Math.round(details.scores.reduce((sum, s) => sum + s.score, 0) * 100) / 100;
+  return {
+    score,
+    thresholds: details.spam_thresholds ?? DEFAULT_SPAM_THRESHOLDS,
+    engines: details.scores.map(({ engine, score, rules }) => ({ engine, score, rules })),
+    learned,
+    learnable,
+  };
+}
+
 const byTime = (a: TraceEntry, b: TraceEntry) => (a.at ?? '').localeCompare(b.at ?? '');
 
 /** The message trace: one message's story from the SMTP session to its delivery or release. */
-export function createMessageTraceService(deps: { repo: MessageTraceRepo }) {
+export function createMessageTraceService(deps: {
+  repo: MessageTraceRepo;
+  /** How the tenant taught its anti-spam engine this message, if it did. */
+  learnedLabel: (tenantId: string, messageKey: string) => Promise<'spam' | 'ham' | null>;
+}) {
   const { repo } = deps;
 
   async function fromLog(tenantId: string, row: LogEntry): Promise<MessageTrace> {
     const details = row.details as StoredMessageDetails;
-    const [inbound, held, history] = await Promise.all([
+    const [inbound, held, history, learned] = await Promise.all([
       repo.inbound(row.inboundId),
       row.quarantineMessageId ? repo.held(tenantId, row.quarantineMessageId) : Promise.resolve(null),
       row.quarantineMessageId ? repo.heldHistory(tenantId, row.quarantineMessageId) : Promise.resolve(null),
+      deps.learnedLabel(tenantId, row.inboundId),
     ]);
     const deliveries = await repo.deliveries(
       tenantId,
@@ -329,6 +353,7 @@ export function createMessageTraceService(deps: { repo: MessageTraceRepo }) {
         delivery: row.delivery,
       }),
       auth: row.action === 'failed' ? null : auth,
+      spam: spamExplanation(details, learned, Boolean(details.spam_tokens || row.quarantineMessageId)),
       timeline: [...opening, ...rest],
     };
   }
@@ -379,6 +404,7 @@ export function createMessageTraceService(deps: { repo: MessageTraceRepo }) {
           delivery,
         }),
         auth: null,
+        spam: null,
         timeline: [
           {
             at: iso(held.receivedAt),

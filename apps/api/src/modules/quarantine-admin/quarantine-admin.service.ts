@@ -114,6 +114,8 @@ export function createQuarantineAdminService(deps: {
   ) => Promise<'requeued' | 'not_failed' | 'acted_on' | 'shared'>;
   /** The Events screen's record of a release (SecurityEventsRepo.recordRelease; once per message and kind). */
   recordRelease: (m: HeldMessage, kind: 'email' | 'original', to?: string) => Promise<void>;
+  /** A released spam or suspicious message teaches the anti-spam engine it is wanted mail (issue 13). */
+  learnReleased?: (tenantId: string, heldId: string, actor: Actor) => Promise<void>;
 }) {
   const { repo, audit } = deps;
 
@@ -169,6 +171,8 @@ export function createQuarantineAdminService(deps: {
       details: { to: to ?? m.recipient, chosen: to !== undefined, verdict: m.verdict },
     });
     await deps.recordRelease(m, m.state === 'attachments_removed' ? 'original' : 'email', to);
+    // Phishing and malware stay what they are even when released: only spam judgements are taught.
+    if (m.verdict === 'spam' || m.verdict === 'suspicious') await deps.learnReleased?.(tenantId, m.id, actor);
     return null;
   }
 

@@ -1,6 +1,7 @@
 import type { MessageTrace } from '@moat/contracts/message-trace';
 import { heldMessageTracePath, messageTracePath, ROUTES } from '@moat/contracts/routes';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import {
   buildCurrentUser,
@@ -40,6 +41,7 @@ function buildTrace(overrides: Partial<MessageTrace> = {}): MessageTrace {
       dkim: { result: 'none', reason: 'the message has no DKIM signature' },
       dmarc: { result: 'fail', reason: 'dmarc=fail (p=REJECT)' },
     },
+    spam: null,
     timeline: [
       {
         at: '2026-11-20T10:00:00.000Z',
@@ -120,6 +122,48 @@ describe('Message trace (/mail-explorer/message)', () => {
     renderRoute(heldMessageTracePath(HELD));
     expect(await screen.findByText(/its session and authentication are not known/)).toBeInTheDocument();
     expect(api.calls.some((c) => c.url.pathname === `/api/v1/quarantine/messages/${HELD}/trace`)).toBe(true);
+  });
+
+  it("explains the spam score rule by rule and teaches the engine the admin's judgement", async () => {
+    let learned: 'spam' | 'ham' | null = null;
+    const spam = (): MessageTrace['spam'] => ({
+      score: 3.5,
+      thresholds: { suspicious: 4, spam: 6 },
+      engines: [
+        {
+          engine: 'moat_spam',
+          score: 3.5,
+          rules: [
+            { name: 'BAYES_50', score: 3, description: 'The Bayesian classifier rates it 62 % spam-like' },
+            { name: 'LINK_TO_IP', score: 1.5, description: 'A link goes to a bare IP address instead of a name' },
+            { name: 'BAYES_HAM_HINT', score: -1, description: '' },
+          ],
+        },
+      ],
+      learned,
+      learnable: true,
+    });
+    const api = stubApi({
+      ...signedIn,
+      [`GET /api/v1/mail_explorer/${ROW}/trace`]: () =>
+        jsonResponse(200, buildTrace({ spam: spam(), message: { ...buildTrace().message, verdict: 'clean' } })),
+      [`POST /api/v1/mail_explorer/${ROW}/learn`]: (call) => {
+        learned = (call.body as { label: 'spam' | 'ham' }).label;
+        return jsonResponse(200, { label: learned, outcome: 'learned' });
+      },
+    });
+    renderRoute(messageTracePath(ROW));
+    const section = await screen.findByRole('region', { name: 'Spam score' });
+    expect(within(section).getByText('Score 3.5')).toBeInTheDocument();
+    expect(within(section).getByText('suspicious from 4, spam from 6')).toBeInTheDocument();
+    expect(within(section).getByText('A link goes to a bare IP address instead of a name')).toBeInTheDocument();
+    expect(within(section).getByText('+1.5')).toBeInTheDocument();
+    // A rule with no words of its own is shown by its name.
+    expect(within(section).getAllByText('BAYES_HAM_HINT')).toHaveLength(2);
+    await userEvent.click(within(section).getByRole('button', { name: 'Mark as spam' }));
+    expect(await within(section).findByText('Taught as spam.')).toBeInTheDocument();
+    expect(within(section).getByRole('button', { name: 'Mark as spam' })).toBeDisabled();
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ label: 'spam' });
   });
 
   it('says so when there is no such message', async () => {

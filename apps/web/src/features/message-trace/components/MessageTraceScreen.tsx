@@ -28,6 +28,7 @@ import {
 } from '../../mail-explorer/labels';
 import { useHeldMessageTrace } from '../api/get-held-message-trace';
 import { useMessageTrace } from '../api/get-message-trace';
+import { SpamScoreSection } from './SpamScoreSection';
 
 const OUTCOME_COLOR: Record<TraceEntry['outcome'], string> = {
   good: 'green',
@@ -135,6 +136,13 @@ function TraceView({ trace }: { trace: MessageTrace }) {
         </section>
       ) : (
         !m.mail_log_id && <Text size="sm">{t('trace.heldOnly')}</Text>
+      )}
+
+      {trace.spam && (
+        <SpamScoreSection
+          spam={trace.spam}
+          by={m.mail_log_id ? { mailLogId: m.mail_log_id } : { heldId: m.quarantine_message_id ?? '' }}
+        />
       )}
 
       <section aria-labelledby="trace-timeline">

@@ -1,0 +1,180 @@
+import type { AuthSummary, MessageLink, ScoredRule } from '../types.ts';
+import { header, type MessageFacts } from './message-facts.ts';
+
+/**
+ * The embedded engine's structural rules: traits of a message's make-up that spam has and mail
+ * people write rarely has, each with its weight on the spam scale (positive: spam-like). Weights
+ * were set on the training part of the corpus (never on its held-out part).
+ */
+export interface RuleInput {
+  facts: MessageFacts;
+  subject: string;
+  text: string;
+  html: string | null;
+  links: MessageLink[];
+  auth: AuthSummary | null;
+}
+
+interface Rule {
+  name: string;
+  score: number;
+  description: string;
+  test(input: RuleInput): boolean;
+}
+
+const IP_HOST = /^(?:\d{1,3}\.){3}\d{1,3}$|^\[/;
+
+function hostOf(href: string): string | null {
+  try {
+    const url = new URL(href.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname.toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The host a link's text shows, when the text is itself a web address. */
+function shownHost(text: string): string | null {
+  const match = text.trim().match(/^(?:https?:\/\/)?((?:[a-z0-9-]+\.)+[a-z]{2,})(?:[/:?#]\S*)?$/i);
+  return match?.[1]?.toLowerCase() ?? null;
+}
+
+const registrable = (host: string) => host.replace(/^www\./, '').split('.').slice(-2).join('.');
+
+/** Text hidden from the reader: zero or tiny fonts, display:none, white text. */
+const INVISIBLE =
+  /(?:font-size\s*:\s*[01](?:px|pt)?\s*[;"'])|(?:display\s*:\s*none)|(?:visibility\s*:\s*hidden)|(?:<font[^>]*color\s*=\s*["']?#?(?:fff|ffffff|white)\b)/i;
+
+const textLength = (input: RuleInput) => input.text.replace(/\s+/g, '').length;
+
+export const RULES: Rule[] = [
+  {
+    name: 'LINK_TO_IP',
+    score: 1.5,
+    description: 'A link goes to a bare IP address instead of a name',
+    test: ({ links }) => links.some((l) => IP_HOST.test(hostOf(l.href) ?? '')),
+  },
+  {
+    name: 'MISMATCHED_LINK_TEXT',
+    score: 0.5,
+    description: 'A link shows one web address and leads to another',
+    test: ({ links }) =>
+      links.some((l) => {
+        const shown = shownHost(l.text);
+        const real = hostOf(l.href);
+        return Boolean(shown && real && registrable(shown) !== registrable(real));
+      }),
+  },
+  {
+    name: 'OBFUSCATED_URL',
+    score: 2,
+    description: 'A link hides its real host (user name before @, encoded or numeric host)',
+    test: ({ links }) =>
+      links.some((l) => {
+        const authority = l.href.trim().match(/^https?:\/\/([^/?#]*)/i)?.[1] ?? '';
+        return authority.includes('@') || /%[0-9a-f]{2}/i.test(authority) || /^(?:0x[0-9a-f]+|\d{8,10})(?::\d+)?$/i.test(authority);
+      }),
+  },
+  {
+    name: 'HTML_INVISIBLE_TEXT',
+    score: 1,
+    description: 'The HTML hides text from the reader (tiny, invisible or white text)',
+    test: ({ html }) => Boolean(html && INVISIBLE.test(html.slice(0, 200_000))),
+  },
+  {
+    name: 'HTML_ONLY',
+    score: 0.5,
+    description: 'The message is only HTML, with no plain-text version',
+    test: ({ facts }) =>
+      facts.parts.some((p) => p.contentType === 'text/html') && !facts.parts.some((p) => p.contentType === 'text/plain'),
+  },
+  {
+    name: 'HTML_IMAGE_ONLY',
+    score: 1.5,
+    description: 'The HTML is mostly images with little text',
+    test: (input) => Boolean(input.html && /<img\b/i.test(input.html) && textLength(input) < 400),
+  },
+  {
+    name: 'BOGUS_MULTIPART',
+    score: 1.5,
+    description: 'The message claims several parts but gives no boundary between them',
+    test: ({ facts }) => facts.parts.some((p) => p.contentType.startsWith('multipart/') && !p.boundary),
+  },
+  {
+    name: 'MULTIPART_ALT_SINGLE',
+    score: 1,
+    description: 'The message offers "alternative" versions but holds only one',
+    test: ({ facts }) => facts.parts[0]?.contentType === 'multipart/alternative' && facts.parts.length === 2,
+  },
+  {
+    name: 'BASE64_TEXT',
+    score: 1.5,
+    description: 'Plain text sent base64-encoded, which hides its words from simple filters',
+    test: ({ facts }) =>
+      facts.parts.some(
+        (p) =>
+          (p.contentType === 'text/plain' || p.contentType === 'text/html') &&
+          p.encoding === 'base64' &&
+          (p.charset === '' || p.charset === 'us-ascii' || p.charset === 'iso-8859-1'),
+      ),
+  },
+  {
+    name: 'FORGED_OUTLOOK',
+    score: 1,
+    description: 'The mailer claims to be Outlook but the message is not made the way Outlook makes it',
+    test: ({ facts }) => {
+      const mailer = header(facts, 'x-mailer').toLowerCase();
+      if (!mailer.includes('outlook')) return false;
+      const id = header(facts, 'message-id');
+      // Outlook writes a Message-ID and X-MimeOLE (Express) or Thread-Index (Outlook): neither is forged spam's habit.
+      return !id || (!facts.headers.has('x-mimeole') && !facts.headers.has('thread-index'));
+    },
+  },
+  {
+    name: 'MISSING_DATE',
+    score: 1,
+    description: 'The message has no Date header',
+    test: ({ facts }) => !facts.headers.has('date'),
+  },
+  {
+    name: 'MISSING_MESSAGE_ID',
+    score: 0.5,
+    description: 'The message has no Message-ID header',
+    test: ({ facts }) => !facts.headers.has('message-id'),
+  },
+  {
+    name: 'SUBJECT_SHOUTING',
+    score: 1,
+    description: 'The subject is in capitals or full of exclamation marks',
+    test: ({ subject }) => {
+      const letters = subject.replace(/[^a-z]/gi, '');
+      return (letters.length >= 10 && letters === letters.toUpperCase()) || /!{2,}|!.*!.*!/.test(subject);
+    },
+  },
+  {
+    name: 'FROM_NO_NAME_NUMERIC',
+    score: 0.3,
+    description: "The sender's address is mostly digits",
+    test: ({ facts }) => /[0-9]{5,}[^@]*@/.test(header(facts, 'from')),
+  },
+  {
+    name: 'DMARC_FAIL',
+    score: 2,
+    description: "The sender's domain says mail like this is not from it (DMARC fail)",
+    test: ({ auth }) => auth?.dmarc === 'fail',
+  },
+  {
+    name: 'SPF_FAIL',
+    score: 1,
+    description: 'The sending server is not allowed to send for the envelope domain (SPF fail)',
+    test: ({ auth }) => auth?.spf === 'fail',
+  },
+];
+
+export function ruleHits(input: RuleInput): ScoredRule[] {
+  return RULES.filter((rule) => rule.test(input)).map(({ name, score, description }) => ({
+    name,
+    score,
+    description,
+  }));
+}

@@ -1,0 +1,134 @@
+import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import type { SpamExplanation } from '@moat/contracts/message-trace';
+import type { SpamLabel } from '@moat/contracts/spam-learning';
+import { useTranslation } from 'react-i18next';
+import { useLearnMessage } from '../api/learn-message';
+
+const ENGINE_NAME: Record<string, string> = { moat_spam: 'Moat', rspamd: 'rspamd', spamassassin: 'SpamAssassin' };
+
+const points = (n: number, lang: string) =>
+  `${n > 0 ? '+' : ''}${n.toLocaleString(lang, { maximumFractionDigits: 2 })}`;
+
+/**
+ * Why the message's spam score is what it is (issue 13): each scoring engine's rules with their
+ * points, the thresholds, and the admin's "spam / not spam" that teaches the engine.
+ */
+export function SpamScoreSection({
+  spam,
+  by,
+}: {
+  spam: SpamExplanation;
+  by: { mailLogId: string } | { heldId: string };
+}) {
+  const { t, i18n } = useTranslation();
+  const learn = useLearnMessage(by);
+  const mark = (label: SpamLabel) => learn.mutate(label);
+  const lang = i18n.language;
+  const band =
+    spam.score >= spam.thresholds.spam ? 'spam' : spam.score >= spam.thresholds.suspicious ? 'suspicious' : 'clean';
+  return (
+    <section aria-labelledby="trace-spam">
+      <Title order={2} size="h4" id="trace-spam" mb="xs">
+        {t('trace.spam.title')}
+      </Title>
+      <Card withBorder padding="md">
+        <Stack gap="sm">
+          <Group gap="xs" wrap="wrap">
+            <Badge
+              variant="light"
+              color={band === 'spam' ? 'red' : band === 'suspicious' ? 'orange' : 'green'}
+              className="quarantine-badge"
+              data-testid="spam-score"
+            >
+              {t('trace.spam.score', { score: spam.score.toLocaleString(lang, { maximumFractionDigits: 2 }) })}
+            </Badge>
+            <Text size="sm" c="dimmed">
+              {t('trace.spam.thresholds', {
+                suspicious: spam.thresholds.suspicious.toLocaleString(lang),
+                spam: spam.thresholds.spam.toLocaleString(lang),
+              })}
+            </Text>
+          </Group>
+          {spam.engines.map((engine) => (
+            <Stack key={engine.engine} gap={6} data-engine={engine.engine}>
+              <Text size="sm" fw={600}>
+                {t('trace.spam.engine', {
+                  engine: ENGINE_NAME[engine.engine] ?? engine.engine,
+                  score: points(engine.score, lang),
+                })}
+              </Text>
+              {engine.rules.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  {t('trace.spam.noRules')}
+                </Text>
+              ) : (
+                <ul className="spam-rules">
+                  {engine.rules.map((rule) => (
+                    <li key={rule.name}>
+                      <Group gap="xs" wrap="nowrap" align="flex-start">
+                        <Text
+                          size="sm"
+                          fw={600}
+                          c={rule.score > 0 ? 'red.7' : rule.score < 0 ? 'green.8' : undefined}
+                          className="spam-rules__points"
+                        >
+                          {points(rule.score, lang)}
+                        </Text>
+                        <div style={{ minWidth: 0 }}>
+                          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                            {rule.description || rule.name}
+                          </Text>
+                          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                            {rule.name}
+                          </Text>
+                        </div>
+                      </Group>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Stack>
+          ))}
+          {spam.learnable ? (
+            <Group gap="xs" wrap="wrap">
+              {spam.learned && (
+                <Text size="sm" data-testid="spam-learned">
+                  {t(spam.learned === 'spam' ? 'trace.spam.learnedSpam' : 'trace.spam.learnedHam')}
+                </Text>
+              )}
+              <Button
+                size="xs"
+                variant={spam.learned === 'spam' ? 'filled' : 'light'}
+                color="red"
+                loading={learn.isPending && learn.variables === 'spam'}
+                disabled={spam.learned === 'spam'}
+                onClick={() => mark('spam')}
+              >
+                {t('trace.spam.markSpam')}
+              </Button>
+              <Button
+                size="xs"
+                variant={spam.learned === 'ham' ? 'filled' : 'light'}
+                color="green"
+                loading={learn.isPending && learn.variables === 'ham'}
+                disabled={spam.learned === 'ham'}
+                onClick={() => mark('ham')}
+              >
+                {t('trace.spam.markHam')}
+              </Button>
+            </Group>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t('trace.spam.notLearnable')}
+            </Text>
+          )}
+          {learn.isError && (
+            <Alert color="red" role="alert">
+              {learn.error.message}
+            </Alert>
+          )}
+        </Stack>
+      </Card>
+    </section>
+  );
+}
