@@ -10,12 +10,13 @@
  * but clean (suspicious or spam) at the default thresholds; the spam verdict alone is given too.
  * Engine CPU per message is this process's CPU over the scan (Moat's engine runs in-process).
  */
-import { linksOf } from '../apps/api/src/mail/gateway/links.ts';
-import { parseMessage } from '../apps/api/src/mail/parse.ts';
+
 import { type CorpusMessage, corpusMessages } from '../apps/api/src/engines/spam/corpus.ts';
 import { createEmbeddedSpam } from '../apps/api/src/engines/spam/embedded.ts';
 import type { EngineInput, Finding } from '../apps/api/src/engines/types.ts';
 import { DEFAULT_SPAM_THRESHOLDS, verdictOfScore } from '../apps/api/src/engines/types.ts';
+import { linksOf } from '../apps/api/src/mail/gateway/links.ts';
+import { parseMessage } from '../apps/api/src/mail/parse.ts';
 
 interface Tally {
   system: string;
@@ -39,7 +40,12 @@ function tally(system: string, messages: CorpusMessage[], scores: number[]): Tal
   return {
     system,
     spamCaught: pct(...of((m) => m.label === 'spam', flagged)),
-    spamAsSpam: pct(...of((m) => m.label === 'spam', (x) => x === 'spam')),
+    spamAsSpam: pct(
+      ...of(
+        (m) => m.label === 'spam',
+        (x) => x === 'spam',
+      ),
+    ),
     hamFlagged: pct(...of((m) => m.label === 'ham', flagged)),
     hardHamFlagged: pct(...of((m) => m.group === 'hard-ham-1', flagged)),
   };
@@ -52,7 +58,12 @@ export async function inputOf(raw: Buffer): Promise<EngineInput> {
     links: linksOf(parsed.html, parsed.text),
     auth: { spf: 'none', dkim: 'none', dmarc: 'none', authenticationResults: '' },
     raw,
-    envelope: { mailFrom: parsed.fromAddress, clientIp: '192.0.2.1', helo: 'mail.example.net', rcptTo: ['user@example.com'] },
+    envelope: {
+      mailFrom: parsed.fromAddress,
+      clientIp: '192.0.2.1',
+      helo: 'mail.example.net',
+      rcptTo: ['user@example.com'],
+    },
     tenant: { domains: ['example.com'], people: [] },
     spamThresholds: DEFAULT_SPAM_THRESHOLDS,
   };

@@ -5,18 +5,23 @@
  * the same file. Run: npm run train:spam-model
  */
 import fs from 'node:fs';
-import { linksOf } from '../apps/api/src/mail/gateway/links.ts';
-import { parseMessage } from '../apps/api/src/mail/parse.ts';
 import { MemoryTable } from '../apps/api/src/engines/spam/bayes.ts';
 import { corpusMessages } from '../apps/api/src/engines/spam/corpus.ts';
 import { analyse } from '../apps/api/src/engines/spam/embedded.ts';
 import { encodeModel, MODEL_FILE } from '../apps/api/src/engines/spam/model.ts';
+import { linksOf } from '../apps/api/src/mail/gateway/links.ts';
+import { parseMessage } from '../apps/api/src/mail/parse.ts';
 
 const table = new MemoryTable();
 const messages = corpusMessages('train');
 for (const message of messages) {
   const parsed = await parseMessage(message.raw);
-  const { keys } = analyse({ parsed, links: linksOf(parsed.html, parsed.text), raw: message.raw, auth: null });
+  const { keys } = analyse({
+    parsed,
+    links: linksOf(parsed.html, parsed.text),
+    raw: message.raw,
+    auth: null,
+  });
   table.learn(new Set(keys), message.label);
 }
 // A token seen in one message only says little and is most of the table: left out of the file.

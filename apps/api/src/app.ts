@@ -9,13 +9,6 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database, DbOrTx } from './db/client.ts';
 import { createEngines } from './engines/index.ts';
-import { createSpamLearningRepo } from './modules/spam-learning/spam-learning.repo.ts';
-import { spamLearningRoutes } from './modules/spam-learning/spam-learning.routes.ts';
-import {
-  createSpamLearningService,
-  type RemoteLearner,
-  type SpamLearningService,
-} from './modules/spam-learning/spam-learning.service.ts';
 import type { Engine } from './engines/types.ts';
 import { type Caches, createCaches } from './lib/cache.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -163,6 +156,13 @@ import { createSessionsService, type SessionsService } from './modules/sessions/
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { createSettingsService, type SettingsService } from './modules/settings/settings.service.ts';
 import { spaRoutes } from './modules/spa/spa.routes.ts';
+import { createSpamLearningRepo } from './modules/spam-learning/spam-learning.repo.ts';
+import { spamLearningRoutes } from './modules/spam-learning/spam-learning.routes.ts';
+import {
+  createSpamLearningService,
+  type RemoteLearner,
+  type SpamLearningService,
+} from './modules/spam-learning/spam-learning.service.ts';
 import { createTenantSettings } from './modules/tenants/tenant-settings.ts';
 import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
@@ -466,7 +466,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     caches,
     remote: () =>
       engines.flatMap((e) =>
-        e.status === 'on' && 'learn' in e && typeof e.learn === 'function' ? [e as Engine & RemoteLearner] : [],
+        e.status === 'on' && 'learn' in e && typeof e.learn === 'function'
+          ? [e as Engine & RemoteLearner]
+          : [],
       ),
     log: app.log,
     messages: repos.messageTrace,
@@ -658,7 +660,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     userInteraction: createUserInteractionService({ repo: repos.userInteraction, alerts: repos.alerts }),
     alerts,
     analytics: createAnalyticsService({ repo: repos.analytics, clock }),
-    messageTrace: createMessageTraceService({ repo: repos.messageTrace, learnedLabel: repos.spamLearning.labelOf }),
+    messageTrace: createMessageTraceService({
+      repo: repos.messageTrace,
+      learnedLabel: repos.spamLearning.labelOf,
+    }),
     spamLearning,
     currentUser: createCurrentUserService({ repo: repos.currentUser, sessions, audit: repos.audit }),
     quarantine,

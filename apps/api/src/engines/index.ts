@@ -17,7 +17,11 @@ export function createEngines(gateway: Config['gateway'], spam: EmbeddedSpamOpti
     createAntiPhishing({ urlBlocklist: gateway.urlBlocklist }),
     createClamd({ url: gateway.clamdUrl }),
     createEmbeddedSpam(spam),
-    createAntiSpam({ rspamdUrl: gateway.rspamdUrl }),
+    createAntiSpam({
+      rspamdUrl: gateway.rspamd?.url,
+      controllerUrl: gateway.rspamd?.controllerUrl,
+      password: gateway.rspamd?.password,
+    }),
     createSpamd({ url: gateway.spamdUrl }),
   ];
 }

@@ -35,7 +35,9 @@ export interface SpamAnalysis {
 }
 
 /** Tokens and structural rules of a message: what is scored, and what is learned. */
-export function analyse(input: Pick<EngineInput, 'parsed' | 'links' | 'raw'> & { auth: EngineInput['auth'] | null }) {
+export function analyse(
+  input: Pick<EngineInput, 'parsed' | 'links' | 'raw'> & { auth: EngineInput['auth'] | null },
+) {
   const facts = messageFacts(input.raw);
   const message = {
     facts,
@@ -45,7 +47,11 @@ export function analyse(input: Pick<EngineInput, 'parsed' | 'links' | 'raw'> & {
     links: input.links,
   };
   const tokens = tokensOf(message);
-  return { tokens, keys: tokens.map(tokenKey), rules: ruleHits({ ...message, auth: input.auth }) } satisfies SpamAnalysis;
+  return {
+    tokens,
+    keys: tokens.map(tokenKey),
+    rules: ruleHits({ ...message, auth: input.auth }),
+  } satisfies SpamAnalysis;
 }
 
 /** Fewer clues than this are too few to call a message spam on (a two-line note): no points for spam. */

@@ -39,7 +39,10 @@ function fieldsOf(block: string): Array<[string, string]> {
 }
 
 const param = (value: string, name: string) =>
-  value.match(new RegExp(`(?:^|;)\\s*${name}\\s*=\\s*(?:"([^"]*)"|([^;\\s]+))`, 'i'))?.slice(1).find(Boolean);
+  value
+    .match(new RegExp(`(?:^|;)\\s*${name}\\s*=\\s*(?:"([^"]*)"|([^;\\s]+))`, 'i'))
+    ?.slice(1)
+    .find(Boolean);
 
 function partOf(fields: Array<[string, string]>): MimePart {
   const type = fields.find(([n]) => n === 'content-type')?.[1] ?? '';

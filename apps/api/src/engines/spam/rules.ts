@@ -39,7 +39,12 @@ function shownHost(text: string): string | null {
   return match?.[1]?.toLowerCase() ?? null;
 }
 
-const registrable = (host: string) => host.replace(/^www\./, '').split('.').slice(-2).join('.');
+const registrable = (host: string) =>
+  host
+    .replace(/^www\./, '')
+    .split('.')
+    .slice(-2)
+    .join('.');
 
 /** Text hidden from the reader: zero or tiny fonts, display:none, white text. */
 const INVISIBLE =
@@ -72,7 +77,11 @@ export const RULES: Rule[] = [
     test: ({ links }) =>
       links.some((l) => {
         const authority = l.href.trim().match(/^https?:\/\/([^/?#]*)/i)?.[1] ?? '';
-        return authority.includes('@') || /%[0-9a-f]{2}/i.test(authority) || /^(?:0x[0-9a-f]+|\d{8,10})(?::\d+)?$/i.test(authority);
+        return (
+          authority.includes('@') ||
+          /%[0-9a-f]{2}/i.test(authority) ||
+          /^(?:0x[0-9a-f]+|\d{8,10})(?::\d+)?$/i.test(authority)
+        );
       }),
   },
   {
@@ -86,7 +95,8 @@ export const RULES: Rule[] = [
     score: 0.5,
     description: 'The message is only HTML, with no plain-text version',
     test: ({ facts }) =>
-      facts.parts.some((p) => p.contentType === 'text/html') && !facts.parts.some((p) => p.contentType === 'text/plain'),
+      facts.parts.some((p) => p.contentType === 'text/html') &&
+      !facts.parts.some((p) => p.contentType === 'text/plain'),
   },
   {
     name: 'HTML_IMAGE_ONLY',

@@ -89,7 +89,10 @@ function headerTokens(facts: MessageFacts, out: Set<string>): void {
   const from = header(facts, 'from');
   const fromDomain = domainIn(from);
   out.add(fromDomain ? `from:domain:${fromDomain.split('.').slice(-2).join('.')}` : 'from:domain:none');
-  const name = from.replace(/<[^>]*>/g, '').replace(/"/g, '').trim();
+  const name = from
+    .replace(/<[^>]*>/g, '')
+    .replace(/"/g, '')
+    .trim();
   if (!name || name.includes('@')) out.add('from:noname');
   else wordTokens(name, 'from:name:', out);
   // The character sets a sender's software writes its subject and name in (=?gb2312?B?…?=).

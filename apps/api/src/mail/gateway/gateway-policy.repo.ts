@@ -1,4 +1,3 @@
-import { createSpamLearningRepo } from '../../modules/spam-learning/spam-learning.repo.ts';
 import type { Verdict } from '@moat/contracts/quarantine';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
@@ -10,6 +9,7 @@ import {
   senderLists,
   users,
 } from '../../db/schema.ts';
+import { createSpamLearningRepo } from '../../modules/spam-learning/spam-learning.repo.ts';
 import type { PersonalEntry, StoredOverride } from './policy.ts';
 
 export type SenderListName = 'allow' | 'block';
@@ -64,7 +64,8 @@ export function createGatewayPolicyRepo(db: DbOrTx) {
     },
 
     /** The tenant's spam score thresholds (its policy; the defaults without a row). */
-    spamThresholdsOf: (tenantId: string, tx?: DbOrTx) => createSpamLearningRepo(db).thresholdsOf(tenantId, tx),
+    spamThresholdsOf: (tenantId: string, tx?: DbOrTx) =>
+      createSpamLearningRepo(db).thresholdsOf(tenantId, tx),
 
     /** The security tools the tenant turned off (Security Engines): their engines skip its mail. */
     async disabledToolsOf(tenantId: string, tx?: DbOrTx): Promise<string[]> {

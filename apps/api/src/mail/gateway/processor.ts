@@ -109,7 +109,11 @@ export function spamFinding(scores: Finding[], thresholds: SpamThresholds): Find
 }
 
 /** The scoring engines' names in the trace's words. */
-const ENGINE_WORDS: Record<string, string> = { moat_spam: 'Moat', rspamd: 'rspamd', spamassassin: 'SpamAssassin' };
+const ENGINE_WORDS: Record<string, string> = {
+  moat_spam: 'Moat',
+  rspamd: 'rspamd',
+  spamassassin: 'SpamAssassin',
+};
 
 /** The evidence an event of this decision keeps: each engine's finding and the policy's decision. */
 function evidenceOf(decision: Decision, inboundId: string): EventDetails {
@@ -127,7 +131,9 @@ const TRACE_LIMITS = { recipients: 50, findings: 20, reason: 300, rules: 40 } as
 export function traceDetails(
   row: Pick<InboundRow, 'clientIp' | 'helo' | 'mailFrom' | 'rcptTo' | 'tls'>,
   auth: AuthSummary | null,
-  decision: (Pick<Decision, 'verdict' | 'action' | 'findings' | 'why' | 'scores'> & { thresholds?: SpamThresholds }) | null,
+  decision:
+    | (Pick<Decision, 'verdict' | 'action' | 'findings' | 'why' | 'scores'> & { thresholds?: SpamThresholds })
+    | null,
 ): StoredMessageDetails {
   const scores = decision?.scores ?? [];
   const tokens = scores.find((f) => f.tokens)?.tokens;

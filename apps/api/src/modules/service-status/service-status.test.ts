@@ -57,7 +57,10 @@ describe('GET /api/v1/service_status', () => {
     expect(body.engines.map((e: { name: string }) => e.name)).toEqual([
       'anti_malware',
       'anti_phishing',
-      'anti_spam',
+      'clamav',
+      'moat_spam',
+      'rspamd',
+      'spamassassin',
     ]);
     const asUser = (await user.get(CONSOLE_API.serviceStatus)).json();
     expect(asUser.queues.outbox_waiting).toBe(1);

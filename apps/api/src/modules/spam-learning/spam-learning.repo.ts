@@ -60,7 +60,9 @@ export function createSpamLearningRepo(db: DbOrTx) {
       const [row] = await db
         .select({ label: spamLearnedMessages.label })
         .from(spamLearnedMessages)
-        .where(and(eq(spamLearnedMessages.tenantId, tenantId), eq(spamLearnedMessages.messageKey, messageKey)));
+        .where(
+          and(eq(spamLearnedMessages.tenantId, tenantId), eq(spamLearnedMessages.messageKey, messageKey)),
+        );
       return row?.label ?? null;
     },
 
@@ -69,13 +71,22 @@ export function createSpamLearningRepo(db: DbOrTx) {
       const [row] = await tx
         .select({ label: spamLearnedMessages.label, tokens: spamLearnedMessages.tokens })
         .from(spamLearnedMessages)
-        .where(and(eq(spamLearnedMessages.tenantId, tenantId), eq(spamLearnedMessages.messageKey, messageKey)))
+        .where(
+          and(eq(spamLearnedMessages.tenantId, tenantId), eq(spamLearnedMessages.messageKey, messageKey)),
+        )
         .for('update');
       return row ?? null;
     },
 
     async recordMessage(
-      row: { tenantId: string; messageKey: string; label: SpamLabel; source: string; learnedBy: string | null; tokens: number[] },
+      row: {
+        tenantId: string;
+        messageKey: string;
+        label: SpamLabel;
+        source: string;
+        learnedBy: string | null;
+        tokens: number[];
+      },
       tx: DbOrTx,
     ): Promise<void> {
       await tx
@@ -83,12 +94,24 @@ export function createSpamLearningRepo(db: DbOrTx) {
         .values(row)
         .onConflictDoUpdate({
           target: [spamLearnedMessages.tenantId, spamLearnedMessages.messageKey],
-          set: { label: row.label, source: row.source, learnedBy: row.learnedBy, learnedAt: new Date(), tokens: row.tokens },
+          set: {
+            label: row.label,
+            source: row.source,
+            learnedBy: row.learnedBy,
+            learnedAt: new Date(),
+            tokens: row.tokens,
+          },
         });
     },
 
     /** Add one message's tokens to a side (delta 1), or take them back (delta -1). */
-    async addTokens(tenantId: string, keys: number[], label: SpamLabel, delta: 1 | -1, tx: DbOrTx): Promise<void> {
+    async addTokens(
+      tenantId: string,
+      keys: number[],
+      label: SpamLabel,
+      delta: 1 | -1,
+      tx: DbOrTx,
+    ): Promise<void> {
       if (keys.length === 0) return;
       const list = `{${[...new Set(keys)].join(',')}}`;
       const spam = label === 'spam' ? delta : 0;

@@ -1,15 +1,15 @@
 import type { StoredMessageDetails } from '@moat/contracts/message-trace';
 import type { LearnResult } from '@moat/contracts/spam-learning';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import type { TokenTable } from '../../engines/spam/bayes.ts';
 import { analyse } from '../../engines/spam/embedded.ts';
 import { AppError } from '../../errors.ts';
+import type { Actor } from '../../lib/actor.ts';
+import type { Caches } from '../../lib/cache.ts';
 import { linksOf } from '../../mail/gateway/links.ts';
 import { parseMessage } from '../../mail/parse.ts';
-import type { MessageTraceRepo } from '../message-trace/message-trace.repo.ts';
-import type { TokenTable } from '../../engines/spam/bayes.ts';
-import type { Caches } from '../../lib/cache.ts';
-import type { Actor } from '../../lib/actor.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { MessageTraceRepo } from '../message-trace/message-trace.repo.ts';
 import type { SpamLabel, SpamLearningRepo } from './spam-learning.repo.ts';
 
 /** What taught the engine: an admin's mark, a release from quarantine, a confirmed phishing report. */
@@ -71,7 +71,9 @@ export function createSpamLearningService(deps: {
 
   /** The token keys the gateway kept with the row (base64 of int32s). */
   const keptTokens = (details: StoredMessageDetails) =>
-    details.spam_tokens ? [...new Int32Array(new Uint8Array(Buffer.from(details.spam_tokens, 'base64')).buffer)] : null;
+    details.spam_tokens
+      ? [...new Int32Array(new Uint8Array(Buffer.from(details.spam_tokens, 'base64')).buffer)]
+      : null;
 
   async function tokensOfRaw(raw: Buffer): Promise<number[]> {
     const parsed = await parseMessage(raw);
@@ -96,7 +98,8 @@ export function createSpamLearningService(deps: {
       const heldId = row?.quarantineMessageId ?? ('heldId' in by ? by.heldId : null);
       const raw = heldId ? await repo.heldRaw(tenantId, heldId) : null;
       if (!row && !raw) throw new AppError('not_found', 'No such message');
-      const tokens = (row && keptTokens(row.details as StoredMessageDetails)) ?? (raw ? await tokensOfRaw(raw) : null);
+      const tokens =
+        (row && keptTokens(row.details as StoredMessageDetails)) ?? (raw ? await tokensOfRaw(raw) : null);
       if (!tokens) {
         throw new AppError(
           'conflict',
@@ -159,7 +162,9 @@ export function createSpamLearningService(deps: {
     async tableFor(tenantId: string, keys: number[]): Promise<TokenTable | null> {
       const { nspam, nham } = await totals.get(tenantId, () => repo.totalsOf(tenantId));
       if (nspam + nham === 0) return null;
-      const counts = new Map((await repo.countsOf(tenantId, keys)).map((r) => [r.token, [r.spam, r.ham] as const]));
+      const counts = new Map(
+        (await repo.countsOf(tenantId, keys)).map((r) => [r.token, [r.spam, r.ham] as const]),
+      );
       return { nspam, nham, counts: (key) => counts.get(key) };
     },
   };

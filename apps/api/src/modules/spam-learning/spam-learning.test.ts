@@ -126,7 +126,12 @@ describe('teaching the anti-spam engine from the console', () => {
     const [learned] = await t.db
       .select()
       .from(spamLearnedMessages)
-      .where(and(eq(spamLearnedMessages.tenantId, admin.tenant.id), eq(spamLearnedMessages.messageKey, row.inboundId)));
+      .where(
+        and(
+          eq(spamLearnedMessages.tenantId, admin.tenant.id),
+          eq(spamLearnedMessages.messageKey, row.inboundId),
+        ),
+      );
     expect(learned).toMatchObject({ label: 'ham', source: 'admin', learnedBy: admin.user.id });
     expect((await spamOf(admin, row.id)).learned).toBe('ham');
   });

@@ -61,7 +61,7 @@ describe('Security Engines (/configuration/app-store)', () => {
           services: [],
           engines: [
             { name: 'anti_malware', version: '1.0.0', status: 'on' },
-            { name: 'anti_spam', version: 'rspamd', status: 'off', detail: 'RSPAMD_URL is not set' },
+            { name: 'moat_spam', version: 'Bayes + rules', status: 'off', detail: 'RSPAMD_URL is not set' },
           ],
         }),
     });

@@ -1,5 +1,5 @@
 import { fillPath } from '@moat/contracts/api-paths';
-import { type SpamLabel, learnResultSchema, SPAM_LEARNING_API } from '@moat/contracts/spam-learning';
+import { learnResultSchema, SPAM_LEARNING_API, type SpamLabel } from '@moat/contracts/spam-learning';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';

@@ -135,7 +135,11 @@ describe('Message trace (/mail-explorer/message)', () => {
           score: 3.5,
           rules: [
             { name: 'BAYES_50', score: 3, description: 'The Bayesian classifier rates it 62 % spam-like' },
-            { name: 'LINK_TO_IP', score: 1.5, description: 'A link goes to a bare IP address instead of a name' },
+            {
+              name: 'LINK_TO_IP',
+              score: 1.5,
+              description: 'A link goes to a bare IP address instead of a name',
+            },
             { name: 'BAYES_HAM_HINT', score: -1, description: '' },
           ],
         },
@@ -146,7 +150,10 @@ describe('Message trace (/mail-explorer/message)', () => {
     const api = stubApi({
       ...signedIn,
       [`GET /api/v1/mail_explorer/${ROW}/trace`]: () =>
-        jsonResponse(200, buildTrace({ spam: spam(), message: { ...buildTrace().message, verdict: 'clean' } })),
+        jsonResponse(
+          200,
+          buildTrace({ spam: spam(), message: { ...buildTrace().message, verdict: 'clean' } }),
+        ),
       [`POST /api/v1/mail_explorer/${ROW}/learn`]: (call) => {
         learned = (call.body as { label: 'spam' | 'ham' }).label;
         return jsonResponse(200, { label: learned, outcome: 'learned' });
@@ -156,7 +163,9 @@ describe('Message trace (/mail-explorer/message)', () => {
     const section = await screen.findByRole('region', { name: 'Spam score' });
     expect(within(section).getByText('Score 3.5')).toBeInTheDocument();
     expect(within(section).getByText('suspicious from 4, spam from 6')).toBeInTheDocument();
-    expect(within(section).getByText('A link goes to a bare IP address instead of a name')).toBeInTheDocument();
+    expect(
+      within(section).getByText('A link goes to a bare IP address instead of a name'),
+    ).toBeInTheDocument();
     expect(within(section).getByText('+1.5')).toBeInTheDocument();
     // A rule with no words of its own is shown by its name.
     expect(within(section).getAllByText('BAYES_HAM_HINT')).toHaveLength(2);

@@ -4,7 +4,11 @@ import type { SpamLabel } from '@moat/contracts/spam-learning';
 import { useTranslation } from 'react-i18next';
 import { useLearnMessage } from '../api/learn-message';
 
-const ENGINE_NAME: Record<string, string> = { moat_spam: 'Moat', rspamd: 'rspamd', spamassassin: 'SpamAssassin' };
+const ENGINE_NAME: Record<string, string> = {
+  moat_spam: 'Moat',
+  rspamd: 'rspamd',
+  spamassassin: 'SpamAssassin',
+};
 
 const points = (n: number, lang: string) =>
   `${n > 0 ? '+' : ''}${n.toLocaleString(lang, { maximumFractionDigits: 2 })}`;
@@ -25,7 +29,11 @@ export function SpamScoreSection({
   const mark = (label: SpamLabel) => learn.mutate(label);
   const lang = i18n.language;
   const band =
-    spam.score >= spam.thresholds.spam ? 'spam' : spam.score >= spam.thresholds.suspicious ? 'suspicious' : 'clean';
+    spam.score >= spam.thresholds.spam
+      ? 'spam'
+      : spam.score >= spam.thresholds.suspicious
+        ? 'suspicious'
+        : 'clean';
   return (
     <section aria-labelledby="trace-spam">
       <Title order={2} size="h4" id="trace-spam" mb="xs">
@@ -40,7 +48,9 @@ export function SpamScoreSection({
               className="quarantine-badge"
               data-testid="spam-score"
             >
-              {t('trace.spam.score', { score: spam.score.toLocaleString(lang, { maximumFractionDigits: 2 }) })}
+              {t('trace.spam.score', {
+                score: spam.score.toLocaleString(lang, { maximumFractionDigits: 2 }),
+              })}
             </Badge>
             <Text size="sm" c="dimmed">
               {t('trace.spam.thresholds', {
