@@ -520,12 +520,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicActions,
     retryParked: processor.retryParked,
     recordRelease: repos.securityEvents.recordRelease,
-    learnReleased: async (tenantId, heldId, actor) => {
-      // A release that cannot be learned (nothing kept) is still a release.
-      await spamLearning
-        .mark(tenantId, { heldId }, 'ham', actor, actor.userId ?? null, 'release')
-        .catch((error: Error) => app.log.warn({ err: error.message }, 'a released message was not learned'));
-    },
+    learnReleased: (tenantId, heldId, actor) =>
+      spamLearning.learnHeld(tenantId, heldId, 'ham', actor, 'release'),
   });
   app.decorate('services', {
     tenants: createTenantsService({ db, tenants, features, audit }),
@@ -656,6 +652,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       mailer,
       settings: tenantSettings,
       clock,
+      learnConfirmed: (tenantId, heldId, actor) =>
+        spamLearning.learnHeld(tenantId, heldId, 'spam', actor, 'phishing_report'),
     }),
     userInteraction: createUserInteractionService({ repo: repos.userInteraction, alerts: repos.alerts }),
     alerts,

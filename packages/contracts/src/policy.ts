@@ -88,6 +88,23 @@ export type PolicyOverrideInput = z.input<typeof policyOverrideInputSchema>;
 export const policyOverrideSchema = overrideBase.extend({ id: z.string() });
 export type PolicyOverride = z.infer<typeof policyOverrideSchema>;
 
+/** The spam score thresholds' defaults and bounds (issue 13): rspamd's greylist and add-header bands. */
+export const DEFAULT_SPAM_THRESHOLDS = { suspicious: 4, spam: 6 } as const;
+const SCORE = z
+  .number({ error: 'Give a number' })
+  .min(-20, 'At least -20')
+  .max(100, 'At most 100')
+  .refine((n) => Number.isInteger(n * 10), 'At most one decimal');
+
+/** A score at or above `spam` is spam; at or above `suspicious`, suspicious. */
+export const spamThresholdsSchema = z
+  .object({ suspicious: SCORE, spam: SCORE })
+  .refine((t) => t.suspicious <= t.spam, {
+    path: ['spam'],
+    message: 'The spam threshold is at least the suspicious one',
+  });
+export type SpamThresholdsInput = z.infer<typeof spamThresholdsSchema>;
+
 const verdictsSchema = z.object({
   phishing: verdictPolicySchema,
   malware: verdictPolicySchema,
@@ -111,6 +128,8 @@ export const policyInputSchema = z
         'The banner text is plain text on one line, without < or >',
       ),
     overrides: z.array(policyOverrideInputSchema).max(OVERRIDES_MAX),
+    /** Absent: unchanged. */
+    spam_thresholds: spamThresholdsSchema.optional(),
   })
   .superRefine((p, ctx) => {
     if (maliciousDelivery('malware', p.verdicts.malware.action)) {
@@ -134,6 +153,7 @@ export const policySchema = z.object({
   /** What the banner says when no text is set (for suspicious mail; each verdict has its own). */
   default_banner_text: z.string(),
   overrides: z.array(policyOverrideSchema),
+  spam_thresholds: z.object({ suspicious: z.number(), spam: z.number() }),
   /** Whether the signed-in user may change the policy (role admin or view_edit_policy). */
   editable: z.boolean(),
 });

@@ -12,10 +12,13 @@ import type { Engine } from './types.ts';
 export function createEngines(gateway: Config['gateway'], spam: EmbeddedSpamOptions = {}): Engine[] {
   // One worker: the machine's other core serves the event loop; large archives are rare.
   const pool = createScanPool(1);
+  const clamd = createClamd({ url: gateway.clamdUrl });
+  // The console lists clamd's own version (its signatures' too) once it answers.
+  if (clamd.status === 'on') void clamd.queryVersion().catch(() => undefined);
   return [
     createAntiMalware({ blockedSha256: gateway.malwareSha256, offThread: pool.scan }),
     createAntiPhishing({ urlBlocklist: gateway.urlBlocklist }),
-    createClamd({ url: gateway.clamdUrl }),
+    clamd,
     createEmbeddedSpam(spam),
     createAntiSpam({
       rspamdUrl: gateway.rspamd?.url,

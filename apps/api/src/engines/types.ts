@@ -1,4 +1,5 @@
 import type { SecurityTool } from '@moat/contracts/deployment';
+import { DEFAULT_SPAM_THRESHOLDS as POLICY_SPAM_THRESHOLDS } from '@moat/contracts/policy';
 import type { Verdict } from '@moat/contracts/quarantine';
 import type { ParsedMessage } from '../mail/parse.ts';
 
@@ -42,7 +43,7 @@ export interface SpamThresholds {
 }
 
 /** The default thresholds: rspamd's greylist and add-header bands, SpamAssassin's scale. */
-export const DEFAULT_SPAM_THRESHOLDS: SpamThresholds = { suspicious: 4, spam: 6 };
+export const DEFAULT_SPAM_THRESHOLDS: SpamThresholds = POLICY_SPAM_THRESHOLDS;
 
 /** One rule or symbol that scored, for the message trace ("why held", "why not"). */
 export interface ScoredRule {

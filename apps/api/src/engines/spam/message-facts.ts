@@ -10,6 +10,7 @@ const MAX_HEAD_BYTES = 64 * 1024;
 /** How much is read for the MIME parts' headers. */
 const MAX_SCAN_BYTES = 512 * 1024;
 const MAX_PARTS = 200;
+const MAX_BOUNDARY_LINES = 1_000;
 
 export interface MimePart {
   contentType: string;
@@ -65,7 +66,9 @@ export function messageFacts(raw: Buffer): MessageFacts {
     // Each part's header block starts after a boundary line ("--…"); read the blocks that do.
     const body = raw.subarray(0, MAX_SCAN_BYTES).toString('latin1').slice(end);
     let at = 0;
-    while (parts.length < MAX_PARTS) {
+    // Bounded by the lines looked at, not only the parts found: "--" lines that start no part
+    // (a signature, a quoted reply) cost a look each.
+    for (let looked = 0; parts.length < MAX_PARTS && looked < MAX_BOUNDARY_LINES; looked++) {
       const dash = body.indexOf('\n--', at);
       if (dash === -1) break;
       const lineEnd = body.indexOf('\n', dash + 1);

@@ -65,6 +65,8 @@ export function createPhishingReportsService(deps: {
   mailer: Pick<Mailer, 'send' | 'deliverStored'>;
   settings: Pick<TenantSettings, 'tenantById'>;
   clock: Clock;
+  /** A confirmed report teaches the anti-spam engine the message is unwanted (issue 13). */
+  learnConfirmed?: (tenantId: string, heldId: string, actor: Actor & { userId: string }) => Promise<void>;
 }) {
   const { repo, clock } = deps;
 
@@ -139,10 +141,11 @@ export function createPhishingReportsService(deps: {
         },
         tx,
       );
-      return hiddenCount;
+      return { hiddenCount, heldId: report.messageId };
     });
     for (const outboxId of outbox) deps.mailer.deliverStored(outboxId);
-    return { status: outcome, hidden };
+    if (outcome === 'confirmed') await deps.learnConfirmed?.(tenantId, hidden.heldId, actor);
+    return { status: outcome, hidden: hidden.hiddenCount };
   }
 
   return {

@@ -8,6 +8,7 @@ import {
   quarantineMessages,
   securityEvents,
   senderLists,
+  spamLearnedMessages,
 } from '../../db/schema.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
@@ -208,6 +209,13 @@ describe('POST /api/v1/phishing_reports/:id/confirm', () => {
     expect(exists.json()).toEqual({ isExists: false });
     const blocked = await t.db.select().from(senderLists).where(eq(senderLists.tenantId, admin.tenant.id));
     expect(blocked).toContainEqual(expect.objectContaining({ list: 'block', value: 'payroll@bad.example' }));
+    // The organisation's anti-spam engine learned the message as spam (issue 13).
+    const [learned] = await t.db
+      .select()
+      .from(spamLearnedMessages)
+      .where(eq(spamLearnedMessages.messageKey, `held:${a.id}`));
+    expect(learned).toMatchObject({ tenantId: admin.tenant.id, label: 'spam', source: 'phishing_report' });
+    expect(learned!.tokens.length).toBeGreaterThan(5);
     const told = await lastMail(t.db, reporter, 'report_outcome');
     expect(told.subject).toBe('Your report was confirmed');
     expect(told.html).not.toMatch(/href="[^"]*evil/);

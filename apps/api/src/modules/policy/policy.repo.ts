@@ -2,6 +2,7 @@ import type { Verdict } from '@moat/contracts/quarantine';
 import { and, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { gatewayPolicies, mailLog, policyOverrides, restorePolicies, tenants } from '../../db/schema.ts';
+import { createSpamLearningRepo } from '../spam-learning/spam-learning.repo.ts';
 
 export interface OverrideRow {
   id: string;
@@ -18,6 +19,7 @@ export interface StoredPolicy {
   digestSchedule: string;
   bannerText: string | null;
   overrides: OverrideRow[];
+  spamThresholds: { suspicious: number; spam: number };
 }
 
 export interface PolicyWrite {
@@ -26,6 +28,8 @@ export interface PolicyWrite {
   digestSchedule: 'off' | 'daily' | 'weekly';
   bannerText: string | null;
   overrides: Array<Omit<OverrideRow, 'id'>>;
+  /** Undefined: unchanged. */
+  spamThresholds?: { suspicious: number; spam: number } | undefined;
 }
 
 /** A processed message (one recipient) the what-if replays. */
@@ -83,6 +87,7 @@ export function createPolicyRepo(db: DbOrTx) {
         digestSchedule: tenant.digestSchedule,
         bannerText: tenant.bannerText,
         overrides,
+        spamThresholds: await createSpamLearningRepo(q).thresholdsOf(tenantId, q),
       };
     },
 
@@ -112,6 +117,8 @@ export function createPolicyRepo(db: DbOrTx) {
             set: { ...values, updatedAt: now },
           });
       }
+      if (policy.spamThresholds)
+        await createSpamLearningRepo(tx).setThresholds(tenantId, policy.spamThresholds, tx);
       await tx.delete(policyOverrides).where(eq(policyOverrides.tenantId, tenantId));
       if (policy.overrides.length > 0) {
         await tx

@@ -64,6 +64,7 @@ function writeOf(input: PolicyInput): PolicyWrite {
     digestSchedule: input.digest_schedule,
     bannerText: input.banner_text === '' ? null : input.banner_text,
     overrides: input.overrides.map(storedOverride),
+    spamThresholds: input.spam_thresholds,
   };
 }
 
@@ -108,6 +109,7 @@ export function createPolicyService(deps: {
         verdict: o.verdict as Verdict,
         action: o.action as PolicyAction,
       })),
+      spam_thresholds: stored.spamThresholds,
       editable,
     };
   }

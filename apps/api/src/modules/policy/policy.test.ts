@@ -2,7 +2,7 @@ import type { Policy, PolicyInput, WhatIf } from '@moat/contracts/policy';
 import { and, eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, mailLog, outbox, quarantineMessages } from '../../db/schema.ts';
+import { auditLog, mailLog, outbox, quarantineMessages, securityTools } from '../../db/schema.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildMailLogEntry, buildTenant, buildUser } from '../../test/factories.ts';
@@ -43,6 +43,9 @@ beforeAll(async () => {
     passwordHash: hash,
   });
   await buildUser(t.db, tenant.id, { email: 'ana@policy.test', firstName: 'Ana', lastName: 'Lopez' });
+  // The messages here are suspicious for their link alone: the anti-spam engine (which would call
+  // a message of nothing but a link to an IP address spam) is off for this organisation.
+  await t.db.insert(securityTools).values({ tenantId: tenant.id, name: 'anti_spam', state: 'disabled' });
   await buildUser(t.db, other.id, { email: 'admin@elsewhere.test', role: 'admin', passwordHash: hash });
   admin = new Jar();
   viewer = new Jar();
@@ -111,6 +114,7 @@ describe('GET /api/v1/policy', () => {
     expect(p.banner_text).toBe('');
     expect(p.default_banner_text).toContain('Caution: this message looks suspicious');
     expect(p.overrides).toEqual([]);
+    expect(p.spam_thresholds).toEqual({ suspicious: 4, spam: 6 });
     expect(p.editable).toBe(true);
   });
 
@@ -161,6 +165,10 @@ describe('PUT /api/v1/policy', () => {
       },
       { ...inputOf(before), digest_schedule: 'hourly' },
       { verdicts: before.verdicts },
+      { ...inputOf(before), spam_thresholds: { suspicious: 7, spam: 5 } },
+      { ...inputOf(before), spam_thresholds: { suspicious: 4, spam: 1000 } },
+      { ...inputOf(before), spam_thresholds: { suspicious: '4', spam: 6 } },
+      { ...inputOf(before), spam_thresholds: { suspicious: 4.25, spam: 6 } },
     ];
     for (const body of bad) {
       const res = await put(admin, body);
@@ -179,6 +187,7 @@ describe('PUT /api/v1/policy', () => {
         ...before.verdicts,
         spam: { action: 'quarantine', restore_mode: 'admin_approve', identification_required: false },
       },
+      spam_thresholds: { suspicious: 3.5, spam: 8 },
       overrides: [
         {
           match: 'group',
@@ -200,6 +209,7 @@ describe('PUT /api/v1/policy', () => {
     expect(await current()).toMatchObject({
       banner_text: 'Careful: IT flagged this message.',
       digest_schedule: 'weekly',
+      spam_thresholds: { suspicious: 3.5, spam: 8 },
     });
     const [entry] = await t.db
       .select()
@@ -209,8 +219,11 @@ describe('PUT /api/v1/policy', () => {
     const details = entry!.details as { before: Policy; after: Policy };
     expect(details.before.verdicts.spam.action).toBe('deliver_banner');
     expect(details.after.verdicts.spam.action).toBe('quarantine');
+    expect(details.after.spam_thresholds).toEqual({ suspicious: 3.5, spam: 8 });
     // Back to the start for the tests that follow.
-    expect((await put(admin, inputOf(before))).statusCode).toBe(200);
+    expect(
+      (await put(admin, { ...inputOf(before), spam_thresholds: before.spam_thresholds })).statusCode,
+    ).toBe(200);
   });
 
   it("keeps tenants apart: another tenant's admin reads and changes only their own policy", async () => {

@@ -122,6 +122,16 @@ export function createSpamLearningService(deps: {
       return { label, outcome };
     },
 
+    /**
+     * What a release (ham) or a confirmed report (spam) teaches, as the admin who did it. A message
+     * that cannot be learned (nothing kept) was still released or confirmed: it is only logged.
+     */
+    async learnHeld(tenantId: string, heldId: string, label: SpamLabel, actor: Actor, source: LearnSource) {
+      await service
+        .mark(tenantId, { heldId }, label, actor, actor.userId ?? null, source)
+        .catch((error: Error) => deps.log.warn({ err: error.message, source }, 'a message was not learned'));
+    },
+
     async learn(request: LearnRequest, outer?: DbOrTx): Promise<LearnOutcome> {
       const run = async (tx: DbOrTx): Promise<LearnOutcome> => {
         const before = await repo.learnedFor(request.tenantId, request.messageKey, tx);

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailLog, spamLearnedMessages, spamLearnedTokens } from '../../db/schema.ts';
+import { mailLog, spamLearnedMessages, spamLearnedTokens, spamThresholds } from '../../db/schema.ts';
+import { createGatewayPolicyRepo } from '../../mail/gateway/gateway-policy.repo.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { signedInAs } from '../../test/console.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
@@ -134,6 +135,35 @@ describe('teaching the anti-spam engine from the console', () => {
       );
     expect(learned).toMatchObject({ label: 'ham', source: 'admin', learnedBy: admin.user.id });
     expect((await spamOf(admin, row.id)).learned).toBe('ham');
+  });
+
+  it("an admin's release of held spam teaches it as wanted mail, from the held copy itself", async () => {
+    const admin = await signedInAs(t.app, t.db);
+    // Everything is spam to this organisation, and spam is held.
+    await t.db.insert(spamThresholds).values({ tenantId: admin.tenant.id, suspicious: -100, spam: -50 });
+    await createGatewayPolicyRepo(t.db).setAction(admin.tenant.id, 'spam', 'quarantine');
+    await deliver(`ana@${admin.tenant.domain}`, {
+      subject: 'Wanted after all',
+      text: 'The minutes of Tuesday',
+    });
+    const row = await rowOf('Wanted after all');
+    expect(row).toMatchObject({ verdict: 'spam', action: 'quarantined' });
+    const res = await admin.send(
+      'POST',
+      `/api/v1/quarantine/messages/${row.quarantineMessageId}/release`,
+      {},
+    );
+    expect(res.statusCode).toBe(200);
+    const [learned] = await t.db
+      .select()
+      .from(spamLearnedMessages)
+      .where(eq(spamLearnedMessages.messageKey, row.inboundId));
+    expect(learned).toMatchObject({ tenantId: admin.tenant.id, label: 'ham', source: 'release' });
+    // By the held copy's id too (the quarantine's own "not spam"): the same message, learned once.
+    const again = await admin.send('POST', `/api/v1/quarantine/messages/${row.quarantineMessageId}/learn`, {
+      label: 'ham',
+    });
+    expect(again.json()).toEqual({ label: 'ham', outcome: 'already' });
   });
 
   it("refuses another tenant's message (404) and a label that is not spam or ham (400)", async () => {

@@ -33,6 +33,7 @@ function buildPolicy(overrides: Partial<Policy> = {}): Policy {
     banner_text: '',
     default_banner_text: 'Caution: this message looks suspicious.',
     overrides: [],
+    spam_thresholds: { suspicious: 4, spam: 6 },
     editable: true,
     ...overrides,
   };
@@ -85,6 +86,15 @@ describe('Policy (/policy)', () => {
     );
     await user.click(screen.getByRole('textbox', { name: /Warning banner text/ }));
     await user.paste('Careful: check twice');
+    // The spam score thresholds: a spam threshold below the suspicious one is pointed out.
+    const spamFrom = screen.getByRole('textbox', { name: 'Spam from' });
+    await user.clear(spamFrom);
+    await user.type(spamFrom, '3');
+    expect(screen.getByText('The spam threshold is at least the suspicious one')).toBeInTheDocument();
+    await user.type(spamFrom, '.5');
+    await user.clear(spamFrom);
+    await user.type(spamFrom, '7.5');
+    expect(screen.queryByText('The spam threshold is at least the suspicious one')).not.toBeInTheDocument();
     expect(within(screen.getByRole('note')).getByText('Careful: check twice')).toBeInTheDocument();
     await user.click(save);
 
@@ -107,6 +117,7 @@ describe('Policy (/policy)', () => {
     const [saved] = bodiesOf(api.calls, 'PUT', POLICY) as Policy[];
     expect(saved!.verdicts.suspicious.action).toBe('quarantine');
     expect(saved!.banner_text).toBe('Careful: check twice');
+    expect(saved!.spam_thresholds).toEqual({ suspicious: 4, spam: 7.5 });
   }, 30_000);
 
   it('adds and removes overrides, and shows the server’s reasons when it refuses the policy', async () => {

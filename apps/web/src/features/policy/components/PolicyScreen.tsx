@@ -8,6 +8,7 @@ import {
   Loader,
   Modal,
   NativeSelect,
+  NumberInput,
   Paper,
   SimpleGrid,
   Stack,
@@ -57,6 +58,7 @@ interface Draft {
   digest_schedule: Policy['digest_schedule'];
   banner_text: string;
   overrides: DraftOverride[];
+  spam_thresholds: Policy['spam_thresholds'];
 }
 
 let keys = 0;
@@ -68,6 +70,7 @@ function draftOf(p: Policy): Draft {
     digest_schedule: p.digest_schedule,
     banner_text: p.banner_text,
     overrides: p.overrides.map((o) => ({ ...o, key: nextKey() })),
+    spam_thresholds: p.spam_thresholds,
   };
 }
 
@@ -83,6 +86,7 @@ function inputOf(d: Draft): PolicyInput {
       verdict,
       action,
     })),
+    spam_thresholds: d.spam_thresholds,
   };
 }
 
@@ -405,6 +409,42 @@ function PolicyForm({ policy, focus }: { policy: Policy; focus: string | null })
               readOnly={readOnly}
               focused={focus === verdict}
               onChange={(next) => change({ verdicts: { ...draft.verdicts, [verdict]: next } })}
+            />
+          ))}
+        </SimpleGrid>
+      </section>
+
+      <section aria-labelledby="policy-spam-thresholds">
+        <Title order={2} size="h4" id="policy-spam-thresholds" mb="xs">
+          {t('policy.spamThresholds.title')}
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          {t('policy.spamThresholds.help')}
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} maw={560}>
+          {(['suspicious', 'spam'] as const).map((band) => (
+            <NumberInput
+              key={band}
+              label={t(`policy.spamThresholds.${band}`)}
+              disabled={readOnly}
+              min={-20}
+              max={100}
+              step={0.5}
+              decimalScale={1}
+              value={draft.spam_thresholds[band]}
+              error={
+                band === 'spam' && draft.spam_thresholds.spam < draft.spam_thresholds.suspicious
+                  ? t('policy.spamThresholds.order')
+                  : undefined
+              }
+              onChange={(value) =>
+                change({
+                  spam_thresholds: {
+                    ...draft.spam_thresholds,
+                    [band]: typeof value === 'number' ? value : Number.parseFloat(value) || 0,
+                  },
+                })
+              }
             />
           ))}
         </SimpleGrid>

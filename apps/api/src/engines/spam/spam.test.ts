@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import { linksOf } from '../../mail/gateway/links.ts';
+import { parseMessage } from '../../mail/parse.ts';
+import { DEFAULT_SPAM_THRESHOLDS, type EngineInput } from '../types.ts';
+import { classify, MemoryTable } from './bayes.ts';
+import { createEmbeddedSpam, MAX_LEARNED_TOKENS } from './embedded.ts';
+import { messageFacts } from './message-facts.ts';
+import { decodeModel, encodeModel, shippedModel } from './model.ts';
+import { RULES } from './rules.ts';
+import { tokenKey, tokensOf } from './tokens.ts';
+
+/** The embedded anti-spam engine's parts (issue 13): classifier, model file, tokens, rules. */
+
+const crlf = (lines: string[]) => Buffer.from(`${lines.join('\r\n')}\r\n`);
+
+async function inputOf(raw: Buffer, thresholds = DEFAULT_SPAM_THRESHOLDS): Promise<EngineInput> {
+  const parsed = await parseMessage(raw);
+  return {
+    parsed,
+    links: linksOf(parsed.html, parsed.text),
+    auth: { spf: 'none', dkim: 'none', dmarc: 'none', authenticationResults: '' },
+    raw,
+    envelope: { mailFrom: 'a@b.test', clientIp: '192.0.2.1', helo: 'b.test', rcptTo: ['ana@acme.test'] },
+    tenant: { domains: ['acme.test'], people: [] },
+    spamThresholds: thresholds,
+  };
+}
+
+async function rulesOf(raw: Buffer): Promise<string[]> {
+  const input = await inputOf(raw);
+  const facts = messageFacts(raw);
+  const { subject, text, html } = input.parsed;
+  return RULES.filter((r) =>
+    r.test({ facts, subject, text, html, links: input.links, auth: input.auth }),
+  ).map((r) => r.name);
+}
+
+describe('the Bayesian classifier', () => {
+  const keys = (words: string[]) => words.map(tokenKey);
+
+  it('knows nothing without both kinds of mail, and leans the way its clues lean', () => {
+    const table = new MemoryTable();
+    expect(classify(keys(['cheap']), [table])).toEqual({ probability: 0.5, clues: [] });
+    for (let i = 0; i < 20; i++) table.learn(keys(['cheap', 'pills', `spam${i}`]), 'spam');
+    for (let i = 0; i < 20; i++) table.learn(keys(['meeting', 'agenda', `ham${i}`]), 'ham');
+    expect(classify(keys(['cheap', 'pills']), [table]).probability).toBeGreaterThan(0.99);
+    expect(classify(keys(['meeting', 'agenda']), [table]).probability).toBeLessThan(0.01);
+    // Unknown words are no clue at all.
+    expect(classify(keys(['zebra']), [table])).toEqual({ probability: 0.5, clues: [] });
+  });
+
+  it('adds tables: what a tenant learned counts with the shipped model', () => {
+    const base = new MemoryTable();
+    base.learn(keys(['hello']), 'ham');
+    base.learn(keys(['offer']), 'spam');
+    const own = new MemoryTable();
+    for (let i = 0; i < 10; i++) own.learn(keys(['zentrolux']), 'spam');
+    expect(classify(keys(['zentrolux']), [base]).clues).toEqual([]);
+    expect(classify(keys(['zentrolux']), [base, own]).probability).toBeGreaterThan(0.9);
+  });
+
+  it('takes back exactly what it learned', () => {
+    const table = new MemoryTable();
+    table.learn(keys(['a1', 'b2']), 'spam');
+    table.learn(keys(['a1']), 'ham');
+    table.learn(keys(['a1', 'b2']), 'spam', -1);
+    expect(table.nspam).toBe(0);
+    expect(table.counts(tokenKey('a1'))).toEqual([0, 1]);
+    expect(table.counts(tokenKey('b2'))).toBeUndefined();
+  });
+
+  it('writes and reads the model file format, and ships a model trained on the corpus', () => {
+    const table = new MemoryTable();
+    table.learn(keys(['x1', 'y2', 'z3']), 'spam');
+    table.learn(keys(['x1']), 'ham');
+    const back = decodeModel(encodeModel(table));
+    expect([back.nspam, back.nham]).toEqual([1, 1]);
+    expect([...back.packed].sort()).toEqual([...table.packed].sort());
+    const shipped = shippedModel();
+    // The training part of spam-1, easy-ham-1 and hard-ham-1 (two thirds of them).
+    expect(shipped.nspam).toBeGreaterThan(300);
+    expect(shipped.nham).toBeGreaterThan(1_700);
+    expect(shipped.packed.size).toBeGreaterThan(10_000);
+  });
+});
+
+describe('tokens', () => {
+  it('reads words, the subject, the sender, links and HTML, each once', async () => {
+    const raw = crlf([
+      'From: "Cheap Meds" <offers@pharma.example>',
+      'To: ana@acme.test',
+      'Subject: Great offer inside',
+      'X-Mailer: Blaster 2.0',
+      'Content-Type: text/html',
+      '',
+      '<p style="font-size:1px">offer offer</p><a href="http://192.0.2.9/buy">Buy now</a> 売ります',
+    ]);
+    const input = await inputOf(raw);
+    const tokens = tokensOf({
+      facts: messageFacts(raw),
+      subject: input.parsed.subject,
+      text: input.parsed.text,
+      html: input.parsed.html,
+      links: input.links,
+    });
+    expect(tokens).toEqual(
+      expect.arrayContaining([
+        'subject:great',
+        'subject:offer',
+        'from:name:cheap',
+        'from:domain:pharma.example',
+        'mailer:blaster',
+        'url:ip',
+        'proto:http',
+        'html:p',
+        'style:font-size:1px',
+        'offer',
+        'cjk:売り',
+      ]),
+    );
+    expect(new Set(tokens).size).toBe(tokens.length);
+  });
+});
+
+describe('the structural rules', () => {
+  it('name what they see: IP links, hidden links, hidden text, base64 text, a multipart without parts', async () => {
+    expect(
+      await rulesOf(
+        crlf([
+          'From: a@b.test',
+          'Subject: Hi',
+          'Content-Type: text/html',
+          '',
+          '<a href="http://192.0.2.9/x">http://bank.example/login</a> <a href="http://user@evil.example/">x</a>',
+          '<span style="display:none">hidden</span>',
+        ]),
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        'LINK_TO_IP',
+        'MISMATCHED_LINK_TEXT',
+        'OBFUSCATED_URL',
+        'HTML_INVISIBLE_TEXT',
+        'HTML_ONLY',
+      ]),
+    );
+    expect(
+      await rulesOf(
+        crlf([
+          'From: a@b.test',
+          'Subject: Hi',
+          'Date: Fri, 27 Nov 2026 10:00:00 +0000',
+          'Message-ID: <1@b.test>',
+          'Content-Type: text/plain; charset=us-ascii',
+          'Content-Transfer-Encoding: base64',
+          '',
+          Buffer.from('Plain words in disguise').toString('base64'),
+        ]),
+      ),
+    ).toEqual(['BASE64_TEXT']);
+    expect(
+      await rulesOf(crlf(['From: a@b.test', 'Subject: Hi', 'Content-Type: multipart/mixed', '', 'no parts'])),
+    ).toEqual(expect.arrayContaining(['BOGUS_MULTIPART', 'MISSING_DATE', 'MISSING_MESSAGE_ID']));
+  });
+
+  it('reads the parts of a message of endless "--" lines only so far', () => {
+    const raw = Buffer.from(
+      `Content-Type: multipart/mixed; boundary=x\r\n\r\n${'--x\r\n\r\n'.repeat(50_000)}`,
+    );
+    expect(messageFacts(raw).parts.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('the embedded engine', () => {
+  it('explains its score: the classifier names its strongest clues, each rule its points', async () => {
+    const engine = createEmbeddedSpam();
+    const spammy = crlf([
+      'From: "Dr. Smith" <12345678@cash.example>',
+      'Subject: MAKE MONEY FAST!!!',
+      'Content-Type: text/html',
+      '',
+      '<p>Dear friend, you have been selected to receive a FREE offer. Click here to claim your cash',
+      'prize now. Limited time offer, act now! Remove yourself from our mailing list by replying',
+      'with remove in the subject. This is not spam. Order today and save 50% on your order!</p>',
+      '<a href="http://192.0.2.9/claim">Claim now</a>',
+    ]);
+    const [finding] = await engine.scan(await inputOf(spammy));
+    expect(finding).toMatchObject({ engine: 'moat_spam', verdict: 'spam' });
+    expect(finding!.score).toBeGreaterThanOrEqual(6);
+    expect(finding!.rules![0]).toMatchObject({ name: 'BAYES_99', score: 6 });
+    expect(finding!.rules![0]!.description).toMatch(
+      /rates it (?:9\d|100)\.\d % spam-like; strongest clues "/,
+    );
+    expect(finding!.rules!.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['LINK_TO_IP', 'SUBJECT_SHOUTING']),
+    );
+    expect(finding!.tokens!.length).toBeLessThanOrEqual(MAX_LEARNED_TOKENS);
+
+    // The tenant's thresholds decide: the same score is only suspicious where spam starts higher.
+    const [lenient] = await engine.scan(await inputOf(spammy, { suspicious: 5, spam: 50 }));
+    expect(lenient).toMatchObject({ verdict: 'suspicious', score: finding!.score });
+  });
+
+  it('does not call a two-line note spam on the strength of a word or two', async () => {
+    const [finding] = await createEmbeddedSpam().scan(
+      await inputOf(crlf(['From: Bob <bob@outside.test>', 'Subject: Lunch', '', 'Hi Ana'])),
+    );
+    expect(finding).toMatchObject({ verdict: 'clean' });
+    expect(finding!.rules).toContainEqual(expect.objectContaining({ name: 'BAYES_TOO_FEW_WORDS', score: 0 }));
+  });
+});
