@@ -42,7 +42,7 @@ export const authCheckSchema = z.object({ result: z.string(), reason: z.string()
 export const scoredRuleSchema = z.object({ name: z.string(), score: z.number(), description: z.string() });
 
 export const spamExplanationSchema = z.object({
-  /** The scoring engines' scores added. */
+  /** The scoring engines' scores added, each by its weight. */
   score: z.number(),
   thresholds: z.object({ suspicious: z.number(), spam: z.number() }),
   engines: z.array(
@@ -50,6 +50,8 @@ export const spamExplanationSchema = z.object({
       /** moat_spam, rspamd, spamassassin. */
       engine: z.string(),
       score: z.number(),
+      /** How much it counts in the message's score (Moat's own counts less beside rspamd or SpamAssassin). */
+      weight: z.number(),
       rules: z.array(scoredRuleSchema),
     }),
   ),

@@ -1,10 +1,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMessage } from '../mail/parse.ts';
 import { startClamd } from '../test/daemons/clamd.ts';
 import { freePort, skipReason } from '../test/daemons/spamd.ts';
 import { createClamd } from './clamd.ts';
-import { DEFAULT_SPAM_THRESHOLDS, type EngineInput } from './types.ts';
+import { engineInputOf } from './engine-input.ts';
 
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 
@@ -33,22 +32,13 @@ const withAttachment = (filename: string, content: Buffer) =>
     ].join('\r\n'),
   );
 
-async function input(raw: Buffer): Promise<EngineInput> {
-  return {
-    parsed: await parseMessage(raw),
-    links: [],
-    auth: { spf: 'none', dkim: 'none', dmarc: 'none', authenticationResults: '' },
-    raw,
-    envelope: {
-      mailFrom: 'bob@outside.example',
-      clientIp: '192.0.2.1',
-      helo: 'mx.outside.example',
-      rcptTo: [],
-    },
-    tenant: { domains: ['acme.example'], people: [] },
-    spamThresholds: DEFAULT_SPAM_THRESHOLDS,
-  };
-}
+const ENVELOPE = {
+  mailFrom: 'bob@outside.example',
+  clientIp: '192.0.2.1',
+  helo: 'mx.outside.example',
+  rcptTo: [],
+};
+const input = (raw: Buffer) => engineInputOf(raw, { envelope: ENVELOPE });
 
 // Locally a missing clamd skips these tests; in CI, startup fails naming the package.
 const skip = skipReason('clamd', 'clamav-daemon');

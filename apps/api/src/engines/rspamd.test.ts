@@ -176,6 +176,22 @@ describe.skipIf(!installed && process.env.CI !== 'true')(
       expect(history.find((row) => row.id === id)?.ip).toBe('192.0.2.1');
     });
 
+    it('scans a message whose envelope holds non-ASCII (SMTPUTF8) or control characters', async () => {
+      const { raw } = message(HAM);
+      const { score } = await rspamd.check(
+        input(raw, {
+          envelope: {
+            mailFrom: 'josé@exämple.test',
+            clientIp: '192.0.2.1',
+            helo: 'mail.\ufffd.test\r\nX: y',
+            rcptTo: ['añа@acme.test'],
+          },
+        }),
+      );
+      // Scanned (fetch refuses such header values as they are: the engine sends their UTF-8 bytes).
+      expect(Number.isFinite(score)).toBe(true);
+    });
+
     it("takes Moat's SPF, DKIM and DMARC results instead of checking them again", async () => {
       const auth: AuthSummary = {
         spf: 'fail',

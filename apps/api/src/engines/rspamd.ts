@@ -19,6 +19,8 @@ export interface RspamdOptions {
   /** The controller's password (its `Password` header); none when it trusts Moat's address. */
   password?: string | undefined;
   timeoutMs?: number;
+  /** Symbols' scores for this client's scans (the benchmark zeroes what only offline DNS causes). */
+  scores?: Record<string, number>;
 }
 
 export interface RspamdCheck {
@@ -60,7 +62,7 @@ export function createRspamd(options: RspamdOptions) {
       const res = await fetch(checkUrl, {
         method: 'POST',
         body: new Uint8Array(input.raw),
-        headers: requestHeaders(input),
+        headers: requestHeaders(input, options.scores),
         signal: AbortSignal.timeout(timeoutMs),
       });
       const body = (await res.json().catch(() => ({}))) as CheckReply;
@@ -140,27 +142,37 @@ interface CheckReply {
 }
 
 /**
+ * A value as an HTTP header carries it: its UTF-8 bytes (an SMTPUTF8 address, a HELO of any
+ * bytes) one per character, without the control characters no header may hold. Whatever the
+ * sender wrote, the request is sent (fetch refuses characters above U+00FF).
+ */
+export function byteString(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+  return Buffer.from(value.replace(/[\u0000-\u001f\u007f]/g, ''), 'utf8').toString('latin1');
+}
+
+/**
  * The SMTP facts as rspamd's request headers, and a `Settings` header (rspamd's settings module
  * reads it as JSON) that hands over Moat's SPF, DKIM and DMARC results: rspamd's own checks are
  * switched off (they would ask DNS again, and could disagree with what Moat's policy and the
  * delivered Authentication-Results say) and their result symbols inserted instead, so rspamd's
  * scores and composites (VIOLATED_DIRECT_SPF, AUTH_NA …) still count them.
  */
-function requestHeaders(input: EngineInput): Headers {
+function requestHeaders(input: EngineInput, scores: Record<string, number> = {}): Headers {
   const { envelope } = input;
   const headers = new Headers();
-  if (envelope.clientIp) headers.set('IP', envelope.clientIp);
-  if (envelope.helo) headers.set('Helo', envelope.helo);
+  if (envelope.clientIp) headers.set('IP', byteString(envelope.clientIp));
+  if (envelope.helo) headers.set('Helo', byteString(envelope.helo));
   // The null sender of a bounce is `<>`.
-  headers.set('From', envelope.mailFrom || '<>');
+  headers.set('From', byteString(envelope.mailFrom) || '<>');
   // One header per recipient; fetch joins repeated headers with ", ", which rspamd splits again.
-  for (const rcpt of envelope.rcptTo) headers.append('Rcpt', rcpt);
+  for (const rcpt of envelope.rcptTo) headers.append('Rcpt', byteString(rcpt));
   // The client's verified reverse-DNS name, when the envelope carries one.
   const hostname =
     'clientHostname' in envelope && typeof envelope.clientHostname === 'string'
       ? envelope.clientHostname
       : '';
-  if (hostname) headers.set('Hostname', hostname);
+  if (hostname) headers.set('Hostname', byteString(hostname));
   headers.set(
     'Settings',
     JSON.stringify({
@@ -168,7 +180,7 @@ function requestHeaders(input: EngineInput): Headers {
       symbols: Object.fromEntries(authSymbols(input.auth).map((symbol) => [symbol, 1])),
       // Without a Hostname header hfilter takes the client for one without reverse DNS (2.5
       // points on every message). rspamd looks the PTR up itself (once_received: RDNS_NONE).
-      ...(hostname ? {} : { scores: { HFILTER_HOSTNAME_UNKNOWN: 0 } }),
+      scores: { ...(hostname ? {} : { HFILTER_HOSTNAME_UNKNOWN: 0 }), ...scores },
     }),
   );
   return headers;

@@ -1,9 +1,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMessage } from '../mail/parse.ts';
 import { freePort, type RunningDaemon, skipReason, startSpamd } from '../test/daemons/spamd.ts';
+import { engineInputOf } from './engine-input.ts';
 import { createSpamd, parseReportRules, SPAMD_MAX_MESSAGE_BYTES } from './spamd.ts';
-import { DEFAULT_SPAM_THRESHOLDS, type EngineInput } from './types.ts';
+import { DEFAULT_SPAM_THRESHOLDS } from './types.ts';
 
 /** SpamAssassin's own test string: its GTUBE rule scores 1000. */
 const GTUBE = 'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X';
@@ -26,22 +26,13 @@ const message = (id: string, body: string) =>
 const ham = (id: string) =>
   message(id, 'Hi Ana,\r\n\r\nthe minutes of Monday are below. Next meeting on Thursday at ten.\r\n\r\nBob');
 
-async function input(raw: Buffer): Promise<EngineInput> {
-  return {
-    parsed: await parseMessage(raw),
-    links: [],
-    auth: { spf: 'none', dkim: 'none', dmarc: 'none', authenticationResults: '' },
-    raw,
-    envelope: {
-      mailFrom: 'bob@outside.example',
-      clientIp: '192.0.2.1',
-      helo: 'mx.outside.example',
-      rcptTo: [],
-    },
-    tenant: { domains: ['acme.example'], people: [] },
-    spamThresholds: DEFAULT_SPAM_THRESHOLDS,
-  };
-}
+const ENVELOPE = {
+  mailFrom: 'bob@outside.example',
+  clientIp: '192.0.2.1',
+  helo: 'mx.outside.example',
+  rcptTo: [],
+};
+const input = (raw: Buffer) => engineInputOf(raw, { envelope: ENVELOPE });
 
 /** A server that accepts and then does what `onConnection` says (nothing: a hung daemon). */
 async function fakeDaemon(onConnection: (socket: net.Socket) => void = () => {}) {

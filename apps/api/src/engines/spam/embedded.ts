@@ -57,6 +57,45 @@ export function analyse(
 /** Fewer clues than this are too few to call a message spam on (a two-line note): no points for spam. */
 const MIN_SPAM_CLUES = 5;
 
+/** A token in an admin's words: `subject:money` is "money" in the subject, `url:ip` a link to an IP address. */
+export function clueWords(token: string): string {
+  const [kind, ...rest] = token.split(':');
+  const value = rest.join(':');
+  switch (kind) {
+    case 'subject':
+      return `"${value}" in the subject`;
+    case 'url':
+      if (value === 'ip') return 'a link to an IP address';
+      if (value === 'port') return 'a link with a port number';
+      if (value === 'query') return 'a link with a query string';
+      return `"${value.replace(/^path:/, '')}" in a link`;
+    case 'proto':
+      return `an ${value} link`;
+    case 'html':
+      return `HTML <${value.replace(':', ' ')}>`;
+    case 'style':
+      return `HTML style ${value.replace(':', ': ')}`;
+    case 'from':
+      return value.startsWith('name:')
+        ? `"${value.slice(5)}" in the sender's name`
+        : value === 'noname'
+          ? 'a sender without a name'
+          : `the sender's domain ${value.replace(/^domain:/, '')}`;
+    case 'mailer':
+      return `the mail program ${value}`;
+    case 'header':
+      return `a ${value} header`;
+    case 'content-type':
+      return `a ${value} part`;
+    case 'reply-to':
+      return value === 'other' ? 'a reply-to address elsewhere' : 'a reply-to address';
+    case 'to':
+      return `${value.replace(/^count:/, '')} recipients named`;
+    default:
+      return `"${token.replace(/^cjk:/, '')}"`;
+  }
+}
+
 export function bayesRule(classification: Classification, tokens: string[], keys: number[]): ScoredRule {
   const band = BAYES_BANDS.find((b) => classification.probability >= b.from) ?? BAYES_BANDS.at(-1)!;
   if (band.score > 0 && classification.clues.length < MIN_SPAM_CLUES) {
@@ -71,7 +110,7 @@ export function bayesRule(classification: Classification, tokens: string[], keys
   const clues = classification.clues
     .filter((c) => leaning(c.probability))
     .slice(0, 5)
-    .map((c) => `"${words.get(c.key)}"`);
+    .map((c) => clueWords(words.get(c.key) ?? ''));
   const percent = (classification.probability * 100).toFixed(classification.probability > 0.99 ? 1 : 0);
   return {
     name: band.name,
@@ -79,7 +118,7 @@ export function bayesRule(classification: Classification, tokens: string[], keys
     description:
       classification.clues.length === 0
         ? 'The Bayesian classifier knows none of its words'
-        : `The Bayesian classifier rates it ${percent} % spam-like${clues.length ? `; strongest clues ${clues.join(', ')}` : ''}`,
+        : `The Bayesian classifier rates it ${percent} % spam-like${clues.length ? `; strongest clues: ${clues.join(', ')}` : ''}`,
   };
 }
 

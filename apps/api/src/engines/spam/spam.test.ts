@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { linksOf } from '../../mail/gateway/links.ts';
-import { parseMessage } from '../../mail/parse.ts';
-import { DEFAULT_SPAM_THRESHOLDS, type EngineInput } from '../types.ts';
+import { engineInputOf } from '../engine-input.ts';
+import { DEFAULT_SPAM_THRESHOLDS } from '../types.ts';
 import { classify, MemoryTable } from './bayes.ts';
-import { createEmbeddedSpam, MAX_LEARNED_TOKENS } from './embedded.ts';
+import { combinedSpamScore, EMBEDDED_WEIGHT_BESIDE_OTHERS } from './combine.ts';
+import { clueWords, createEmbeddedSpam, MAX_LEARNED_TOKENS } from './embedded.ts';
 import { messageFacts } from './message-facts.ts';
 import { decodeModel, encodeModel, shippedModel } from './model.ts';
 import { RULES } from './rules.ts';
@@ -13,18 +13,8 @@ import { tokenKey, tokensOf } from './tokens.ts';
 
 const crlf = (lines: string[]) => Buffer.from(`${lines.join('\r\n')}\r\n`);
 
-async function inputOf(raw: Buffer, thresholds = DEFAULT_SPAM_THRESHOLDS): Promise<EngineInput> {
-  const parsed = await parseMessage(raw);
-  return {
-    parsed,
-    links: linksOf(parsed.html, parsed.text),
-    auth: { spf: 'none', dkim: 'none', dmarc: 'none', authenticationResults: '' },
-    raw,
-    envelope: { mailFrom: 'a@b.test', clientIp: '192.0.2.1', helo: 'b.test', rcptTo: ['ana@acme.test'] },
-    tenant: { domains: ['acme.test'], people: [] },
-    spamThresholds: thresholds,
-  };
-}
+const inputOf = (raw: Buffer, spamThresholds = DEFAULT_SPAM_THRESHOLDS) =>
+  engineInputOf(raw, { spamThresholds });
 
 async function rulesOf(raw: Buffer): Promise<string[]> {
   const input = await inputOf(raw);
@@ -122,6 +112,35 @@ describe('tokens', () => {
   });
 });
 
+describe('the one spam score', () => {
+  it("counts Moat's own score in full alone, and by its weight beside rspamd or SpamAssassin", () => {
+    expect(combinedSpamScore([{ engine: 'moat_spam', score: 8 }])).toBe(8);
+    expect(
+      combinedSpamScore([
+        { engine: 'moat_spam', score: 8 },
+        { engine: 'rspamd', score: 2.5 },
+      ]),
+    ).toBe(8 * EMBEDDED_WEIGHT_BESIDE_OTHERS + 2.5);
+    expect(
+      combinedSpamScore([
+        { engine: 'rspamd', score: 2.5 },
+        { engine: 'spamassassin', score: 3 },
+      ]),
+    ).toBe(5.5);
+  });
+});
+
+describe('clues in words', () => {
+  it('says what a token is', () => {
+    expect(clueWords('subject:money')).toBe('"money" in the subject');
+    expect(clueWords('url:ip')).toBe('a link to an IP address');
+    expect(clueWords('url:path:claim')).toBe('"claim" in a link');
+    expect(clueWords('from:name:cheap')).toBe('"cheap" in the sender\'s name');
+    expect(clueWords('html:font:color')).toBe('HTML <font color>');
+    expect(clueWords('click')).toBe('"click"');
+  });
+});
+
 describe('the structural rules', () => {
   it('name what they see: IP links, hidden links, hidden text, base64 text, a multipart without parts', async () => {
     expect(
@@ -189,7 +208,7 @@ describe('the embedded engine', () => {
     expect(finding!.score).toBeGreaterThanOrEqual(6);
     expect(finding!.rules![0]).toMatchObject({ name: 'BAYES_99', score: 6 });
     expect(finding!.rules![0]!.description).toMatch(
-      /rates it (?:9\d|100)\.\d % spam-like; strongest clues "/,
+      /rates it (?:9\d|100)\.\d % spam-like; strongest clues: a link to an IP address, "money" in the subject/,
     );
     expect(finding!.rules!.map((r) => r.name)).toEqual(
       expect.arrayContaining(['LINK_TO_IP', 'SUBJECT_SHOUTING']),

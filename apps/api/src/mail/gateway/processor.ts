@@ -6,6 +6,7 @@ import type { Verdict } from '@moat/contracts/quarantine';
 import type { EventDetails, PolicyDecision } from '@moat/contracts/security-events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import { combinedSpamScore, spamWeightOf } from '../../engines/spam/combine.ts';
 import type { AuthSummary, Engine, Finding } from '../../engines/types.ts';
 import { type SpamThresholds, verdictOf, verdictOfScore } from '../../engines/types.ts';
 import { systemActor } from '../../lib/actor.ts';
@@ -96,10 +97,16 @@ interface Decision {
 /** The one anti-spam finding of the scoring engines' added scores; null below every threshold. */
 export function spamFinding(scores: Finding[], thresholds: SpamThresholds): Finding | null {
   if (scores.length === 0) return null;
-  const total = Math.round(scores.reduce((sum, f) => sum + (f.score ?? 0), 0) * 100) / 100;
+  const total = combinedSpamScore(scores);
   const verdict = verdictOfScore(total, thresholds);
   if (verdict === 'clean') return null;
-  const parts = scores.map((f) => `${ENGINE_WORDS[f.engine] ?? f.engine} ${f.score}`).join(', ');
+  const engines = scores.map((f) => f.engine);
+  const parts = scores
+    .map((f) => {
+      const weight = spamWeightOf(f.engine, engines);
+      return `${ENGINE_WORDS[f.engine] ?? f.engine} ${f.score}${weight === 1 ? '' : ` × ${weight}`}`;
+    })
+    .join(', ');
   return {
     engine: 'anti_spam',
     verdict,

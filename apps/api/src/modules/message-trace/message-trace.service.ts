@@ -6,6 +6,7 @@ import type {
   StoredMessageDetails,
   TraceEntry,
 } from '@moat/contracts/message-trace';
+import { combinedSpamScore, spamWeightOf } from '../../engines/spam/combine.ts';
 import { DEFAULT_SPAM_THRESHOLDS } from '../../engines/types.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageTraceRepo } from './message-trace.repo.ts';
@@ -231,11 +232,16 @@ export function spamExplanation(
   learnable: boolean,
 ): SpamExplanation | null {
   if (!details.scores?.length) return null;
-  const score = Math.round(details.scores.reduce((sum, s) => sum + s.score, 0) * 100) / 100;
+  const engines = details.scores.map((s) => s.engine);
   return {
-    score,
+    score: combinedSpamScore(details.scores),
     thresholds: details.spam_thresholds ?? DEFAULT_SPAM_THRESHOLDS,
-    engines: details.scores.map(({ engine, score, rules }) => ({ engine, score, rules })),
+    engines: details.scores.map(({ engine, score, rules }) => ({
+      engine,
+      score,
+      weight: spamWeightOf(engine, engines),
+      rules,
+    })),
     learned,
     learnable,
   };

@@ -27,7 +27,7 @@ export function createSpamLearningRepo(db: DbOrTx) {
     async totalsOf(tenantId: string, tx?: DbOrTx): Promise<{ nspam: number; nham: number }> {
       const rows = rowsOf<{ label: SpamLabel; n: number }>(
         await (tx ?? db).execute(
-          sql`select label, count(*)::int as n from spam_learned_messages where tenant_id = ${tenantId} group by label`,
+          sql`select label, count(*)::int as n from spam_learned_messages where tenant_id = ${tenantId}::uuid group by label`,
         ),
       );
       return {
@@ -42,7 +42,7 @@ export function createSpamLearningRepo(db: DbOrTx) {
       return rowsOf<{ token: number; spam: number; ham: number }>(
         await (tx ?? db).execute(
           sql`select token, spam, ham from spam_learned_tokens
-              where tenant_id = ${tenantId} and token = any(${`{${keys.join(',')}}`}::int[])`,
+              where tenant_id = ${tenantId}::uuid and token = any(${`{${keys.join(',')}}`}::int[])`,
         ),
       );
     },
@@ -118,14 +118,15 @@ export function createSpamLearningRepo(db: DbOrTx) {
       const ham = label === 'ham' ? delta : 0;
       await tx.execute(
         sql`insert into spam_learned_tokens (tenant_id, token, spam, ham)
-            select ${tenantId}, t, greatest(${spam}, 0), greatest(${ham}, 0) from unnest(${list}::int[]) as t
+            select ${tenantId}::uuid, t, greatest(${spam}::int, 0), greatest(${ham}::int, 0)
+            from unnest(${list}::int[]) as t
             on conflict (tenant_id, token) do update
-            set spam = greatest(spam_learned_tokens.spam + ${spam}, 0),
-                ham = greatest(spam_learned_tokens.ham + ${ham}, 0)`,
+            set spam = greatest(spam_learned_tokens.spam + ${spam}::int, 0),
+                ham = greatest(spam_learned_tokens.ham + ${ham}::int, 0)`,
       );
       if (delta < 0) {
         await tx.execute(
-          sql`delete from spam_learned_tokens where tenant_id = ${tenantId} and spam = 0 and ham = 0
+          sql`delete from spam_learned_tokens where tenant_id = ${tenantId}::uuid and spam = 0 and ham = 0
               and token = any(${list}::int[])`,
         );
       }

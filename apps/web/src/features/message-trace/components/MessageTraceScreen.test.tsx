@@ -131,8 +131,21 @@ describe('Message trace (/mail-explorer/message)', () => {
       thresholds: { suspicious: 4, spam: 6 },
       engines: [
         {
+          engine: 'rspamd',
+          score: 2.5,
+          weight: 1,
+          rules: [
+            {
+              name: 'R_SUSPICIOUS_URL',
+              score: 2.5,
+              description: 'URL that is pointing to a suspicious domain',
+            },
+          ],
+        },
+        {
           engine: 'moat_spam',
-          score: 3.5,
+          score: 4,
+          weight: 0.25,
           rules: [
             { name: 'BAYES_50', score: 3, description: 'The Bayesian classifier rates it 62 % spam-like' },
             {
@@ -163,6 +176,10 @@ describe('Message trace (/mail-explorer/message)', () => {
     const section = await screen.findByRole('region', { name: 'Spam score' });
     expect(within(section).getByText('Score 3.5')).toBeInTheDocument();
     expect(within(section).getByText('suspicious from 4, spam from 6')).toBeInTheDocument();
+    expect(within(section).getByText('rspamd: +2.5')).toBeInTheDocument();
+    expect(
+      within(section).getByText('Moat: +4, counted × 0.25 beside the other engines'),
+    ).toBeInTheDocument();
     expect(
       within(section).getByText('A link goes to a bare IP address instead of a name'),
     ).toBeInTheDocument();

@@ -62,9 +62,10 @@ export function SpamScoreSection({
           {spam.engines.map((engine) => (
             <Stack key={engine.engine} gap={6} data-engine={engine.engine}>
               <Text size="sm" fw={600}>
-                {t('trace.spam.engine', {
+                {t(engine.weight === 1 ? 'trace.spam.engine' : 'trace.spam.engineWeighted', {
                   engine: ENGINE_NAME[engine.engine] ?? engine.engine,
                   score: points(engine.score, lang),
+                  weight: engine.weight.toLocaleString(lang),
                 })}
               </Text>
               {engine.rules.length === 0 ? (
@@ -79,8 +80,8 @@ export function SpamScoreSection({
                         <Text
                           size="sm"
                           fw={600}
-                          c={rule.score > 0 ? 'red.7' : rule.score < 0 ? 'green.8' : undefined}
                           className="spam-rules__points"
+                          data-sign={rule.score > 0 ? 'up' : rule.score < 0 ? 'down' : 'none'}
                         >
                           {points(rule.score, lang)}
                         </Text>

@@ -425,7 +425,7 @@ function PolicyForm({ policy, focus }: { policy: Policy; focus: string | null })
           {(['suspicious', 'spam'] as const).map((band) => (
             <NumberInput
               key={band}
-              label={t(`policy.spamThresholds.${band}`)}
+              label={t(band === 'spam' ? 'policy.spamThresholds.spam' : 'policy.spamThresholds.suspicious')}
               disabled={readOnly}
               min={-20}
               max={100}
