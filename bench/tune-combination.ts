@@ -38,7 +38,7 @@ for (const fold of [0, 1]) {
     });
     await train(rspamd.learn, teach);
     const r = await scoresOf(rspamd, inputs);
-    scored.forEach((m, i) => rows.push({ label: m.label, moat: moat[i]!, rspamd: r[i]! }));
+    for (const [i, m] of scored.entries()) rows.push({ label: m.label, moat: moat[i]!, rspamd: r[i]! });
   } finally {
     await daemon.stop();
   }
