@@ -109,8 +109,7 @@ export function SpamScoreSection({
               )}
               <Button
                 size="xs"
-                variant={spam.learned === 'spam' ? 'filled' : 'light'}
-                color="red"
+                variant="default"
                 loading={learn.isPending && learn.variables === 'spam'}
                 disabled={spam.learned === 'spam'}
                 onClick={() => mark('spam')}
@@ -119,8 +118,7 @@ export function SpamScoreSection({
               </Button>
               <Button
                 size="xs"
-                variant={spam.learned === 'ham' ? 'filled' : 'light'}
-                color="green"
+                variant="default"
                 loading={learn.isPending && learn.variables === 'ham'}
                 disabled={spam.learned === 'ham'}
                 onClick={() => mark('ham')}
