@@ -113,14 +113,22 @@ describe('tokens', () => {
 });
 
 describe('the one spam score', () => {
-  it("counts Moat's own score in full alone, and by its weight beside rspamd or SpamAssassin", () => {
+  it("counts Moat's own score in full alone, and its spam evidence by its weight beside rspamd or SpamAssassin", () => {
     expect(combinedSpamScore([{ engine: 'moat_spam', score: 8 }])).toBe(8);
     expect(
       combinedSpamScore([
         { engine: 'moat_spam', score: 8 },
         { engine: 'rspamd', score: 2.5 },
       ]),
-    ).toBe(8 * EMBEDDED_WEIGHT_BESIDE_OTHERS + 2.5);
+    ).toBe(8 * EMBEDDED_WEIGHT_BESIDE_OTHERS.spam + 2.5);
+    // Its evidence of ham counts in full: rspamd's 5 alone would be suspicious.
+    expect(
+      combinedSpamScore([
+        { engine: 'moat_spam', score: -3 },
+        { engine: 'rspamd', score: 5 },
+      ]),
+    ).toBe(-3 * EMBEDDED_WEIGHT_BESIDE_OTHERS.ham + 5);
+    expect(EMBEDDED_WEIGHT_BESIDE_OTHERS.ham).toBe(1);
     expect(
       combinedSpamScore([
         { engine: 'rspamd', score: 2.5 },

@@ -103,7 +103,7 @@ export function spamFinding(scores: Finding[], thresholds: SpamThresholds): Find
   const engines = scores.map((f) => f.engine);
   const parts = scores
     .map((f) => {
-      const weight = spamWeightOf(f.engine, engines);
+      const weight = spamWeightOf(f.engine, f.score ?? 0, engines);
       return `${ENGINE_WORDS[f.engine] ?? f.engine} ${f.score}${weight === 1 ? '' : ` × ${weight}`}`;
     })
     .join(', ');

@@ -239,7 +239,7 @@ export function spamExplanation(
     engines: details.scores.map(({ engine, score, rules }) => ({
       engine,
       score,
-      weight: spamWeightOf(engine, engines),
+      weight: spamWeightOf(engine, score ?? 0, engines),
       rules,
     })),
     learned,
