@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
 import { type Database, openPglite } from '../apps/api/src/db/client.ts';
-import { freePort, freshPostgres, median, seededApp } from './support.ts';
+import { freePort, freshPostgres, median, productionEnv, seededApp } from './support.ts';
 
 const PAIRS = Number(process.env.BENCH_API_PAIRS ?? 5);
 const REQUESTS = Number(process.env.BENCH_API_REQUESTS ?? 5000);
@@ -49,13 +49,17 @@ function rssMiB(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
-interface Server {
+export interface Server {
   port: number;
   pid: number;
   stop(): Promise<void>;
 }
 
-async function startProcess(args: string[], env: Record<string, string>, port: number): Promise<Server> {
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+): Promise<Server> {
   let output = '';
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -181,13 +185,7 @@ async function benchOne(kind: 'pglite' | 'postgres') {
     {
       // No web app: its build is not what is measured.
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SMTP_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      SECRET_KEY: SECRET,
+      ...(await productionEnv({ port, dataDir, secretKey: SECRET })),
       // Each request comes from its own client address, as a crowd of recipients would, so the
       // per-address limits count as they do in production without stopping the benchmark.
       TRUST_PROXY: '127.0.0.1',

@@ -11,7 +11,10 @@
  * - crash: BENCH_CRASH_MESSAGES (10,000) messages, the server killed with SIGKILL part-way and
  *   started again on the same DATA_DIR while the client keeps retrying what was not answered 250.
  *   Every message answered 250 must end up delivered (or, for the EICAR ones, held with the
- *   recipient told) exactly once.
+ *   recipient told) exactly once;
+ * - metrics: the server's `moat_gateway_messages_total` by verdict and action, scraped from its
+ *   /metrics (as a Prometheus on the same host does: loopback) before and after the timed pairs,
+ *   outside the timed sections, so the counters are seen to move.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -76,7 +79,13 @@ async function freshDatabase(): Promise<{ url: string | undefined; drop: () => P
   return { url, drop };
 }
 
-async function startMoat(dataDir: string, relayPort: number, smtpPort: number, databaseUrl?: string) {
+async function startMoat(
+  dataDir: string,
+  relayPort: number,
+  smtpPort: number,
+  httpPort: number,
+  databaseUrl?: string,
+) {
   // The server as `npm start` runs it (scripts/start.mjs, the compiled server), without the web app.
   // BENCH_GATEWAY_PROFILE: a directory for the server's CPU profile (written when it stops).
   const profile = process.env.BENCH_GATEWAY_PROFILE
@@ -96,7 +105,7 @@ async function startMoat(dataDir: string, relayPort: number, smtpPort: number, d
             WORK_LEASE_SECONDS: '10',
           }
         : {}),
-      PORT: String(await freePort()),
+      PORT: String(httpPort),
       SMTP_PORT: String(smtpPort),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
@@ -121,6 +130,22 @@ async function startMoat(dataDir: string, relayPort: number, smtpPort: number, d
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** `moat_gateway_messages_total` of the server by "verdict/action", from its /metrics. */
+async function gatewayCounters(httpPort: number): Promise<Record<string, number>> {
+  const res = await fetch(`http://127.0.0.1:${httpPort}/metrics`);
+  if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
+  const counters: Record<string, number> = {};
+  for (const [, labels = '', value] of (await res.text()).matchAll(
+    /^moat_gateway_messages_total\{([^}]*)\} (\S+)$/gm,
+  )) {
+    const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1] ?? '';
+    counters[`${label('verdict')}/${label('action')}`] = Number(value);
+  }
+  return counters;
+}
+
+const sum = (counters: Record<string, number>) => Object.values(counters).reduce((a, b) => a + b, 0);
 
 function peakRssMiB(child: ChildProcess): number {
   try {
@@ -223,11 +248,15 @@ export async function benchGateway() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-bench-gw-'));
   const database = await freshDatabase();
   const smtpPort = await freePort();
-  let moat = await startMoat(dataDir, sink.port, smtpPort, database.url);
+  const httpPort = await freePort();
+  let moat = await startMoat(dataDir, sink.port, smtpPort, httpPort, database.url);
   const clean = THROUGHPUT_MESSAGES - Math.floor(THROUGHPUT_MESSAGES / 100);
   // Warm-up (first connections, JIT, caches), not counted.
   await sendAll(() => smtpPort, 50, 'warm');
   await waitFor(() => [...sink.delivered.keys()].filter((k) => k.startsWith('warm-')).length >= 50, 120_000);
+
+  // Read before and after the pairs, outside what is timed.
+  const countersBefore = await gatewayCounters(httpPort);
 
   // Interleaved pairs: whatever else the machine does weighs on both sides of a pair alike.
   const pairs: Array<{ bare: number; moat: number; smtp_accept: number; all_arrived: boolean }> = [];
@@ -249,6 +278,7 @@ export async function benchGateway() {
     });
   }
   await new Promise<void>((r) => bare.close(() => r()));
+  const countersAfter = await gatewayCounters(httpPort);
   const peakMiB = peakRssMiB(moat);
   const load = os.loadavg().map((l) => Math.round(l * 100) / 100);
 
@@ -267,7 +297,7 @@ export async function benchGateway() {
           killed = true;
           moat.kill('SIGKILL');
           restart = new Promise((r) => setTimeout(r, 500)).then(async () => {
-            moat = await startMoat(dataDir, sink.port, smtpPort, database.url);
+            moat = await startMoat(dataDir, sink.port, smtpPort, httpPort, database.url);
           });
         }
       },
@@ -314,6 +344,11 @@ export async function benchGateway() {
       bare_smtp_server_per_second: median(pairs.map((p) => p.bare)),
       ratio_to_bare_smtp_server: Number(median(pairs.map((p) => p.moat / p.bare)).toFixed(3)),
       peak_rss_mib: peakMiB,
+    },
+    metrics: {
+      gateway_messages_before: countersBefore,
+      gateway_messages_after: countersAfter,
+      gateway_messages_counted: sum(countersAfter) - sum(countersBefore),
     },
     crash,
   };

@@ -6,6 +6,7 @@ import { benchDetection } from './detection.ts';
 import { benchEventLoop } from './event-loop.ts';
 import { benchGateway } from './gateway.ts';
 import { benchLogin } from './login.ts';
+import { benchPages } from './pages.ts';
 import { benchSearch } from './search.ts';
 import { benchStartup } from './startup.ts';
 
@@ -15,6 +16,7 @@ if (!only || only === 'api') results.api = await benchApi();
 if (!only || only === 'event-loop') results.eventLoop = await benchEventLoop();
 if (!only || only === 'startup') results.startup = await benchStartup();
 if (!only || only === 'login') results.login = await benchLogin();
+if (!only || only === 'pages') results.pages = await benchPages();
 if (!only || only === 'search') results.search = await benchSearch();
 if (!only || only === 'gateway') results.gateway = await benchGateway();
 if (!only || only === 'cluster') results.cluster = await benchCluster();

@@ -2,6 +2,9 @@
  * Cold start and login-page weight, measured the way a user meets them:
  * - cold start: from spawning `node scripts/start.mjs` (web app already built) until /healthz
  *   answers, on an empty DATA_DIR (migrations + first-tenant seed) and on an existing one;
+ * - start CPU (issue 14): the CPU seconds `node scripts/start.mjs` spends until /healthz answers
+ *   on an existing DATA_DIR, against a bare Fastify's `listen` (bench/servers/bare-fastify.mjs),
+ *   interleaved pairs, the median of the pairs' ratios;
  * - login page: the JavaScript Chromium downloads to show /#/auth/login, raw and gzip.
  */
 import { spawn } from 'node:child_process';
@@ -11,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from './support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -24,10 +28,23 @@ function freePort(): Promise<number> {
   });
 }
 
-async function timeStart(dataDir: string): Promise<{ ms: number; stop: () => Promise<void>; url: string }> {
+/** CPU seconds (user + system) a running process has used so far, from /proc. */
+function cpuSecondsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) in parentheses; utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+/** USER_HZ: 100 on Linux. */
+const CLOCK_TICKS = 100;
+
+async function timeStart(
+  dataDir: string,
+  script = path.join(ROOT, 'scripts/start.mjs'),
+): Promise<{ ms: number; cpuSeconds: number; stop: () => Promise<void>; url: string }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+  const child = spawn(process.execPath, [script], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -49,8 +66,10 @@ async function timeStart(dataDir: string): Promise<{ ms: number; stop: () => Pro
     await new Promise((r) => setTimeout(r, 20));
   }
   const ms = performance.now() - started;
+  const cpuSeconds = cpuSecondsOf(child.pid!);
   return {
     ms,
+    cpuSeconds,
     url,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -80,18 +99,21 @@ export async function benchStartup() {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 
+  // Start CPU on an existing DATA_DIR against a bare Fastify listen, in interleaved pairs.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-bench-'));
+  await (await timeStart(dataDir)).stop();
+  const pairs: Array<{ moat: number; bare: number; ratio: number }> = [];
+  for (let i = 0; i < RUNS; i++) {
+    const moat = await timeStart(dataDir);
+    await moat.stop();
+    const bare = await timeStart(dataDir, path.join(import.meta.dirname, 'servers/bare-fastify.mjs'));
+    await bare.stop();
+    pairs.push({ moat: moat.cpuSeconds, bare: bare.cpuSeconds, ratio: moat.cpuSeconds / bare.cpuSeconds });
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+
   const server = await timeStart(fs.mkdtempSync(path.join(os.tmpdir(), 'moat-bench-')));
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const page = await browser.newPage();
   const scripts: { url: string; raw: number; gzip: number }[] = [];
   page.on('response', async (response) => {
@@ -113,6 +135,12 @@ export async function benchStartup() {
     runs: RUNS,
     coldStartEmptyDataDirMs: Math.round(median(empty)),
     coldStartExistingDataDirMs: Math.round(median(existing)),
+    startCpu: {
+      moatSeconds: median(pairs.map((p) => p.moat)),
+      bareFastifySeconds: median(pairs.map((p) => p.bare)),
+      ratio: Math.round(median(pairs.map((p) => p.ratio)) * 100) / 100,
+      pairs,
+    },
     loginPageJs: {
       files: scripts.length,
       rawBytes: scripts.reduce((s, x) => s + x.raw, 0),
@@ -130,6 +158,7 @@ export async function benchStartup() {
 |---|---|
 | cold start, empty DATA_DIR (migrate + seed), median of ${RUNS} | ${result.coldStartEmptyDataDirMs} ms |
 | cold start, existing DATA_DIR, median of ${RUNS} | ${result.coldStartExistingDataDirMs} ms |
+| CPU to /healthz, existing DATA_DIR ÷ bare Fastify listen (${RUNS} pairs) | ${result.startCpu.ratio} (${result.startCpu.moatSeconds} s against ${result.startCpu.bareFastifySeconds} s) |
 | login page JavaScript (${result.loginPageJs.files} files) | ${kib(result.loginPageJs.gzipBytes)} gzip, ${kib(result.loginPageJs.rawBytes)} raw |`);
   return result;
 }

@@ -13,6 +13,30 @@ import { holdMessage } from '../apps/api/src/test/hold.ts';
 export const PG_SERVER_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/** Debian's Chromium, launched as the e2e tests launch it (no browser is ever downloaded). */
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Moat's environment as `npm start` runs it in production, on loopback, for a benchmark. */
+export async function productionEnv(o: { port: number; dataDir: string; secretKey: string }) {
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(o.port),
+    SMTP_PORT: String(await freePort()),
+    DATA_DIR: o.dataDir,
+    SECRET_KEY: o.secretKey,
+  };
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { precompress } from './build/precompress.ts';
 
 /** Where `npm start` serves the API; the dev server forwards API and health calls there. */
 const API_ORIGIN = 'http://127.0.0.1:8080';
@@ -31,7 +32,7 @@ export default defineConfig(({ command }) => {
     command === 'build' ? `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}` : 'dev';
   return {
     base: '/',
-    plugins: [react(), versionFile(buildId)],
+    plugins: [react(), versionFile(buildId), precompress()],
     define: { __MOAT_BUILD_ID__: JSON.stringify(buildId) },
     build: {
       outDir: 'dist',

@@ -20,6 +20,7 @@ import {
   rateLimitStore,
   redisCounters,
 } from './lib/counters.ts';
+import { createMetrics, type Metrics, QUEUE_DEPTH_TIMEOUT_MS } from './lib/metrics.ts';
 import { ServerKey } from './lib/server-key.ts';
 import { createGatewayPolicyRepo } from './mail/gateway/gateway-policy.repo.ts';
 import { createInboundRepo } from './mail/gateway/inbound.repo.ts';
@@ -83,6 +84,8 @@ import {
   createMessageTraceService,
   type MessageTraceService,
 } from './modules/message-trace/message-trace.service.ts';
+import { createMetricsRepo } from './modules/metrics/metrics.repo.ts';
+import { metricsRoutes } from './modules/metrics/metrics.routes.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { createMfaService, type MfaService } from './modules/mfa/mfa.service.ts';
 import { myQuarantineRoutes } from './modules/my-quarantine/my-quarantine.routes.ts';
@@ -184,8 +187,10 @@ import { createUsersRepo } from './modules/users/users.repo.ts';
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
 import { errorHandlerPlugin } from './plugins/app/error-handler.ts';
+import { httpMetricsPlugin } from './plugins/app/http-metrics.ts';
 import { answerFrameworkError, inputGuardPlugin } from './plugins/app/input-guard.ts';
 import { sessionPlugin } from './plugins/app/session.ts';
+import { compressionPlugin } from './plugins/external/compression.ts';
 import { openApiPlugin } from './plugins/external/openapi.ts';
 import { securityHeadersPlugin } from './plugins/external/security-headers.ts';
 
@@ -253,6 +258,8 @@ export interface Services {
   sweeper: Sweeper;
   /** What rarely changes, kept per node and forgotten on every announced write (lib/cache.ts). */
   caches: Caches;
+  /** This app's Prometheus metrics, served at /metrics (issue 14). */
+  metrics: Metrics;
 }
 
 declare module 'fastify' {
@@ -345,6 +352,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const db = database.db;
   const serverKey = options.serverKey ?? ServerKey.fromEnvOrFile(config.secretKey, config.dataDir);
   const counters = options.counters ?? countersFor(config, database, clock, app.log);
+  // One registry per app; what counts (HTTP, gateway, engines, relay, sign-in) is handed its part.
+  const metricsRepo = createMetricsRepo(db);
+  const metrics = createMetrics({
+    queueDepths: () => metricsRepo.queueDepths(QUEUE_DEPTH_TIMEOUT_MS),
+    log: app.log,
+  });
   const mailer = createMailer({
     repo: createOutboxRepo(db),
     relayUrl: config.smtpRelayUrl,
@@ -359,6 +372,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     senderOf: (tenantId, tx) => senderOf(tenantId, tx),
     nextHopOf: (tenantId) => nextHopOf(tenantId),
     nextHopNetworks: config.nextHopNetworks,
+    metrics,
   });
   let senderOf = async (
     _tenantId: string,
@@ -503,6 +517,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mta: config.gateway.hostname,
     nodeId: config.nodeName,
     leaseMs: config.workLeaseMs,
+    metrics,
   });
   // Background tasks run under cluster locks, each run recorded for System Tasks.
   const recordedLock = recordedTasks({
@@ -548,6 +563,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       userTokens: createUserTokensRepo(db),
       log: app.log,
       accountLock: database.withLock,
+      metrics,
     }),
     mfa: createMfaService({ db, clock, serverKey, sessions, throttle, users, tenants, audit }),
     publicActions,
@@ -706,6 +722,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     cluster: createClusterService({ repo: createClusterRepo(db), serverKey }),
     counters,
     caches,
+    metrics,
     sweeper: createSweeper({
       tasks: [
         { name: 'counters', run: () => counters.sweep() },
@@ -723,6 +740,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await mailer.stop();
     await counters.close();
     caches.stop();
+    metrics.close();
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -730,8 +748,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(errorHandlerPlugin);
+  await app.register(httpMetricsPlugin);
   await app.register(inputGuardPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(compressionPlugin);
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
@@ -745,6 +765,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(openApiPlugin, { version: VERSION });
 
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   await app.register(publicConfigRoutes);
   await app.register(currentUserRoutes);
   await app.register(authRoutes);

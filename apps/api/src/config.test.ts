@@ -34,6 +34,8 @@ describe('loadConfig', () => {
     ['MAINTENANCE_DOMAINS', 'ok.com, not a domain'],
     ['MAIL_FROM', 'nobody'],
     ['TRUST_PROXY', 'sometimes'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'has a space in the middle'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
   });
@@ -66,5 +68,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TURNSTILE_SITE_KEY: 't' })).toThrow(
       /^Invalid configuration: TURNSTILE_SECRET_KEY /,
     );
+  });
+
+  it('reads METRICS_TOKEN; without it /metrics is for loopback callers only', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'prometheus-0123456789' }).metricsToken).toBe('prometheus-0123456789');
   });
 });

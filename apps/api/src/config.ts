@@ -214,6 +214,13 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be letters, digits, ".", "_", ":" or "-" (at most 100)')
     .optional(),
+  /** Lets a remote Prometheus read /metrics with `Authorization: Bearer <token>`; unset: loopback only. */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^[\x21-\x7e]{16,}$/.test(v), {
+      message: 'must be at least 16 printable characters without spaces',
+    }),
   WORK_LEASE_SECONDS: wholeNumber(300, 5, 86_400),
   SMTP_RETRY_DAYS: wholeNumber(5, 1, 30),
 });
@@ -273,6 +280,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** This node's name in work leases and logs: unique per process. */
   nodeName: string;
+  /** METRICS_TOKEN: the bearer token a remote scraper shows for /metrics; undefined: loopback only. */
+  metricsToken: string | undefined;
   /** How long claimed work (an inbound message, an outbound mail) is a node's before any node may take it over. */
   workLeaseMs: number;
   /** How long outbound mail is retried before it bounces. */
@@ -374,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secureCookies: publicUrl.startsWith('https:'),
     redisUrl: e.REDIS_URL,
     nodeName: nodeNameOf(e.NODE_NAME),
+    metricsToken: e.METRICS_TOKEN || undefined,
     workLeaseMs: e.WORK_LEASE_SECONDS * 1_000,
     smtpRetryWindowMs: e.SMTP_RETRY_DAYS * 86_400_000,
   };

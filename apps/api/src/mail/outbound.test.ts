@@ -3,6 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
+import { createMetrics, type Metrics } from '../lib/metrics.ts';
 import { ManualClock } from '../test/clock.ts';
 import { openTestDatabase } from '../test/database.ts';
 import { createMailer } from './outbound.ts';
@@ -12,6 +13,11 @@ let database: Database;
 let relay: SMTPServer;
 let port: number;
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+/** `moat_relay_errors_total` by kind. */
+async function relayErrors(metrics: Metrics): Promise<Record<string, number>> {
+  const { values } = await metrics.relayErrors.get();
+  return Object.fromEntries(values.map((v) => [String(v.labels.kind), v.value]));
+}
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -131,12 +137,14 @@ describe('outbound delivery', () => {
 
   it('tells the sender once after 4 hours, and bounces only after the 5-day retry window', async () => {
     const clock = new ManualClock();
+    const metrics = createMetrics({});
     const mailer = createMailer({
       repo: createOutboxRepo(database.db),
       relayUrl: `smtp://127.0.0.1:${port}?pool=false`,
       fromAddress: 'moat@m.test',
       log: quiet,
       clock,
+      metrics,
     });
     const id = await mailer.send({
       tenantId: null,
@@ -174,6 +182,10 @@ describe('outbound delivery', () => {
     const [bounce] = await noticesOf(`bounce:${id}`);
     expect(bounce).toMatchObject({ kind: 'bounce', toAddress: 'bob@outside.test', envelopeFrom: '' });
     expect(bounce!.text).toContain('could not be delivered after');
+    // Every refused attempt counted as temporary (the relay refuses the notices too); a 4xx is never permanent.
+    const errors = await relayErrors(metrics);
+    expect(errors.temporary).toBeGreaterThanOrEqual(row.attempts);
+    expect(errors.permanent).toBeUndefined();
     await mailer.stop();
   });
 
@@ -186,12 +198,14 @@ describe('outbound delivery', () => {
     });
     await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
     const refusingPort = (refusing.server.address() as { port: number }).port;
+    const metrics = createMetrics({});
     const mailer = createMailer({
       repo: createOutboxRepo(database.db),
       relayUrl: `smtp://127.0.0.1:${refusingPort}?pool=false`,
       fromAddress: 'moat@m.test',
       log: quiet,
       clock: new ManualClock(),
+      metrics,
     });
     try {
       const id = await mailer.send({
@@ -217,6 +231,10 @@ describe('outbound delivery', () => {
       expect(row!.attempts).toBe(1);
       expect(row).toMatchObject({ status: 'bounced' });
       expect(row!.lastError).toContain('No such user');
+      // The refusal counted as permanent (so may the bounce notice's, refused by the same next hop).
+      const errors = await relayErrors(metrics);
+      expect(Object.keys(errors)).toEqual(['permanent']);
+      expect(errors.permanent).toBeGreaterThanOrEqual(1);
     } finally {
       await mailer.stop();
       await new Promise<void>((r) => refusing.close(() => r()));

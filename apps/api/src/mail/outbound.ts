@@ -6,6 +6,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { createBatcher } from '../lib/batcher.ts';
 import type { Clock } from '../lib/clock.ts';
 import { createLeaseKeeper } from '../lib/lease-keeper.ts';
+import type { Metrics } from '../lib/metrics.ts';
 import { LOCAL_NODE } from '../lib/node-name.ts';
 import { createPeriodic } from '../lib/periodic.ts';
 import { checkedRelayUrl, type NextHopNetworks, whyNotDelivered } from './next-hop.ts';
@@ -122,6 +123,8 @@ export function createMailer(deps: {
   nodeId?: string;
   leaseMs?: number;
   retryWindowMs?: number;
+  /** `moat_relay_errors_total` (issue 14); the CLI, which serves no metrics, has none. */
+  metrics?: Pick<Metrics, 'relayErrors'>;
 }) {
   const transport: Relay | null = deps.relayUrl ? createRelay(deps.relayUrl) : null;
   /** This node sends mail: through the deployment's relay, or at least to tenants' own next hops. */
@@ -235,6 +238,7 @@ export function createMailer(deps: {
       // A permanent refusal (5xx) will not change with retries; nor will mail past its window.
       const permanent = ((error as { responseCode?: number }).responseCode ?? 0) >= 500;
       const tooOld = now.getTime() - row.createdAt.getTime() >= retryWindowMs;
+      deps.metrics?.relayErrors.inc({ kind: permanent ? 'permanent' : tooOld ? 'expired' : 'temporary' });
       if (permanent || tooOld) {
         await bounce(await repo.markBounced([row.id], lastError));
         return;

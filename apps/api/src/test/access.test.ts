@@ -108,6 +108,14 @@ const ADMIN = [
   'GET /api/v1/quarantine/messages/:id/trace',
 ];
 
+/**
+ * Routes outside the API: probes anyone may call, and two that check their caller themselves
+ * (loopback or a secret): the metrics (issue 14) and the CLI bridge. The SPA's root stands in for
+ * the built web app, which the tests do not have.
+ */
+const OUTSIDE_API = ['GET /healthz', 'GET /readyz', 'GET /metrics', 'POST /internal/cli', 'GET /'];
+const SELF_GUARDED = ['GET /metrics', 'POST /internal/cli'];
+
 /** Admin routes that also need a feature flag of the organisation (SPEC §2.4). */
 const FEATURE_GATED = ['GET /api/v1/system_tasks'];
 
@@ -163,6 +171,16 @@ describe('the access table', () => {
     expect(by('admin_or_demo')).toEqual([...ADMIN_OR_DEMO].sort());
     expect(by('admin')).toEqual([...ADMIN].sort());
     expect(by('user').length).toBeGreaterThan(30);
+  });
+
+  it('names every route outside the API, and those that guard themselves refuse a remote caller', async () => {
+    const outside = t.app.routeAccess.filter((r) => !r.url.startsWith('/api/')).map(key);
+    expect(outside.sort()).toEqual([...OUTSIDE_API].sort());
+    for (const route of SELF_GUARDED) {
+      const [method, url] = route.split(' ') as [string, string];
+      // The CLI bridge reads its body before its caller (cli-bridge.test.ts tries it with one).
+      expect([400, 403], route).toContain((await call({ method, url }, {})).statusCode);
+    }
   });
 
   it('refuses every route but the public ones to anyone signed out', async () => {

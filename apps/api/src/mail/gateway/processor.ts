@@ -14,6 +14,7 @@ import { createBatcher } from '../../lib/batcher.ts';
 import type { Caches } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createLeaseKeeper } from '../../lib/lease-keeper.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import { LOCAL_NODE } from '../../lib/node-name.ts';
 import { createWorkerPool } from '../../lib/worker-pool.ts';
 import type { QuarantineService } from '../../modules/quarantine/quarantine.service.ts';
@@ -257,6 +258,8 @@ export function createGatewayProcessor(deps: {
   leaseMs?: number;
   /** Messages processed at once, each in its own transaction (DEFAULT_PROCESSING_CONCURRENCY). */
   concurrency?: number;
+  /** Messages finished by verdict and action; each engine's scan time and failures (issue 14). */
+  metrics: Pick<Metrics, 'gatewayMessages' | 'engineDuration' | 'engineErrors'>;
 }) {
   const mta = deps.mta ?? hostname();
   const resolver = cachingResolver({ resolver: deps.resolver, clock: deps.clock });
@@ -271,7 +274,11 @@ export function createGatewayProcessor(deps: {
   });
   const nodeId = deps.nodeId ?? LOCAL_NODE;
   const concurrency = Math.max(1, deps.concurrency ?? DEFAULT_PROCESSING_CONCURRENCY);
-  const { inbound, policies } = deps;
+  const { inbound, policies, metrics } = deps;
+  /** Counted once the work is committed: one per recipient copy that reached a tenant. */
+  function countFinished(decisions: Array<Pick<Decision, 'verdict' | 'action'> | null>): void {
+    for (const d of decisions) if (d) metrics.gatewayMessages.inc({ verdict: d.verdict, action: d.action });
+  }
   /** Messages this node is processing now: their leases are renewed while the work lasts. */
   const leases = createLeaseKeeper({
     clock: deps.clock,
@@ -354,12 +361,14 @@ export function createGatewayProcessor(deps: {
     const off = await disabledTools.get(tenant.id, () => deps.policies.disabledToolsOf(tenant.id));
     for (const engine of deps.engines) {
       if (engine.status !== 'on' || (engine.tool && off.includes(engine.tool))) continue;
+      const scanned = metrics.engineDuration.startTimer({ engine: engine.name });
       try {
-        for (const finding of await engine.scan(input)) {
+        for (const finding of await engine.scan(input).finally(() => scanned())) {
           if (finding.score !== undefined) scores.push(finding);
           else if (finding.verdict !== 'clean') findings.push(finding);
         }
       } catch (error) {
+        metrics.engineErrors.inc({ engine: engine.name });
         deps.log.warn({ err: (error as Error).message, engine: engine.name }, 'engine failed');
         if (engine.failClosed) {
           findings.push({
@@ -706,6 +715,7 @@ export function createGatewayProcessor(deps: {
         });
       }
       if (unused > 0) deps.mailer.release(unused);
+      if (queued) countFinished(reached.map(({ decision }) => decision));
       return;
     }
 
@@ -791,7 +801,9 @@ export function createGatewayProcessor(deps: {
       return true;
     });
     // Only once committed may the queued mail go out.
-    if (finished) for (const { id, tenantId } of outboxIds) deps.mailer.deliverStored(id, tenantId);
+    if (!finished) return;
+    for (const { id, tenantId } of outboxIds) deps.mailer.deliverStored(id, tenantId);
+    countFinished(byRecipient.map(({ decision }) => decision));
   }
 
   /** One claimed message: processed, or backed off after a failure, or parked after the last one. */
@@ -862,6 +874,10 @@ export function createGatewayProcessor(deps: {
         { inboundId: row.id, err: lastError, recipients: row.rcptTo.length },
         'inbound message parked as failed: held for an admin, not delivered',
       );
+      // Held unscanned for an admin: no verdict of its own.
+      if (copies.length > 0) {
+        metrics.gatewayMessages.inc({ verdict: 'unscanned', action: 'parked' }, copies.length);
+      }
     }
   }
 

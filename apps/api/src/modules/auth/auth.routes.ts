@@ -39,6 +39,11 @@ const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' }
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const auth = app.services.auth;
   const sessions = app.services.sessions;
+  const { loginThrottled } = app.services.metrics;
+  /** The sign-in steps' limit: a request refused by it is a throttled sign-in (issue 14). */
+  const signInPerMinute = (max: number) => ({
+    rateLimit: { ...perMinute(max).rateLimit, onExceeded: () => loginThrottled.inc({ kind: 'rate_limit' }) },
+  });
   const secure = app.config.secureCookies;
 
   function setChallengeCookie(reply: FastifyReply, token: string) {
@@ -85,7 +90,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: loginRequestSchema,
         response: { 200: loginStepResponseSchema, ...errors },
       },
-      config: perMinute(30),
+      config: signInPerMinute(30),
     },
     async (request, reply) => {
       try {
@@ -107,7 +112,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: mfaCodeRequestSchema,
         response: { 200: loginStepResponseSchema, ...errors },
       },
-      config: perMinute(30),
+      config: signInPerMinute(30),
     },
     async (request, reply) => {
       try {

@@ -1,6 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import type { ServerKey } from '../../lib/server-key.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
@@ -54,6 +55,8 @@ export function createAuthService(deps: {
   log: { error(obj: unknown, msg: string): void };
   /** Takes sign-in attempts of one account in turn on every node (Database.withLock); default: this process. */
   accountLock?: <T>(key: string, task: () => Promise<T>) => Promise<T>;
+  /** Refused and throttled sign-ins (issue 14). */
+  metrics: Pick<Metrics, 'loginFailures' | 'loginThrottled'>;
 }) {
   const { clock, users, audit, challenges, userTokens, sessions, mailer } = deps;
   const signIn = createSignIn({
@@ -72,6 +75,7 @@ export function createAuthService(deps: {
     captcha: deps.captcha,
     throttle: deps.throttle,
     accountLock: deps.accountLock,
+    metrics: deps.metrics,
   });
   const mailVerification = createMailVerificationService({ signIn, challenges, codes: deps.codes, mailer });
   const mfaChallenge = createMfaChallengeService({
@@ -81,6 +85,7 @@ export function createAuthService(deps: {
     challenges,
     users,
     throttle: deps.throttle,
+    metrics: deps.metrics,
   });
   const passwords = createPasswordService({
     db: deps.db,
@@ -96,7 +101,15 @@ export function createAuthService(deps: {
     mailer,
     log: deps.log,
   });
-  const login = createLoginService({ credentials, passwords, mailVerification, signIn, sessions, audit });
+  const login = createLoginService({
+    credentials,
+    passwords,
+    mailVerification,
+    signIn,
+    sessions,
+    audit,
+    metrics: deps.metrics,
+  });
   const tokenLogin = createTokenLoginService({ clock, signIn, users, userTokens, audit });
 
   return {

@@ -1,6 +1,7 @@
 import { INVALID_CREDENTIALS_MESSAGE } from '@moat/contracts/auth';
 import { AppError } from '../../errors.ts';
 import { createKeyedMutex } from '../../lib/keyed-mutex.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { newToken } from '../../lib/tokens.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
@@ -53,6 +54,8 @@ export function createCredentials(deps: {
   throttle: Pick<Throttle, 'isBlocked' | 'recordFailure' | 'clear'>;
   /** Takes sign-in attempts of one account in turn on every node (Database.withLock); default: this process. */
   accountLock?: <T>(key: string, task: () => Promise<T>) => Promise<T>;
+  /** Refused password proofs by reason; those refused by the lockout also as throttled (issue 14). */
+  metrics: Pick<Metrics, 'loginFailures' | 'loginThrottled'>;
 }) {
   const accountLock = deps.accountLock ?? createKeyedMutex();
 
@@ -63,6 +66,8 @@ export function createCredentials(deps: {
     user: UserRow | null,
     reason: string,
   ): Promise<never> {
+    deps.metrics.loginFailures.inc({ reason });
+    if (reason === 'throttled') deps.metrics.loginThrottled.inc({ kind: 'lockout' });
     await deps.throttle.recordFailure([
       { key: accountKey(email), free: THROTTLE.account.free },
       ...(meta.ip ? [{ key: addressKey(meta.ip), free: THROTTLE.address.free }] : []),

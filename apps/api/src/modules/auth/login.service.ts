@@ -1,5 +1,6 @@
 import { TENANT_APPROVAL_MESSAGE } from '@moat/contracts/auth';
 import { AppError } from '../../errors.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { SessionsService } from '../sessions/sessions.service.ts';
 import type { TenantRow } from '../tenants/tenants.repo.ts';
@@ -23,6 +24,7 @@ export function createLoginService(deps: {
   signIn: Pick<SignIn, 'tenantOf' | 'auditUser' | 'finish' | 'startChallenge'>;
   sessions: Pick<SessionsService, 'revoke' | 'clearLoginReason'>;
   audit: Pick<AuditRepo, 'record'>;
+  metrics: Pick<Metrics, 'loginFailures'>;
 }) {
   const { signIn } = deps;
 
@@ -31,7 +33,10 @@ export function createLoginService(deps: {
       input: { email: string; current_password: string; recaptcha_token?: string | null },
       meta: RequestMeta,
     ): Promise<StepOutcome> {
-      await deps.credentials.assertVerifiedCaptcha(input.recaptcha_token, meta);
+      await deps.credentials.assertVerifiedCaptcha(input.recaptcha_token, meta).catch((error) => {
+        deps.metrics.loginFailures.inc({ reason: 'captcha_failed' });
+        throw error;
+      });
       const user = await deps.credentials.provePassword(input.email, input.current_password, meta);
       const tenant = await signIn.tenantOf(user);
       if (user.hidden && !tenant.supportAccessEnabled) {

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import type { ServerKey } from '../../lib/server-key.ts';
 import { matchTotpStep, newTotpSecret, totpEnrolment } from '../../lib/totp.ts';
 import { mailBrand } from '../../mail/templates.ts';
@@ -22,11 +23,13 @@ export function createMfaChallengeService(deps: {
   challenges: Pick<LoginChallengesRepo, 'takeAttempt' | 'consume' | 'setPendingSecret'>;
   users: Pick<UsersRepo, 'acceptTotpStep' | 'update'>;
   throttle: Pick<Throttle, 'isBlocked'>;
+  metrics: Pick<Metrics, 'loginFailures' | 'loginThrottled'>;
 }) {
   const { clock, signIn, challenges } = deps;
 
   /** Too many wrong codes end the sign-in: a new one starts with the password. */
   async function tooManyCodes(challengeId: string): Promise<never> {
+    deps.metrics.loginThrottled.inc({ kind: 'mfa_lockout' });
     await challenges.consume(challengeId, clock.now());
     throw new AppError('rate_limited', 'Too many wrong codes. Sign in again.');
   }
@@ -54,10 +57,9 @@ export function createMfaChallengeService(deps: {
       ) {
         return signIn.finish(user, meta, 'password+totp', true);
       }
-      await signIn.auditUser(user, meta, 'auth.mfa_failed', {
-        reason: step === null ? 'wrong_code' : 'code_already_used',
-        attempt: attempts,
-      });
+      const reason = step === null ? 'wrong_code' : 'code_already_used';
+      deps.metrics.loginFailures.inc({ reason: `mfa_${reason}` });
+      await signIn.auditUser(user, meta, 'auth.mfa_failed', { reason, attempt: attempts });
       if (attempts >= MFA_CODE_MAX_ATTEMPTS) return tooManyCodes(challenge.id);
       return { response: { ...stepResponse(user, 'mfa_code'), success: false } };
     },

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { runCommand } from '../../cli/commands.ts';
 import { AppError } from '../../errors.ts';
+import { isDirectLocalCaller } from '../../lib/local-caller.ts';
 import { safeEqual } from '../../lib/tokens.ts';
 
 export const CLI_BRIDGE_PATH = '/internal/cli';
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /**
  * The CLI's way in while this server owns the embedded database: loopback connections only,
@@ -26,13 +26,9 @@ export const cliBridgeRoutes: FastifyPluginAsyncZod<{ token: string }> = async (
       },
     },
     async (request) => {
-      const remote = request.socket.remoteAddress ?? '';
       const auth = request.headers.authorization ?? '';
-      // A request relayed by a proxy on this host comes from loopback too: refuse anything relayed.
-      const relayed = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'via'].some(
-        (h) => request.headers[h] !== undefined,
-      );
-      if (relayed || !LOOPBACK.has(remote) || !safeEqual(auth, `Bearer ${opts.token}`)) {
+      // A request relayed by a proxy on this host comes from loopback too: refused (local-caller.ts).
+      if (!isDirectLocalCaller(request) || !safeEqual(auth, `Bearer ${opts.token}`)) {
         throw new AppError('forbidden', 'The CLI bridge accepts only local callers with the control secret');
       }
       const { argv, cwd, stdin } = request.body;

@@ -6,7 +6,9 @@ import { AppError } from '../../errors.ts';
 
 /**
  * The built web app: hashed files under /assets are cached for a year (their names change
- * with their content); everything else, index.html first, is revalidated on every load.
+ * with their content); everything else, index.html first, is revalidated on every load. Each
+ * file goes out as the Brotli or gzip copy the build wrote beside it when the browser accepts one
+ * (`preCompressed`), so nothing is compressed per request.
  */
 export async function spaRoutes(app: FastifyInstance, opts: { distDir: string }) {
   const index = path.join(opts.distDir, 'index.html');
@@ -20,16 +22,25 @@ export async function spaRoutes(app: FastifyInstance, opts: { distDir: string })
     });
     return;
   }
+  // Files the build did not compress (small ones, images) go out as they are: compressing them
+  // per request would cost more than it saves (the compression plugin leaves them alone).
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.headers['x-no-compression'] = '1';
+    done();
+  });
   await app.register(fastifyStatic, {
     root: opts.distDir,
     wildcard: true,
     index: ['index.html'],
+    preCompressed: true,
     cacheControl: false,
     etag: true,
     lastModified: true,
     setHeaders(res, filePath) {
       const immutable = filePath.startsWith(path.join(opts.distDir, 'assets') + path.sep);
       res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // The same URL answers differently by Accept-Encoding: caches must keep them apart.
+      res.setHeader('vary', 'accept-encoding');
     },
   });
 }

@@ -1,0 +1,155 @@
+/**
+ * Page weight and Lighthouse (issue 14), the way a recipient on a phone and a user signing in meet
+ * Moat: started as `npm start` starts it, with the built web app, on an embedded database holding
+ * one quarantined message.
+ * - weight: the JavaScript and CSS Chromium loads until the network is idle, gzip (each file
+ *   compressed here at level 9) and as sent (the bytes on the wire, Brotli or gzip as the server
+ *   chose), for the public restore and action pages, the login page and the signed-in dashboard;
+ * - Lighthouse 12 (npm `lighthouse`, Debian's Chromium), mobile preset, performance and
+ *   accessibility, on the public restore page and the login page; the median of RUNS runs each.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { SESSION_COOKIE } from '@moat/contracts/current-user';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { openPglite } from '../apps/api/src/db/client.ts';
+import { startProcess } from './api.ts';
+import { CHROMIUM, CHROMIUM_ARGS, freePort, median, productionEnv, seededApp } from './support.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+interface Weight {
+  page: string;
+  files: number;
+  gzipBytes: number;
+  sentBytes: number;
+}
+
+async function weigh(
+  base: string,
+  pages: Array<{ page: string; path: string; ready: RegExp; cookie?: string }>,
+): Promise<Weight[]> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const weights: Weight[] = [];
+  try {
+    for (const { page: name, path: at, ready, cookie } of pages) {
+      const context = await browser.newContext();
+      if (cookie) await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: base }]);
+      const page = await context.newPage();
+      const loaded: Array<Promise<{ gzip: number; sent: number }>> = [];
+      page.on('requestfinished', (request) => {
+        if (!['script', 'stylesheet'].includes(request.resourceType())) return;
+        loaded.push(
+          (async () => {
+            const response = await request.response();
+            const body = (await response?.body()) ?? Buffer.alloc(0);
+            const sizes = await request.sizes();
+            return { gzip: gzipSync(body, { level: 9 }).length, sent: sizes.responseBodySize };
+          })(),
+        );
+      });
+      await page.goto(`${base}${at}`, { waitUntil: 'networkidle' });
+      await page
+        .getByText(ready)
+        .filter({ visible: true })
+        .first()
+        .waitFor({ timeout: 20_000 })
+        .catch(async (error) => {
+          throw new Error(
+            `${name}: ${(error as Error).message}\n${page.url()}\n${(await page.innerText('body')).slice(0, 800)}`,
+          );
+        });
+      await page.waitForLoadState('networkidle');
+      const files = await Promise.all(loaded);
+      weights.push({
+        page: name,
+        files: files.length,
+        gzipBytes: files.reduce((s, f) => s + f.gzip, 0),
+        sentBytes: files.reduce((s, f) => s + f.sent, 0),
+      });
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return weights;
+}
+
+async function lighthouseScores(url: string): Promise<{ performance: number; accessibility: number }> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
+  });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility'],
+    });
+    const categories = result?.lhr.categories;
+    return {
+      performance: Math.round((categories?.performance?.score ?? 0) * 100),
+      accessibility: Math.round((categories?.accessibility?.score ?? 0) * 100),
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+export async function benchPages() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-bench-pages-'));
+  const database = await openPglite(path.join(dataDir, 'pgdata'));
+  const { app, links, token } = await seededApp(database, dataDir, 1);
+  // Past the first-run wizard, so the session lands on the dashboard.
+  await database.db.execute('update tenants set onboarded_at = now()' as never);
+  await app.close();
+  await database.close();
+  const port = await freePort();
+  const moat = await startProcess(
+    ['scripts/start.mjs'],
+    await productionEnv({ port, dataDir, secretKey: crypto.randomBytes(32).toString('base64') }),
+    port,
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const restore = `/#/email_restore.html?type=office365_emails&msg=${links[0]}`;
+  try {
+    const weights = await weigh(base, [
+      { page: 'public restore page', path: restore, ready: /restore|verify|code/i },
+      { page: 'public action page', path: `/#/action?type=office365_emails&msg=${links[0]}`, ready: /./ },
+      { page: 'login page', path: '/#/auth/login', ready: /sign in|log in/i },
+      { page: 'signed-in dashboard', path: '/#/dashboard', ready: /quarantined now/i, cookie: token },
+    ]);
+    const scores: Record<string, { performance: number; accessibility: number; runs: unknown[] }> = {};
+    for (const [name, at] of [
+      ['public restore page', restore],
+      ['login page', '/#/auth/login'],
+    ] as const) {
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await lighthouseScores(`${base}${at}`));
+      scores[name] = {
+        performance: median(runs.map((r) => r.performance)),
+        accessibility: median(runs.map((r) => r.accessibility)),
+        runs,
+      };
+    }
+    const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
+    console.log('| page | JS+CSS files | gzip | as sent | Lighthouse performance | accessibility |');
+    console.log('|---|---|---|---|---|---|');
+    for (const w of weights) {
+      const s = scores[w.page];
+      console.log(
+        `| ${w.page} | ${w.files} | ${kb(w.gzipBytes)} | ${kb(w.sentBytes)} (${(w.sentBytes / w.gzipBytes).toFixed(2)}×) | ${s?.performance ?? '–'} | ${s?.accessibility ?? '–'} |`,
+      );
+    }
+    return { weights, lighthouse: scores };
+  } finally {
+    await moat.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

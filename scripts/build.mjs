@@ -1,0 +1,87 @@
+// Builds what `npm start` serves: the web app (apps/web/dist, with its Brotli and gzip copies) and
+// the compiled server (apps/api/dist), each only when missing or older than its sources. Run by
+// `npm install` (the root's `prepare`), so the first `npm start` serves at once, and by
+// `npm start` itself when something changed since. Says what it builds and how long it takes.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildServer, SERVER_DIST_DIR, SERVER_SOURCES } from './build-server.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WEB_INDEX = path.join(root, 'apps/web/dist/index.html');
+const WEB_SOURCES = [
+  'apps/web/src',
+  'apps/web/build',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'apps/web/public',
+  'packages/contracts/src',
+];
+const SERVER_ENTRY = path.join(SERVER_DIST_DIR, 'server.mjs');
+
+function newestMtime(target) {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target))
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+const builtAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
+const changedAt = (sources) => Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
+
+/** One line now and one every 5 s while `work` runs, then how long it took. */
+async function withProgress(what, work) {
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
+  process.stdout.write(`${what}…\n`);
+  const ticker = setInterval(
+    () => process.stdout.write(`  still ${what.toLowerCase()} (${seconds()} s)\n`),
+    5_000,
+  );
+  try {
+    await work();
+  } finally {
+    clearInterval(ticker);
+  }
+  process.stdout.write(`  done in ${seconds()} s\n`);
+}
+
+function buildWeb() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+      { cwd: path.join(root, 'apps/web'), stdio: 'inherit' },
+    );
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`the web build failed (exit ${code})`)),
+    );
+  });
+}
+
+/** Builds whichever of the two is missing or older than its sources; `skipWeb` when served from elsewhere. */
+export async function ensureBuilt({ skipWeb = false } = {}) {
+  const web = builtAt(WEB_INDEX);
+  if (!skipWeb && changedAt(WEB_SOURCES) > web) {
+    await withProgress(web ? 'Rebuilding the web app (it changed)' : 'Building the web app', buildWeb);
+  }
+  const server = builtAt(SERVER_ENTRY);
+  if (changedAt(SERVER_SOURCES) > server) {
+    await withProgress(server ? 'Compiling the server (it changed)' : 'Compiling the server', buildServer);
+  }
+  return SERVER_ENTRY;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    await ensureBuilt();
+  } catch (error) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
