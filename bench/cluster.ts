@@ -33,6 +33,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import nodemailer, { type Transporter } from 'nodemailer';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { freePort } from './support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const MESSAGES = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 2_000);
@@ -57,15 +58,6 @@ const ADMIN_PASSWORD = 'benchmark password';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Which process holds a TCP connection (Linux /proc): to tell the sink's connections apart by node.

@@ -1,5 +1,4 @@
 /** What the benchmarks share: free ports, medians, a fresh PostgreSQL database. */
-import net from 'node:net';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
@@ -8,6 +7,7 @@ import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { ServerKey } from '../apps/api/src/lib/server-key.ts';
 import { seedFirstTenant } from '../apps/api/src/seed.ts';
 import { holdMessage } from '../apps/api/src/test/hold.ts';
+import { freePort } from '../apps/api/src/test/ports.ts';
 
 /** The PostgreSQL server the benchmarks create their databases on. */
 export const PG_SERVER_URL =
@@ -37,16 +37,7 @@ export async function productionEnv(o: { port: number; dataDir: string; secretKe
   };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startClamd } from '../test/daemons/clamd.ts';
-import { freePort, skipReason } from '../test/daemons/spamd.ts';
+import { skipReason } from '../test/daemons/spamd.ts';
+import { freePort } from '../test/ports.ts';
 import { createClamd } from './clamd.ts';
 import { engineInputOf } from './engine-input.ts';
 

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type RunningDaemon, skipReason, startSpamd } from '../test/daemons/spamd.ts';
+import { type RunningDaemon, skipReason, startSpamd } from '../test/daemons/spamd.ts';
+import { freePort } from '../test/ports.ts';
 import { engineInputOf } from './engine-input.ts';
 import { createSpamd, parseReportRules, SPAMD_MAX_MESSAGE_BYTES } from './spamd.ts';
 import { DEFAULT_SPAM_THRESHOLDS } from './types.ts';

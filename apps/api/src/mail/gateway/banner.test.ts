@@ -34,6 +34,7 @@ const ENGINE_REASONS = [
   'bomb.evil.example.zip is an archive too large to inspect',
   'https://evil.example/x.docx carries Office macros',
   'rspamd: reject (score 21.5 of 15)',
+  'Spam score 7.25 (spam from 6): Moat 5 × 0.25, rspamd 6',
   'anti_phishing could not scan this message',
   'Sender is on the block list',
 ];
@@ -64,6 +65,9 @@ describe('warningText', () => {
     ).toBe(
       'Caution: this message may be phishing. Do not open its links or attachments, or reply with personal information, unless you are sure of the sender. ' +
         "Why: a link's text names a different site than the one it opens; the sender's domain failed its authentication check (DMARC).",
+    );
+    expect(warningText('spam', ['Spam score 7.25 (spam from 6): Moat 5 × 0.25, rspamd 6'])).toMatch(
+      /Why: the spam filters gave it a high spam score\.$/,
     );
     const many = warningText('malware', ENGINE_REASONS.slice(8, 16));
     expect(many.split('Why: ')[1]!.split('; ')).toHaveLength(3);

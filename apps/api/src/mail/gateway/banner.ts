@@ -65,6 +65,7 @@ const KNOWN_REASONS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
   [/ is an archive too large to inspect$/i, () => 'an attachment is an archive too large to inspect'],
   [/ carries Office macros$/i, () => 'an attachment contains Office macros'],
   [/^rspamd:/i, () => 'the spam filter scored it as spam'],
+  [/^Spam score\b/i, () => 'the spam filters gave it a high spam score'],
   [/ could not scan this message$/i, () => 'a security check could not scan it'],
   [/^Sender is on the block list$/i, () => "the sender is on your organisation's block list"],
 ];

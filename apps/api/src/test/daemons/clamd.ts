@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ask, findBinary, freePort, type RunningDaemon, watch } from './spamd.ts';
+import { freePort } from '../ports.ts';
+import { ask, findBinary, type RunningDaemon, watch } from './spamd.ts';
 
 /** EICAR's test file by MD5 and size, the only signature: no download, clamd starts in a second. */
 const SIGNATURES = '44d88612fea8a8f36de82e1278abb02f:68:Eicar-Test-Signature\n';

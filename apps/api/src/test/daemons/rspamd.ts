@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { startDnsServer, type TestZone } from '../dns-server.ts';
+import { freePorts } from '../ports.ts';
 
 const RSPAMD = '/usr/bin/rspamd';
 /** Bayes answers once each class has this many learns (Debian's default is 200). */
@@ -192,24 +192,6 @@ async function withRedis<T>(hostPort: string, db: number, use: (redis: Redis) =>
   } finally {
     redis.disconnect();
   }
-}
-
-/** Ports free now (the kernel's choice); rspamd binds them a moment later. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<net.Server>((resolve, reject) => {
-          const server = net.createServer();
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
 }
 
 async function waitForPing(urls: string[], child: ChildProcess, timeoutMs: number) {

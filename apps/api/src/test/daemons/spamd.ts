@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../ports.ts';
 
 /** A running daemon for tests and the benchmark: its URL and how to stop it. */
 export interface RunningDaemon {
@@ -74,18 +75,6 @@ export function skipReason(name: string, aptPackage: string): string | null {
   } catch (error) {
     return (error as Error).message;
   }
-}
-
-/** A loopback port nobody listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Connect, send, read until the peer closes or `done` matches: true when it matched. */
