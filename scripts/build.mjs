@@ -1,7 +1,8 @@
 // Builds what `npm start` serves: the web app (apps/web/dist, with its Brotli and gzip copies) and
 // the compiled server (apps/api/dist), each only when missing or older than its sources. Run by
-// `npm install` (the root's `prepare`), so the first `npm start` serves at once, and by
-// `npm start` itself when something changed since. Says what it builds and how long it takes.
+// `npm install` (the root's `prepare`, which skips it when the build tools were left out or
+// MOAT_SKIP_BUILD is set), so the first `npm start` serves at once, and by `npm start` itself
+// when something changed since. Says what it builds and how long it takes.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,7 +78,22 @@ export async function ensureBuilt({ skipWeb = false } = {}) {
   return SERVER_ENTRY;
 }
 
+/** At install (`prepare`): the build tools may be left out (`npm ci --omit=dev`), or the build not wanted. */
+function skippedAtInstall() {
+  if (!process.argv.includes('--install')) return null;
+  if (process.env.MOAT_SKIP_BUILD) return 'MOAT_SKIP_BUILD is set';
+  const missing = ['node_modules/vite/bin/vite.js', 'node_modules/esbuild/package.json'].filter(
+    (tool) => !fs.existsSync(path.join(root, tool)),
+  );
+  return missing.length ? 'the build tools (dev dependencies) are not installed' : null;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const skipped = skippedAtInstall();
+  if (skipped) {
+    process.stdout.write(`Not building Moat now: ${skipped}. \`npm start\` builds what is missing.\n`);
+    process.exit(0);
+  }
   try {
     await ensureBuilt();
   } catch (error) {

@@ -66,7 +66,9 @@ export function createCredentials(deps: {
     user: UserRow | null,
     reason: string,
   ): Promise<never> {
-    deps.metrics.loginFailures.inc({ reason });
+    // One label for an unknown account, a wrong password and an account that may not sign in: the
+    // answer does not tell them apart, so neither may the metrics (the audit log keeps the reason).
+    deps.metrics.loginFailures.inc({ reason: reason === 'throttled' ? 'throttled' : 'bad_credentials' });
     if (reason === 'throttled') deps.metrics.loginThrottled.inc({ kind: 'lockout' });
     await deps.throttle.recordFailure([
       { key: accountKey(email), free: THROTTLE.account.free },

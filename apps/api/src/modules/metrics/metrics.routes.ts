@@ -6,15 +6,24 @@ import { hashToken, safeEqual } from '../../lib/tokens.ts';
 
 export const METRICS_PATH = '/metrics';
 
+/** Host names a scraper on this host uses: anything else is a browser led here by DNS rebinding. */
+const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/i;
+
 /**
- * Who may read the metrics: a scraper on this host talking to the server directly, or anyone with
- * METRICS_TOKEN as a bearer token (compared as digests, so neither its content nor its length
- * shows in the time taken).
+ * Who may read the metrics: anyone with METRICS_TOKEN as a bearer token (compared as digests, so
+ * neither its content nor its length shows in the time taken); or, when no proxy is configured
+ * (TRUST_PROXY unset: a proxy may relay the internet from loopback without saying so), a scraper
+ * on this host talking to the server directly by a loopback name.
  */
-export function mayReadMetrics(request: FastifyRequest, token: string | undefined): boolean {
-  if (isDirectLocalCaller(request)) return true;
-  if (!token) return false;
-  return safeEqual(hashToken(request.headers.authorization ?? ''), hashToken(`Bearer ${token}`));
+export function mayReadMetrics(
+  request: FastifyRequest,
+  options: { token: string | undefined; behindProxy: boolean },
+): boolean {
+  if (options.token) {
+    const presented = hashToken(request.headers.authorization ?? '');
+    if (safeEqual(presented, hashToken(`Bearer ${options.token}`))) return true;
+  }
+  return !options.behindProxy && isDirectLocalCaller(request) && LOCAL_HOST.test(request.headers.host ?? '');
 }
 
 /**
@@ -24,10 +33,18 @@ export function mayReadMetrics(request: FastifyRequest, token: string | undefine
  */
 export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
   const metrics = app.services.metrics;
-  const token = app.config.metricsToken;
+  const access = {
+    token: app.config.metricsToken,
+    behindProxy:
+      app.config.trustProxy !== false &&
+      !(Array.isArray(app.config.trustProxy) && app.config.trustProxy.length === 0),
+  };
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
-    if (!mayReadMetrics(request, token)) {
-      throw new AppError('forbidden', 'Metrics are readable from this host, or with the metrics token');
+    if (!mayReadMetrics(request, access)) {
+      throw new AppError(
+        'forbidden',
+        'Metrics are readable from this host (without TRUST_PROXY), or with the metrics token',
+      );
     }
     reply.header('cache-control', 'no-store').type(metrics.contentType);
     return metrics.scrape();

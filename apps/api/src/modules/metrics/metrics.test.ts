@@ -28,11 +28,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 describe('GET /metrics', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
   beforeAll(async () => {
-    // Behind a proxy that is believed (TRUST_PROXY): X-Forwarded-For decides request.ip, not the metrics.
-    t = await buildTestApp({
-      dnsResolver: noDns as never,
-      env: { TRUST_PROXY: 'true', CAPTCHA_DIFFICULTY: '10' },
-    });
+    t = await buildTestApp({ dnsResolver: noDns as never, env: { CAPTCHA_DIFFICULTY: '10' } });
   });
   afterAll(() => t.close());
 
@@ -94,6 +90,8 @@ describe('GET /metrics', () => {
       await scrape({ remoteAddress: REMOTE, headers: { 'x-forwarded-for': '127.0.0.1' } }),
       // A proxy on this host relays the internet from loopback: a relayed request is not local.
       await scrape({ headers: { 'x-forwarded-for': REMOTE } }),
+      // A browser on this host led to a hostile name that resolves to loopback (DNS rebinding).
+      await scrape({ headers: { host: 'attacker.example:8080' } }),
       await scrape({ remoteAddress: REMOTE, headers: { authorization: `Bearer ${TOKEN}` } }),
     ]) {
       expect(res.statusCode).toBe(403);
@@ -103,7 +101,7 @@ describe('GET /metrics', () => {
   });
 
   it('counts a refused sign-in by its reason', async () => {
-    const metric = { reason: 'unknown_account' };
+    const metric = { reason: 'bad_credentials' };
     const before = sample((await scrape()).body, 'moat_login_failures_total', metric);
     const res = await t.app.inject({
       method: 'POST',
@@ -234,5 +232,32 @@ describe('GET /metrics on a database that is gone', () => {
     expect(res.body).not.toMatch(/^moat_queue_depth\{/m);
     expect(res.body).toContain('# TYPE moat_http_requests_total counter');
     await t.app.close();
+  });
+});
+
+describe('GET /metrics behind a proxy (TRUST_PROXY)', () => {
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { TRUST_PROXY: 'true', METRICS_TOKEN: TOKEN } });
+  });
+  afterAll(() => t.close());
+
+  it('takes no loopback caller for a local one (a proxy may relay the internet from loopback without saying so): only the token opens it', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(plain.statusCode).toBe(403);
+    const spoofed = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: REMOTE,
+      headers: { 'x-forwarded-for': '127.0.0.1' },
+    });
+    expect(spoofed.statusCode).toBe(403);
+    const withToken = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: '127.0.0.1',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(withToken.statusCode).toBe(200);
   });
 });
