@@ -77,6 +77,16 @@ export const OFFLINE_ONLY = Object.fromEntries(
   ].map((symbol) => [symbol, 0]),
 );
 
+/** The rspamd engine on a daemon the benchmark started, its offline-only symbols scored 0. */
+export const offlineRspamd = (daemon: { url: string; controllerUrl: string; password: string }) =>
+  createRspamdEngine({
+    url: daemon.url,
+    controllerUrl: daemon.controllerUrl,
+    password: daemon.password,
+    timeoutMs: 60_000,
+    scores: OFFLINE_ONLY,
+  });
+
 const scoreOf = (findings: Finding[]) => findings.reduce((sum, f) => sum + (f.score ?? 0), 0);
 
 /**
@@ -147,13 +157,7 @@ export async function benchDetection() {
     const rspamdDaemon = await startRspamd({ redisDb: 9, offline: true });
     const spamdDaemon = await startSpamd();
     try {
-      const rspamd = createRspamdEngine({
-        url: rspamdDaemon.url,
-        controllerUrl: rspamdDaemon.controllerUrl,
-        password: rspamdDaemon.password,
-        timeoutMs: 60_000,
-        scores: OFFLINE_ONLY,
-      });
+      const rspamd = offlineRspamd(rspamdDaemon);
       const spamd = createSpamd({ url: spamdDaemon.url, timeoutMs: 60_000 });
       await train(rspamd.learn, training);
       await train(spamd.learn, training);

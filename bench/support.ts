@@ -8,6 +8,7 @@ import { ServerKey } from '../apps/api/src/lib/server-key.ts';
 import { seedFirstTenant } from '../apps/api/src/seed.ts';
 import { holdMessage } from '../apps/api/src/test/hold.ts';
 import { freePort } from '../apps/api/src/test/ports.ts';
+import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
 
 /** The PostgreSQL server the benchmarks create their databases on. */
 export const PG_SERVER_URL =
@@ -15,14 +16,7 @@ export const PG_SERVER_URL =
 
 /** Debian's Chromium, launched as the e2e tests launch it (no browser is ever downloaded). */
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export { CHROMIUM_ARGS };
 
 /** Moat's environment as `npm start` runs it in production, on loopback, for a benchmark. */
 export async function productionEnv(o: { port: number; dataDir: string; secretKey: string }) {

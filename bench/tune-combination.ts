@@ -6,13 +6,12 @@
  * Run: node --import tsx bench/tune-combination.ts
  */
 import { engineInputOf } from '../apps/api/src/engines/engine-input.ts';
-import { createRspamdEngine } from '../apps/api/src/engines/rspamd.ts';
 import { MemoryTable } from '../apps/api/src/engines/spam/bayes.ts';
 import { corpusMessages } from '../apps/api/src/engines/spam/corpus.ts';
 import { analyse, createEmbeddedSpam } from '../apps/api/src/engines/spam/embedded.ts';
 import { DEFAULT_SPAM_THRESHOLDS } from '../apps/api/src/engines/types.ts';
 import { startRspamd } from '../apps/api/src/test/daemons/rspamd.ts';
-import { OFFLINE_ONLY, scoresOf, train } from './detection.ts';
+import { offlineRspamd, scoresOf, train } from './detection.ts';
 
 /** Moat's weight when its score is positive (spam side) and when it is not (ham side). */
 const SPAM_WEIGHTS = [0, 0.25, 0.5, 0.75, 1];
@@ -37,13 +36,7 @@ for (let fold = 0; fold < FOLDS; fold++) {
   const moat = await scoresOf(createEmbeddedSpam({ model }), inputs);
   const daemon = await startRspamd({ redisDb: 9, offline: true });
   try {
-    const rspamd = createRspamdEngine({
-      url: daemon.url,
-      controllerUrl: daemon.controllerUrl,
-      password: daemon.password,
-      timeoutMs: 60_000,
-      scores: OFFLINE_ONLY,
-    });
+    const rspamd = offlineRspamd(daemon);
     await train(rspamd.learn, teach);
     const r = await scoresOf(rspamd, inputs);
     for (const [i, m] of scored.entries()) rows.push({ fold, label: m.label, moat: moat[i]!, rspamd: r[i]! });

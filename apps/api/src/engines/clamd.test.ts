@@ -1,10 +1,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startClamd } from '../test/daemons/clamd.ts';
-import { skipReason } from '../test/daemons/spamd.ts';
+import { daemonInput, skipReason } from '../test/daemons/spamd.ts';
 import { freePort } from '../test/ports.ts';
 import { createClamd } from './clamd.ts';
-import { engineInputOf } from './engine-input.ts';
 
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 
@@ -33,14 +32,6 @@ const withAttachment = (filename: string, content: Buffer) =>
     ].join('\r\n'),
   );
 
-const ENVELOPE = {
-  mailFrom: 'bob@outside.example',
-  clientIp: '192.0.2.1',
-  helo: 'mx.outside.example',
-  rcptTo: [],
-};
-const input = (raw: Buffer) => engineInputOf(raw, { envelope: ENVELOPE });
-
 // Locally a missing clamd skips these tests; in CI, startup fails naming the package.
 const skip = skipReason('clamd', 'clamav-daemon');
 if (skip) console.warn(`Skipping the clamd tests: ${skip}`);
@@ -54,7 +45,7 @@ describe.skipIf(skip !== null)('ClamAV through clamd', () => {
 
   it('finds EICAR in a base64 attachment and names the signature', async () => {
     const engine = createClamd({ url: clamd.url });
-    const findings = await engine.scan(await input(withAttachment('eicar.com', Buffer.from(EICAR))));
+    const findings = await engine.scan(await daemonInput(withAttachment('eicar.com', Buffer.from(EICAR))));
     // A signature from a database ClamAV did not sign is named `….UNOFFICIAL` by clamd.
     expect(findings).toEqual([
       { engine: 'clamav', verdict: 'malware', reason: 'ClamAV: Eicar-Test-Signature.UNOFFICIAL' },
@@ -63,21 +54,23 @@ describe.skipIf(skip !== null)('ClamAV through clamd', () => {
 
   it('finds nothing in a clean message', async () => {
     const engine = createClamd({ url: clamd.url });
-    expect(await engine.scan(await input(withAttachment('notes.txt', Buffer.from('Just notes.\n'))))).toEqual(
-      [],
-    );
+    expect(
+      await engine.scan(await daemonInput(withAttachment('notes.txt', Buffer.from('Just notes.\n')))),
+    ).toEqual([]);
   });
 
   it('scans through the unix socket too', async () => {
     const engine = createClamd({ url: clamd.socketUrl });
-    const findings = await engine.scan(await input(withAttachment('eicar.com', Buffer.from(EICAR))));
+    const findings = await engine.scan(await daemonInput(withAttachment('eicar.com', Buffer.from(EICAR))));
     expect(findings.map((f) => f.verdict)).toEqual(['malware']);
   });
 
   it("throws when the message is over clamd's StreamMaxLength (the processor holds it as unscanned)", async () => {
     const engine = createClamd({ url: clamd.url });
     const raw = withAttachment('big.bin', Buffer.alloc(1024 * 1024, 7));
-    await expect(engine.scan(await input(raw))).rejects.toThrow('clamd: INSTREAM size limit exceeded. ERROR');
+    await expect(engine.scan(await daemonInput(raw))).rejects.toThrow(
+      'clamd: INSTREAM size limit exceeded. ERROR',
+    );
   });
 
   it('answers PING and tells its version, shown as the engine version', async () => {
@@ -92,7 +85,7 @@ describe.skipIf(skip !== null)('ClamAV through clamd', () => {
 describe('ClamAV through clamd, without clamd', () => {
   it('throws when clamd is unreachable', async () => {
     const engine = createClamd({ url: `clamd://127.0.0.1:${await freePort()}` });
-    await expect(engine.scan(await input(withAttachment('a.txt', Buffer.from('a'))))).rejects.toThrow(
+    await expect(engine.scan(await daemonInput(withAttachment('a.txt', Buffer.from('a'))))).rejects.toThrow(
       /ECONNREFUSED/,
     );
   });
@@ -103,7 +96,7 @@ describe('ClamAV through clamd, without clamd', () => {
     try {
       const { port } = server.address() as net.AddressInfo;
       const engine = createClamd({ url: `clamd://127.0.0.1:${port}`, timeoutMs: 200 });
-      await expect(engine.scan(await input(withAttachment('a.txt', Buffer.from('a'))))).rejects.toThrow(
+      await expect(engine.scan(await daemonInput(withAttachment('a.txt', Buffer.from('a'))))).rejects.toThrow(
         /no answer within 200 ms/,
       );
     } finally {
@@ -114,6 +107,6 @@ describe('ClamAV through clamd, without clamd', () => {
   it('is off, saying why, without CLAMD_URL', async () => {
     const engine = createClamd({ url: undefined });
     expect(engine).toMatchObject({ status: 'off', detail: 'CLAMD_URL is not set', tool: 'anti_malware' });
-    expect(await engine.scan(await input(withAttachment('a.txt', Buffer.from('a'))))).toEqual([]);
+    expect(await engine.scan(await daemonInput(withAttachment('a.txt', Buffer.from('a'))))).toEqual([]);
   });
 });

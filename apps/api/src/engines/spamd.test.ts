@@ -1,8 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningDaemon, skipReason, startSpamd } from '../test/daemons/spamd.ts';
+import { daemonInput, type RunningDaemon, skipReason, startSpamd } from '../test/daemons/spamd.ts';
 import { freePort } from '../test/ports.ts';
-import { engineInputOf } from './engine-input.ts';
 import { createSpamd, parseReportRules, SPAMD_MAX_MESSAGE_BYTES } from './spamd.ts';
 import { DEFAULT_SPAM_THRESHOLDS } from './types.ts';
 
@@ -27,14 +26,6 @@ const message = (id: string, body: string) =>
 const ham = (id: string) =>
   message(id, 'Hi Ana,\r\n\r\nthe minutes of Monday are below. Next meeting on Thursday at ten.\r\n\r\nBob');
 
-const ENVELOPE = {
-  mailFrom: 'bob@outside.example',
-  clientIp: '192.0.2.1',
-  helo: 'mx.outside.example',
-  rcptTo: [],
-};
-const input = (raw: Buffer) => engineInputOf(raw, { envelope: ENVELOPE });
-
 /** A server that accepts and then does what `onConnection` says (nothing: a hung daemon). */
 async function fakeDaemon(onConnection: (socket: net.Socket) => void = () => {}) {
   const server = net.createServer(onConnection);
@@ -56,7 +47,7 @@ describe.skipIf(skip !== null)('SpamAssassin through spamd', () => {
   it('answers spam for GTUBE, with the GTUBE rule, its score and description', async () => {
     const engine = createSpamd({ url: spamd.url });
     const [finding, ...rest] = await engine.scan(
-      await input(message('gtube-1', `This is GTUBE:\r\n${GTUBE}`)),
+      await daemonInput(message('gtube-1', `This is GTUBE:\r\n${GTUBE}`)),
     );
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({
@@ -74,7 +65,7 @@ describe.skipIf(skip !== null)('SpamAssassin through spamd', () => {
 
   it('returns a clean finding with the score for an ordinary message (it explains the verdict)', async () => {
     const engine = createSpamd({ url: spamd.url });
-    const [finding] = await engine.scan(await input(ham('ham-1')));
+    const [finding] = await engine.scan(await daemonInput(ham('ham-1')));
     expect(finding).toMatchObject({ engine: 'spamassassin', verdict: 'clean' });
     expect(finding!.score).toBeLessThan(DEFAULT_SPAM_THRESHOLDS.suspicious);
     expect(finding!.reason).toBe(`SpamAssassin: score ${finding!.score!.toFixed(1)}`);
@@ -85,7 +76,7 @@ describe.skipIf(skip !== null)('SpamAssassin through spamd', () => {
     const engine = createSpamd({ url: spamd.url });
     const raw = message('gtube-2', GTUBE);
     const [finding] = await engine.scan({
-      ...(await input(raw)),
+      ...(await daemonInput(raw)),
       spamThresholds: { suspicious: 500, spam: 2000 },
     });
     expect(finding!.verdict).toBe('suspicious');
@@ -116,7 +107,7 @@ describe('SpamAssassin through spamd, without spamd', () => {
         .repeat(Math.ceil(SPAMD_MAX_MESSAGE_BYTES / 72) + 1),
     );
     expect(raw.length).toBeGreaterThan(SPAMD_MAX_MESSAGE_BYTES);
-    const findings = await engine.scan(await input(raw));
+    const findings = await engine.scan(await daemonInput(raw));
     expect(findings).toEqual([
       {
         engine: 'spamassassin',
@@ -129,14 +120,16 @@ describe('SpamAssassin through spamd, without spamd', () => {
   it('throws when spamd is unreachable', async () => {
     const port = await freePort();
     const engine = createSpamd({ url: `spamd://127.0.0.1:${port}` });
-    await expect(engine.scan(await input(ham('down-1')))).rejects.toThrow(/ECONNREFUSED/);
+    await expect(engine.scan(await daemonInput(ham('down-1')))).rejects.toThrow(/ECONNREFUSED/);
   });
 
   it('throws when spamd does not answer in time', async () => {
     const hung = await fakeDaemon();
     try {
       const engine = createSpamd({ url: `spamd://127.0.0.1:${hung.port}`, timeoutMs: 200 });
-      await expect(engine.scan(await input(ham('hung-1')))).rejects.toThrow(/did not answer within 200 ms/);
+      await expect(engine.scan(await daemonInput(ham('hung-1')))).rejects.toThrow(
+        /did not answer within 200 ms/,
+      );
     } finally {
       hung.close();
     }
@@ -148,7 +141,7 @@ describe('SpamAssassin through spamd, without spamd', () => {
     );
     try {
       const engine = createSpamd({ url: `spamd://127.0.0.1:${chatty.port}` });
-      await expect(engine.scan(await input(ham('chatty-1')))).rejects.toThrow(/answer is over/);
+      await expect(engine.scan(await daemonInput(ham('chatty-1')))).rejects.toThrow(/answer is over/);
     } finally {
       chatty.close();
     }
@@ -157,7 +150,7 @@ describe('SpamAssassin through spamd, without spamd', () => {
   it('is off, saying why, without SPAMD_URL', async () => {
     const engine = createSpamd({ url: undefined });
     expect(engine).toMatchObject({ status: 'off', detail: 'SPAMD_URL is not set', tool: 'anti_spam' });
-    expect(await engine.scan(await input(ham('off-1')))).toEqual([]);
+    expect(await engine.scan(await daemonInput(ham('off-1')))).toEqual([]);
   });
 });
 

@@ -35,9 +35,9 @@ export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
   const metrics = app.services.metrics;
   const access = {
     token: app.config.metricsToken,
-    behindProxy:
-      app.config.trustProxy !== false &&
-      !(Array.isArray(app.config.trustProxy) && app.config.trustProxy.length === 0),
+    behindProxy: Array.isArray(app.config.trustProxy)
+      ? app.config.trustProxy.length > 0
+      : app.config.trustProxy,
   };
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
     if (!mayReadMetrics(request, access)) {

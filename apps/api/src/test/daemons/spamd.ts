@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { engineInputOf } from '../../engines/engine-input.ts';
 import { freePort } from '../ports.ts';
 
 /** A running daemon for tests and the benchmark: its URL and how to stop it. */
@@ -76,6 +77,17 @@ export function skipReason(name: string, aptPackage: string): string | null {
     return (error as Error).message;
   }
 }
+
+/** What the daemon tests scan a message with: a sender from outside, no recipient of ours. */
+export const daemonInput = (raw: Buffer) =>
+  engineInputOf(raw, {
+    envelope: {
+      mailFrom: 'bob@outside.example',
+      clientIp: '192.0.2.1',
+      helo: 'mx.outside.example',
+      rcptTo: [],
+    },
+  });
 
 /** Connect, send, read until the peer closes or `done` matches: true when it matched. */
 export function ask(target: net.NetConnectOpts, request: Buffer, done: RegExp): Promise<boolean> {
