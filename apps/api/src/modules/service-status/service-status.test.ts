@@ -12,8 +12,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+let queuedAt = Date.now() - 60 * 60_000;
 async function mail(tenantId: string, status: string, lastError: string | null = null) {
+  // One second apart: "the latest error" must not hang on two inserts falling in one clock tick.
+  queuedAt += 1000;
   await t.db.insert(outbox).values({
+    createdAt: new Date(queuedAt),
     tenantId,
     kind: 'test',
     fromName: 'Moat',
