@@ -288,4 +288,38 @@ describe('outbound delivery', () => {
       await new Promise<void>((r) => sink.close(() => r()));
     }
   });
+
+  it('takes mail handed over from memory while its connections are busy, up to 16 per connection and 64 MiB', async () => {
+    const mailer = createMailer({
+      repo: createOutboxRepo(database.db),
+      relayUrl: `smtp://127.0.0.1:${port}?maxConnections=2`,
+      fromAddress: 'moat@m.test',
+      log: quiet,
+      clock: new ManualClock(),
+    });
+    // Not started: a node that does not deliver yet takes nothing from memory.
+    expect(mailer.reserve(1, 1_000)).toBe(false);
+    await mailer.start({ intervalMs: 3_600_000 });
+    try {
+      const MiB = 1024 * 1024;
+      // One message however big when nothing else is held.
+      expect(mailer.reserve(1, 100 * MiB)).toBe(true);
+      expect(mailer.reserve(1, 1_000)).toBe(false);
+      mailer.release(1, 100 * MiB);
+      // Within 64 MiB.
+      expect(mailer.reserve(2, 30 * MiB)).toBe(true);
+      expect(mailer.reserve(1, 5 * MiB)).toBe(false);
+      expect(mailer.reserve(1, 4 * MiB)).toBe(true);
+      mailer.release(2, 30 * MiB);
+      mailer.release(1, 4 * MiB);
+      // 16 per connection (2 here).
+      expect(mailer.reserve(32, 1_000)).toBe(true);
+      expect(mailer.reserve(1, 1_000)).toBe(false);
+      mailer.release(32, 1_000);
+      expect(mailer.reserve(1, 1_000)).toBe(true);
+      mailer.release(1, 1_000);
+    } finally {
+      await mailer.stop();
+    }
+  });
 });

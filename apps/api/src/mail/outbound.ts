@@ -39,6 +39,8 @@ const JOURNAL_ROTATE_BYTES = 1024 * 1024;
 const MAX_TENANT_HOPS = 64;
 /** How long a tenant next hop's checked address is used before it is resolved and checked again. */
 const HOP_RECHECK_MS = 10 * 60_000;
+/** The most bytes of mail handed over from memory and waiting for a connection (`reserve`). */
+const HAND_OFF_BYTES = 64 * 1024 * 1024;
 /**
  * A tenant's own server gets bounded waits (not nodemailer's minutes), so a slow one holds this
  * node's delivery slots for seconds, not for ten minutes.
@@ -148,7 +150,16 @@ export function createMailer(deps: {
     onError: (error) => deps.log.warn({ err: error }, 'renewing outbox leases failed'),
   });
   const inFlight = leases.held;
+  /** Mails claimed from the table at a time (their bytes read back): a few per connection. */
   const capacity = parallel * 4;
+  /**
+   * Mails the gateway may hand over from memory while the connections are busy. A queue this deep
+   * keeps the relay's connections fed under load without claiming each mail back from the table
+   * (a statement and a read of its bytes each); the byte bound keeps big mail from piling up.
+   */
+  const handOffCapacity = parallel * 16;
+  /** The bytes of claimed mail held in memory (in flight, and promised by `reserve`). */
+  let heldBytes = 0;
   const passes = createPeriodic(drain, (error) => deps.log.error({ err: error }, 'mail retry loop failed'));
 
   const journal = deps.journalPath ? createSentJournal(deps.journalPath) : null;
@@ -212,6 +223,8 @@ export function createMailer(deps: {
   async function deliver(row: DeliveryRow): Promise<void> {
     if (!delivering) return;
     inFlight.add(row.id);
+    const bytes = row.raw?.length ?? 0;
+    heldBytes += bytes;
     /** Sent to a tenant's own server: what it said is kept only as an SMTP reply (next-hop.ts). */
     let viaHop = false;
     try {
@@ -225,7 +238,7 @@ export function createMailer(deps: {
       await relay.send(
         // Relayed mail keeps its envelope; Moat's own mail comes from its address (bounces from <>).
         { from: row.envelopeFrom ?? row.fromAddress ?? deps.fromAddress, to: [row.toAddress] },
-        row.raw ? Buffer.from(row.raw) : await composed(row),
+        row.raw ? Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength) : await composed(row),
       );
       journal?.append(row.id);
       await sent.add(row.id);
@@ -251,6 +264,7 @@ export function createMailer(deps: {
       );
     } finally {
       inFlight.delete(row.id);
+      heldBytes -= bytes;
       if (started && backlog) {
         backlog = false;
         void deliverDue(false).catch((error) => deps.log.error({ err: error }, 'mail delivery crashed'));
@@ -284,6 +298,8 @@ export function createMailer(deps: {
 
   /** Connections promised to mails being stored already claimed (`reserve`), not yet in flight. */
   let reserved = 0;
+  /** Their bytes. */
+  let reservedBytes = 0;
 
   /** Has a way out here for a tenant's mail (without a relay, only its own next hop is one). */
   async function routable(tenantId: string | null | undefined): Promise<boolean> {
@@ -421,18 +437,23 @@ export function createMailer(deps: {
     /** Start delivering a mail stored inside a transaction, once that transaction committed. */
     deliverStored: (id: string, tenantId?: string | null) => startDelivery(id, tenantId),
     /**
-     * Room on this delivering node for `count` mails stored already claimed by it (status
-     * `sending`, lease until `leaseUntil()`, first attempt counted) and handed over from memory
-     * with `deliverClaimed`: no claim statement, no reading the bytes back. False: store them
+     * Room on this delivering node for `count` mails of `bytes` each, stored already claimed by it
+     * (status `sending`, lease until `leaseUntil()`, first attempt counted) and handed over from
+     * memory with `deliverClaimed`: no claim statement, no reading the bytes back. False: store them
      * queued and call `deliverStored`. Each reserved mail is handed over or `release`d.
      */
-    reserve(count: number): boolean {
-      if (!transport || !started || inFlight.size + reserved + count > capacity) return false;
+    reserve(count: number, bytes: number): boolean {
+      if (!transport || !started || inFlight.size + reserved + count > handOffCapacity) return false;
+      const held = heldBytes + reservedBytes;
+      // One message however big when nothing else is held; otherwise within the byte bound.
+      if (held > 0 && held + count * bytes > HAND_OFF_BYTES) return false;
       reserved += count;
+      reservedBytes += count * bytes;
       return true;
     },
-    release(count: number): void {
+    release(count: number, bytes: number): void {
       reserved -= count;
+      reservedBytes -= count * bytes;
       if (started && backlog && reserved + inFlight.size < capacity) {
         backlog = false;
         void deliverDue(false).catch((error) => deps.log.error({ err: error }, 'mail delivery crashed'));
@@ -441,6 +462,7 @@ export function createMailer(deps: {
     leaseUntil: () => leases.until(),
     deliverClaimed(row: DeliveryRow): void {
       reserved -= 1;
+      reservedBytes -= row.raw?.length ?? 0;
       void deliver(row).catch((error) =>
         deps.log.error({ err: error, outboxId: row.id }, 'mail delivery crashed'),
       );

@@ -42,7 +42,7 @@ beforeAll(async () => {
     env: {
       SMTP_HOSTNAME: 'mx.moat.test',
       SMTP_RELAY_URL: `smtp://127.0.0.1:${sinkPort}`,
-      SMTP_PROCESSING_CONCURRENCY: '4',
+      SMTP_PROCESSING_CONCURRENCY: '2',
     },
   });
   const tenant = await buildTenant(t.db, { domain: 'intake.test' });
@@ -79,11 +79,11 @@ describe('a running node takes mail in as it is stored', () => {
        if new.subject = 'Burst slow' then perform pg_sleep(0.4); end if;`,
     );
     try {
-      const subjects = Array.from({ length: 24 }, (_, i) =>
+      const subjects = Array.from({ length: 40 }, (_, i) =>
         i === 0 ? 'Burst slow' : i === 1 ? 'Burst poison' : `Burst ${i}`,
       );
-      // Four connections at once, more messages than the node has slots and room for: some are
-      // taken in claimed, the rest wait in the table for a pass.
+      // Four connections at once, more messages than the node has slots and room for (2 + 32): some
+      // are taken in claimed, the rest wait in the table for a pass.
       const transports = Array.from({ length: 4 }, () =>
         nodemailer.createTransport({
           host: '127.0.0.1',
@@ -105,7 +105,7 @@ describe('a running node takes mail in as it is stored', () => {
         }),
       );
       for (const transport of transports) transport.close();
-      expect(new Set(ids).size).toBe(24);
+      expect(new Set(ids).size).toBe(40);
 
       const clean = subjects.filter((s) => s !== 'Burst poison');
       await until(async () => {
@@ -134,12 +134,12 @@ describe('a running node takes mail in as it is stored', () => {
         .select({ inboundId: mailLog.inboundId })
         .from(mailLog)
         .where(inArray(mailLog.inboundId, ids));
-      expect(logged).toHaveLength(23);
+      expect(logged).toHaveLength(39);
       const mails = await t.db
         .select({ status: outbox.status, attempts: outbox.attempts, leaseOwner: outbox.leaseOwner })
         .from(outbox)
         .where(eq(outbox.kind, 'gateway_delivery'));
-      expect(mails).toHaveLength(23);
+      expect(mails).toHaveLength(39);
       expect(mails.every((m) => m.status === 'sent' && m.attempts === 1 && m.leaseOwner === null)).toBe(true);
     } finally {
       await removeFault();

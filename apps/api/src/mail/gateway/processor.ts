@@ -55,6 +55,11 @@ export const processingRetryDelayMs = (attempts: number) => 15_000 * 4 ** Math.m
 export const DEFAULT_LEASE_MS = 5 * 60_000;
 /** Messages one node processes at once (SMTP_PROCESSING_CONCURRENCY), each in its own transaction. */
 export const DEFAULT_PROCESSING_CONCURRENCY = 4;
+/**
+ * The most bytes of messages a node keeps claimed in memory waiting for a processing slot; more
+ * wait in the table (at least one message however big, when none waits).
+ */
+const READY_BYTES = 64 * 1024 * 1024;
 /** Messages stored or finished in one statement carry at most this many bytes (at least one message). */
 const BATCH_BYTES = {
   maxWeight: 8 * 1024 * 1024,
@@ -678,7 +683,7 @@ export function createGatewayProcessor(deps: {
         idempotencyKey: `${row.id}:${recipient}`,
       }));
       // Room to send at once: the mail is stored already claimed and sent from memory.
-      const claimed = deps.mailer.reserve(deliveries.length);
+      const claimed = deps.mailer.reserve(deliveries.length, body.length);
       let queued: Awaited<ReturnType<InboundRepo['finishDelivered']>>[number];
       try {
         queued = await finishes.add({
@@ -689,7 +694,7 @@ export function createGatewayProcessor(deps: {
           log: reached.map(({ recipient, decision }) => logRow(row, parsed, auth, recipient, decision, null)),
         });
       } catch (error) {
-        if (claimed) deps.mailer.release(deliveries.length);
+        if (claimed) deps.mailer.release(deliveries.length, body.length);
         throw error;
       }
       // Null: another node took the message over after this node's lease ran out; it finishes it.
@@ -714,7 +719,7 @@ export function createGatewayProcessor(deps: {
           createdAt: mail.createdAt,
         });
       }
-      if (unused > 0) deps.mailer.release(unused);
+      if (unused > 0) deps.mailer.release(unused, body.length);
       if (queued) countFinished(reached.map(({ decision }) => decision));
       return;
     }
@@ -903,9 +908,11 @@ export function createGatewayProcessor(deps: {
    * a node under load spends no claim statement per message. A pass counts what it claimed.
    */
   const ready: Array<{ row: InboundRow; pass: Pass | undefined }> = [];
-  const readyMax = concurrency * 4;
+  const readyMax = concurrency * 16;
   /** Messages being stored already claimed, whose slot or place in `ready` is promised. */
   let storing = 0;
+  /** The bytes of the messages in `ready` and being stored for it: at most READY_BYTES (but one). */
+  let readyBytes = 0;
   /** Resolved at the next change in `busy` or `ready` (then replaced). */
   let wake = () => {};
   let changed = new Promise<void>((resolve) => {
@@ -924,12 +931,14 @@ export function createGatewayProcessor(deps: {
     leases.held.add(row.id);
     if (pass) pass.started += 1;
     ready.push({ row, pass });
+    readyBytes += row.raw.length;
     fill();
   }
   /** Waiting messages into the free slots (slots promised to a claim or a store are not free). */
   function fill(): void {
     while (busy < concurrency && ready.length > 0) {
       const next = ready.shift()!;
+      readyBytes -= next.row.raw.length;
       busy += 1;
       work(next.row, next.pass);
     }
@@ -1001,17 +1010,27 @@ export function createGatewayProcessor(deps: {
   async function intake(message: ArrivedMessage): Promise<string> {
     // Messages already wait in the table (`wanted`): this one joins them, so they are not passed
     // over for as long as newer mail keeps the slots busy.
-    const claim = timer !== null && !wanted && busy + ready.length + storing < concurrency + readyMax;
+    const size = message.raw.length;
+    const claim =
+      timer !== null &&
+      !wanted &&
+      busy + ready.length + storing < concurrency + readyMax &&
+      (readyBytes === 0 || readyBytes + size <= READY_BYTES);
     if (!claim) {
       const row = await arrivals.add({ ...message, claimedBy: null, leaseUntil: null });
       kick();
       return row.id;
     }
     storing += 1;
+    readyBytes += size;
     try {
       const row = await arrivals.add({ ...message, claimedBy: nodeId, leaseUntil: leases.until() });
+      readyBytes -= size;
       hold(row, undefined);
       return row.id;
+    } catch (error) {
+      readyBytes -= size;
+      throw error;
     } finally {
       storing -= 1;
       slotsChanged();
