@@ -12,22 +12,19 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { openPglite } from '../apps/api/src/db/client.ts';
+import { type PageWeight, weighPage } from '../e2e/support/page-weight.ts';
 import { startProcess } from './api.ts';
 import { CHROMIUM, CHROMIUM_ARGS, freePort, median, productionEnv, seededApp } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
-interface Weight {
+interface Weight extends PageWeight {
   page: string;
-  files: number;
-  gzipBytes: number;
-  sentBytes: number;
 }
 
 async function weigh(
@@ -40,38 +37,7 @@ async function weigh(
     for (const { page: name, path: at, ready, cookie } of pages) {
       const context = await browser.newContext();
       if (cookie) await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: base }]);
-      const page = await context.newPage();
-      const loaded: Array<Promise<{ gzip: number; sent: number }>> = [];
-      page.on('requestfinished', (request) => {
-        if (!['script', 'stylesheet'].includes(request.resourceType())) return;
-        loaded.push(
-          (async () => {
-            const response = await request.response();
-            const body = (await response?.body()) ?? Buffer.alloc(0);
-            const sizes = await request.sizes();
-            return { gzip: gzipSync(body, { level: 9 }).length, sent: sizes.responseBodySize };
-          })(),
-        );
-      });
-      await page.goto(`${base}${at}`, { waitUntil: 'networkidle' });
-      await page
-        .getByText(ready)
-        .filter({ visible: true })
-        .first()
-        .waitFor({ timeout: 20_000 })
-        .catch(async (error) => {
-          throw new Error(
-            `${name}: ${(error as Error).message}\n${page.url()}\n${(await page.innerText('body')).slice(0, 800)}`,
-          );
-        });
-      await page.waitForLoadState('networkidle');
-      const files = await Promise.all(loaded);
-      weights.push({
-        page: name,
-        files: files.length,
-        gzipBytes: files.reduce((s, f) => s + f.gzip, 0),
-        sentBytes: files.reduce((s, f) => s + f.sent, 0),
-      });
+      weights.push({ page: name, ...(await weighPage(await context.newPage(), `${base}${at}`, ready)) });
       await context.close();
     }
   } finally {

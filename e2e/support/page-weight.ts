@@ -1,0 +1,48 @@
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+
+/** What a page loads to show itself: its JavaScript and CSS, gzip and as sent. */
+export interface PageWeight {
+  files: number;
+  /** Each file gzip-compressed here at level 9, summed: comparable whatever the server sent. */
+  gzipBytes: number;
+  /** The response bodies on the wire (Brotli or gzip as the server chose). */
+  sentBytes: number;
+}
+
+/**
+ * Opens `url` in `page` and weighs the JavaScript and CSS it loads until `ready` shows and the
+ * network is idle (the lazy chunks of the route included).
+ */
+export async function weighPage(page: Page, url: string, ready: RegExp): Promise<PageWeight> {
+  const loaded: Array<Promise<{ gzip: number; sent: number }>> = [];
+  page.on('requestfinished', (request) => {
+    if (!['script', 'stylesheet'].includes(request.resourceType())) return;
+    loaded.push(
+      (async () => {
+        const response = await request.response();
+        const body = (await response?.body()) ?? Buffer.alloc(0);
+        const sizes = await request.sizes();
+        return { gzip: gzipSync(body, { level: 9 }).length, sent: sizes.responseBodySize };
+      })(),
+    );
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await page
+    .getByText(ready)
+    .filter({ visible: true })
+    .first()
+    .waitFor({ timeout: 20_000 })
+    .catch(async (error) => {
+      throw new Error(
+        `${(error as Error).message}\n${page.url()}\n${(await page.innerText('body')).slice(0, 800)}`,
+      );
+    });
+  await page.waitForLoadState('networkidle');
+  const files = await Promise.all(loaded);
+  return {
+    files: files.length,
+    gzipBytes: files.reduce((s, f) => s + f.gzip, 0),
+    sentBytes: files.reduce((s, f) => s + f.sent, 0),
+  };
+}
