@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import { simpleParser } from 'mailparser';
+import { onFirstUse } from '../lib/on-first-use.ts';
 import { textOfHtml } from './html-text.ts';
+
+/** mailparser, loaded with the first message parsed. */
+export const mailparser = onFirstUse(() => import('mailparser'));
 
 export interface ParsedAttachment {
   filename: string;
@@ -37,6 +40,7 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   // No HTML-to-text conversion in mailparser: its HTML parser takes time quadratic in the nesting
   // depth (100,000 nested tags held the event loop ~10 s a pass). A linear tag stripper gives the
   // text of HTML-only mail instead. Nor the HTML form of plain text, which nothing here reads.
+  const { simpleParser } = await mailparser();
   const parsed = await simpleParser(raw, {
     skipImageLinks: true,
     skipTextLinks: true,

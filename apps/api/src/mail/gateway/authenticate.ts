@@ -1,6 +1,8 @@
-import { authenticate } from 'mailauth';
 import type { AuthSummary } from '../../engines/types.ts';
+import { onFirstUse } from '../../lib/on-first-use.ts';
 import type { DnsResolver } from './dns-cache.ts';
+
+const mailauth = onFirstUse(() => import('mailauth'));
 
 /** What SPF, DKIM and DMARC are checked against: the SMTP session of the message. */
 export interface AuthInput {
@@ -21,6 +23,7 @@ export async function authSummary(
   resolver?: DnsResolver,
 ): Promise<AuthSummary> {
   try {
+    const { authenticate } = await mailauth();
     const result = (await authenticate(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
       ip: input.ip,
       helo: input.helo,

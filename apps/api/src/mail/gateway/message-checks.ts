@@ -1,5 +1,7 @@
 import type { Transform } from 'node:stream';
-import { Splitter } from '@zone-eu/mailsplit';
+import { onFirstUse } from '../../lib/on-first-use.ts';
+
+const mailsplit = onFirstUse(() => import('@zone-eu/mailsplit'));
 
 /** What a message may hold and still be accepted (issue 9 "Refuse at the door"). */
 export const MESSAGE_LIMITS = {
@@ -90,6 +92,7 @@ export async function checkMessage(raw: Buffer): Promise<Refusal | null> {
     return refuse(554, '5.6.0 Message refused: it contains NUL bytes, which mail may not carry');
   }
   if (raw.length === 0) return refuse(554, '5.6.0 Message refused: it is empty');
+  const { Splitter } = await mailsplit();
 
   return new Promise<Refusal | null>((resolve) => {
     // The splitter's typings allow only 'data' listeners; it is a Transform stream.

@@ -8,7 +8,6 @@ import {
   type ReleaseBody,
   type RestoreRequestItem,
 } from '@moat/contracts/quarantine-admin';
-import { simpleParser } from 'mailparser';
 import { AppError } from '../../errors.ts';
 import { type Actor, systemActor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -17,6 +16,7 @@ import { linksOf } from '../../mail/gateway/links.ts';
 import { textOfHtml } from '../../mail/html-text.ts';
 import { restoreDeclinedEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
+import { mailparser } from '../../mail/parse.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { PublicActionsService } from '../public-actions/public-actions.service.ts';
@@ -238,6 +238,7 @@ export function createQuarantineAdminService(deps: {
       const m = await repo.messageWithRawIn(tenantId, id);
       if (!m) throw new AppError('not_found', 'No such message');
       // A parked message is one the parser could not take: show what can be read, never a 500.
+      const { simpleParser } = await mailparser();
       const parsed = await simpleParser(Buffer.from(m.raw), {
         skipImageLinks: true,
         skipHtmlToText: true,
