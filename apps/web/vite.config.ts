@@ -1,7 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { mantineStyles } from './build/mantine-styles.ts';
 import { precompress } from './build/precompress.ts';
+
+const require = createRequire(import.meta.url);
+/** An installed package's folder (Mantine's packages export no `package.json`). */
+const packageDir = (name: string) => {
+  const entry = require.resolve(name);
+  return entry.slice(
+    0,
+    entry.lastIndexOf(`${path.sep}node_modules${path.sep}`) +
+      `${path.sep}node_modules${path.sep}${name}`.length,
+  );
+};
 
 /** Where `npm start` serves the API; the dev server forwards API and health calls there. */
 const API_ORIGIN = 'http://127.0.0.1:8080';
@@ -32,7 +46,16 @@ export default defineConfig(({ command }) => {
     command === 'build' ? `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}` : 'dev';
   return {
     base: '/',
-    plugins: [react(), versionFile(buildId), precompress()],
+    plugins: [
+      react(),
+      mantineStyles({
+        srcDir: path.join(import.meta.dirname, 'src'),
+        coreDir: packageDir('@mantine/core'),
+        extraRoots: [path.join(packageDir('@mantine/charts'), 'esm')],
+      }),
+      versionFile(buildId),
+      precompress(),
+    ],
     define: { __MOAT_BUILD_ID__: JSON.stringify(buildId) },
     build: {
       outDir: 'dist',

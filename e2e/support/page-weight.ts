@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 
 /** What a page loads to show itself: its JavaScript and CSS, gzip and as sent. */
 export interface PageWeight {
@@ -16,7 +16,7 @@ export interface PageWeight {
  */
 export async function weighPage(page: Page, url: string, ready: RegExp): Promise<PageWeight> {
   const loaded: Array<Promise<{ gzip: number; sent: number }>> = [];
-  page.on('requestfinished', (request) => {
+  const weigh = (request: Request) => {
     if (!['script', 'stylesheet'].includes(request.resourceType())) return;
     loaded.push(
       (async () => {
@@ -26,7 +26,8 @@ export async function weighPage(page: Page, url: string, ready: RegExp): Promise
         return { gzip: gzipSync(body, { level: 9 }).length, sent: sizes.responseBodySize };
       })(),
     );
-  });
+  };
+  page.on('requestfinished', weigh);
   await page.goto(url, { waitUntil: 'networkidle' });
   await page
     .getByText(ready)
@@ -39,6 +40,8 @@ export async function weighPage(page: Page, url: string, ready: RegExp): Promise
       );
     });
   await page.waitForLoadState('networkidle');
+  // What the page fetches later (polling) is not part of its load, and the caller may close it.
+  page.off('requestfinished', weigh);
   const files = await Promise.all(loaded);
   return {
     files: files.length,

@@ -1,4 +1,4 @@
-import '@mantine/core/styles.css';
+import 'virtual:mantine-styles.css';
 import './styles/app.css';
 import './styles/brand.css';
 import { StrictMode } from 'react';
