@@ -42,6 +42,12 @@ describe("Mantine's stylesheet, only what the app uses", () => {
     );
   });
 
+  it('reads components re-exported by a barrel file, and refuses a namespace import', () => {
+    const css = usedMantineCss(appUsing(`export { Table } from '@mantine/core';`), CORE);
+    expect(css).toContain(sheet('Table'));
+    expect(() => usedMantineCss(appUsing(`import * as M from '@mantine/core';`), CORE)).toThrow(/by name/);
+  });
+
   it('leaves out every component when none is imported, and ignores test files', () => {
     const dir = appUsing(`export const x = 1;`);
     fs.writeFileSync(path.join(dir, 'Screen.test.tsx'), `import { Table } from '@mantine/core';`);

@@ -14,7 +14,9 @@ const VIRTUAL_ID = 'virtual:mantine-styles.css';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
 const ALWAYS = ['baseline', 'default-css-variables', 'global'];
 
-const IMPORT_FROM = /import\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g;
+const IMPORT_FROM = /(?:import|export)\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g;
+/** `import * as M from '@mantine/core'`: which components it uses cannot be read. */
+const NAMESPACE_IMPORT = /import\s*\*\s*as\s+\w+\s+from\s*["']@mantine\/core["']/;
 const ANY_IMPORT = /(?:import|export)\s[^"';]*?from\s*["']([^"']+)["']|import\s*["']([^"']+)["']/g;
 
 function sourceFiles(dir: string): string[] {
@@ -29,7 +31,11 @@ function sourceFiles(dir: string): string[] {
 function namesImported(files: string[], pkg: string): Set<string> {
   const names = new Set<string>();
   for (const file of files) {
-    for (const [, list = '', from] of fs.readFileSync(file, 'utf8').matchAll(IMPORT_FROM)) {
+    const source = fs.readFileSync(file, 'utf8');
+    if (NAMESPACE_IMPORT.test(source)) {
+      throw new Error(`${file}: import Mantine's components by name (build/mantine-styles.ts reads them)`);
+    }
+    for (const [, list = '', from] of source.matchAll(IMPORT_FROM)) {
       if (from !== pkg) continue;
       for (const item of list.split(',')) {
         const name = item
@@ -89,11 +95,17 @@ export function usedMantineCss(srcDir: string, coreDir: string, extraRoots: stri
 }
 
 export function mantineStyles(options: { srcDir: string; coreDir: string; extraRoots?: string[] }): Plugin {
+  let serving = false;
   return {
     name: 'moat-mantine-styles',
+    configResolved(config) {
+      serving = config.command === 'serve';
+    },
     resolveId: (id) => (id === VIRTUAL_ID ? RESOLVED_ID : null),
     load(id) {
       if (id !== RESOLVED_ID) return null;
+      // The dev server serves the whole stylesheet: a component imported while it runs is styled.
+      if (serving) return fs.readFileSync(path.join(options.coreDir, 'styles.css'), 'utf8');
       return usedMantineCss(options.srcDir, options.coreDir, options.extraRoots);
     },
   };

@@ -6,7 +6,11 @@
 export function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
   return () => {
-    loaded ??= load();
+    // A failed load (out of file handles, say) is tried again next time, not remembered.
+    loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
     return loaded;
   };
 }

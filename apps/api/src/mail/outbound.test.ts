@@ -318,6 +318,27 @@ describe('outbound delivery', () => {
       mailer.release(32, 1_000);
       expect(mailer.reserve(1, 1_000)).toBe(true);
       mailer.release(1, 1_000);
+
+      // Mail waiting in the table for a connection: new mail no longer goes ahead of it.
+      expect(mailer.reserve(8, 1_000)).toBe(true);
+      const waiting = await mailer.send({
+        tenantId: null,
+        kind: 'test',
+        to: 'waits@b.test',
+        fromName: 'Moat',
+        subject: 'Waiting in the table',
+        text: 'x',
+        html: '',
+      });
+      expect(mailer.reserve(1, 1_000)).toBe(false);
+      // The connections free up: the waiting mail is claimed first (this relay refuses it for now).
+      mailer.release(8, 1_000);
+      const claimed = async () =>
+        (await database.db.select().from(outbox).where(eq(outbox.id, waiting)))[0]!.attempts > 0;
+      for (let i = 0; i < 100 && !(await claimed()); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await claimed()).toBe(true);
+      expect(mailer.reserve(1, 1_000)).toBe(true);
+      mailer.release(1, 1_000);
     } finally {
       await mailer.stop();
     }

@@ -444,6 +444,9 @@ export function createMailer(deps: {
      */
     reserve(count: number, bytes: number): boolean {
       if (!transport || !started || inFlight.size + reserved + count > handOffCapacity) return false;
+      // Mail waits in the table (a retry, Moat's own mail, one the byte bound turned away): the
+      // connections go to it first, so new mail cannot keep it waiting.
+      if (backlog) return false;
       const held = heldBytes + reservedBytes;
       // One message however big when nothing else is held; otherwise within the byte bound.
       if (held > 0 && held + count * bytes > HAND_OFF_BYTES) return false;

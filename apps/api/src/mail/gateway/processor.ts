@@ -911,7 +911,10 @@ export function createGatewayProcessor(deps: {
   const readyMax = concurrency * 16;
   /** Messages being stored already claimed, whose slot or place in `ready` is promised. */
   let storing = 0;
-  /** The bytes of the messages in `ready` and being stored for it: at most READY_BYTES (but one). */
+  /**
+   * The bytes of the messages in `ready` and being stored for it. Intake keeps them within
+   * READY_BYTES (but one message); a pass adds at most `concurrency * 2` claimed ones on top.
+   */
   let readyBytes = 0;
   /** Resolved at the next change in `busy` or `ready` (then replaced). */
   let wake = () => {};
@@ -965,7 +968,7 @@ export function createGatewayProcessor(deps: {
 
   /**
    * Process every message that is due, oldest first, with up to `concurrency` in flight on this
-   * node: claimed twice `concurrency` at a time (those there is no slot for yet wait in `ready`),
+   * node: claimed four times `concurrency` at a time (those there is no slot for yet wait in `ready`),
    * a slot that frees up refilled at once. Returns how many this pass processed.
    */
   async function drain(): Promise<number> {
@@ -979,7 +982,7 @@ export function createGatewayProcessor(deps: {
       if (room > 0 && (more || wanted) && !stopping) {
         wanted = false;
         // A batch at a time: what there is no slot for yet waits claimed (its lease renewed).
-        const want = concurrency * 2;
+        const want = concurrency * 4;
         busy += room;
         let rows: InboundRow[] = [];
         try {
@@ -990,6 +993,8 @@ export function createGatewayProcessor(deps: {
           slotsChanged();
         }
         more = rows.length === want;
+        // Older messages are left in the table: new ones join them there rather than overtake them.
+        if (more) wanted = true;
         for (const row of rows) hold(row, pass);
         slotsChanged();
         continue;
