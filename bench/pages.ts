@@ -17,7 +17,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { openPglite } from '../apps/api/src/db/client.ts';
-import { type PageWeight, weighPage } from '../e2e/support/page-weight.ts';
+import { type PageWeight, weighInFreshContext } from '../e2e/support/page-weight.ts';
 import { startProcess } from './api.ts';
 import { CHROMIUM, CHROMIUM_ARGS, freePort, median, productionEnv, seededApp } from './support.ts';
 
@@ -35,10 +35,8 @@ async function weigh(
   const weights: Weight[] = [];
   try {
     for (const { page: name, path: at, ready, cookie } of pages) {
-      const context = await browser.newContext();
-      if (cookie) await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: base }]);
-      weights.push({ page: name, ...(await weighPage(await context.newPage(), `${base}${at}`, ready)) });
-      await context.close();
+      const cookies = cookie ? [{ name: SESSION_COOKIE, value: cookie, url: base }] : [];
+      weights.push({ page: name, ...(await weighInFreshContext(browser, `${base}${at}`, ready, cookies)) });
     }
   } finally {
     await browser.close();

@@ -47,7 +47,14 @@ export default defineConfig(({ command }) => {
   return {
     base: '/',
     plugins: [
-      react(),
+      // The public pages' files are Preact (`@jsxImportSource preact`): no React Fast Refresh there.
+      react({
+        exclude: [
+          /\/src\/public-main\.tsx$/,
+          /\/src\/(features|areas)\/email-actions\/.*\.tsx$/,
+          /\/src\/test\/render-public-page\.tsx$/,
+        ],
+      }),
       mantineStyles({
         srcDir: path.join(import.meta.dirname, 'src'),
         coreDir: packageDir('@mantine/core'),

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { Page, Request } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
 
 /** What a page loads to show itself: its JavaScript and CSS, gzip and as sent. */
 export interface PageWeight {
@@ -48,4 +48,24 @@ export async function weighPage(page: Page, url: string, ready: RegExp): Promise
     gzipBytes: files.reduce((s, f) => s + f.gzip, 0),
     sentBytes: files.reduce((s, f) => s + f.sent, 0),
   };
+}
+
+/**
+ * Weighs `url` in a browser context of its own (nothing cached: the whole app is loaded), with
+ * `cookies` set first (a session, for a signed-in page).
+ */
+export async function weighInFreshContext(
+  browser: Browser,
+  url: string,
+  ready: RegExp,
+  cookies: Parameters<Awaited<ReturnType<Browser['newContext']>>['addCookies']>[0] = [],
+  options: BrowserContextOptions = {},
+): Promise<PageWeight> {
+  const context = await browser.newContext(options);
+  try {
+    if (cookies.length > 0) await context.addCookies(cookies);
+    return await weighPage(await context.newPage(), url, ready);
+  } finally {
+    await context.close();
+  }
 }

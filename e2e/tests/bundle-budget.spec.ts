@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '../support/fixtures.ts';
-import { weighPage } from '../support/page-weight.ts';
+import { weighInFreshContext } from '../support/page-weight.ts';
 import { ROOT, runCli } from '../support/server.ts';
 import { openSignInLink } from '../support/sign-in-link.ts';
 
@@ -43,15 +43,8 @@ test('each kind of page stays within its bundle budget, sent compressed', async 
   const session = await page.context().cookies();
 
   /** Each page in a browser context of its own: nothing cached, the whole app loaded. */
-  async function weigh(url: string, ready: RegExp, signedIn = false) {
-    const context = await browser.newContext();
-    try {
-      if (signedIn) await context.addCookies(session);
-      return await weighPage(await context.newPage(), url, ready);
-    } finally {
-      await context.close();
-    }
-  }
+  const weigh = (url: string, ready: RegExp, signedIn = false) =>
+    weighInFreshContext(browser, url, ready, signedIn ? session : []);
   const weights = {
     'public restore page': await weigh(`${moat.url}/${restore.hash}`, /verification code/i),
     'login page': await weigh(`${moat.url}/#/auth/login`, /sign in|log in/i),

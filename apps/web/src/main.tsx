@@ -1,17 +1,15 @@
+/** The console's bundle; `src/boot.ts` loads it (with the entry URL already settled). */
 import 'virtual:mantine-styles.css';
 import './styles/app.css';
+import './styles/page-loader.css';
 import './styles/brand.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/AppProviders';
-import { hashUrlForLegacyEntry } from './app/entry-url';
 import { createAppRouter } from './app/router';
 import { createI18n } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
-
-const legacyEntry = hashUrlForLegacyEntry(window.location);
-if (legacyEntry) window.history.replaceState(null, '', legacyEntry);
 
 const i18n = createI18n();
 document.documentElement.lang = i18n.language;

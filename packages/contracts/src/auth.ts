@@ -30,8 +30,7 @@ export const AUTH_API = {
   mfaDisable: (email: string) => fillPath(AUTH_ROUTES.mfaDisable, { email }),
 } as const;
 
-/** URL parameters that carry a sign-in token at start-up (SPEC §4 "Start-up", §7). */
-export const STARTUP_TOKEN_PARAMS = ['accessToken', 'firstTimeToken', 'authtoken'] as const;
+export { STARTUP_TOKEN_PARAMS } from './constants.ts';
 
 /** GET /api/v1/auth/session: whether this browser has a live session (never a 403). */
 export const authSessionSchema = z.object({

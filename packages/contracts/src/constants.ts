@@ -65,3 +65,6 @@ export type ThemeMode = (typeof THEMES)[number];
 /** Header names of SPEC §3: numeric auth token and numeric session id on every response. */
 export const SESSION_ID_HEADER = 'x-moat-session-id';
 export const AUTH_TOKEN_HEADER = 'x-moat-auth-token';
+
+/** URL parameters that carry a sign-in token at start-up (SPEC §4 "Start-up", §7). */
+export const STARTUP_TOKEN_PARAMS = ['accessToken', 'firstTimeToken', 'authtoken'] as const;

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from './constants.ts';
+import { PUBLIC_EMAIL_PATTERN } from './public-actions.ts';
 
-/**
- * Email format of the public pages (SPEC §5): local part of letters, digits and . _ % + -,
- * then @, a domain, a dot and two or more letters.
- */
-export const PUBLIC_EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+export { PUBLIC_EMAIL_PATTERN } from './public-actions.ts';
 
 /** A mail domain: labels of letters, digits and hyphens, ending in two or more letters. */
 export const DOMAIN_PATTERN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;

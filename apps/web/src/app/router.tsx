@@ -21,6 +21,7 @@ import {
 } from './guards';
 import { lazyComponent, lazyElement } from './lazy-route';
 import { legacyRoutes } from './legacy-routes';
+import { PUBLIC_PAGE_PATHS } from './public-paths';
 import { RootLayout } from './RootLayout';
 import { RouteErrorPage } from './RouteErrorPage';
 import { startupTokenMiddleware } from './startup-token';
@@ -113,42 +114,20 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           lazy: lazyComponent(() => import('../areas/auth/SonicwallLoginPage'), 'SonicwallLoginPage'),
         },
 
-        // Public email-actions area (SPEC §2.2)
-        {
-          path: ROUTES.emailActions.root,
-          lazy: lazyComponent(
-            () => import('../areas/email-actions/EmailActionsLayout'),
-            'EmailActionsLayout',
-          ),
-          children: [
-            {
-              path: ROUTES.emailActions.restoreEmail,
-              lazy: lazyComponent(
-                () => import('../areas/email-actions/RestoreEmailPage'),
-                'RestoreEmailPage',
-              ),
+        // The public email-actions pages (SPEC §2.2) are a bundle of their own (src/public-main.tsx).
+        // The router reaching one of them (a legacy path) sets the window's hash to it: the boot
+        // script then loads that bundle.
+        ...PUBLIC_PAGE_PATHS.map(
+          (path): RouteObject => ({
+            path,
+            loader: ({ request }: LoaderFunctionArgs) => {
+              const url = new URL(request.url);
+              window.location.hash = `${url.pathname}${url.search}`;
+              return null;
             },
-            {
-              path: ROUTES.emailActions.restoreAttachment,
-              lazy: lazyComponent(
-                () => import('../areas/email-actions/RestoreAttachmentPage'),
-                'RestoreAttachmentPage',
-              ),
-            },
-            {
-              path: ROUTES.emailActions.restoreOriginal,
-              lazy: lazyComponent(
-                () => import('../areas/email-actions/RestoreOriginalPage'),
-                'RestoreOriginalPage',
-              ),
-            },
-            {
-              path: ROUTES.emailActions.action,
-              lazy: lazyComponent(() => import('../areas/email-actions/ActionPage'), 'ActionPage'),
-            },
-            { index: true, lazy: lazyComponent(loadNotFound, 'NotFoundMessage') },
-          ],
-        },
+            element: null,
+          }),
+        ),
 
         // Error pages (SPEC §2.3)
         {

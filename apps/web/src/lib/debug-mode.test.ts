@@ -1,6 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { applyDebugParam, isDebugMode, useDebugMode } from './debug-mode';
+import { applyDebugParam, isDebugMode } from './debug-mode';
+import { useDebugMode } from './use-debug-mode';
 
 describe('troubleshooting mode (SPEC §2.3 ?debug=1 / ?debug=0)', () => {
   it('is switched on by debug=1 and off by debug=0, and stays as it is otherwise', () => {

@@ -1,5 +1,3 @@
-import { useSyncExternalStore } from 'react';
-
 /**
  * Troubleshooting mode (SPEC §2.3): `?debug=1` switches it on and `?debug=0` off, for this browser
  * until switched again. Navigation rules read it (entries shown "on debug", SPEC §2.4).
@@ -46,9 +44,4 @@ export function subscribeDebugMode(listener: () => void): () => void {
   return () => {
     listeners.delete(listener);
   };
-}
-
-/** `isDebugMode()` for components: re-renders when the mode is switched. */
-export function useDebugMode(): boolean {
-  return useSyncExternalStore(subscribeDebugMode, isDebugMode, () => false);
 }

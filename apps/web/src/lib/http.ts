@@ -4,7 +4,7 @@ import {
   type ErrorCode,
   type FieldError,
   isErrorResponse,
-} from '@moat/contracts/errors';
+} from '@moat/contracts/error-codes';
 
 /** Codes the client itself produces when no usable answer came from the server. */
 export const CLIENT_ERROR_CODES = ['network_error', 'invalid_response'] as const;

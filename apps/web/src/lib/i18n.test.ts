@@ -4,10 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { ERROR_CODES } from '@moat/contracts/errors';
 import { SHELL_AREAS } from '@moat/contracts/routes';
 import { describe, expect, it } from 'vitest';
-import en from '../locales/en.json';
 import { errorMessageKey } from './error-messages';
 import { CLIENT_ERROR_CODES } from './http';
-import { createI18n } from './i18n';
+import { createI18n, en } from './i18n';
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -7,31 +7,13 @@ import {
   type MantineColorsTuple,
   type ModalProps,
 } from '@mantine/core';
-import { THEMES, type ThemeMode } from '@moat/contracts/constants';
+import type { ThemeMode } from '@moat/contracts/constants';
+import { colorSchemeOf, isThemeMode, storage, THEME_STORAGE_KEY } from './theme-mode';
 
-/** Where the chosen theme lives until the server-side preference (user_preferences) exists. */
-export const THEME_STORAGE_KEY = 'moat.theme';
-export const DEFAULT_THEME_MODE: ThemeMode = 'mixed';
-
-/** The "mixed" theme is Mantine's light colour scheme; "dark" is its dark one. */
-export function colorSchemeOf(mode: ThemeMode): 'light' | 'dark' {
-  return mode === 'dark' ? 'dark' : 'light';
-}
+export { colorSchemeOf, DEFAULT_THEME_MODE, isThemeMode, THEME_STORAGE_KEY } from './theme-mode';
 
 export function themeModeOf(scheme: MantineColorScheme): ThemeMode {
   return scheme === 'dark' ? 'dark' : 'mixed';
-}
-
-export function isThemeMode(value: unknown): value is ThemeMode {
-  return typeof value === 'string' && (THEMES as readonly string[]).includes(value);
-}
-
-function storage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
 }
 
 /** Keeps Mantine's colour scheme in localStorage as a theme mode ('mixed' or 'dark'). */

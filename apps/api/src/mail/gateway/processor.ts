@@ -913,7 +913,7 @@ export function createGatewayProcessor(deps: {
   let storing = 0;
   /**
    * The bytes of the messages in `ready` and being stored for it. Intake keeps them within
-   * READY_BYTES (but one message); a pass adds at most `concurrency * 2` claimed ones on top.
+   * READY_BYTES (but one message); a pass adds at most `concurrency * 4` claimed ones on top.
    */
   let readyBytes = 0;
   /** Resolved at the next change in `busy` or `ready` (then replaced). */
@@ -1030,13 +1030,10 @@ export function createGatewayProcessor(deps: {
     readyBytes += size;
     try {
       const row = await arrivals.add({ ...message, claimedBy: nodeId, leaseUntil: leases.until() });
-      readyBytes -= size;
       hold(row, undefined);
       return row.id;
-    } catch (error) {
-      readyBytes -= size;
-      throw error;
     } finally {
+      readyBytes -= size;
       storing -= 1;
       slotsChanged();
     }

@@ -1,7 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { errorResponse, jsonResponse, PUBLIC_FEATURES, renderRoute, stubApi } from '../../test/render-route';
+import { renderPublicPage } from '../../test/render-public-page';
+import { errorResponse, jsonResponse, PUBLIC_FEATURES, stubApi } from '../../test/render-route';
 
 describe('email-actions/action', () => {
   it.each([
@@ -11,24 +12,31 @@ describe('email-actions/action', () => {
     '/email-actions/action?type=&id=abc',
   ])('says the message cannot be found when type or id is missing (%s)', async (path) => {
     const api = stubApi();
-    renderRoute(path);
+    renderPublicPage(path);
     expect(await screen.findByRole('alert')).toHaveTextContent('Could not find email message to restore.');
     expect(api.calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
   it("shows 'Connection error' when the public settings cannot be loaded", async () => {
     stubApi({ 'GET /api/v1/generic/ui_features_public': () => errorResponse(500, 'internal_error', 'boom') });
-    renderRoute('/email-actions/action?type=a&id=b');
+    renderPublicPage('/email-actions/action?type=a&id=b');
     expect(await screen.findByRole('alert')).toHaveTextContent('Connection error');
   });
 
   it('shows the progress text and asks whether identification is needed, passing the page parameters on', async () => {
+    // The answer waits until the progress text has been seen.
+    let answer = () => {};
     const api = stubApi({
-      'POST /api/v1/quarantine/identification_needed': () => jsonResponse(200, { status: true }),
+      'POST /api/v1/quarantine/identification_needed': () =>
+        new Promise((resolve) => {
+          answer = () => resolve(jsonResponse(200, { status: true }));
+        }),
     });
-    renderRoute('/email-actions/action?type=quarantine&id=opaque-1&lang=de');
+    renderPublicPage('/email-actions/action?type=quarantine&id=opaque-1&lang=de');
     expect(await screen.findByText('Processing your email, this may take a while...')).toBeInTheDocument();
     await waitFor(() => expect(api.calls.some((call) => call.method === 'POST')).toBe(true));
+    answer();
+    expect(await screen.findByRole('heading', { name: 'User Verification' })).toBeInTheDocument();
     const post = api.calls.find((call) => call.method === 'POST');
     expect(post?.url.pathname).toBe('/api/v1/quarantine/identification_needed');
     expect(Object.fromEntries(post?.url.searchParams ?? [])).toEqual({ id: 'opaque-1', lang: 'de' });
@@ -39,13 +47,13 @@ describe('email-actions/action', () => {
 
   it('says the identification cannot be checked on a 404', async () => {
     stubApi();
-    renderRoute('/email-actions/action?type=a&id=b');
+    renderPublicPage('/email-actions/action?type=a&id=b');
     expect(await screen.findByRole('alert')).toHaveTextContent("Error: Can't check the identification");
   });
 
   it('shows the unknown-error text on any other failure', async () => {
     stubApi({ 'POST /api/v1/a/identification_needed': () => errorResponse(500, 'internal_error', 'boom') });
-    renderRoute('/email-actions/action?type=a&id=b');
+    renderPublicPage('/email-actions/action?type=a&id=b');
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Error: Unknown error occurred. Please contact support.',
     );
@@ -53,13 +61,13 @@ describe('email-actions/action', () => {
 
   it('shows the unparsable-answer text when the answer has no status', async () => {
     stubApi({ 'POST /api/v1/a/identification_needed': () => jsonResponse(200, { nothing: 1 }) });
-    renderRoute('/email-actions/action?type=a&id=b');
+    renderPublicPage('/email-actions/action?type=a&id=b');
     expect(await screen.findByRole('alert')).toHaveTextContent('Error processing e-mail');
   });
 
   it('fades the page loader out once the settings arrived', async () => {
     stubApi();
-    const { container } = renderRoute('/email-actions/action?type=a&id=b');
+    const { container } = renderPublicPage('/email-actions/action?type=a&id=b');
     await screen.findByRole('heading', { name: 'Mail action' });
     await waitFor(() => expect(container.querySelector('.page-loader[data-done]')).not.toBeNull());
     await waitFor(() => expect(container.querySelector('.page-loader')).toBeNull(), { timeout: 1000 });
@@ -70,7 +78,7 @@ describe('email-actions/action', () => {
       'GET /api/v1/generic/ui_features_public': () =>
         jsonResponse(200, { ...PUBLIC_FEATURES, checkpointTheme: true }),
     });
-    renderRoute('/email-actions/action?type=a&id=b');
+    renderPublicPage('/email-actions/action?type=a&id=b');
     await waitFor(() => expect(document.body).toHaveClass('checkpoint-theme'));
   });
 
@@ -83,7 +91,7 @@ describe('email-actions/action', () => {
       'GET /api/v1/quarantine/user_response': () =>
         jsonResponse(200, { success: true, primary_text: '', secondary_text: '' }),
     });
-    renderRoute('/email-actions/action?type=quarantine&id=opaque-1');
+    renderPublicPage('/email-actions/action?type=quarantine&id=opaque-1');
     expect(await screen.findByRole('heading', { name: 'User Verification' })).toBeInTheDocument();
     await user.type(screen.getByRole('textbox', { name: /Enter your email address:/ }), 'ana@acme.test');
     await user.click(screen.getByRole('button', { name: 'Send code' }));
@@ -102,13 +110,13 @@ describe('email-actions/action', () => {
 
   it('says the message to process cannot be found when the action answers 404', async () => {
     stubApi({ 'POST /api/v1/quarantine/identification_needed': () => jsonResponse(200, { status: false }) });
-    renderRoute('/email-actions/action?type=quarantine&id=opaque-1');
+    renderPublicPage('/email-actions/action?type=quarantine&id=opaque-1');
     expect(await screen.findByRole('alert')).toHaveTextContent("Error: Can't find message to process");
   });
 
   it('shows the custom logo of the public settings', async () => {
     stubApi();
-    renderRoute('/email-actions/action?type=a&id=b');
+    renderPublicPage('/email-actions/action?type=a&id=b');
     expect(await screen.findByRole('img', { name: 'Company logo' })).toHaveAttribute(
       'src',
       '/api/v1/custom_icon_public',
@@ -119,13 +127,13 @@ describe('email-actions/action', () => {
 describe('email-actions/restore-email and restore-attachment', () => {
   it('restore-email says the email cannot be found without type and msg', async () => {
     stubApi();
-    renderRoute('/email-actions/restore-email?type=a');
+    renderPublicPage('/email-actions/restore-email?type=a');
     expect(await screen.findByRole('alert')).toHaveTextContent('Could not find email.');
   });
 
   it('restore-attachment is a titled placeholder', async () => {
     stubApi();
-    renderRoute('/email-actions/restore-attachment');
+    renderPublicPage('/email-actions/restore-attachment');
     expect(await screen.findByRole('heading', { name: 'Restore attachment' })).toBeInTheDocument();
   });
 });

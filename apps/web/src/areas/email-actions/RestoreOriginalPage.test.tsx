@@ -1,14 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeRestoreApi, RIGHT_CODE } from '../../test/public-restore-api';
-import {
-  errorResponse,
-  jsonResponse,
-  type RecordedCall,
-  renderRoute,
-  stubApi,
-} from '../../test/render-route';
+import { renderPublicPage } from '../../test/render-public-page';
+import { errorResponse, jsonResponse, type RecordedCall, stubApi } from '../../test/render-route';
 
 const PAGE = '/email-actions/restore-original?type=office365_emails&msg=msg-1';
 const RECIPIENT = 'ana@acme.test';
@@ -28,13 +23,27 @@ async function verify(user: ReturnType<typeof userEvent.setup>) {
 
 describe('email-actions/restore-original', () => {
   it('shows its title and progress, checks existence, then asks about identification for restore_original', async () => {
-    const api = stubApi(fakeRestoreApi({ kind: 'original', automatic: false }).handlers);
-    renderRoute(`${PAGE}&mode=request`);
-    expect(await screen.findByRole('heading', { name: 'Attachment Restore' })).toBeInTheDocument();
+    const { handlers } = fakeRestoreApi({ kind: 'original', automatic: false });
+    // Identification answers once the progress has been seen.
+    const identification = 'POST /api/v1/office365_emails/identification_needed';
+    const answerIdentification = handlers[identification]!;
+    let answer = () => {};
+    const api = stubApi({
+      ...handlers,
+      [identification]: (call) =>
+        new Promise((resolve) => {
+          answer = () => resolve(answerIdentification(call));
+        }),
+    });
+    renderPublicPage(`${PAGE}&mode=request`);
+    // The heading is shown while the settings load and again by the flow (another element).
+    await screen.findByRole('heading', { name: 'Attachment Restore' });
     expect(
       await screen.findByText('Restoring your attachment(s), this may take a while...'),
     ).toBeInTheDocument();
     await waitFor(() => expect(api.calls.some((call) => call.method === 'POST')).toBe(true));
+    answer();
+    expect(await screen.findByRole('heading', { name: 'User Verification' })).toBeInTheDocument();
     expect(api.calls.find((call) => call.url.pathname.includes('office365'))?.url.pathname).toBe(
       '/api/v1/office365_emails/msg-1/entity_exists',
     );
@@ -45,14 +54,14 @@ describe('email-actions/restore-original', () => {
 
   it('says the attachment cannot be found when type or msg is missing', async () => {
     stubApi();
-    renderRoute('/email-actions/restore-original?type=a&id=b');
+    renderPublicPage('/email-actions/restore-original?type=a&id=b');
     expect(await screen.findByRole('alert')).toHaveTextContent("Error: Can't find attachment to restore");
   });
 
   it('restores automatically after the code, titled Done', async () => {
     const user = userEvent.setup();
     const api = stubApi(fakeRestoreApi({ kind: 'original' }).handlers);
-    renderRoute(`${PAGE}&mode=automatic`);
+    renderPublicPage(`${PAGE}&mode=automatic`);
     await verify(user);
     expect(await screen.findByRole('heading', { name: 'Done' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Attachment restored successfully!');
@@ -68,7 +77,7 @@ describe('email-actions/restore-original', () => {
   it('refuses an invalid address with "Please input a valid email."', async () => {
     const user = userEvent.setup();
     stubApi(fakeRestoreApi({ kind: 'original' }).handlers);
-    renderRoute(PAGE);
+    renderPublicPage(PAGE);
     await user.type(
       await screen.findByRole('textbox', { name: /Enter your email address:/ }),
       'not an email',
@@ -84,7 +93,7 @@ describe('email-actions/restore-original', () => {
   ])('in %s mode verifies, then sends the request with code=%s', async (mode, code) => {
     const user = userEvent.setup();
     const api = stubApi(fakeRestoreApi({ kind: 'original', automatic: false }).handlers);
-    renderRoute(`${PAGE}&mode=${mode}`);
+    renderPublicPage(`${PAGE}&mode=${mode}`);
     await verify(user);
     const message = await screen.findByRole('textbox', {
       name: /Enter a message to be sent with attachment recover request/,
@@ -110,7 +119,7 @@ describe('email-actions/restore-original', () => {
     const api = stubApi(
       fakeRestoreApi({ kind: 'original', automatic: false, identificationNeeded: false }).handlers,
     );
-    renderRoute(`${PAGE}&mode=admin_approve`);
+    renderPublicPage(`${PAGE}&mode=admin_approve`);
     await user.type(await screen.findByRole('textbox', { name: /Enter a message/ }), 'Please');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await screen.findByText(
@@ -129,7 +138,7 @@ describe('email-actions/restore-original', () => {
       'POST /api/v1/office365_emails/restore_original': () =>
         errorResponse(status, code, status === 400 ? 'The link is not complete' : 'server words'),
     });
-    renderRoute(PAGE);
+    renderPublicPage(PAGE);
     expect(await screen.findByRole('alert')).toHaveTextContent(text);
   });
 
@@ -137,7 +146,7 @@ describe('email-actions/restore-original', () => {
     stubApi({
       'GET /api/v1/office365_emails/msg-1/entity_exists': () => jsonResponse(200, { isExists: false }),
     });
-    const app = renderRoute(PAGE);
-    await waitFor(() => expect(app.location()).toBe('/error/410'));
+    renderPublicPage(PAGE);
+    await waitFor(() => expect(window.location.hash).toBe('#/error/410'));
   });
 });

@@ -1,4 +1,4 @@
-import type { PublicActionName } from '@moat/contracts/quarantine';
+import type { PublicActionName } from '@moat/contracts/public-actions';
 import type { TranslationKey } from '../../lib/i18n';
 import type { ActionParams } from './action-params';
 

@@ -4,17 +4,15 @@ import {
   RESTORE_MAX_RETRIES,
 } from '@moat/contracts/constants';
 import { ROUTES } from '@moat/contracts/routes';
-import { useMutation } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { isApiError } from '../../lib/http';
 import type { TranslationKey } from '../../lib/i18n';
-import { useCountdown } from '../../lib/use-countdown';
 import { type ActionParams, messageIdOf } from './action-params';
-import { useEntityExists } from './api/entity-exists';
-import { useIdentificationNeeded } from './api/identification-needed';
-import { useVerifyRecipient } from './api/verify-recipient';
+import { getEntityExists } from './api/entity-exists';
+import { checkIdentificationNeeded } from './api/identification-needed';
+import { verifyRecipient } from './api/verify-recipient';
 import type { FlowAdapter, FlowMessage, FlowTexts, Outcome, Proof } from './flow-types';
+import { goTo } from './navigation';
 
 /** A message above a form: an error, or information (e.g. "a code is on its way"). */
 export interface Notice {
@@ -61,6 +59,25 @@ export function verifyFailureMessage(error: unknown, texts: FlowTexts): FlowMess
   return { key: texts.verifyFailed };
 }
 
+/** Seconds left until a moment (a resend's wait_time), ticking once a second; 0 when over. */
+function useCountdown(): { remaining: number; start: (seconds: number) => void } {
+  const [until, setUntil] = useState(0);
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (until <= now) return;
+    const timer = window.setTimeout(() => setNow(Date.now()), 1_000);
+    return () => window.clearTimeout(timer);
+  }, [until, now]);
+  const start = useCallback((seconds: number) => {
+    const current = Date.now();
+    setNow(current);
+    setUntil(current + Math.max(0, seconds) * 1_000);
+  }, []);
+  return { remaining: Math.max(0, Math.ceil((until - now) / 1_000)), start };
+}
+
+type Calls = { verify: boolean; perform: boolean; request: boolean };
+
 /**
  * The flow of a public page (SPEC §4 "Public pages", "Restore flow"): the message must still
  * exist (else /error/410), then identification; when needed, the email form, then the code form
@@ -68,29 +85,23 @@ export function verifyFailureMessage(error: unknown, texts: FlowTexts): FlowMess
  * adds the request form. A 404 after a code redisplays the code form after 1 s, at most 4 times.
  */
 export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
-  const navigate = useNavigate();
   const { texts } = adapter;
-  const exists = useEntityExists(params.type, messageIdOf(params), adapter.checksExistence);
-  const existsConfirmed = !adapter.checksExistence || exists.data?.isExists === true;
-  const identification = useIdentificationNeeded(params, adapter.actionName, existsConfirmed);
-  const verify = useVerifyRecipient(params, adapter.actionName);
-  const perform = useMutation({ mutationFn: (proof: Proof | null) => adapter.perform(params, proof) });
-  const request = useMutation({
-    mutationFn: ({ proof, commentary }: { proof: Proof | null; commentary: string }) =>
-      adapter.submitRequest?.(params, proof, commentary) ?? Promise.resolve(unknownFailure),
-  });
   const countdown = useCountdown();
   const [step, setStep] = useState<FlowStep>({ name: 'progress' });
-  const started = useRef(false);
+  const [pending, setPending] = useState<Calls>({ verify: false, perform: false, request: false });
   const retries = useRef(0);
   const rounds = useRef(0);
   const redisplayTimer = useRef<number | undefined>(undefined);
 
-  useEffect(() => () => window.clearTimeout(redisplayTimer.current), []);
-
-  useEffect(() => {
-    if (exists.data?.isExists === false) void navigate(ROUTES.errors.gone, { replace: true });
-  }, [exists.data, navigate]);
+  /** Runs one call of the page, with its pending flag set meanwhile. */
+  const call = useCallback(async <T>(name: keyof Calls, run: () => Promise<T>): Promise<T> => {
+    setPending((current) => ({ ...current, [name]: true }));
+    try {
+      return await run();
+    } finally {
+      setPending((current) => ({ ...current, [name]: false }));
+    }
+  }, []);
 
   const showCode = useCallback((email: string, notice: Notice | null, attemptsLeft: number | null) => {
     rounds.current += 1;
@@ -144,28 +155,59 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
     [adapter.submitRequest, showCode],
   );
 
+  /** `perform` never throws (FlowAdapter); a throw all the same is an unknown failure. */
   const run = useCallback(
-    (proof: Proof | null) => {
-      perform.mutate(proof, {
-        onSuccess: (outcome) => apply(outcome, proof),
-        onError: () => apply(unknownFailure, proof),
-      });
-    },
-    [perform.mutate, apply],
+    (proof: Proof | null) =>
+      call('perform', () => adapter.perform(params, proof)).then(
+        (outcome) => apply(outcome, proof),
+        () => apply(unknownFailure, proof),
+      ),
+    [adapter, params, apply, call],
   );
 
+  // Existence (restore pages), then identification: once, when the page opens (the page's
+  // parameters and adapter are fixed for its life).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, when the page opens.
   useEffect(() => {
-    if (started.current || !identification.isSuccess) return;
-    started.current = true;
-    if (identification.data.status) setStep({ name: 'email', email: '', notice: null });
-    else run(null);
-  }, [identification.isSuccess, identification.data, run]);
+    const abort = new AbortController();
+    const fail = (message: FlowMessage) =>
+      setStep({ name: 'result', outcome: { type: 'failed', reason: 'unknown', message } });
+    (async () => {
+      if (adapter.checksExistence) {
+        try {
+          const exists = await getEntityExists(params.type, messageIdOf(params), abort.signal);
+          if (!exists.isExists) {
+            goTo(ROUTES.errors.gone);
+            return;
+          }
+        } catch {
+          if (!abort.signal.aborted) fail({ key: 'emailActions.unknownError' });
+          return;
+        }
+      }
+      let identification: { status: unknown };
+      try {
+        identification = await checkIdentificationNeeded(params, adapter.actionName, abort.signal);
+      } catch (error) {
+        if (!abort.signal.aborted)
+          fail({ key: identificationErrorKey(error, texts.identificationUnparsable) });
+        return;
+      }
+      if (abort.signal.aborted) return;
+      if (identification.status) setStep({ name: 'email', email: '', notice: null });
+      else void run(null);
+    })();
+    return () => {
+      abort.abort();
+      window.clearTimeout(redisplayTimer.current);
+    };
+  }, []);
 
   const settle = useCallback((outcome: Outcome) => setStep({ name: 'result', outcome }), []);
 
-  const sendCode = (email: string, onFailure: (message: FlowMessage) => void, resent: boolean) => {
-    verify.mutate(email, {
-      onSuccess: (answer) => {
+  const sendCode = (email: string, onFailure: (message: FlowMessage) => void, resent: boolean) =>
+    call('verify', () => verifyRecipient(params, adapter.actionName, email)).then(
+      (answer) => {
         if (answer.status !== 'ok') {
           onFailure(answer.message ? { text: answer.message } : { key: texts.verifyFailed });
           return;
@@ -176,23 +218,22 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
           : { key: 'emailActions.codeSent', values: { email } };
         showCode(email, { tone: 'info', message }, null);
       },
-      onError: (error) => onFailure(verifyFailureMessage(error, texts)),
-    });
-  };
+      (error) => onFailure(verifyFailureMessage(error, texts)),
+    );
 
   const actions = {
     submitEmail(email: string) {
-      sendCode(
+      void sendCode(
         email,
         (message) => setStep({ name: 'email', email, notice: { tone: 'error', message } }),
         false,
       );
     },
     submitCode(email: string, code: string) {
-      run({ email, code });
+      void run({ email, code });
     },
     resendCode(email: string) {
-      sendCode(
+      void sendCode(
         email,
         (message) =>
           setStep((current) =>
@@ -205,46 +246,24 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
       setStep({ name: 'email', email, notice: null });
     },
     submitRequest(proof: Proof | null, commentary: string) {
-      request.mutate(
-        { proof, commentary },
-        {
-          onSuccess: (outcome) => {
-            if (outcome.type === 'failed' && outcome.reason === 'badRequest') {
-              setStep({ name: 'request', proof, notice: { tone: 'error', message: outcome.message } });
-              return;
-            }
-            apply(outcome, proof);
-          },
-          onError: () => apply(unknownFailure, proof),
+      void call('request', () =>
+        adapter.submitRequest
+          ? adapter.submitRequest(params, proof, commentary)
+          : Promise.resolve(unknownFailure),
+      ).then(
+        (outcome) => {
+          if (outcome.type === 'failed' && outcome.reason === 'badRequest') {
+            setStep({ name: 'request', proof, notice: { tone: 'error', message: outcome.message } });
+            return;
+          }
+          apply(outcome, proof);
         },
+        () => apply(unknownFailure, proof),
       );
     },
     /** The final state the status polling reached (restored, declined, or gone). */
     settle,
   };
 
-  let view: FlowStep = step;
-  if (adapter.checksExistence && exists.isError) {
-    view = { name: 'result', outcome: unknownFailure };
-  } else if (identification.isError) {
-    view = {
-      name: 'result',
-      outcome: {
-        type: 'failed',
-        reason: 'unknown',
-        message: { key: identificationErrorKey(identification.error, texts.identificationUnparsable) },
-      },
-    };
-  }
-
-  return {
-    step: view,
-    actions,
-    resendIn: countdown.remaining,
-    pending: {
-      verify: verify.isPending,
-      perform: perform.isPending,
-      request: request.isPending,
-    },
-  };
+  return { step, actions, resendIn: countdown.remaining, pending };
 }

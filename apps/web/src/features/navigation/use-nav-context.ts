@@ -6,7 +6,7 @@ import { useMemo, useRef } from 'react';
 import { appsQueryOptions } from '../../lib/console-data/get-apps';
 import { deploymentQueryOptions } from '../../lib/console-data/get-deployment';
 import { uiFeaturesQueryOptions } from '../../lib/console-data/get-ui-features';
-import { useDebugMode } from '../../lib/debug-mode';
+import { useDebugMode } from '../../lib/use-debug-mode';
 import { licencePageShown, type NavContext } from './nav-items';
 
 /**

@@ -1,4 +1,4 @@
-import { requestModeOf } from '@moat/contracts/quarantine';
+import { requestModeOf } from '@moat/contracts/public-actions';
 import { checkRestore } from '../api/check-restore';
 import { requestRestore } from '../api/request-restore';
 import type { FlowAdapter } from '../flow-types';

@@ -1,4 +1,4 @@
-import { requestModeOf } from '@moat/contracts/quarantine';
+import { requestModeOf } from '@moat/contracts/public-actions';
 import { checkRestoreOriginal } from '../api/check-restore-original';
 import { requestRestoreOriginal } from '../api/request-restore-original';
 import type { FlowAdapter } from '../flow-types';

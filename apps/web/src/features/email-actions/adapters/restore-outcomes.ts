@@ -1,14 +1,7 @@
-import type { RestoreStatus } from '@moat/contracts/quarantine';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
+import type { RestoreAnswer } from '../api/answers';
 import type { Outcome } from '../flow-types';
-
-/** The answer of the restore calls (RestoreResponse). */
-export interface RestoreAnswer {
-  status: RestoreStatus;
-  message: string;
-  attempts_left?: number;
-}
 
 /** What a restore answer means for the page (SPEC §4 "Restore flow"). */
 export function outcomeOfRestoreAnswer(answer: RestoreAnswer): Outcome {

@@ -1,12 +1,8 @@
-import {
-  PUBLIC_ACTION_API,
-  requestModeOf,
-  restoreOriginalRequestCode,
-  restoreResponseSchema,
-} from '@moat/contracts/quarantine';
+import { PUBLIC_ACTION_API, requestModeOf, restoreOriginalRequestCode } from '@moat/contracts/public-actions';
 import { apiPost } from '../../../lib/http';
 import { type ActionParams, pageQuery } from '../action-params';
 import type { Proof } from '../flow-types';
+import { restoreAnswer } from './answers';
 
 /**
  * POST /api/v1/{type}/restore_original?msg&code=av|ap[&email] with the recipient's message
@@ -17,6 +13,6 @@ export function requestRestoreOriginal(params: ActionParams, proof: Proof | null
   return apiPost(
     PUBLIC_ACTION_API.restoreOriginal(params.type),
     { commentary },
-    { query: pageQuery(params, { code, email: proof?.email }), schema: restoreResponseSchema },
+    { query: pageQuery(params, { code, email: proof?.email }), schema: restoreAnswer },
   );
 }

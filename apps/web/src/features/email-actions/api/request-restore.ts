@@ -1,7 +1,8 @@
-import { PUBLIC_ACTION_API, requestModeOf, restoreResponseSchema } from '@moat/contracts/quarantine';
+import { PUBLIC_ACTION_API, requestModeOf } from '@moat/contracts/public-actions';
 import { apiPost } from '../../../lib/http';
 import { type ActionParams, pageQuery } from '../action-params';
 import type { Proof } from '../flow-types';
+import { restoreAnswer } from './answers';
 
 /**
  * POST /api/v1/{type}/restore (or /phish_request_restore in that mode)?msg[&code&email] with the
@@ -17,7 +18,7 @@ export function requestRestore(params: ActionParams, proof: Proof | null, commen
     { commentary },
     {
       query: pageQuery(params, { code: proof?.code, email: proof?.email }),
-      schema: restoreResponseSchema,
+      schema: restoreAnswer,
     },
   );
 }

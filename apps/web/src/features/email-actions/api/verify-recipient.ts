@@ -1,12 +1,7 @@
-import {
-  type ActionNameBody,
-  PUBLIC_ACTION_API,
-  type PublicActionName,
-  verifyRecipientResponseSchema,
-} from '@moat/contracts/quarantine';
-import { useMutation } from '@tanstack/react-query';
+import { PUBLIC_ACTION_API, type PublicActionName } from '@moat/contracts/public-actions';
 import { apiPost } from '../../../lib/http';
 import { type ActionParams, pageQuery } from '../action-params';
+import { verifyRecipientAnswer } from './answers';
 
 /**
  * POST /api/v1/{type}/verify_recipient?<page parameters>&email=…: emails a code when the address
@@ -14,13 +9,9 @@ import { type ActionParams, pageQuery } from '../action-params';
  * before another code can be asked for.
  */
 export function verifyRecipient(params: ActionParams, actionName: PublicActionName, email: string) {
-  const body: ActionNameBody = { action_name: actionName };
-  return apiPost(PUBLIC_ACTION_API.verifyRecipient(params.type), body, {
-    query: pageQuery(params, { email }),
-    schema: verifyRecipientResponseSchema,
-  });
-}
-
-export function useVerifyRecipient(params: ActionParams, actionName: PublicActionName) {
-  return useMutation({ mutationFn: (email: string) => verifyRecipient(params, actionName, email) });
+  return apiPost(
+    PUBLIC_ACTION_API.verifyRecipient(params.type),
+    { action_name: actionName },
+    { query: pageQuery(params, { email }), schema: verifyRecipientAnswer },
+  );
 }

@@ -1,13 +1,14 @@
-import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+/** @jsxImportSource preact */
 import { ONE_TIME_CODE_LENGTH } from '@moat/contracts/constants';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { CodeInput } from '../../../components/ui/CodeInput';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from '../texts';
 import type { Notice } from '../use-public-flow';
-import { FlowNotice } from './FlowNotice';
+import { FlowNotice } from './EmailForm';
+import { Button, Field } from './ui';
 
 /**
- * The verification code form (SPEC §2.2, §5): the code is required (an empty submit does
+ * The verification code form (SPEC §2.2, §5): digits only, at most the code's length, the phone's
+ * number pad and the browser's one-time-code autofill; the code is required (an empty submit does
  * nothing); after the last attempt the submit is disabled. "Resend code" is a disabled label with
  * a countdown until the server's wait_time has passed.
  */
@@ -30,64 +31,71 @@ export function CodeForm({
   onResend: () => void;
   onChangeEmail: () => void;
 }) {
-  const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const fieldRef = useRef<HTMLElement>(null);
   const maxedOut = attemptsLeft !== null && attemptsLeft <= 0;
 
   useEffect(() => {
-    inputRef.current?.focus();
+    fieldRef.current?.focus();
   }, []);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: Event) => {
     event.preventDefault();
     if (maxedOut || pending) return;
     if (!code) {
-      inputRef.current?.focus();
+      fieldRef.current?.focus();
       return;
     }
     if (code.length !== ONE_TIME_CODE_LENGTH) {
       setError(t('validation.code_length', { length: ONE_TIME_CODE_LENGTH }));
-      inputRef.current?.focus();
+      fieldRef.current?.focus();
       return;
     }
     onSubmit(code);
   };
 
   return (
-    <form noValidate onSubmit={submit}>
-      <Stack gap="md">
-        <FlowNotice notice={notice} />
-        <CodeInput
-          name="code"
-          label={t('emailActions.codeLabel')}
-          value={code}
-          onChange={(value) => {
-            setCode(value);
-            setError(undefined);
-          }}
-          error={error}
-          inputRef={inputRef}
-        />
-        <Group justify="space-between" gap="sm">
-          {resendIn > 0 ? (
-            <Text size="sm" c="dimmed" aria-disabled="true">
-              {t('emailActions.resendIn', { seconds: resendIn })}
-            </Text>
-          ) : (
-            <Anchor component="button" type="button" size="sm" onClick={onResend} disabled={resending}>
-              {t('emailActions.resendCode')}
-            </Anchor>
-          )}
-          <Button type="submit" loading={pending} disabled={maxedOut}>
-            {t('emailActions.verify')}
+    <form noValidate onSubmit={submit} class="stack">
+      <FlowNotice notice={notice} />
+      <Field
+        fieldRef={fieldRef}
+        name="code"
+        label={t('emailActions.codeLabel')}
+        value={code}
+        onInput={(event) => {
+          // Digits only, at most the code's length; the field shows what is kept.
+          const kept = event.currentTarget.value.replace(/\D/g, '').slice(0, ONE_TIME_CODE_LENGTH);
+          event.currentTarget.value = kept;
+          setCode(kept);
+          setError(undefined);
+        }}
+        error={error}
+        required
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={ONE_TIME_CODE_LENGTH}
+        spellcheck={false}
+      />
+      <div class="row">
+        {resendIn > 0 ? (
+          <span class="dimmed small" aria-disabled="true">
+            {t('emailActions.resendIn', { seconds: resendIn })}
+          </span>
+        ) : (
+          <Button variant="link" onClick={onResend} disabled={resending}>
+            {t('emailActions.resendCode')}
           </Button>
-        </Group>
-        <Anchor component="button" type="button" size="sm" onClick={onChangeEmail} ta="left">
+        )}
+        <Button type="submit" loading={pending} disabled={maxedOut}>
+          {t('emailActions.verify')}
+        </Button>
+      </div>
+      <div>
+        <Button variant="link" onClick={onChangeEmail}>
           {t('emailActions.changeEmail')}
-        </Anchor>
-      </Stack>
+        </Button>
+      </div>
     </form>
   );
 }

@@ -1,11 +1,10 @@
-import { Button, Stack, TextInput } from '@mantine/core';
-import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/validation';
-import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+/** @jsxImportSource preact */
+import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/public-actions';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { TranslationKey } from '../../../lib/i18n';
-import { useForm } from '../../../lib/use-form';
+import { flowMessageText, t } from '../texts';
 import type { Notice } from '../use-public-flow';
-import { FlowNotice } from './FlowNotice';
+import { Button, Field, Message } from './ui';
 
 /**
  * PUBLIC_EMAIL_PATTERN for the input's `pattern` attribute, which browsers compile with the `v`
@@ -13,9 +12,19 @@ import { FlowNotice } from './FlowNotice';
  */
 export const EMAIL_INPUT_PATTERN = PUBLIC_EMAIL_PATTERN.source.replace(/-\]/g, '\\-]');
 
+/** A flow notice above a form. */
+export function FlowNotice({ notice }: { notice: Notice | null }) {
+  if (!notice) return null;
+  return (
+    <Message tone={notice.tone} notice>
+      {flowMessageText(notice.message)}
+    </Message>
+  );
+}
+
 /**
  * The email form of the public pages (SPEC §2.2, §5): type email, required, the public email
- * pattern; the invalid-address message is the page's own.
+ * pattern; the invalid-address message is the page's own. Checked on submit; typing clears it.
  */
 export function EmailForm({
   initialEmail,
@@ -30,43 +39,56 @@ export function EmailForm({
   pending: boolean;
   onSubmit: (email: string) => void;
 }) {
-  const { t } = useTranslation();
-  const form = useForm({
-    initialValues: { email: initialEmail },
-    validate: ({ email }) => {
-      const value = email.trim();
-      if (!value) return { email: { key: 'validation.email_required' } };
-      if (!PUBLIC_EMAIL_PATTERN.test(value)) return { email: { key: invalidKey } };
-      return {};
-    },
-  });
-  const { formRef } = form;
+  const [email, setEmail] = useState(initialEmail);
+  const [error, setError] = useState<TranslationKey | null>(null);
+  const fieldRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
-    const field = formRef.current?.elements.namedItem('email');
-    if (field instanceof HTMLInputElement) field.focus();
-  }, [formRef]);
+    fieldRef.current?.focus();
+  }, []);
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const value = email.trim();
+    const invalid = !value
+      ? 'validation.email_required'
+      : PUBLIC_EMAIL_PATTERN.test(value)
+        ? null
+        : invalidKey;
+    setError(invalid);
+    if (invalid) {
+      fieldRef.current?.focus();
+      return;
+    }
+    if (!pending) onSubmit(value);
+  };
 
   return (
-    <form ref={formRef} noValidate onSubmit={form.onSubmit(({ email }) => onSubmit(email.trim()))}>
-      <Stack gap="md">
-        <FlowNotice notice={notice} />
-        <TextInput
-          {...form.inputProps('email')}
-          type="email"
-          label={t('emailActions.emailLabel')}
-          description={t('emailActions.emailNote')}
-          error={form.errorOf('email')}
-          required
-          pattern={EMAIL_INPUT_PATTERN}
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-        />
-        <Button type="submit" loading={pending} style={{ alignSelf: 'flex-start' }}>
+    <form noValidate onSubmit={submit} class="stack">
+      <FlowNotice notice={notice} />
+      <Field
+        fieldRef={fieldRef}
+        name="email"
+        type="email"
+        label={t('emailActions.emailLabel')}
+        description={t('emailActions.emailNote')}
+        error={error ? t(error) : undefined}
+        value={email}
+        onInput={(event) => {
+          setEmail(event.currentTarget.value);
+          setError(null);
+        }}
+        required
+        pattern={EMAIL_INPUT_PATTERN}
+        autoComplete="email"
+        inputMode="email"
+        spellcheck={false}
+      />
+      <div>
+        <Button type="submit" loading={pending}>
           {t('emailActions.sendCode')}
         </Button>
-      </Stack>
+      </div>
     </form>
   );
 }

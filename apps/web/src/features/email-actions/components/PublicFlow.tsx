@@ -1,27 +1,27 @@
-import { Stack, Text, Title } from '@mantine/core';
-import { type ReactNode, useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+/** @jsxImportSource preact */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import type { TranslationKey } from '../../../lib/i18n';
 import type { ActionParams } from '../action-params';
 import type { FlowAdapter, Outcome } from '../flow-types';
+import { flowMessageText, t } from '../texts';
 import { type FlowStep, usePublicFlow } from '../use-public-flow';
 import { CodeForm } from './CodeForm';
 import { EmailForm } from './EmailForm';
-import { flowMessageText } from './flow-message';
 import { RequestedStatus } from './RequestedStatus';
 import { RequestForm } from './RequestForm';
-import { ResultMessage } from './ResultMessage';
+import { Message } from './ui';
 
 /** A panel's heading; result panels take the focus so keyboard and screen-reader users follow. */
-export function FlowTitle({ children, focus = false }: { children: ReactNode; focus?: boolean }) {
+export function FlowTitle({ children, focus = false }: { children: ComponentChildren; focus?: boolean }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (focus) ref.current?.focus();
   }, [focus]);
   return (
-    <Title order={1} size="h2" ref={ref} tabIndex={-1} className="flow-title">
+    <h1 ref={ref} tabIndex={-1} class="flow-title">
       {children}
-    </Title>
+    </h1>
   );
 }
 
@@ -45,15 +45,14 @@ function titleOf(step: FlowStep, adapter: FlowAdapter): TranslationKey {
  * verification, verification code with resend, request form with a free-text message, result.
  */
 export function PublicFlow({ adapter, params }: { adapter: FlowAdapter; params: ActionParams }) {
-  const { t } = useTranslation();
   const { texts } = adapter;
   const flow = usePublicFlow(adapter, params);
   const { step, actions, pending } = flow;
 
-  let body: ReactNode;
+  let body: ComponentChildren;
   switch (step.name) {
     case 'progress':
-      body = <ResultMessage tone="progress">{t(texts.progress)}</ResultMessage>;
+      body = <Message tone="progress">{t(texts.progress)}</Message>;
       break;
     case 'email':
       body = (
@@ -99,10 +98,10 @@ export function PublicFlow({ adapter, params }: { adapter: FlowAdapter; params: 
   }
 
   return (
-    <Stack gap="md">
+    <div class="stack">
       <FlowTitle focus={step.name === 'result'}>{t(titleOf(step, adapter))}</FlowTitle>
       {body}
-    </Stack>
+    </div>
   );
 }
 
@@ -117,23 +116,16 @@ function OutcomeMessage({
   outcome: Outcome;
   onSettled: (outcome: Outcome) => void;
 }) {
-  const { t } = useTranslation();
   const { texts } = adapter;
   switch (outcome.type) {
     case 'restored':
-      return <ResultMessage tone="success">{t(texts.success)}</ResultMessage>;
+      return <Message tone="success">{t(texts.success)}</Message>;
     case 'success':
       return (
-        <ResultMessage tone="success">
-          <Stack gap="xs">
-            <Text>{outcome.primary ?? t(texts.success)}</Text>
-            {outcome.secondary && (
-              <Text size="sm" c="dimmed">
-                {outcome.secondary}
-              </Text>
-            )}
-          </Stack>
-        </ResultMessage>
+        <Message tone="success">
+          <p>{outcome.primary ?? t(texts.success)}</p>
+          {outcome.secondary && <p class="dimmed small">{outcome.secondary}</p>}
+        </Message>
       );
     case 'requested':
       if (adapter.pollsStatus) {
@@ -146,12 +138,12 @@ function OutcomeMessage({
           />
         );
       }
-      return <ResultMessage tone="info">{t(texts.requested ?? texts.success)}</ResultMessage>;
+      return <Message tone="info">{t(texts.requested ?? texts.success)}</Message>;
     case 'declined':
-      return <ResultMessage tone="info">{t(texts.declined ?? 'emailActions.unknownError')}</ResultMessage>;
+      return <Message tone="info">{t(texts.declined ?? 'emailActions.unknownError')}</Message>;
     case 'failed':
-      return <ResultMessage tone="error">{flowMessageText(t, outcome.message)}</ResultMessage>;
+      return <Message tone="error">{flowMessageText(outcome.message)}</Message>;
     default:
-      return <ResultMessage tone="error">{t('emailActions.unknownError')}</ResultMessage>;
+      return <Message tone="error">{t('emailActions.unknownError')}</Message>;
   }
 }

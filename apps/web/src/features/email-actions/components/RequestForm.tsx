@@ -1,10 +1,11 @@
-import { Button, Stack, Textarea } from '@mantine/core';
-import { sanitiseCommentary } from '@moat/contracts/quarantine';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+/** @jsxImportSource preact */
+import { sanitiseCommentary } from '@moat/contracts/public-actions';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { TranslationKey } from '../../../lib/i18n';
+import { t } from '../texts';
 import type { Notice } from '../use-public-flow';
-import { FlowNotice } from './FlowNotice';
+import { FlowNotice } from './EmailForm';
+import { Button, Field } from './ui';
 
 /** What the server keeps of a message (sanitiseCommentary cuts there). */
 const COMMENTARY_MAX_LENGTH = 2_000;
@@ -24,16 +25,15 @@ export function RequestForm({
   pending: boolean;
   onSubmit: (commentary: string) => void;
 }) {
-  const { t } = useTranslation();
   const [value, setValue] = useState('');
   const [invalid, setInvalid] = useState(false);
-  const fieldRef = useRef<HTMLTextAreaElement>(null);
+  const fieldRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
     fieldRef.current?.focus();
   }, []);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: Event) => {
     event.preventDefault();
     if (pending) return;
     if (!sanitiseCommentary(value)) {
@@ -45,28 +45,28 @@ export function RequestForm({
   };
 
   return (
-    <form noValidate onSubmit={submit}>
-      <Stack gap="md">
-        <FlowNotice notice={notice} />
-        <Textarea
-          ref={fieldRef}
-          name="commentary"
-          label={t(labelKey)}
-          value={value}
-          onChange={(event) => {
-            setValue(event.currentTarget.value);
-            setInvalid(false);
-          }}
-          error={invalid ? t('emailActions.enterMessage') : undefined}
-          required
-          rows={5}
-          resize="vertical"
-          maxLength={COMMENTARY_MAX_LENGTH}
-        />
-        <Button type="submit" loading={pending} style={{ alignSelf: 'flex-start' }}>
+    <form noValidate onSubmit={submit} class="stack">
+      <FlowNotice notice={notice} />
+      <Field
+        multiline
+        fieldRef={fieldRef}
+        name="commentary"
+        label={t(labelKey)}
+        value={value}
+        onInput={(event) => {
+          setValue(event.currentTarget.value);
+          setInvalid(false);
+        }}
+        error={invalid ? t('emailActions.enterMessage') : undefined}
+        required
+        rows={5}
+        maxLength={COMMENTARY_MAX_LENGTH}
+      />
+      <div>
+        <Button type="submit" loading={pending}>
           {t('emailActions.submit')}
         </Button>
-      </Stack>
+      </div>
     </form>
   );
 }

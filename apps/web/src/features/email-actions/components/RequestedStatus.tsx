@@ -1,16 +1,18 @@
-import { Stack, Text } from '@mantine/core';
-import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+/** @jsxImportSource preact */
+import { RESTORE_POLL_INTERVAL_MS } from '@moat/contracts/constants';
+import { useEffect } from 'preact/hooks';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
 import { type ActionParams, messageIdOf } from '../action-params';
-import { useRestoreStatus } from '../api/get-restore-status';
+import { getRestoreStatus } from '../api/get-restore-status';
 import type { Outcome } from '../flow-types';
-import { ResultMessage } from './ResultMessage';
+import { t } from '../texts';
+import { Message } from './ui';
 
 /**
  * A request waiting for the admin (SPEC §4 "Restore flow"): says the admin received it and polls
- * the status every 2 s until restored or declined, which it hands to `onSettled`.
+ * the status every RESTORE_POLL_INTERVAL_MS (SPEC §9) until restored or declined, or a 404 (the
+ * message is gone), which it hands to `onSettled`. A failed poll is tried again at the next tick.
  */
 export function RequestedStatus({
   params,
@@ -23,25 +25,35 @@ export function RequestedStatus({
   notFoundKey: TranslationKey;
   onSettled: (outcome: Outcome) => void;
 }) {
-  const { t } = useTranslation();
-  const status = useRestoreStatus(params.type, messageIdOf(params));
-  const current = status.data?.status;
-  const gone = isApiError(status.error) && status.error.status === 404;
-
   useEffect(() => {
-    if (current === 'restored') onSettled({ type: 'restored' });
-    else if (current === 'declined') onSettled({ type: 'declined' });
-    else if (gone) onSettled({ type: 'failed', reason: 'notFound', message: { key: notFoundKey } });
-  }, [current, gone, notFoundKey, onSettled]);
+    const abort = new AbortController();
+    let timer: number | undefined;
+    const poll = async () => {
+      let settled: Outcome | null = null;
+      try {
+        const { status } = await getRestoreStatus(params.type, messageIdOf(params), abort.signal);
+        if (status === 'restored') settled = { type: 'restored' };
+        else if (status === 'declined') settled = { type: 'declined' };
+      } catch (error) {
+        if (isApiError(error) && error.status === 404) {
+          settled = { type: 'failed', reason: 'notFound', message: { key: notFoundKey } };
+        }
+      }
+      if (abort.signal.aborted) return;
+      if (settled) onSettled(settled);
+      else timer = window.setTimeout(poll, RESTORE_POLL_INTERVAL_MS);
+    };
+    void poll();
+    return () => {
+      abort.abort();
+      window.clearTimeout(timer);
+    };
+  }, [params, notFoundKey, onSettled]);
 
   return (
-    <ResultMessage tone="info">
-      <Stack gap="xs">
-        <Text>{t(requestedKey)}</Text>
-        <Text size="sm" c="dimmed">
-          {t('emailActions.waitingForAdmin')}
-        </Text>
-      </Stack>
-    </ResultMessage>
+    <Message tone="info">
+      <p>{t(requestedKey)}</p>
+      <p class="dimmed small">{t('emailActions.waitingForAdmin')}</p>
+    </Message>
   );
 }

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { hashLocation, isPublicPage } from './public-paths';
+
+describe('public-paths: which bundle a hash location needs', () => {
+  it.each([
+    ['#/email-actions/restore-email?type=t&msg=m', true],
+    ['#/email-actions/restore-original?type=t&msg=m', true],
+    ['#/email-actions/restore-attachment', true],
+    ['#/email-actions/action?type=a&id=b', true],
+    ['#/email-actions', false],
+    ['#/email-actions/restore-email/extra', false],
+    ['#/error/410', false],
+    ['#/auth/login', false],
+    ['', false],
+  ])('%s → public pages: %s', (hash, expected) => {
+    expect(isPublicPage(hash)).toBe(expected);
+  });
+
+  it('reads the path and the query of the hash', () => {
+    const { pathname, search } = hashLocation('#/email-actions/action?type=a&id=b%20c');
+    expect(pathname).toBe('/email-actions/action');
+    expect(Object.fromEntries(search)).toEqual({ type: 'a', id: 'b c' });
+    expect(hashLocation('').pathname).toBe('/');
+  });
+});

@@ -1,7 +1,0 @@
-import type { TFunction } from 'i18next';
-import type { FlowMessage } from '../flow-types';
-
-/** The words of a flow message: its translation, or the server's own text. */
-export function flowMessageText(t: TFunction, message: FlowMessage): string {
-  return 'text' in message ? message.text : t(message.key, message.values);
-}

@@ -1,0 +1,157 @@
+/** @jsxImportSource preact */
+import { PAGE_LOADER_FADE_MS } from '@moat/contracts/constants';
+import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes } from 'preact';
+import { useEffect, useId, useState } from 'preact/hooks';
+import { t } from '../texts';
+
+/**
+ * The few controls of the public pages, in plain HTML with `public-pages.css`: what Mantine gave
+ * the console's version (labels, descriptions and errors tied to their field, a busy button,
+ * announced notices) without its weight.
+ */
+
+/** A spinner; decorative (the words beside it say what is going on). */
+export function Spinner({ small = false }: { small?: boolean }) {
+  return <span class={small ? 'spinner spinner--small' : 'spinner'} aria-hidden="true" />;
+}
+
+/** A button; while `loading` it is busy and does not submit again. */
+export function Button({
+  loading = false,
+  variant = 'filled',
+  children,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { loading?: boolean; variant?: 'filled' | 'link' }) {
+  return (
+    <button
+      type="button"
+      {...rest}
+      class={`button button--${variant}`}
+      aria-busy={loading || undefined}
+      data-loading={loading || undefined}
+      onClick={loading ? (event) => event.preventDefault() : rest.onClick}
+    >
+      {loading && <Spinner small />}
+      <span class="button__label">{children}</span>
+    </button>
+  );
+}
+
+type FieldProps = {
+  label: string;
+  description?: string;
+  error?: string;
+  /** Set to the input (or text area), to focus it. */
+  fieldRef?: { current: HTMLElement | null };
+};
+
+/** A labelled text field (or a text area with `multiline`), its description and its error. */
+export function Field({
+  label,
+  description,
+  error,
+  fieldRef,
+  multiline = false,
+  ...input
+}: FieldProps & {
+  /** A text area (its `rows` set as `rows`); the input attributes apply to it. */
+  multiline?: boolean;
+  rows?: number;
+} & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  const describedBy = [description && `${id}-description`, error && `${id}-error`].filter(Boolean).join(' ');
+  const common = {
+    id,
+    ref: (element: HTMLElement | null) => {
+      if (fieldRef) fieldRef.current = element;
+    },
+    class: 'field__input',
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy || undefined,
+  };
+  return (
+    <div class="field" data-error={error ? true : undefined}>
+      <label class="field__label" for={id}>
+        {label}
+        {input.required && (
+          <span class="field__required" aria-hidden="true">
+            {' *'}
+          </span>
+        )}
+      </label>
+      {description && (
+        <p class="field__description" id={`${id}-description`}>
+          {description}
+        </p>
+      )}
+      {multiline ? <textarea {...(input as object)} {...common} /> : <input {...input} {...common} />}
+      {error && (
+        <p class="field__error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export type ResultTone = 'error' | 'progress' | 'success' | 'info';
+
+/**
+ * A message of the public pages: an error (announced at once), progress, a success or an
+ * information (announced politely). `notice`: the lighter box above a form.
+ */
+export function Message({
+  tone,
+  notice = false,
+  children,
+}: {
+  tone: ResultTone;
+  notice?: boolean;
+  children: ComponentChildren;
+}) {
+  if (tone === 'progress') {
+    return (
+      <div class="progress" role="status">
+        <Spinner />
+        <p>{children}</p>
+      </div>
+    );
+  }
+  return (
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      class={`message message--${tone}${notice ? ' message--notice' : ''}`}
+    >
+      {typeof children === 'string' ? <p>{children}</p> : children}
+    </div>
+  );
+}
+
+/** A full-page loader until `done`; then it fades out over PAGE_LOADER_FADE_MS (SPEC §9) and leaves. */
+export function PageLoader({ done }: { done: boolean }) {
+  const [present, setPresent] = useState(true);
+  useEffect(() => {
+    if (!done) {
+      setPresent(true);
+      return;
+    }
+    const timer = window.setTimeout(() => setPresent(false), PAGE_LOADER_FADE_MS);
+    return () => window.clearTimeout(timer);
+  }, [done]);
+  if (!present) return null;
+  return (
+    <div
+      class="page-loader"
+      data-done={done || undefined}
+      aria-hidden={done || undefined}
+      style={{ transitionDuration: `${PAGE_LOADER_FADE_MS}ms` }}
+    >
+      <Spinner />
+      {!done && (
+        <span class="visually-hidden" role="status">
+          {t('app.loading')}
+        </span>
+      )}
+    </div>
+  );
+}
