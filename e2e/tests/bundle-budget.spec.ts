@@ -8,12 +8,14 @@ import { openSignInLink } from '../support/sign-in-link.ts';
 /**
  * Bundle budgets (issue 14): the JavaScript and CSS each kind of page loads until the network is
  * idle, gzip (level 9), in Chromium, from the production build `npm start` serves. A change that
- * makes a page heavier than its budget fails `npm test`. The budgets are today's weights plus a
- * little room; the goals of issue 14 (public pages 60 KB, login 120 KB, dashboard 250 KB) are
- * lower and lowering them is open work (README, "Fast to load and to start").
+ * makes a page heavier than its budget fails `npm test`. The public pages have their own bundle
+ * (Preact, src/public-main.tsx): their budget is issue 14's goal. The login page and the dashboard
+ * are today's weights plus a little room; their goals (120 KB, 250 KB) are lower and reaching them
+ * is open work (README, "Fast to load and to start").
  */
 const BUDGETS = {
-  'public restore page': 270_000,
+  'public restore page': 60_000,
+  'public action page': 60_000,
   'login page': 305_000,
   'signed-in dashboard': 360_000,
 };
@@ -47,6 +49,11 @@ test('each kind of page stays within its bundle budget, sent compressed', async 
     weighInFreshContext(browser, url, ready, signedIn ? session : []);
   const weights = {
     'public restore page': await weigh(`${moat.url}/${restore.hash}`, /verification code/i),
+    // An unknown message: the page loads all the same and says it cannot check the identification.
+    'public action page': await weigh(
+      `${moat.url}/#/email-actions/action?type=quarantine&id=budget-unknown`,
+      /can't check the identification|can't find message/i,
+    ),
     'login page': await weigh(`${moat.url}/#/auth/login`, /sign in|log in/i),
     'signed-in dashboard': await weigh(`${moat.url}/#/dashboard`, /quarantined now/i, true),
   };

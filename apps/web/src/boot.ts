@@ -11,8 +11,14 @@ const legacyEntry = hashUrlForLegacyEntry(window.location);
 if (legacyEntry) window.history.replaceState(null, '', legacyEntry);
 
 const publicPage = isPublicPage(window.location.hash);
-if (publicPage) void import('./public-main');
-else void import('./main');
+// Two named loaders, not `if (publicPage) import(…) else import(…)`: the minifier folds those two
+// calls of the preload helper into one with the console's dependency list, and the public pages
+// would then preload the whole console.
+const bundles = {
+  public: () => import('./public-main'),
+  console: () => import('./main'),
+};
+void bundles[publicPage ? 'public' : 'console']();
 
 window.addEventListener('hashchange', () => {
   if (isPublicPage(window.location.hash) !== publicPage) window.location.reload();
