@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import { expect, test } from '../support/fixtures.ts';
+import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
 import { ROOT } from '../support/server.ts';
 
@@ -225,6 +225,45 @@ test.describe('quarantine in a real browser', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect(page.getByRole('heading', { name: 'Thank You' })).toBeVisible();
     await expect(page.getByText('Requested action performed successfully')).toBeVisible();
+  });
+
+  test('the public restore page (its own Preact bundle): no axe violations and no sideways scroll, both themes, 360 and 1440 px', async ({
+    page,
+  }) => {
+    for (const theme of ['mixed', 'dark'] as const) {
+      for (const width of [360, 1440]) {
+        const link = await importFor(`axe-${theme}-${width}@acme.test`, '--verdict', 'spam');
+        await page.setViewportSize({ width, height: 760 });
+        await page.goto(link);
+        await page.evaluate((mode) => localStorage.setItem('moat.theme', mode), theme);
+        await page.reload();
+        await expect(page.locator('html')).toHaveAttribute(
+          'data-mantine-color-scheme',
+          theme === 'dark' ? 'dark' : 'light',
+        );
+        // The email form with its error, then the code form with a notice and an error.
+        await page.getByRole('button', { name: 'Send code' }).click();
+        await expect(page.getByText('Enter your email address.')).toBeVisible();
+        await expectNoAxeViolations(page);
+        await page.getByLabel('Enter your email address:').fill(`axe-${theme}-${width}@acme.test`);
+        await page.getByRole('button', { name: 'Send code' }).click();
+        await page.getByLabel('Enter the verification code that was sent to you').fill('12');
+        await page.getByRole('button', { name: 'Verify' }).click();
+        await expect(page.getByText('Enter the 6-digit code.')).toBeVisible();
+        await expect(page.getByRole('status')).toContainText('a verification code is on its way');
+        await expectNoAxeViolations(page);
+        const sideways = await page.evaluate(
+          () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+        );
+        expect(sideways, `${theme} at ${width} px`).toBe(false);
+      }
+    }
+    // The public pages loaded their own bundle, not the console's.
+    const loaded = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+    );
+    expect(loaded.filter((file) => /^\/assets\/public-main-.*\.js$/.test(file))).toHaveLength(1);
+    expect(loaded.filter((file) => /^\/assets\/main-/.test(file))).toEqual([]);
   });
 
   test('three wrong codes reach the max-attempts state', async ({ page }) => {
