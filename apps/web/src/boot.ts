@@ -1,5 +1,5 @@
 import { hashUrlForLegacyEntry } from './app/entry-location';
-import { isPublicPage } from './app/public-paths';
+import { isPublicPage, publicPageHashOfLegacy } from './app/public-paths';
 
 /**
  * The one script `index.html` loads. It settles the entry URL (legacy paths, `route`, sign-in
@@ -9,6 +9,8 @@ import { isPublicPage } from './app/public-paths';
  */
 const legacyEntry = hashUrlForLegacyEntry(window.location);
 if (legacyEntry) window.history.replaceState(null, '', legacyEntry);
+const legacyPublicPage = publicPageHashOfLegacy(window.location.hash);
+if (legacyPublicPage) window.history.replaceState(null, '', legacyPublicPage);
 
 const publicPage = isPublicPage(window.location.hash);
 // Two named loaders, not `if (publicPage) import(…) else import(…)`: the minifier folds those two

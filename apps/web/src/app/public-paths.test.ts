@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashLocation, isPublicPage } from './public-paths';
+import { hashLocation, isPublicPage, publicPageHashOfLegacy } from './public-paths';
 
 describe('public-paths: which bundle a hash location needs', () => {
   it.each([
@@ -21,5 +21,16 @@ describe('public-paths: which bundle a hash location needs', () => {
     expect(pathname).toBe('/email-actions/action');
     expect(Object.fromEntries(search)).toEqual({ type: 'a', id: 'b c' });
     expect(hashLocation('').pathname).toBe('/');
+  });
+
+  it.each([
+    ['#/email_restore.html?type=t&msg=m', '#/email-actions/restore-email?type=t&msg=m'],
+    ['#/restore_original.html?type=t&msg=m', '#/email-actions/restore-original?type=t&msg=m'],
+    ['#/email_action.html?type=a&id=b', '#/email-actions/action?type=a&id=b'],
+    ['#/email_action.html', '#/email-actions/action'],
+    ['#/!/dashboard', null],
+    ['#/email-actions/action?type=a', null],
+  ])('the legacy hash %s is the public page %s', (hash, expected) => {
+    expect(publicPageHashOfLegacy(hash)).toBe(expected);
   });
 });

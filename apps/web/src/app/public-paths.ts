@@ -1,4 +1,4 @@
-import { ROUTES } from '@moat/contracts/routes';
+import { legacyTarget, ROUTES } from '@moat/contracts/routes';
 
 /**
  * The hash paths the public pages' own bundle (`src/public-main.tsx`) serves: the email-actions
@@ -21,4 +21,17 @@ export function hashLocation(hash: string): { pathname: string; search: URLSearc
 
 export function isPublicPage(hash: string): boolean {
   return PUBLIC_PAGE_PATHS.includes(hashLocation(hash).pathname);
+}
+
+/**
+ * A legacy hash path of a public page (`#/email_restore.html?…`, SPEC §2.3) as the page's hash
+ * (`#/email-actions/restore-email?…`), so that the boot script loads the public bundle for it at
+ * once; null for any other hash.
+ */
+export function publicPageHashOfLegacy(hash: string): string | null {
+  const { pathname, search } = hashLocation(hash);
+  const target = legacyTarget(pathname);
+  if (target === null || !PUBLIC_PAGE_PATHS.includes(target)) return null;
+  const query = search.toString();
+  return `#${target}${query ? `?${query}` : ''}`;
 }
