@@ -1,9 +1,9 @@
 // Compiles the API server (apps/api/src, with the contracts it imports) into ES modules in
 // apps/api/dist that `node` runs without a TypeScript loader: server.mjs and the workers (the
-// anti-malware scan, the authentication of large messages). Packages stay external
-// (node_modules). Each source module's own directory and URL
-// (import.meta.dirname / .url) keep pointing at its source directory, where its SQL migrations,
-// workers and assets are. Run by `npm start` when the sources are newer than the build.
+// anti-malware scan, the authentication of large messages). The packages every start loads are
+// compiled in (BUNDLED_PACKAGES); the others stay external (node_modules). Each source module's
+// own directory and URL (import.meta.dirname / .url) keep pointing at its source directory, where
+// its SQL migrations, workers and assets are. Run by `npm start` when the sources are newer than the build.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const apiDir = path.join(root, 'apps/api');
 export const SERVER_DIST_DIR = path.join(apiDir, 'dist');
 /** What the build reads: a change to any of these calls for a new build. */
-export const SERVER_SOURCES = ['apps/api/src', 'apps/api/package.json', 'packages/contracts/src'];
+export const SERVER_SOURCES = [
+  'apps/api/src',
+  'apps/api/package.json',
+  'packages/contracts/src',
+  'scripts/build-server.mjs',
+];
 
 /** import.meta.dirname / .url of each source module as the source's; lib/build-info.ts says where the build is. */
 const ownLocation = {
@@ -36,10 +41,37 @@ const ownLocation = {
   },
 };
 
+/**
+ * Packages compiled into server.mjs rather than loaded from node_modules at start: plain
+ * JavaScript that reads no file of its own, loaded on every start. One file to read and parse
+ * instead of hundreds of modules to find, read and (CommonJS) scan is most of the start's CPU
+ * (`npm run bench -- startup`). Packages with native code, WebAssembly or files of their own
+ * (PGlite, argon2, the Swagger UI's assets, static files) and those loaded only with the first
+ * message or with REDIS_URL stay in node_modules.
+ */
+const BUNDLED_PACKAGES = [
+  'zod',
+  'fastify',
+  'fastify-plugin',
+  'fastify-type-provider-zod',
+  'drizzle-orm',
+  '@fastify/cookie',
+  '@fastify/rate-limit',
+  '@fastify/compress',
+  'prom-client',
+  'otpauth',
+  'pino',
+  'pg',
+  'qrcode',
+  '@fastify/swagger',
+];
+
 export async function buildServer() {
   const esbuild = await import('esbuild');
   const packageJson = JSON.parse(fs.readFileSync(path.join(apiDir, 'package.json'), 'utf8'));
-  const external = Object.keys(packageJson.dependencies).filter((name) => !name.startsWith('@moat/'));
+  const external = Object.keys(packageJson.dependencies).filter(
+    (name) => !name.startsWith('@moat/') && !BUNDLED_PACKAGES.includes(name),
+  );
   await esbuild.build({
     entryPoints: {
       server: path.join(apiDir, 'src/main.ts'),
@@ -56,7 +88,10 @@ export async function buildServer() {
     sourcemap: 'linked',
     // Packages load from node_modules as they are; pg's optional native binding is not installed.
     external: [...external, 'pg-native'],
-    banner: { js: "import __moatPath from 'node:path';" },
+    // `require` for the CommonJS packages compiled in (their calls of Node's own modules).
+    banner: {
+      js: "import __moatPath from 'node:path';import { createRequire as __moatCreateRequire } from 'node:module';const require = __moatCreateRequire(import.meta.url);",
+    },
     plugins: [ownLocation],
     logLevel: 'warning',
   });
