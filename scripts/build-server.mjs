@@ -66,6 +66,27 @@ const BUNDLED_PACKAGES = [
   '@fastify/swagger',
 ];
 
+/** Where the build notes the versions of the packages it compiled in. */
+const BUNDLED_VERSIONS_FILE = path.join(SERVER_DIST_DIR, 'bundled-packages.json');
+
+/** The installed versions of BUNDLED_PACKAGES, as the build notes them. */
+function installedVersions() {
+  const versions = {};
+  for (const name of BUNDLED_PACKAGES) {
+    const manifest = [root, apiDir]
+      .map((dir) => path.join(dir, 'node_modules', name, 'package.json'))
+      .find((file) => fs.existsSync(file));
+    versions[name] = manifest ? JSON.parse(fs.readFileSync(manifest, 'utf8')).version : null;
+  }
+  return `${JSON.stringify(versions, null, 2)}\n`;
+}
+
+/** Whether a package compiled into the build has been updated (or removed) since. */
+export function bundledPackagesChanged() {
+  const noted = fs.existsSync(BUNDLED_VERSIONS_FILE) ? fs.readFileSync(BUNDLED_VERSIONS_FILE, 'utf8') : '';
+  return noted !== installedVersions();
+}
+
 export async function buildServer() {
   const esbuild = await import('esbuild');
   const packageJson = JSON.parse(fs.readFileSync(path.join(apiDir, 'package.json'), 'utf8'));
@@ -95,6 +116,7 @@ export async function buildServer() {
     plugins: [ownLocation],
     logLevel: 'warning',
   });
+  fs.writeFileSync(BUNDLED_VERSIONS_FILE, installedVersions());
   // esbuild's service process is not needed once the build is done.
   await esbuild.stop();
 }

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer, SERVER_DIST_DIR, SERVER_SOURCES } from './build-server.mjs';
+import { buildServer, bundledPackagesChanged, SERVER_DIST_DIR, SERVER_SOURCES } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB_INDEX = path.join(root, 'apps/web/dist/index.html');
@@ -72,7 +72,7 @@ export async function ensureBuilt({ skipWeb = false } = {}) {
     await withProgress(web ? 'Rebuilding the web app (it changed)' : 'Building the web app', buildWeb);
   }
   const server = builtAt(SERVER_ENTRY);
-  if (changedAt(SERVER_SOURCES) > server) {
+  if (changedAt(SERVER_SOURCES) > server || (server && bundledPackagesChanged())) {
     await withProgress(server ? 'Compiling the server (it changed)' : 'Compiling the server', buildServer);
   }
   return SERVER_ENTRY;

@@ -103,7 +103,7 @@ export function isErrorResponse(value: unknown): value is ErrorResponse {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const { statusCode, code, message, details, reqId } = value as Record<string, unknown>;
   return (
-    Number.isInteger(statusCode) &&
+    Number.isSafeInteger(statusCode) &&
     (ERROR_CODES as readonly unknown[]).includes(code) &&
     isString(message) &&
     (details === null || (Array.isArray(details) && details.every(isFieldError))) &&

@@ -15,6 +15,7 @@ describe('isErrorResponse (without zod) agrees with errorResponseSchema', () => 
     ['details null', { ...valid, details: null }],
     ['an unknown code', { ...valid, code: 'teapot' }],
     ['a fractional status', { ...valid, statusCode: 400.5 }],
+    ['a status past the safe integers', { ...valid, statusCode: 2 ** 53 }],
     ['a status as text', { ...valid, statusCode: '400' }],
     ['no reqId', { ...valid, reqId: undefined }],
     ['details not a list', { ...valid, details: 'x' }],

@@ -13,6 +13,12 @@ export const ROUTE_PARAM = 'route';
 /** Query parameters of a real URL (`/?accessToken=…#/x`) that the hash route must see. */
 const CARRIED_PARAMS: readonly string[] = [...STARTUP_TOKEN_PARAMS, DEBUG_PARAM];
 
+/**
+ * Parameters of the hash route the console's entry middleware acts on (sign-in tokens, `debug`,
+ * `route`): a public page's link that carries one opens in the console, which uses it up.
+ */
+export const ENTRY_PARAMS: readonly string[] = [...CARRIED_PARAMS, ROUTE_PARAM];
+
 function decodeBase64(value: string): string | null {
   const standard = value.trim().replace(/-/g, '+').replace(/_/g, '/');
   const padded = standard.padEnd(standard.length + ((4 - (standard.length % 4)) % 4), '=');

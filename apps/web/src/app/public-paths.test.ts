@@ -4,6 +4,11 @@ import { hashLocation, isPublicPage, publicPageHashOfLegacy } from './public-pat
 describe('public-paths: which bundle a hash location needs', () => {
   it.each([
     ['#/email-actions/restore-email?type=t&msg=m', true],
+    // Entry parameters the console acts on first: a sign-in token, debug, route.
+    ['#/email-actions/restore-email?type=t&msg=m&accessToken=x', false],
+    ['#/email-actions/action?type=a&id=b&debug=1', false],
+    ['#/email-actions/action?type=a&id=b&route=Lw', false],
+    ['#/email-actions/action/?type=a&id=b', false],
     ['#/email-actions/restore-original?type=t&msg=m', true],
     ['#/email-actions/restore-attachment', true],
     ['#/email-actions/action?type=a&id=b', true],

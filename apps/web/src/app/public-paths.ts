@@ -1,4 +1,5 @@
 import { legacyTarget, ROUTES } from '@moat/contracts/routes';
+import { ENTRY_PARAMS } from './entry-location';
 
 /**
  * The hash paths the public pages' own bundle (`src/public-main.tsx`) serves: the email-actions
@@ -19,8 +20,14 @@ export function hashLocation(hash: string): { pathname: string; search: URLSearc
   return { pathname, search: new URLSearchParams(at < 0 ? '' : route.slice(at + 1)) };
 }
 
+/**
+ * Whether the public pages' bundle serves this hash: one of their paths, exactly, with none of
+ * the console's entry parameters (a sign-in token, `debug`, `route`). Other spellings and links
+ * with those parameters go to the console, whose router hands the page back (`router.tsx`).
+ */
 export function isPublicPage(hash: string): boolean {
-  return PUBLIC_PAGE_PATHS.includes(hashLocation(hash).pathname);
+  const { pathname, search } = hashLocation(hash);
+  return PUBLIC_PAGE_PATHS.includes(pathname) && !ENTRY_PARAMS.some((name) => search.has(name));
 }
 
 /**
@@ -34,4 +41,17 @@ export function publicPageHashOfLegacy(hash: string): string | null {
   if (target === null || !PUBLIC_PAGE_PATHS.includes(target)) return null;
   const query = search.toString();
   return `#${target}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * Opens a public page from the console, which has acted on the entry parameters already (they are
+ * left out, so the boot script cannot send the page back): the console is on this very document,
+ * so it loads afresh with the page's hash, and the boot script picks the public bundle.
+ */
+export function openPublicPage(pathname: string, search: URLSearchParams): void {
+  const query = new URLSearchParams(search);
+  for (const name of ENTRY_PARAMS) query.delete(name);
+  const rest = query.toString();
+  window.history.replaceState(null, '', `#${pathname}${rest ? `?${rest}` : ''}`);
+  window.location.reload();
 }

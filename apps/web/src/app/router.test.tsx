@@ -37,11 +37,19 @@ describe('router', () => {
     ).toBeInTheDocument();
   });
 
-  it('hands a public page over to its own bundle by setting the window hash', async () => {
-    stubApi();
-    renderRoute('/email-actions/action?type=a&id=b');
-    await waitFor(() => expect(window.location.hash).toBe('#/email-actions/action?type=a&id=b'));
-  });
+  it.each([
+    ['/email-actions/action?type=a&id=b', '#/email-actions/action?type=a&id=b'],
+    // Another spelling the router matches, and entry parameters it has acted on (left out).
+    ['/email-actions/action/?type=a&id=b', '#/email-actions/action?type=a&id=b'],
+    ['/Email-Actions/Restore-Email?type=t&msg=m&debug=1', '#/email-actions/restore-email?type=t&msg=m'],
+  ])(
+    'hands %s over to the public bundle: the window hash becomes %s, and the page loads afresh',
+    async (from, hash) => {
+      stubApi();
+      renderRoute(from);
+      await waitFor(() => expect(window.location.hash).toBe(hash));
+    },
+  );
 
   it.each([
     ['/email_action.html?type=a&id=b', '/email-actions/action?type=a&id=b'],

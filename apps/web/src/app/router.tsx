@@ -21,7 +21,7 @@ import {
 } from './guards';
 import { lazyComponent, lazyElement } from './lazy-route';
 import { legacyRoutes } from './legacy-routes';
-import { PUBLIC_PAGE_PATHS } from './public-paths';
+import { openPublicPage, PUBLIC_PAGE_PATHS } from './public-paths';
 import { RootLayout } from './RootLayout';
 import { RouteErrorPage } from './RouteErrorPage';
 import { startupTokenMiddleware } from './startup-token';
@@ -115,14 +115,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         },
 
         // The public email-actions pages (SPEC §2.2) are a bundle of their own (src/public-main.tsx).
-        // The router reaching one of them (a legacy path) sets the window's hash to it: the boot
-        // script then loads that bundle.
+        // The router reaching one of them (a legacy path, another spelling, a link whose sign-in
+        // token the entry middleware has used up) puts the page's own path in the window's hash
+        // and loads afresh: the boot script then loads that bundle.
         ...PUBLIC_PAGE_PATHS.map(
           (path): RouteObject => ({
             path,
             loader: ({ request }: LoaderFunctionArgs) => {
-              const url = new URL(request.url);
-              window.location.hash = `${url.pathname}${url.search}`;
+              openPublicPage(path, new URL(request.url).searchParams);
               return null;
             },
             element: null,

@@ -1,8 +1,11 @@
 import { screen, waitFor } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { act } from 'preact/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderPublicPage } from '../../test/render-public-page';
 import { errorResponse, jsonResponse, PUBLIC_FEATURES, stubApi } from '../../test/render-route';
+
+afterEach(() => vi.useRealTimers());
 
 describe('email-actions/action', () => {
   it.each([
@@ -17,10 +20,34 @@ describe('email-actions/action', () => {
     expect(api.calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
-  it("shows 'Connection error' when the public settings cannot be loaded", async () => {
-    stubApi({ 'GET /api/v1/generic/ui_features_public': () => errorResponse(500, 'internal_error', 'boom') });
+  it("shows 'Connection error' when the public settings cannot be loaded, after two more tries", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = stubApi({
+      'GET /api/v1/generic/ui_features_public': () => errorResponse(500, 'internal_error', 'boom'),
+    });
     renderPublicPage('/email-actions/action?type=a&id=b');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(3_000);
+    });
     expect(await screen.findByRole('alert')).toHaveTextContent('Connection error');
+    expect(api.calls.filter((call) => call.url.pathname.endsWith('ui_features_public'))).toHaveLength(3);
+  });
+
+  it('tries the public settings again after a failure, and goes on when they come', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let failures = 1;
+    stubApi({
+      'GET /api/v1/generic/ui_features_public': () =>
+        failures-- > 0
+          ? errorResponse(503, 'service_unavailable', 'busy')
+          : jsonResponse(200, PUBLIC_FEATURES),
+      'POST /api/v1/a/identification_needed': () => jsonResponse(200, { status: true }),
+    });
+    renderPublicPage('/email-actions/action?type=a&id=b');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1_000);
+    });
+    expect(await screen.findByRole('heading', { name: 'User Verification' })).toBeInTheDocument();
   });
 
   it('shows the progress text and asks whether identification is needed, passing the page parameters on', async () => {
@@ -51,9 +78,18 @@ describe('email-actions/action', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent("Error: Can't check the identification");
   });
 
-  it('shows the unknown-error text on any other failure', async () => {
-    stubApi({ 'POST /api/v1/a/identification_needed': () => errorResponse(500, 'internal_error', 'boom') });
+  it('shows the unknown-error text on any other failure, after two more tries', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = stubApi({
+      'POST /api/v1/a/identification_needed': () => errorResponse(500, 'internal_error', 'boom'),
+    });
     renderPublicPage('/email-actions/action?type=a&id=b');
+    const tries = () => api.calls.filter((call) => call.url.pathname.endsWith('identification_needed'));
+    await waitFor(() => expect(tries()).toHaveLength(1));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(3_000);
+    });
+    expect(tries()).toHaveLength(3);
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Error: Unknown error occurred. Please contact support.',
     );

@@ -15,6 +15,7 @@ import { t } from '../../features/email-actions/texts';
 import { applyBrandBodyClass, brandBodyClass } from '../../features/public-settings/brand-class';
 import { apiGet } from '../../lib/http';
 import type { TranslationKey } from '../../lib/i18n';
+import { withRetries } from '../../lib/retry';
 
 interface PageConfig {
   requiredParams: readonly string[];
@@ -54,12 +55,18 @@ function useDocumentTitle(title: string): void {
   }, [title]);
 }
 
-/** GET the public settings once: they choose the brand theme; their failure is a 'Connection error'. */
+/**
+ * GET the public settings once (a failure tried twice more): they choose the brand theme; their
+ * failure is a 'Connection error'.
+ */
 function useBrandSettings(): BrandSettings | 'pending' | 'failed' {
   const [settings, setSettings] = useState<BrandSettings | 'pending' | 'failed'>('pending');
   useEffect(() => {
     const abort = new AbortController();
-    apiGet(API.uiFeaturesPublic, { schema: brandSettingsAnswer, signal: abort.signal }).then(
+    withRetries(
+      () => apiGet(API.uiFeaturesPublic, { schema: brandSettingsAnswer, signal: abort.signal }),
+      abort.signal,
+    ).then(
       (answer) => {
         applyBrandBodyClass(document.body, brandBodyClass(answer));
         setSettings(answer);
@@ -109,6 +116,7 @@ function PublicActionPage({ config, search }: { config: PageConfig; search: URLS
 function RestoreAttachmentPage() {
   const title = t('emailActions.restoreAttachment.title');
   useDocumentTitle(title);
+  useBrandSettings();
   return (
     <section class="panel">
       <FlowTitle>{title}</FlowTitle>

@@ -7,6 +7,7 @@ import { ROUTES } from '@moat/contracts/routes';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { isApiError } from '../../lib/http';
 import type { TranslationKey } from '../../lib/i18n';
+import { withRetries } from '../../lib/retry';
 import { type ActionParams, messageIdOf } from './action-params';
 import { getEntityExists } from './api/entity-exists';
 import { checkIdentificationNeeded } from './api/identification-needed';
@@ -90,6 +91,8 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
   const [step, setStep] = useState<FlowStep>({ name: 'progress' });
   const [pending, setPending] = useState<Calls>({ verify: false, perform: false, request: false });
   const retries = useRef(0);
+  /** False once the page has gone: answers arriving later change nothing. */
+  const alive = useRef(true);
   const rounds = useRef(0);
   const redisplayTimer = useRef<number | undefined>(undefined);
 
@@ -110,6 +113,7 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
 
   const apply = useCallback(
     (outcome: Outcome, proof: Proof | null) => {
+      if (!alive.current) return;
       switch (outcome.type) {
         case 'wrongCode': {
           if (!proof) {
@@ -166,7 +170,7 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
   );
 
   // Existence (restore pages), then identification: once, when the page opens (the page's
-  // parameters and adapter are fixed for its life).
+  // parameters and adapter are fixed for its life). Both only read: a failure is tried twice more.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, when the page opens.
   useEffect(() => {
     const abort = new AbortController();
@@ -175,9 +179,12 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
     (async () => {
       if (adapter.checksExistence) {
         try {
-          const exists = await getEntityExists(params.type, messageIdOf(params), abort.signal);
+          const exists = await withRetries(
+            () => getEntityExists(params.type, messageIdOf(params), abort.signal),
+            abort.signal,
+          );
           if (!exists.isExists) {
-            goTo(ROUTES.errors.gone);
+            if (!abort.signal.aborted) goTo(ROUTES.errors.gone);
             return;
           }
         } catch {
@@ -187,7 +194,10 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
       }
       let identification: { status: unknown };
       try {
-        identification = await checkIdentificationNeeded(params, adapter.actionName, abort.signal);
+        identification = await withRetries(
+          () => checkIdentificationNeeded(params, adapter.actionName, abort.signal),
+          abort.signal,
+        );
       } catch (error) {
         if (!abort.signal.aborted)
           fail({ key: identificationErrorKey(error, texts.identificationUnparsable) });
@@ -198,6 +208,7 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
       else void run(null);
     })();
     return () => {
+      alive.current = false;
       abort.abort();
       window.clearTimeout(redisplayTimer.current);
     };
@@ -208,6 +219,7 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
   const sendCode = (email: string, onFailure: (message: FlowMessage) => void, resent: boolean) =>
     call('verify', () => verifyRecipient(params, adapter.actionName, email)).then(
       (answer) => {
+        if (!alive.current) return;
         if (answer.status !== 'ok') {
           onFailure(answer.message ? { text: answer.message } : { key: texts.verifyFailed });
           return;
@@ -218,7 +230,9 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
           : { key: 'emailActions.codeSent', values: { email } };
         showCode(email, { tone: 'info', message }, null);
       },
-      (error) => onFailure(verifyFailureMessage(error, texts)),
+      (error) => {
+        if (alive.current) onFailure(verifyFailureMessage(error, texts));
+      },
     );
 
   const actions = {
@@ -252,7 +266,7 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
           : Promise.resolve(unknownFailure),
       ).then(
         (outcome) => {
-          if (outcome.type === 'failed' && outcome.reason === 'badRequest') {
+          if (outcome.type === 'failed' && outcome.reason === 'badRequest' && alive.current) {
             setStep({ name: 'request', proof, notice: { tone: 'error', message: outcome.message } });
             return;
           }

@@ -22,9 +22,9 @@ function field<T>(fields: Fields, name: string, what: string, is: (value: unknow
 
 const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
 const isString = (value: unknown): value is string => typeof value === 'string';
-const isInteger = (value: unknown): value is number => Number.isInteger(value);
+const isInteger = (value: unknown): value is number => Number.isSafeInteger(value);
 const isOptionalInteger = (value: unknown): value is number | undefined =>
-  value === undefined || Number.isInteger(value);
+  value === undefined || Number.isSafeInteger(value);
 
 const isRestoreStatus = (value: unknown): value is RestoreStatus =>
   typeof value === 'string' && (RESTORE_STATUSES as readonly string[]).includes(value);

@@ -27,9 +27,10 @@ export function Button({
       type="button"
       {...rest}
       class={`button button--${variant}`}
+      // Busy: disabled, as Mantine's loading button is.
+      disabled={rest.disabled || loading}
       aria-busy={loading || undefined}
       data-loading={loading || undefined}
-      onClick={loading ? (event) => event.preventDefault() : rest.onClick}
     >
       {loading && <Spinner small />}
       <span class="button__label">{children}</span>
