@@ -12,7 +12,7 @@ import { storedColorScheme } from './lib/theme-mode';
  */
 document.documentElement.lang = 'en';
 // Mantine's attribute and variable names, so that `brand.css` tints these pages as it tints the console.
-document.documentElement.dataset.mantineColorScheme = storedColorScheme();
+document.documentElement.dataset.mantineColorScheme = storedColorScheme() ?? 'light';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

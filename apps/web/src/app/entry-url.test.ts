@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRouteTarget, hashUrlForLegacyEntry } from './entry-url';
+import { decodeRouteTarget, hashUrlForLegacyEntry } from './entry-location';
 
 describe('hashUrlForLegacyEntry', () => {
   it('moves a real legacy path into the hash route, keeping the query', () => {

@@ -2,8 +2,6 @@ import { type MiddlewareFunction, replace } from 'react-router';
 import { applyDebugParam } from '../lib/debug-mode';
 import { decodeRouteTarget, ROUTE_PARAM, withParams } from './entry-location';
 
-export { decodeRouteTarget, hashUrlForLegacyEntry, ROUTE_PARAM } from './entry-location';
-
 /**
  * Root middleware for the hash route's own query: `debug=1|0` switches troubleshooting mode, and
  * a `route` parameter (SPEC §2.3) is followed when it names a path of this app, else dropped.

@@ -22,8 +22,8 @@ export function storage(): Storage | null {
   }
 }
 
-/** The colour scheme this browser's chosen theme asks for (light unless 'dark' was chosen). */
-export function storedColorScheme(key: string = THEME_STORAGE_KEY): 'light' | 'dark' {
+/** The colour scheme of the theme this browser chose, or null when it chose none. */
+export function storedColorScheme(key: string = THEME_STORAGE_KEY): 'light' | 'dark' | null {
   const stored = storage()?.getItem(key);
-  return isThemeMode(stored) ? colorSchemeOf(stored) : 'light';
+  return isThemeMode(stored) ? colorSchemeOf(stored) : null;
 }

@@ -8,7 +8,7 @@ import {
   type ModalProps,
 } from '@mantine/core';
 import type { ThemeMode } from '@moat/contracts/constants';
-import { colorSchemeOf, isThemeMode, storage, THEME_STORAGE_KEY } from './theme-mode';
+import { colorSchemeOf, isThemeMode, storage, storedColorScheme, THEME_STORAGE_KEY } from './theme-mode';
 
 export { colorSchemeOf, DEFAULT_THEME_MODE, isThemeMode, THEME_STORAGE_KEY } from './theme-mode';
 
@@ -21,8 +21,7 @@ export function themeModeStorageManager(key: string = THEME_STORAGE_KEY): Mantin
   let listener: ((event: StorageEvent) => void) | undefined;
   return {
     get: (defaultValue) => {
-      const stored = storage()?.getItem(key);
-      return isThemeMode(stored) ? colorSchemeOf(stored) : defaultValue;
+      return storedColorScheme(key) ?? defaultValue;
     },
     set: (value) => {
       try {
