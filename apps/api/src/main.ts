@@ -80,15 +80,8 @@ async function main(): Promise<void> {
     releaseLock();
     fail(`Cannot start: ${(error as Error).message}`);
   }
-  try {
-    await app.listen({ port: config.port, host: config.host });
-  } catch (error) {
-    await database.close();
-    releaseLock();
-    fail(`Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
-  }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  // Everything is up before the HTTP port opens, so a `/healthz` answer means the whole server
+  // (SMTP, workers, the CLI bridge, the first-start announcement) is there.
   // The embedded database belongs to this process alone: work a previous run left claimed is
   // free at once. On a shared PostgreSQL it waits for its lease to expire (another node may own it).
   const ownsDatabase = database.kind === 'pglite';
@@ -109,6 +102,19 @@ async function main(): Promise<void> {
   processor.start();
   app.services.digest.start();
   app.services.sweeper.start();
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await smtp.close();
+    await app.close();
+    await database.close();
+    releaseLock();
+    fail(`Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+  }
+  // No await from here to the announcement: it is written (synchronously, to a pipe or a
+  // terminal) before the first request can be answered.
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
   if (cliBridgeToken) writeControlFile(config.dataDir, { pid: process.pid, port, token: cliBridgeToken });
 
   const url = `http://localhost:${port}`;
