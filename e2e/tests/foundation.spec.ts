@@ -25,9 +25,15 @@ test.describe('foundation in a real browser', () => {
   });
 
   test('an old mail link opened as a real path lands on the hash route', async ({ page }) => {
+    await page.goto('/email_action.html?type=quarantine&id=m1');
+    await expect(page).toHaveURL(/#\/email-actions\/action\?type=quarantine&id=m1$/);
+    // An unknown message: the page says it cannot check the identification.
+    await expect(page.getByRole('heading', { name: 'Mail action' })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveText("Error: Can't check the identification");
+    // A restore link of a message that is gone ends on the 410 page (the restore page checks first).
     await page.goto('/restore_original.html?type=office365_emails&msg=m1');
-    await expect(page).toHaveURL(/#\/email-actions\/restore-original\?type=office365_emails&msg=m1$/);
-    await expect(page.getByRole('heading', { name: 'Attachment Restore' })).toBeVisible();
+    await expect(page).toHaveURL(/#\/error\/410$/);
+    await expect(page.getByRole('heading', { name: 'This email no longer exists' })).toBeVisible();
   });
 
   test('the action page says which parameters are missing', async ({ page }) => {

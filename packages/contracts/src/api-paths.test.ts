@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fillPath } from './api-paths.ts';
-import { AUTH_API } from './auth.ts';
+import { AUTH_API } from './auth-paths.ts';
 import { PUBLIC_ACTION_API } from './quarantine.ts';
 import { QUARANTINE_ADMIN_API } from './quarantine-admin.ts';
 

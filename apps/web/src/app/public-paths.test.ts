@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashLocation, isPublicPage, publicPageHashOfLegacy } from './public-paths';
+import { bundleOf, hashLocation, isPublicPage, publicPageHashOfLegacy } from './public-paths';
 
 describe('public-paths: which bundle a hash location needs', () => {
   it.each([
@@ -37,5 +37,22 @@ describe('public-paths: which bundle a hash location needs', () => {
     ['#/email-actions/action?type=a', null],
   ])('the legacy hash %s is the public page %s', (hash, expected) => {
     expect(publicPageHashOfLegacy(hash)).toBe(expected);
+  });
+
+  it.each([
+    ['#/auth/login', false, 'public'],
+    ['#/auth/login?returnUrl=%2Fsettings', false, 'public'],
+    // A sign-in the console goes on with, the console's own hand-back, entry parameters.
+    ['#/auth/login', true, 'console'],
+    ['#/auth/login?signIn=console', false, 'console'],
+    ['#/auth/login?debug=1', false, 'console'],
+    ['#/auth/login?token=abc', false, 'console'],
+    ['#/auth/forgot-password', false, 'console'],
+    ['#/auth/login/', false, 'console'],
+    ['#/', false, 'console'],
+    ['#/dashboard', true, 'console'],
+    ['#/email-actions/action?type=a&id=b', true, 'public'],
+  ] as const)('%s (a sign-in waiting: %s) is served by the %s bundle', (hash, waiting, bundle) => {
+    expect(bundleOf(hash, waiting)).toBe(bundle);
   });
 });

@@ -1,9 +1,11 @@
 import { legacyTarget, ROUTES } from '@moat/contracts/routes';
+import { RETURN_URL_PARAM } from '../lib/return-url';
 import { ENTRY_PARAMS } from './entry-location';
 
 /**
  * The hash paths the public pages' own bundle (`src/public-main.tsx`) serves: the email-actions
- * pages of SPEC §2.2 a recipient opens from a notification. Everything else is the console's.
+ * pages of SPEC §2.2 a recipient opens from a notification. It also serves the login page when
+ * it is opened (`isPublicLoginPage`). Everything else is the console's.
  */
 export const PUBLIC_PAGE_PATHS: readonly string[] = [
   ROUTES.emailActions.restoreEmail,
@@ -28,6 +30,25 @@ export function hashLocation(hash: string): { pathname: string; search: URLSearc
 export function isPublicPage(hash: string): boolean {
   const { pathname, search } = hashLocation(hash);
   return PUBLIC_PAGE_PATHS.includes(pathname) && !ENTRY_PARAMS.some((name) => search.has(name));
+}
+
+/**
+ * Whether the public bundle serves this hash as the login page: `/auth/login` opened with no
+ * parameter but `returnUrl`. A sign-in the console is to go on with (`sign-in-handover.ts`), the
+ * console's own hand-back (`signIn=console`) and entry parameters go to the console.
+ */
+export function isPublicLoginPage(hash: string, signInWaiting: boolean): boolean {
+  const { pathname, search } = hashLocation(hash);
+  return (
+    pathname === ROUTES.auth.login &&
+    !signInWaiting &&
+    [...search.keys()].every((name) => name === RETURN_URL_PARAM)
+  );
+}
+
+/** Which bundle serves this hash: the public one (email-actions pages, the login page) or the console. */
+export function bundleOf(hash: string, signInWaiting: boolean): 'public' | 'console' {
+  return isPublicPage(hash) || isPublicLoginPage(hash, signInWaiting) ? 'public' : 'console';
 }
 
 /**

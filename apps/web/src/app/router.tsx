@@ -8,6 +8,7 @@ import {
 import type { QueryClient } from '@tanstack/react-query';
 import { createHashRouter, type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
 import { RouteFallback } from '../components/ui/RouteFallback';
+import { type LoginLoaderData, takeSignInResume } from '../features/auth/sign-in-handover';
 import { entryParamsMiddleware } from './entry-url';
 import {
   featureGuard,
@@ -70,7 +71,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             { index: true, loader: () => redirect(ROUTES.auth.login), element: null },
             {
               path: ROUTES.auth.login,
-              loader: redirectIfSignedIn,
+              // A sign-in the public bundle's login page started goes on here; else a browser with
+              // a session goes to the overview.
+              loader: async (args: LoaderFunctionArgs): Promise<LoginLoaderData> => {
+                const resume = takeSignInResume();
+                if (!resume) await redirectIfSignedIn(args);
+                return { resume };
+              },
               lazy: lazyComponent(() => import('../areas/auth/LoginPage'), 'LoginPage'),
             },
             {

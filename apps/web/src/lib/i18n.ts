@@ -4,8 +4,8 @@ import enConsole from '../locales/en.json';
 import enPublic from '../locales/en-public.json';
 
 /**
- * English: the words the public pages share with the console (`en-public.json`: app, validation,
- * emailActions; the public pages' bundle reads only that file) and the console's own.
+ * English: the words the public bundle shares with the console (`en-public.json`: app, validation,
+ * emailActions, auth, errors; the public bundle reads only that file) and the console's own.
  */
 export const en = { ...enPublic, ...enConsole };
 

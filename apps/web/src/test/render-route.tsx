@@ -1,4 +1,5 @@
-import { AUTH_API, type LoginStepResponse } from '@moat/contracts/auth';
+import type { LoginStepResponse } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import type { CurrentUser } from '@moat/contracts/current-user';
 import type { PublicFeatures } from '@moat/contracts/features';
 import { QueryClient } from '@tanstack/react-query';

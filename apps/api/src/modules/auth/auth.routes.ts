@@ -1,5 +1,4 @@
 import {
-  AUTH_API,
   authSessionSchema,
   forgotPasswordRequestSchema,
   loginReasonRequestSchema,
@@ -14,6 +13,7 @@ import {
   successSchema,
   tokenLoginRequestSchema,
 } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { errorResponseSchema } from '@moat/contracts/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

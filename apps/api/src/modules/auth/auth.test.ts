@@ -1,4 +1,4 @@
-import { AUTH_API, INVALID_CREDENTIALS_MESSAGE } from '@moat/contracts/auth';
+import { AUTH_API, INVALID_CREDENTIALS_MESSAGE } from '@moat/contracts/auth-paths';
 import { SESSION_ID_HEADER } from '@moat/contracts/constants';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
 import { and, eq } from 'drizzle-orm';

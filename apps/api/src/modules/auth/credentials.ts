@@ -1,4 +1,4 @@
-import { INVALID_CREDENTIALS_MESSAGE } from '@moat/contracts/auth';
+import { INVALID_CREDENTIALS_MESSAGE } from '@moat/contracts/auth-paths';
 import { AppError } from '../../errors.ts';
 import { createKeyedMutex } from '../../lib/keyed-mutex.ts';
 import type { Metrics } from '../../lib/metrics.ts';

@@ -1,4 +1,4 @@
-import { TENANT_APPROVAL_MESSAGE } from '@moat/contracts/auth';
+import { TENANT_APPROVAL_MESSAGE } from '@moat/contracts/auth-paths';
 import { AppError } from '../../errors.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';

@@ -1,4 +1,4 @@
-import { PASSWORD_EXPIRED_MESSAGE } from '@moat/contracts/auth';
+import { PASSWORD_EXPIRED_MESSAGE } from '@moat/contracts/auth-paths';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';

@@ -1,4 +1,4 @@
-import { TENANT_APPROVAL_MESSAGE } from '@moat/contracts/auth';
+import { TENANT_APPROVAL_MESSAGE } from '@moat/contracts/auth-paths';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashToken } from '../../lib/tokens.ts';

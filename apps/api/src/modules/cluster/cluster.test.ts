@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { AUTH_API } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-import { AUTH_API } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInboundRepo } from '../../mail/gateway/inbound.repo.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';

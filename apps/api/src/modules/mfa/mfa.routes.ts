@@ -1,6 +1,4 @@
 import {
-  AUTH_API,
-  AUTH_ROUTES,
   loginStepResponseSchema,
   mfaDisableParamsSchema,
   mfaDisableRequestSchema,
@@ -10,6 +8,7 @@ import {
   mfaVerifySetupRequestSchema,
   successSchema,
 } from '@moat/contracts/auth';
+import { AUTH_API, AUTH_ROUTES } from '@moat/contracts/auth-paths';
 import { errorResponseSchema } from '@moat/contracts/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../../plugins/app/session.ts';

@@ -1,4 +1,4 @@
-import { AUTH_API } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
 import { USERS_API } from '@moat/contracts/users';
 import { and, eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-import { AUTH_API } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
 import { and, eq } from 'drizzle-orm';
 import Fastify from 'fastify';

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { hasSignInResume, saveSignInResume } from '../../features/auth/sign-in-handover';
 import {
   buildCurrentUser,
   errorResponse,
@@ -101,6 +102,28 @@ describe('login page', () => {
     await userEvent.type(screen.getByLabelText(/Password/), 'secret');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     // The page's title is its navigation entry's (Analytics › Shadow IT).
+    expect(await screen.findByRole('heading', { level: 1, name: 'Shadow IT' })).toBeInTheDocument();
+    expect(app.location()).toBe('/analytics/shadow-it');
+  });
+
+  it('goes on with a sign-in the public login page started: the one-time code for its email', async () => {
+    saveSignInResume({ next: 'mfa_code', email: 'ada@example.com', login_reason_required: false });
+    // The session is not open yet: the page does not send the browser away.
+    stubApi();
+    renderRoute('/auth/login');
+    expect(await screen.findByRole('heading', { name: 'Enter your verification code' })).toBeInTheDocument();
+    expect(screen.getByText(/ada@example.com/)).toBeInTheDocument();
+    expect(hasSignInResume()).toBe(false);
+  });
+
+  it('goes on with a finished sign-in: the user is loaded and goes to the returnUrl', async () => {
+    saveSignInResume({ next: 'done', email: 'ada@example.com', login_reason_required: false });
+    stubApi({
+      'GET /api/v1/auth/session': () =>
+        jsonResponse(200, { authenticated: true, login_reason_required: false }),
+      'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'user' })),
+    });
+    const app = renderRoute('/auth/login?returnUrl=%2Fanalytics%2Fshadow-it');
     expect(await screen.findByRole('heading', { level: 1, name: 'Shadow IT' })).toBeInTheDocument();
     expect(app.location()).toBe('/analytics/shadow-it');
   });

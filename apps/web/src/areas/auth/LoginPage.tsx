@@ -3,9 +3,10 @@ import { ROUTES } from '@moat/contracts/routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLoaderData, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { recordLogoutReason } from '../../features/auth/api/record-logout-reason';
 import { SignIn } from '../../features/auth/components/SignIn';
+import type { LoginLoaderData } from '../../features/auth/sign-in-handover';
 import { usePublicFeatures } from '../../features/public-settings/api/get-public-features';
 import { fetchCurrentUserWithRetry } from '../../features/session/api/get-current-user';
 import { readLoginNavigationState } from '../../lib/login-navigation';
@@ -16,6 +17,8 @@ import { useDocumentTitle } from '../../lib/use-document-title';
  * /auth/login. A forced sign-out arrives with the error and the user in the navigation state:
  * the error is recorded as the logout reason (SPEC §2.1) and the user's email is filled in.
  * After sign-in: onboarding when required, else the saved returnUrl, else the overview (SPEC §4).
+ * Opened afresh, the page is the public bundle's (`PublicLoginPage`), which hands the server's
+ * answer to the credentials here (`resume`, from the route's loader).
  */
 export function LoginPage() {
   const { t } = useTranslation();
@@ -24,6 +27,7 @@ export function LoginPage() {
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const features = usePublicFeatures();
+  const { resume } = useLoaderData<LoginLoaderData>();
   const forcedOut = readLoginNavigationState(useLocation().state);
   const returnUrl = searchParams.get(RETURN_URL_PARAM);
 
@@ -58,6 +62,7 @@ export function LoginPage() {
   return (
     <SignIn
       samlAuth={features.data?.samlAuth ?? false}
+      resume={resume}
       initialEmail={forcedOut?.user ?? undefined}
       initialNotice={forcedOut ? { key: 'auth.login.sessionEnded', tone: 'info' } : null}
       loadUser={loadUser}

@@ -1,5 +1,5 @@
 import { PASSWORD_MIN_LENGTH } from '@moat/contracts/constants';
-import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/validation';
+import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/public-actions';
 import type { FieldMessage, FormErrors } from '../../lib/use-form';
 
 /** Form rules of SPEC §5 for the sign-in area. Each returns the failing fields' messages. */

@@ -1,4 +1,5 @@
-import { AUTH_API, type passwordExpiredRequestSchema, successSchema } from '@moat/contracts/auth';
+import { type passwordExpiredRequestSchema, successSchema } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
 import type { InputOf } from '../../../lib/schema-types';

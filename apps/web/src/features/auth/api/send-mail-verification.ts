@@ -1,4 +1,5 @@
-import { AUTH_API, mailVerificationSendResponseSchema } from '@moat/contracts/auth';
+import { mailVerificationSendResponseSchema } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
 

@@ -1,4 +1,5 @@
-import { AUTH_API, loginStepResponseSchema } from '@moat/contracts/auth';
+import { loginStepResponseSchema } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { apiPost } from '../../../lib/http';
 
 /** POST /api/v1/auth/token: signs in with the one-time access token of a sign-in link. */

@@ -1,5 +1,6 @@
 import { Anchor, Button, PasswordInput, TextInput } from '@mantine/core';
-import { type LoginStepResponse, PASSWORD_EXPIRED_MESSAGE } from '@moat/contracts/auth';
+import type { LoginStepResponse } from '@moat/contracts/auth';
+import { PASSWORD_EXPIRED_MESSAGE } from '@moat/contracts/auth-paths';
 import { ROUTES } from '@moat/contracts/routes';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -17,13 +17,32 @@ type Step =
   | { kind: 'loadingUser'; reasonRequired: boolean }
   | { kind: 'loginReason'; user: CurrentUser };
 
+/** What the server's answer to a sign-in step says comes next. */
+type StepAnswer = Pick<LoginStepResponse, 'next' | 'email' | 'login_reason_required'>;
+
+function stepAfter(answer: StepAnswer): Step {
+  switch (answer.next) {
+    case 'done':
+      return { kind: 'loadingUser', reasonRequired: answer.login_reason_required };
+    case 'mfa_code':
+      return { kind: 'mfaCode' };
+    case 'mail_verification':
+      return { kind: 'mailVerification' };
+    case 'mfa_setup':
+      return { kind: 'mfaSetup' };
+  }
+}
+
 /**
  * The whole sign-in: the login form, then the step the server asks for (one-time code, mail
  * verification then the MFA setup an admin requires), then — once a session is open — the user
  * (`loadUser` retries until it answers), the maintenance rule's login reason, and `onSignedIn`.
+ * `resume`: the server's answer to credentials given on the public bundle's login page; the
+ * sign-in goes on from the step it names.
  */
 export function SignIn({
   samlAuth,
+  resume,
   initialEmail,
   initialNotice,
   loadUser,
@@ -31,6 +50,7 @@ export function SignIn({
   onPasswordExpired,
 }: {
   samlAuth: boolean;
+  resume?: StepAnswer | null;
   initialEmail?: string;
   initialNotice?: LoginNotice | null;
   loadUser: (signal: AbortSignal) => Promise<CurrentUser>;
@@ -38,26 +58,13 @@ export function SignIn({
   onPasswordExpired: (email: string) => void;
 }) {
   const { t } = useTranslation();
-  const [step, setStep] = useState<Step>({ kind: 'credentials' });
-  const [email, setEmail] = useState(initialEmail ?? '');
+  const [step, setStep] = useState<Step>(() => (resume ? stepAfter(resume) : { kind: 'credentials' }));
+  const [email, setEmail] = useState(resume?.email ?? initialEmail ?? '');
   const [notice, setNotice] = useState<LoginNotice | null>(initialNotice ?? null);
 
-  const onStep = useCallback((answer: LoginStepResponse) => {
+  const onStep = useCallback((answer: StepAnswer) => {
     setEmail(answer.email);
-    switch (answer.next) {
-      case 'done':
-        setStep({ kind: 'loadingUser', reasonRequired: answer.login_reason_required });
-        return;
-      case 'mfa_code':
-        setStep({ kind: 'mfaCode' });
-        return;
-      case 'mail_verification':
-        setStep({ kind: 'mailVerification' });
-        return;
-      case 'mfa_setup':
-        setStep({ kind: 'mfaSetup' });
-        return;
-    }
+    setStep(stepAfter(answer));
   }, []);
 
   const restart = useCallback((key: TranslationKey | null) => {

@@ -1,31 +1,18 @@
 import { RESTORE_STATUSES, type RestoreStatus } from '@moat/contracts/public-actions';
+import {
+  field,
+  isBoolean,
+  isInteger,
+  isOptionalInteger,
+  isString,
+  object,
+} from '../../../lib/answer-readers';
 
 /**
  * Readers of the public calls' answers (the shapes of `@moat/contracts/quarantine`), without zod
  * so that it stays out of the public pages' bundle: `apiGet`/`apiPost` turn a mismatch (a throw
  * here) into an `invalid_response` error, as with the contracts' schemas.
  */
-type Fields = Record<string, unknown>;
-
-function object(value: unknown, what: string): Fields {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`${what}: not an object`);
-  }
-  return value as Fields;
-}
-
-function field<T>(fields: Fields, name: string, what: string, is: (value: unknown) => value is T): T {
-  const value = fields[name];
-  if (!is(value)) throw new TypeError(`${what}: bad ${name}`);
-  return value;
-}
-
-const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isInteger = (value: unknown): value is number => Number.isSafeInteger(value);
-const isOptionalInteger = (value: unknown): value is number | undefined =>
-  value === undefined || Number.isSafeInteger(value);
-
 const isRestoreStatus = (value: unknown): value is RestoreStatus =>
   typeof value === 'string' && (RESTORE_STATUSES as readonly string[]).includes(value);
 
@@ -104,21 +91,5 @@ export const identificationAnswer = {
     const fields = object(value, 'identification_needed');
     if (!('status' in fields)) throw new TypeError('identification_needed answer without status');
     return { status: fields.status };
-  },
-};
-
-/** What the public pages read of the public settings: the brand theme. */
-export interface BrandSettings {
-  checkpointTheme: boolean;
-  sonicwallTheme: boolean;
-}
-
-export const brandSettingsAnswer = {
-  parse(value: unknown): BrandSettings {
-    const fields = object(value, 'PublicFeatures');
-    return {
-      checkpointTheme: field(fields, 'checkpointTheme', 'PublicFeatures', isBoolean),
-      sonicwallTheme: field(fields, 'sonicwallTheme', 'PublicFeatures', isBoolean),
-    };
   },
 };

@@ -1,10 +1,10 @@
 /** @jsxImportSource preact */
 import { ONE_TIME_CODE_LENGTH } from '@moat/contracts/constants';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { t } from '../texts';
+import { Button, Field } from '../../../components/public/ui';
+import { t } from '../../../lib/public-texts';
 import type { Notice } from '../use-public-flow';
 import { FlowNotice } from './EmailForm';
-import { Button, Field } from './ui';
 
 /**
  * The verification code form (SPEC §2.2, §5): digits only, at most the code's length, the phone's

@@ -1,10 +1,11 @@
 /** @jsxImportSource preact */
 import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/public-actions';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Button, Field, Message } from '../../../components/public/ui';
 import type { TranslationKey } from '../../../lib/i18n';
-import { flowMessageText, t } from '../texts';
+import { t } from '../../../lib/public-texts';
+import { flowMessageText } from '../texts';
 import type { Notice } from '../use-public-flow';
-import { Button, Field, Message } from './ui';
 
 /**
  * PUBLIC_EMAIL_PATTERN for the input's `pattern` attribute, which browsers compile with the `v`

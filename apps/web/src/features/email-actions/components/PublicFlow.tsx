@@ -1,16 +1,17 @@
 /** @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
+import { Message } from '../../../components/public/ui';
 import type { TranslationKey } from '../../../lib/i18n';
+import { t } from '../../../lib/public-texts';
 import type { ActionParams } from '../action-params';
 import type { FlowAdapter, Outcome } from '../flow-types';
-import { flowMessageText, t } from '../texts';
+import { flowMessageText } from '../texts';
 import { type FlowStep, usePublicFlow } from '../use-public-flow';
 import { CodeForm } from './CodeForm';
 import { EmailForm } from './EmailForm';
 import { RequestedStatus } from './RequestedStatus';
 import { RequestForm } from './RequestForm';
-import { Message } from './ui';
 
 /** A panel's heading; result panels take the focus so keyboard and screen-reader users follow. */
 export function FlowTitle({ children, focus = false }: { children: ComponentChildren; focus?: boolean }) {

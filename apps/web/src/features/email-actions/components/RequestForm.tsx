@@ -1,11 +1,11 @@
 /** @jsxImportSource preact */
 import { sanitiseCommentary } from '@moat/contracts/public-actions';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Button, Field } from '../../../components/public/ui';
 import type { TranslationKey } from '../../../lib/i18n';
-import { t } from '../texts';
+import { t } from '../../../lib/public-texts';
 import type { Notice } from '../use-public-flow';
 import { FlowNotice } from './EmailForm';
-import { Button, Field } from './ui';
 
 /** What the server keeps of a message (sanitiseCommentary cuts there). */
 const COMMENTARY_MAX_LENGTH = 2_000;

@@ -1,13 +1,13 @@
 /** @jsxImportSource preact */
 import { RESTORE_POLL_INTERVAL_MS } from '@moat/contracts/constants';
 import { useEffect } from 'preact/hooks';
+import { Message } from '../../../components/public/ui';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
+import { t } from '../../../lib/public-texts';
 import { type ActionParams, messageIdOf } from '../action-params';
 import { getRestoreStatus } from '../api/get-restore-status';
 import type { Outcome } from '../flow-types';
-import { t } from '../texts';
-import { Message } from './ui';
 
 /**
  * A request waiting for the admin (SPEC §4 "Restore flow"): says the admin received it and polls

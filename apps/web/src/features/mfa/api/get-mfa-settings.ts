@@ -1,4 +1,5 @@
-import { AUTH_API, mfaSettingsSchema } from '@moat/contracts/auth';
+import { mfaSettingsSchema } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { queryOptions } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,4 +1,5 @@
-import { AUTH_API, mfaEnrolmentSchema } from '@moat/contracts/auth';
+import { mfaEnrolmentSchema } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { useMutation } from '@tanstack/react-query';
 import { apiPut } from '../../../lib/http';
 

@@ -1,4 +1,5 @@
-import { AUTH_API, successSchema } from '@moat/contracts/auth';
+import { successSchema } from '@moat/contracts/auth';
+import { AUTH_API } from '@moat/contracts/auth-paths';
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/http';
 

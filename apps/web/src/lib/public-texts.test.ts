@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createI18n, type TranslationKey } from '../../lib/i18n';
-import { flowMessageText, t } from './texts';
+import { flowMessageText } from '../features/email-actions/texts';
+import { createI18n, type TranslationKey } from './i18n';
+import { t } from './public-texts';
 
-describe('texts of the public pages (without i18next)', () => {
+describe('texts of the public bundle (without i18next)', () => {
   const i18n = createI18n();
   it.each([
     ['emailActions.codeSent', { email: 'ana@acme.test' }],
@@ -11,6 +12,8 @@ describe('texts of the public pages (without i18next)', () => {
     ['validation.code_length', { length: 6 }],
     ['app.documentTitle', { title: 'Email Restore' }],
     ['emailActions.restoreEmail.title', {}],
+    ['auth.login.invalidCredentials', {}],
+    ['errors.referenceId', { reqId: 'r-1' }],
   ] as Array<[TranslationKey, Record<string, string | number>]>)(
     '%s reads as i18next has it',
     (key, values) => {

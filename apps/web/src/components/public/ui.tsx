@@ -2,7 +2,7 @@
 import { PAGE_LOADER_FADE_MS } from '@moat/contracts/constants';
 import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
-import { t } from '../texts';
+import { t } from '../../lib/public-texts';
 
 /**
  * The few controls of the public pages, in plain HTML with `public-pages.css`: what Mantine gave

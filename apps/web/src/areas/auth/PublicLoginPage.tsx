@@ -1,0 +1,85 @@
+/** @jsxImportSource preact */
+import { AUTH_API } from '@moat/contracts/auth-paths';
+import { ROUTES } from '@moat/contracts/routes';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { PageLoader } from '../../components/public/ui';
+import { authSessionAnswer, type LoginStepAnswer } from '../../features/auth/api/sign-in-answers';
+import { PublicLoginForm } from '../../features/auth/components/PublicLoginForm';
+import { saveSignInResume } from '../../features/auth/sign-in-handover';
+import {
+  BrandLogo,
+  usePublicDocumentTitle,
+  usePublicSettings,
+} from '../../features/public-settings/components/PublicLayout';
+import { apiGet } from '../../lib/http';
+import { t } from '../../lib/public-texts';
+
+/** Whether this browser has a session; 'unknown' when the check fails (the form shows then). */
+function useSession(): 'pending' | 'signedIn' | 'none' | 'unknown' {
+  const [state, setState] = useState<'pending' | 'signedIn' | 'none' | 'unknown'>('pending');
+  useEffect(() => {
+    const abort = new AbortController();
+    apiGet(AUTH_API.session, { schema: authSessionAnswer, signal: abort.signal }).then(
+      (answer) => setState(answer.authenticated ? 'signedIn' : 'none'),
+      () => {
+        if (!abort.signal.aborted) setState('unknown');
+      },
+    );
+    return () => abort.abort();
+  }, []);
+  return state;
+}
+
+/** Leaves this page for a console route (the boot script loads the console for it). */
+function openConsoleRoute(path: string): void {
+  window.location.replace(`#${path}`);
+}
+
+/**
+ * /auth/login as the public bundle serves it when the page is opened (SPEC §2.1, §4 "Login"): the
+ * sign-in panel and the login form, without the console's weight. A browser with a session goes
+ * to the overview. Once the server has answered the credentials, the console takes over from that
+ * answer (`sign-in-handover.ts`): the next step, the login reason, then where the user goes (the
+ * saved returnUrl stays in the hash).
+ */
+export function PublicLoginPage() {
+  usePublicDocumentTitle(t('auth.login.title'));
+  const settings = usePublicSettings();
+  const session = useSession();
+  useEffect(() => {
+    if (session === 'signedIn') openConsoleRoute(ROUTES.dashboard);
+  }, [session]);
+
+  const onAnswer = useCallback((answer: LoginStepAnswer) => {
+    if (saveSignInResume(answer)) {
+      window.location.reload();
+      return;
+    }
+    // No session storage in this browser: the console's own login page starts afresh.
+    const query = new URLSearchParams(window.location.hash.split('?')[1] ?? '');
+    query.set('signIn', 'console');
+    openConsoleRoute(`${ROUTES.auth.login}?${query}`);
+  }, []);
+
+  const ready = settings !== 'pending' && session !== 'pending' && session !== 'signedIn';
+  return (
+    <main class="sign-in-layout">
+      <PageLoader done={ready} />
+      <div class="sign-in-panel">
+        <div class="sign-in-panel__brand">
+          <BrandLogo />
+        </div>
+        <hr class="sign-in-panel__divider" />
+        <div class="sign-in-panel__content">
+          {ready && (
+            <PublicLoginForm
+              samlAuth={typeof settings === 'object' && settings.samlAuth}
+              onAnswer={onAnswer}
+              onPasswordExpired={(email) => openConsoleRoute(ROUTES.auth.passwordExpired(email))}
+            />
+          )}
+        </div>
+      </div>
+    </main>
+  );
+}

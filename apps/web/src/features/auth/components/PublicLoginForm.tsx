@@ -1,0 +1,206 @@
+/** @jsxImportSource preact */
+import { API } from '@moat/contracts/api-paths';
+import { AUTH_API, PASSWORD_EXPIRED_MESSAGE } from '@moat/contracts/auth-paths';
+import { ROUTES } from '@moat/contracts/routes';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { Button, Field, Message } from '../../../components/public/ui';
+import { messageKeyOf } from '../../../lib/error-messages';
+import { apiGet, apiPost, isApiError } from '../../../lib/http';
+import type { TranslationKey } from '../../../lib/i18n';
+import { t } from '../../../lib/public-texts';
+import type { FieldMessage } from '../../../lib/use-form';
+import { captchaConfigAnswer, type LoginStepAnswer, loginStepAnswer } from '../api/sign-in-answers';
+import { type CaptchaSession, createCaptchaSession } from '../captcha/captcha-session';
+import { validateLogin } from '../validation';
+
+type FieldName = 'email' | 'password';
+type Errors = Partial<Record<FieldName, FieldMessage>>;
+
+/** The API's field names (`details`, e.g. "body.current_password") and the form's. */
+const SERVER_FIELDS: Record<string, { field: FieldName; message: FieldMessage }> = {
+  email: { field: 'email', message: { key: 'validation.invalid_email' } },
+  current_password: { field: 'password', message: { key: 'validation.invalid_password' } },
+};
+
+/** A wrong email or password, or a locked account, reads the same (no account oracle). */
+function failureKey(error: unknown): TranslationKey {
+  if (isApiError(error) && ['invalid_credentials', 'unauthorized', 'forbidden'].includes(error.code)) {
+    return 'auth.login.invalidCredentials';
+  }
+  return messageKeyOf(error);
+}
+
+/** The invisible ALTCHA captcha (SPEC §2.1): solving starts with the form, as in the console. */
+function useCaptchaSession() {
+  const session = useRef<CaptchaSession | null>(null);
+  useEffect(() => {
+    const created = createCaptchaSession({
+      loadConfig: () => apiGet(API.recaptchaConfig, { schema: captchaConfigAnswer }),
+      loadSolver: (url) =>
+        import('../captcha/altcha-solver').then((module) => module.createAltchaSolver(url)),
+    });
+    session.current = created;
+    created.prepare();
+    return () => {
+      created.dispose();
+      if (session.current === created) session.current = null;
+    };
+  }, []);
+  return session;
+}
+
+/**
+ * The login form of the public bundle's login page (SPEC §2.1, §4 "Login"): the same fields,
+ * checks and messages as the console's `LoginForm`. The server's answer (a session, or the next
+ * step) goes to `onAnswer`; an expired password to its page.
+ */
+export function PublicLoginForm({
+  samlAuth,
+  onAnswer,
+  onPasswordExpired,
+}: {
+  samlAuth: boolean;
+  onAnswer: (answer: LoginStepAnswer) => void;
+  onPasswordExpired: (email: string) => void;
+}) {
+  const titleId = useId();
+  const form = useRef<HTMLFormElement>(null);
+  const captcha = useCaptchaSession();
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const [approvalNeeded, setApprovalNeeded] = useState(false);
+  const [pending, setPending] = useState(false);
+  const alive = useRef(true);
+  useEffect(
+    () => () => {
+      alive.current = false;
+    },
+    [],
+  );
+
+  const focusFirst = (found: Errors) => {
+    const first = (['email', 'password'] as const).find((name) => found[name]);
+    const element = first ? form.current?.elements.namedItem(first) : null;
+    if (element instanceof HTMLElement) element.focus();
+  };
+
+  const change = (name: FieldName) => (event: Event) => {
+    const value = (event.currentTarget as HTMLInputElement).value;
+    setValues((current) => ({ ...current, [name]: value }));
+    setErrors((current) => (current[name] ? { ...current, [name]: undefined } : current));
+  };
+
+  const fail = (error: unknown, email: string) => {
+    if (isApiError(error)) {
+      if (error.code === 'password_expired' || error.message.includes(PASSWORD_EXPIRED_MESSAGE)) {
+        onPasswordExpired(email);
+        return;
+      }
+      if (error.code === 'tenant_approval_required') {
+        setApprovalNeeded(true);
+        return;
+      }
+      const found: Errors = {};
+      for (const detail of error.details ?? []) {
+        const target = SERVER_FIELDS[detail.field.replace(/^body\./, '')];
+        if (target) found[target.field] = target.message;
+      }
+      if (Object.keys(found).length > 0) {
+        setErrors((current) => ({ ...current, ...found }));
+        focusFirst(found);
+      }
+    }
+    setFailure(error);
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (pending) return;
+    const found = Object.fromEntries(
+      Object.entries(validateLogin(values)).filter(([, message]) => message),
+    ) as Errors;
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      focusFirst(found);
+      return;
+    }
+    const email = values.email.trim();
+    setPending(true);
+    setFailure(null);
+    setApprovalNeeded(false);
+    try {
+      const token = (await captcha.current?.take()) ?? null;
+      const answer = await apiPost(
+        AUTH_API.login,
+        { email, current_password: values.password, recaptcha_token: token },
+        { schema: loginStepAnswer },
+      );
+      if (!alive.current) return;
+      // The button stays busy while the console takes over.
+      onAnswer(answer);
+    } catch (error) {
+      if (!alive.current) return;
+      setPending(false);
+      fail(error, email);
+    }
+  };
+
+  const errorText = (name: FieldName) => {
+    const message = errors[name];
+    return message ? t(message.key, message.values) : undefined;
+  };
+
+  return (
+    <form ref={form} onSubmit={submit} noValidate aria-labelledby={titleId} class="stack">
+      <h1 class="flow-title" id={titleId}>
+        {t('auth.login.title')}
+      </h1>
+      {failure !== null && (
+        <Message tone="error">
+          <p>{t(failureKey(failure))}</p>
+          {isApiError(failure) && failure.reqId && (
+            <p class="message__reference">{t('errors.referenceId', { reqId: failure.reqId })}</p>
+          )}
+        </Message>
+      )}
+      {approvalNeeded && (
+        <Message tone="info">
+          <p class="message__title">{t('auth.tenantApproval.title')}</p>
+          <p>{t('auth.tenantApproval.text')}</p>
+        </Message>
+      )}
+      <Field
+        label={t('auth.login.email')}
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        value={values.email}
+        onInput={change('email')}
+        error={errorText('email')}
+      />
+      <Field
+        label={t('auth.login.password')}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={values.password}
+        onInput={change('password')}
+        error={errorText('password')}
+      />
+      <Button type="submit" loading={pending}>
+        {t('auth.login.submit')}
+      </Button>
+      <a class="link" href={`#${ROUTES.auth.forgotPassword}`}>
+        {t('auth.login.forgotPassword')}
+      </a>
+      {samlAuth && (
+        <a class="button button--default" href={`#${ROUTES.auth.samlLogin}`}>
+          <span class="button__label">{t('auth.login.saml')}</span>
+        </a>
+      )}
+    </form>
+  );
+}
