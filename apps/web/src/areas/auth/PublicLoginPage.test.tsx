@@ -56,6 +56,15 @@ describe('the login page of the public bundle', () => {
     expect(takeSignInResume()).toBeNull();
   });
 
+  it('starts the captcha when the visitor turns to the form, not with the page', async () => {
+    const api = stubApi();
+    await openLogin();
+    const captchaCalls = () => api.calls.filter((call) => call.url.pathname.endsWith('recaptcha_config'));
+    expect(captchaCalls()).toHaveLength(0);
+    await userEvent.click(screen.getByLabelText(/Email/));
+    await waitFor(() => expect(captchaCalls()).toHaveLength(1));
+  });
+
   it('shows the throttling message of a 429', async () => {
     stubApi({
       'POST /api/v1/auth/login': () => errorResponse(429, 'rate_limited', 'Too many requests'),

@@ -30,9 +30,14 @@ function failureKey(error: unknown): TranslationKey {
   return messageKeyOf(error);
 }
 
-/** The invisible ALTCHA captcha (SPEC §2.1): solving starts with the form, as in the console. */
+/**
+ * The invisible ALTCHA captcha (SPEC §2.1). Its widget and proof of work start when the visitor
+ * first turns to the form (`warmUp`: a focus or a press in it), not with the page: its first
+ * paint and a visitor who only looks stay free of that work. A submission before then waits for it.
+ */
 function useCaptchaSession() {
   const session = useRef<CaptchaSession | null>(null);
+  const warm = useRef(false);
   useEffect(() => {
     const created = createCaptchaSession({
       loadConfig: () => apiGet(API.recaptchaConfig, { schema: captchaConfigAnswer }),
@@ -40,13 +45,21 @@ function useCaptchaSession() {
         import('../captcha/altcha-solver').then((module) => module.createAltchaSolver(url)),
     });
     session.current = created;
-    created.prepare();
     return () => {
       created.dispose();
       if (session.current === created) session.current = null;
     };
   }, []);
-  return session;
+  const warmUp = () => {
+    if (warm.current) return;
+    warm.current = true;
+    session.current?.prepare();
+  };
+  const take = async () => {
+    warm.current = true;
+    return (await session.current?.take()) ?? null;
+  };
+  return { warmUp, take };
 }
 
 /**
@@ -130,7 +143,7 @@ export function PublicLoginForm({
     setFailure(null);
     setApprovalNeeded(false);
     try {
-      const token = (await captcha.current?.take()) ?? null;
+      const token = await captcha.take();
       const answer = await apiPost(
         AUTH_API.login,
         { email, current_password: values.password, recaptcha_token: token },
@@ -152,7 +165,15 @@ export function PublicLoginForm({
   };
 
   return (
-    <form ref={form} onSubmit={submit} noValidate aria-labelledby={titleId} class="stack">
+    <form
+      ref={form}
+      onSubmit={submit}
+      onFocusIn={captcha.warmUp}
+      onPointerDown={captcha.warmUp}
+      noValidate
+      aria-labelledby={titleId}
+      class="stack"
+    >
       <h1 class="flow-title" id={titleId}>
         {t('auth.login.title')}
       </h1>
