@@ -46,12 +46,34 @@ test.describe('foundation in a real browser', () => {
     await expect(page).toHaveURL(/#\/auth\/login\?returnUrl=%2Fsecurity-events$/);
   });
 
-  test('the login page fits a 360 px wide screen', async ({ page }) => {
-    await page.setViewportSize({ width: 360, height: 740 });
-    await page.goto('/#/auth/login');
-    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+  test('the login page (the public bundle): no axe violations and no sideways scroll, both themes, 360 and 1440 px', async ({
+    page,
+  }) => {
+    for (const theme of ['mixed', 'dark'] as const) {
+      for (const width of [360, 1440]) {
+        await page.setViewportSize({ width, height: 740 });
+        await page.goto('/#/auth/login');
+        await page.evaluate((mode) => localStorage.setItem('moat.theme', mode), theme);
+        await page.reload();
+        await expect(page.locator('html')).toHaveAttribute(
+          'data-mantine-color-scheme',
+          theme === 'dark' ? 'dark' : 'light',
+        );
+        await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+        await expectNoAxeViolations(page);
+        // The form with its errors.
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await expect(page.getByText('Enter a valid email address.')).toBeVisible();
+        await expectNoAxeViolations(page);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${theme} at ${width} px`).toBeLessThanOrEqual(0);
+      }
+    }
+    const loaded = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+    );
+    expect(loaded.filter((file) => /^\/assets\/public-main-.*\.js$/.test(file))).toHaveLength(1);
+    expect(loaded.filter((file) => /^\/assets\/main-/.test(file))).toEqual([]);
   });
 
   test('/api/docs lists the endpoints', async ({ page, pageErrors }) => {
