@@ -1,5 +1,6 @@
 import { type ChangeEvent, type FormEvent, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { serverFieldErrors } from './form-errors';
 import type { ApiError } from './http';
 import type { TranslationKey } from './i18n';
 
@@ -77,11 +78,7 @@ export function useForm<V extends Record<string, string>>({ initialValues, valid
     error: ApiError,
     fields: Partial<Record<string, { field: keyof V; message: FieldMessage }>>,
   ) => {
-    const found: FormErrors<V> = {};
-    for (const detail of error.details ?? []) {
-      const target = fields[detail.field.replace(/^body\./, '')];
-      if (target) found[target.field] = target.message;
-    }
+    const found = serverFieldErrors<V>(error, fields);
     if (Object.keys(found).length > 0) {
       setErrors((current) => ({ ...current, ...found }));
       focusFirstInvalid(found);

@@ -5,6 +5,7 @@ import { ROUTES } from '@moat/contracts/routes';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { Button, Field, Message } from '../../../components/public/ui';
 import { messageKeyOf } from '../../../lib/error-messages';
+import { serverFieldErrors } from '../../../lib/form-errors';
 import { apiGet, apiPost, isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
 import { t } from '../../../lib/public-texts';
@@ -114,11 +115,7 @@ export function PublicLoginForm({
         setApprovalNeeded(true);
         return;
       }
-      const found: Errors = {};
-      for (const detail of error.details ?? []) {
-        const target = SERVER_FIELDS[detail.field.replace(/^body\./, '')];
-        if (target) found[target.field] = target.message;
-      }
+      const found: Errors = serverFieldErrors<Record<FieldName, string>>(error, SERVER_FIELDS);
       if (Object.keys(found).length > 0) {
         setErrors((current) => ({ ...current, ...found }));
         focusFirst(found);
