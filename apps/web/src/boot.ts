@@ -1,12 +1,12 @@
 import { hashUrlForLegacyEntry } from './app/entry-location';
-import { bundleOf, publicPageHashOfLegacy } from './app/public-paths';
+import { bundleOf, isPublicPage, publicPageHashOfLegacy } from './app/public-paths';
 import { hasSignInResume } from './features/auth/sign-in-handover';
 
 /**
  * The one script `index.html` loads. It settles the entry URL (legacy paths, `route`, sign-in
  * tokens), then loads one of two bundles: the public one (Preact, a few kilobytes: the pages a
  * recipient opens from a notification on a phone, and the login page) or the console's (React,
- * Mantine, the router). When the hash moves from one side to the other, the page loads afresh.
+ * Mantine, the router).
  */
 const legacyEntry = hashUrlForLegacyEntry(window.location);
 if (legacyEntry) window.history.replaceState(null, '', legacyEntry);
@@ -23,6 +23,11 @@ const bundles = {
 };
 void bundles[bundle]();
 
+// Leaving the public bundle for a console route, or the console for an email-actions page: the page
+// loads afresh. The console serves the login page itself when its hash comes to it (a sign-out,
+// Back): it has its own, and a reload would race the form its router has already shown.
 window.addEventListener('hashchange', () => {
-  if (bundleOf(window.location.hash, hasSignInResume()) !== bundle) window.location.reload();
+  const hash = window.location.hash;
+  const leaves = bundle === 'public' ? bundleOf(hash, hasSignInResume()) === 'console' : isPublicPage(hash);
+  if (leaves) window.location.reload();
 });

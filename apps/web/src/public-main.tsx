@@ -3,8 +3,9 @@ import './styles/public-pages.css';
 import './styles/brand.css';
 import { ROUTES } from '@moat/contracts/routes';
 import { render } from 'preact';
-import { hashLocation } from './app/public-paths';
+import { bundleOf, hashLocation } from './app/public-paths';
 import { PublicPages } from './areas/email-actions/PublicPages';
+import { hasSignInResume } from './features/auth/sign-in-handover';
 import { storedColorScheme } from './lib/theme-mode';
 
 /**
@@ -21,6 +22,8 @@ if (!container) throw new Error('index.html has no #root element');
 const root = container;
 
 function show(): void {
+  // A console route: the boot script is loading the page afresh for it; nothing to show meanwhile.
+  if (bundleOf(window.location.hash, hasSignInResume()) === 'console') return;
   const { pathname, search } = hashLocation(window.location.hash);
   if (pathname === ROUTES.auth.login) {
     // In a chunk of its own: the email-actions pages do not load it.

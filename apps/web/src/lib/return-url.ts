@@ -66,3 +66,8 @@ export function returnTarget(value: string | null | undefined): ReturnTarget | n
 export function assignDocumentLocation(href: string): void {
   window.location.assign(href);
 }
+
+/** Loads the page afresh (the boot script then picks the bundle for its hash). */
+export function reloadDocument(): void {
+  window.location.reload();
+}

@@ -1,11 +1,20 @@
 import { screen, waitFor } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { takeSignInResume } from '../../features/auth/sign-in-handover';
 import { renderPublicLoginPage } from '../../test/render-public-page';
 import { errorResponse, jsonResponse, PUBLIC_FEATURES, stepResponse, stubApi } from '../../test/render-route';
 
+const reloads = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../lib/return-url', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../lib/return-url')>()),
+  reloadDocument: () => {
+    reloads.count++;
+  },
+}));
+
 beforeEach(() => {
+  reloads.count = 0;
   window.history.replaceState(null, '', '/#/auth/login');
 });
 afterEach(() => {
@@ -96,13 +105,31 @@ describe('the login page of the public bundle', () => {
     });
     await openLogin();
     await signIn();
-    await waitFor(() => expect(window.sessionStorage.length).toBe(1));
+    await waitFor(() => expect(reloads.count).toBe(1));
     expect(screen.getByRole('button', { name: 'Sign in' })).toHaveAttribute('aria-busy', 'true');
     expect(takeSignInResume()).toEqual({
       next: 'mfa_code',
       email: 'ada@example.com',
       login_reason_required: false,
     });
+  });
+
+  it('without session storage, hands over to the console’s own login page with the same returnUrl', async () => {
+    window.history.replaceState(null, '', '/#/auth/login?returnUrl=%2Fsettings%3Ftab%3Da');
+    stubApi({ 'POST /api/v1/auth/login': () => jsonResponse(200, stepResponse({ next: 'mfa_code' })) });
+    const setItem = vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('full', 'QuotaExceededError');
+    });
+    try {
+      await openLogin();
+      await signIn();
+      await waitFor(() =>
+        expect(window.location.hash).toBe('#/auth/login?returnUrl=%2Fsettings%3Ftab%3Da&signIn=console'),
+      );
+      expect(reloads.count).toBe(0);
+    } finally {
+      setItem.mockRestore();
+    }
   });
 
   it('sends an expired password to its page in the console', async () => {

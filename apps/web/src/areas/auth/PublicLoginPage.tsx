@@ -2,6 +2,7 @@
 import { AUTH_API } from '@moat/contracts/auth-paths';
 import { ROUTES } from '@moat/contracts/routes';
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { hashLocation } from '../../app/public-paths';
 import { PageLoader } from '../../components/public/ui';
 import { authSessionAnswer, type LoginStepAnswer } from '../../features/auth/api/sign-in-answers';
 import { PublicLoginForm } from '../../features/auth/components/PublicLoginForm';
@@ -13,6 +14,7 @@ import {
 } from '../../features/public-settings/components/PublicLayout';
 import { apiGet } from '../../lib/http';
 import { t } from '../../lib/public-texts';
+import { RETURN_URL_PARAM, reloadDocument } from '../../lib/return-url';
 
 /** Whether this browser has a session; 'unknown' when the check fails (the form shows then). */
 function useSession(): 'pending' | 'signedIn' | 'none' | 'unknown' {
@@ -31,8 +33,9 @@ function useSession(): 'pending' | 'signedIn' | 'none' | 'unknown' {
 }
 
 /** Leaves this page for a console route (the boot script loads the console for it). */
-function openConsoleRoute(path: string): void {
-  window.location.replace(`#${path}`);
+function openConsoleRoute(path: string, how: 'push' | 'replace'): void {
+  if (how === 'replace') window.location.replace(`#${path}`);
+  else window.location.hash = path;
 }
 
 /**
@@ -47,18 +50,22 @@ export function PublicLoginPage() {
   const settings = usePublicSettings();
   const session = useSession();
   useEffect(() => {
-    if (session === 'signedIn') openConsoleRoute(ROUTES.dashboard);
+    if (session === 'signedIn') openConsoleRoute(ROUTES.dashboard, 'replace');
   }, [session]);
 
   const onAnswer = useCallback((answer: LoginStepAnswer) => {
     if (saveSignInResume(answer)) {
-      window.location.reload();
+      reloadDocument();
       return;
     }
-    // No session storage in this browser: the console's own login page starts afresh.
-    const query = new URLSearchParams(window.location.hash.split('?')[1] ?? '');
+    // This browser keeps nothing for the tab (session storage blocked): the console's own login
+    // page, with the same returnUrl. With a session already open it goes to the overview (the
+    // login reason, if due, is still asked for); else the sign-in starts again there.
+    const query = new URLSearchParams();
+    const returnUrl = hashLocation(window.location.hash).search.get(RETURN_URL_PARAM);
+    if (returnUrl) query.set(RETURN_URL_PARAM, returnUrl);
     query.set('signIn', 'console');
-    openConsoleRoute(`${ROUTES.auth.login}?${query}`);
+    openConsoleRoute(`${ROUTES.auth.login}?${query}`, 'replace');
   }, []);
 
   const ready = settings !== 'pending' && session !== 'pending' && session !== 'signedIn';
@@ -75,7 +82,7 @@ export function PublicLoginPage() {
             <PublicLoginForm
               samlAuth={typeof settings === 'object' && settings.samlAuth}
               onAnswer={onAnswer}
-              onPasswordExpired={(email) => openConsoleRoute(ROUTES.auth.passwordExpired(email))}
+              onPasswordExpired={(email) => openConsoleRoute(ROUTES.auth.passwordExpired(email), 'push')}
             />
           )}
         </div>

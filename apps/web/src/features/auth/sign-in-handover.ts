@@ -5,7 +5,7 @@ import { LOGIN_STEPS, type LoginStep } from '@moat/contracts/auth-paths';
  * to the credentials (the next step, the email, whether a login reason is due) waits in this tab's
  * session storage while the page loads afresh with the console, whose sign-in (`SignIn`) goes on
  * from that step: the one-time code, mail verification, MFA setup, the login reason, then where
- * the user goes. Only this origin's scripts can write it; a stale one is taken once, then gone.
+ * the user goes. Only this origin's scripts can write it; it is taken once, within a minute, then gone.
  */
 export interface SignInResume {
   next: LoginStep;
@@ -19,6 +19,8 @@ export interface LoginLoaderData {
 }
 
 const KEY = 'moat.signIn.resume';
+/** How long a saved sign-in waits for the reload that follows it. */
+export const SIGN_IN_RESUME_MAX_AGE_MS = 60_000;
 
 function storage(): Storage | null {
   try {
@@ -28,26 +30,33 @@ function storage(): Storage | null {
   }
 }
 
-export function saveSignInResume(resume: SignInResume): boolean {
+export function saveSignInResume(resume: SignInResume, now = Date.now()): boolean {
+  const store = storage();
+  if (!store) return false;
   try {
-    storage()?.setItem(KEY, JSON.stringify(resume));
-    return storage()?.getItem(KEY) !== null;
+    store.setItem(KEY, JSON.stringify({ ...resume, savedAt: now }));
+    return store.getItem(KEY) !== null;
   } catch {
     return false;
   }
 }
 
 /** Whether a sign-in waits for the console (the boot script then loads the console). */
-export function hasSignInResume(): boolean {
-  return storage()?.getItem(KEY) != null;
+export function hasSignInResume(now = Date.now()): boolean {
+  return readResume(storage()?.getItem(KEY) ?? null, now) !== null;
 }
 
-function readResume(raw: string | null): SignInResume | null {
+function readResume(raw: string | null, now: number): SignInResume | null {
   if (!raw) return null;
   try {
     const value: unknown = JSON.parse(raw);
     if (typeof value !== 'object' || value === null) return null;
-    const { next, email, login_reason_required } = value as Record<string, unknown>;
+    const { next, email, login_reason_required, savedAt } = value as Record<string, unknown>;
+    // Only the reload that follows the save takes it: one left behind (a tab that never got to the
+    // console's login route, a duplicated tab) is not followed later.
+    if (typeof savedAt !== 'number' || !(now - savedAt >= 0 && now - savedAt <= SIGN_IN_RESUME_MAX_AGE_MS)) {
+      return null;
+    }
     if (!(LOGIN_STEPS as readonly unknown[]).includes(next)) return null;
     if (typeof email !== 'string' || typeof login_reason_required !== 'boolean') return null;
     return { next: next as LoginStep, email, login_reason_required };
@@ -57,10 +66,10 @@ function readResume(raw: string | null): SignInResume | null {
 }
 
 /** The waiting sign-in, removed as it is read; null when there is none (or it is not one). */
-export function takeSignInResume(): SignInResume | null {
+export function takeSignInResume(now = Date.now()): SignInResume | null {
   const store = storage();
   if (!store) return null;
   const raw = store.getItem(KEY);
   store.removeItem(KEY);
-  return readResume(raw);
+  return readResume(raw, now);
 }
