@@ -71,3 +71,13 @@ export function assignDocumentLocation(href: string): void {
 export function reloadDocument(): void {
   window.location.reload();
 }
+
+/**
+ * Leaves a public page for another route of the app (the console, the error 410 page): the hash
+ * changes, and the boot script (`src/boot.ts`) loads the bundle that route needs. 'replace' keeps
+ * the page that is left out of the history.
+ */
+export function openRoute(path: string, how: 'push' | 'replace' = 'replace'): void {
+  if (how === 'replace') window.location.replace(`#${path}`);
+  else window.location.hash = path;
+}

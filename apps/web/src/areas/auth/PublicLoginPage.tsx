@@ -1,10 +1,10 @@
 /** @jsxImportSource preact */
-import { AUTH_API } from '@moat/contracts/auth-paths';
 import { ROUTES } from '@moat/contracts/routes';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { hashLocation } from '../../app/public-paths';
 import { PageLoader } from '../../components/public/ui';
-import { authSessionAnswer, type LoginStepAnswer } from '../../features/auth/api/sign-in-answers';
+import { getAuthSession } from '../../features/auth/api/get-auth-session';
+import type { LoginStepAnswer } from '../../features/auth/api/sign-in-answers';
 import { PublicLoginForm } from '../../features/auth/components/PublicLoginForm';
 import { saveSignInResume } from '../../features/auth/sign-in-handover';
 import {
@@ -12,16 +12,15 @@ import {
   usePublicDocumentTitle,
   usePublicSettings,
 } from '../../features/public-settings/components/PublicLayout';
-import { apiGet } from '../../lib/http';
 import { t } from '../../lib/public-texts';
-import { RETURN_URL_PARAM, reloadDocument } from '../../lib/return-url';
+import { openRoute, RETURN_URL_PARAM, reloadDocument } from '../../lib/return-url';
 
 /** Whether this browser has a session; 'unknown' when the check fails (the form shows then). */
 function useSession(): 'pending' | 'signedIn' | 'none' | 'unknown' {
   const [state, setState] = useState<'pending' | 'signedIn' | 'none' | 'unknown'>('pending');
   useEffect(() => {
     const abort = new AbortController();
-    apiGet(AUTH_API.session, { schema: authSessionAnswer, signal: abort.signal }).then(
+    getAuthSession(abort.signal).then(
       (answer) => setState(answer.authenticated ? 'signedIn' : 'none'),
       () => {
         if (!abort.signal.aborted) setState('unknown');
@@ -30,12 +29,6 @@ function useSession(): 'pending' | 'signedIn' | 'none' | 'unknown' {
     return () => abort.abort();
   }, []);
   return state;
-}
-
-/** Leaves this page for a console route (the boot script loads the console for it). */
-function openConsoleRoute(path: string, how: 'push' | 'replace'): void {
-  if (how === 'replace') window.location.replace(`#${path}`);
-  else window.location.hash = path;
 }
 
 /**
@@ -50,7 +43,7 @@ export function PublicLoginPage() {
   const settings = usePublicSettings();
   const session = useSession();
   useEffect(() => {
-    if (session === 'signedIn') openConsoleRoute(ROUTES.dashboard, 'replace');
+    if (session === 'signedIn') openRoute(ROUTES.dashboard, 'replace');
   }, [session]);
 
   const onAnswer = useCallback((answer: LoginStepAnswer) => {
@@ -65,7 +58,7 @@ export function PublicLoginPage() {
     const returnUrl = hashLocation(window.location.hash).search.get(RETURN_URL_PARAM);
     if (returnUrl) query.set(RETURN_URL_PARAM, returnUrl);
     query.set('signIn', 'console');
-    openConsoleRoute(`${ROUTES.auth.login}?${query}`, 'replace');
+    openRoute(`${ROUTES.auth.login}?${query}`, 'replace');
   }, []);
 
   const ready = settings !== 'pending' && session !== 'pending' && session !== 'signedIn';
@@ -82,7 +75,7 @@ export function PublicLoginPage() {
             <PublicLoginForm
               samlAuth={typeof settings === 'object' && settings.samlAuth}
               onAnswer={onAnswer}
-              onPasswordExpired={(email) => openConsoleRoute(ROUTES.auth.passwordExpired(email), 'push')}
+              onPasswordExpired={(email) => openRoute(ROUTES.auth.passwordExpired(email), 'push')}
             />
           )}
         </div>

@@ -5,15 +5,16 @@ import {
 } from '@moat/contracts/constants';
 import { ROUTES } from '@moat/contracts/routes';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useAlive } from '../../components/public/use-alive';
 import { isApiError } from '../../lib/http';
 import type { TranslationKey } from '../../lib/i18n';
 import { withRetries } from '../../lib/retry';
+import { openRoute } from '../../lib/return-url';
 import { type ActionParams, messageIdOf } from './action-params';
 import { getEntityExists } from './api/entity-exists';
 import { checkIdentificationNeeded } from './api/identification-needed';
 import { verifyRecipient } from './api/verify-recipient';
 import type { FlowAdapter, FlowMessage, FlowTexts, Outcome, Proof } from './flow-types';
-import { goTo } from './navigation';
 
 /** A message above a form: an error, or information (e.g. "a code is on its way"). */
 export interface Notice {
@@ -91,8 +92,7 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
   const [step, setStep] = useState<FlowStep>({ name: 'progress' });
   const [pending, setPending] = useState<Calls>({ verify: false, perform: false, request: false });
   const retries = useRef(0);
-  /** False once the page has gone: answers arriving later change nothing. */
-  const alive = useRef(true);
+  const alive = useAlive();
   const rounds = useRef(0);
   const redisplayTimer = useRef<number | undefined>(undefined);
 
@@ -184,7 +184,7 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
             abort.signal,
           );
           if (!exists.isExists) {
-            if (!abort.signal.aborted) goTo(ROUTES.errors.gone);
+            if (!abort.signal.aborted) openRoute(ROUTES.errors.gone);
             return;
           }
         } catch {
@@ -208,7 +208,6 @@ export function usePublicFlow(adapter: FlowAdapter, params: ActionParams) {
       else void run(null);
     })();
     return () => {
-      alive.current = false;
       abort.abort();
       window.clearTimeout(redisplayTimer.current);
     };

@@ -4,6 +4,7 @@ import { AUTH_API, PASSWORD_EXPIRED_MESSAGE } from '@moat/contracts/auth-paths';
 import { ROUTES } from '@moat/contracts/routes';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { Button, Field, Message } from '../../../components/public/ui';
+import { useAlive } from '../../../components/public/use-alive';
 import { messageKeyOf } from '../../../lib/error-messages';
 import { serverFieldErrors } from '../../../lib/form-errors';
 import { apiGet, apiPost, isApiError } from '../../../lib/http';
@@ -46,6 +47,8 @@ function useCaptchaSession() {
         import('../captcha/altcha-solver').then((module) => module.createAltchaSolver(url)),
     });
     session.current = created;
+    // A focus before this effect ran (Preact runs it after the paint) still warms it up.
+    if (warm.current) created.prepare();
     return () => {
       created.dispose();
       if (session.current === created) session.current = null;
@@ -85,13 +88,7 @@ export function PublicLoginForm({
   const [failure, setFailure] = useState<unknown>(null);
   const [approvalNeeded, setApprovalNeeded] = useState(false);
   const [pending, setPending] = useState(false);
-  const alive = useRef(true);
-  useEffect(
-    () => () => {
-      alive.current = false;
-    },
-    [],
-  );
+  const alive = useAlive();
 
   const focusFirst = (found: Errors) => {
     const first = (['email', 'password'] as const).find((name) => found[name]);
