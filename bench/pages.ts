@@ -121,6 +121,11 @@ export async function benchPages() {
         `| ${w.page} | ${w.files} | ${kb(w.gzipBytes)} | ${kb(w.sentBytes)} (${(w.sentBytes / w.gzipBytes).toFixed(2)}×) | ${s?.performance ?? '–'} | ${s?.accessibility ?? '–'} |`,
       );
     }
+    // Where the signed-in dashboard's weight is (its budget is the hardest to keep).
+    const dashboard = weights.find((w) => w.page === 'signed-in dashboard');
+    console.log("\nThe signed-in dashboard's largest files (gzip):");
+    for (const file of dashboard?.byFile.slice(0, 15) ?? [])
+      console.log(`  ${kb(file.gzipBytes)}  ${file.name}`);
     return { weights, lighthouse: scores };
   } finally {
     await moat.stop();

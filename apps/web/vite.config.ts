@@ -40,6 +40,19 @@ function versionFile(buildId: string): Plugin {
   };
 }
 
+/**
+ * `react` and `react-dom` as Preact's compatibility layer, for the production build: React DOM
+ * alone is about 60 KB gzip, Preact's layer about 5 KB. `react` itself is `src/react-on-preact`
+ * (the layer plus React 19.2's `Activity`, which Mantine imports).
+ */
+const REACT_ON_PREACT = [
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+  { find: /^react$/, replacement: path.join(import.meta.dirname, 'src/react-on-preact/react.ts') },
+];
+
 export default defineConfig(({ command }) => {
   // A new id for every production build; 'dev' for the dev server.
   const buildId =
@@ -64,9 +77,14 @@ export default defineConfig(({ command }) => {
       precompress(),
     ],
     define: { __MOAT_BUILD_ID__: JSON.stringify(buildId) },
+    // The console's production build runs on Preact's React compatibility layer (issue 14's
+    // dashboard budget); the dev server and the unit tests run it on React.
+    resolve: command === 'build' ? { alias: REACT_ON_PREACT } : {},
     build: {
       outDir: 'dist',
       emptyOutDir: true,
+      // MOAT_SOURCEMAP=1: with source maps, to see what each chunk holds.
+      sourcemap: process.env.MOAT_SOURCEMAP === '1',
       assetsDir: 'assets',
       // Content-hashed names: the API caches everything under /assets for a year.
       rolldownOptions: {

@@ -8,6 +8,8 @@ export interface PageWeight {
   gzipBytes: number;
   /** The response bodies on the wire (Brotli or gzip as the server chose). */
   sentBytes: number;
+  /** Each file's name (the last part of its path) and gzip bytes, largest first. */
+  byFile: Array<{ name: string; gzipBytes: number }>;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface PageWeight {
  * network is idle (the lazy chunks of the route included).
  */
 export async function weighPage(page: Page, url: string, ready: RegExp): Promise<PageWeight> {
-  const loaded: Array<Promise<{ gzip: number; sent: number }>> = [];
+  const loaded: Array<Promise<{ name: string; gzip: number; sent: number }>> = [];
   const weigh = (request: Request) => {
     if (!['script', 'stylesheet'].includes(request.resourceType())) return;
     loaded.push(
@@ -23,7 +25,8 @@ export async function weighPage(page: Page, url: string, ready: RegExp): Promise
         const response = await request.response();
         const body = (await response?.body()) ?? Buffer.alloc(0);
         const sizes = await request.sizes();
-        return { gzip: gzipSync(body, { level: 9 }).length, sent: sizes.responseBodySize };
+        const name = new URL(request.url()).pathname.split('/').pop() ?? '';
+        return { name, gzip: gzipSync(body, { level: 9 }).length, sent: sizes.responseBodySize };
       })(),
     );
   };
@@ -47,6 +50,7 @@ export async function weighPage(page: Page, url: string, ready: RegExp): Promise
     files: files.length,
     gzipBytes: files.reduce((s, f) => s + f.gzip, 0),
     sentBytes: files.reduce((s, f) => s + f.sent, 0),
+    byFile: files.map((f) => ({ name: f.name, gzipBytes: f.gzip })).sort((a, b) => b.gzipBytes - a.gzipBytes),
   };
 }
 

@@ -8,10 +8,9 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/AppProviders';
 import { createAppRouter } from './app/router';
-import { createI18n } from './lib/i18n';
+import { i18n } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 
-const i18n = createI18n();
 document.documentElement.lang = i18n.language;
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
@@ -21,7 +20,7 @@ if (!container) throw new Error('index.html has no #root element');
 
 createRoot(container).render(
   <StrictMode>
-    <AppProviders queryClient={queryClient} i18n={i18n}>
+    <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProviders>
   </StrictMode>,

@@ -1,7 +1,7 @@
 import { Modal, Text } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
-import { useTranslation } from 'react-i18next';
 import { InfoDialog } from '../components/ui/InfoDialog';
+import { useTranslation } from '../lib/i18n';
 
 /** SPEC §8 "Global": a trial that has expired blocks the console: 700 px, not closable, no cancel. */
 export function TrialExpiredDialog() {

@@ -1,10 +1,10 @@
 import { Button } from '@mantine/core';
 import { ROUTES } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
 import { ApiErrorAlert } from '../components/ui/ApiErrorAlert';
 import { CenteredPage } from '../components/ui/CenteredPage';
 import { MessagePanel } from '../components/ui/MessagePanel';
+import { useTranslation } from '../lib/i18n';
 
 /** What a route shows when its loader or component fails: the mapped message and a way on. */
 export function RouteErrorPage() {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './i18n';
 import { codeError } from './one-time-code';
 import type { FieldMessage } from './use-form';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './i18n';
 
 /** Sets the browser tab title to "<title> - <app name>" while the calling page is shown. */
 export function useDocumentTitle(title: string): void {

@@ -1,8 +1,8 @@
 import { type ChangeEvent, type FormEvent, useCallback, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { serverFieldErrors } from './form-errors';
 import type { ApiError } from './http';
 import type { TranslationKey } from './i18n';
+import { useTranslation } from './i18n';
 
 /** A validation message: a translation key and its interpolation values. */
 export interface FieldMessage {

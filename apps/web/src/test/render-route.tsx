@@ -8,7 +8,6 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '../app/AppProviders';
 import { createRoutes } from '../app/router';
-import { createI18n } from '../lib/i18n';
 
 export const PUBLIC_FEATURES: PublicFeatures = {
   checkpointTheme: false,
@@ -115,7 +114,7 @@ export function renderRoute(path: string) {
   });
   const router = createMemoryRouter(createRoutes(queryClient), { initialEntries: [path] });
   const view = render(
-    <AppProviders queryClient={queryClient} i18n={createI18n()}>
+    <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProviders>,
   );

@@ -1,8 +1,8 @@
 import { Divider, Paper } from '@mantine/core';
 import { API } from '@moat/contracts/api-paths';
-import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { BrandLogo } from '../../components/ui/BrandLogo';
+import { useTranslation } from '../../lib/i18n';
 
 /** The sign-in area's shared panel: the organisation's logo (or the brand's), vertical divider (horizontal on narrow screens), page. */
 export function AuthLayout() {

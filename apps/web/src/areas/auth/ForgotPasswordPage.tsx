@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { ForgotPasswordForm } from '../../features/auth/components/ForgotPasswordForm';
+import { useTranslation } from '../../lib/i18n';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 export function ForgotPasswordPage() {

@@ -1,7 +1,7 @@
 import { ROUTES } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { PasswordExpiredForm } from '../../features/auth/components/PasswordExpiredForm';
+import { useTranslation } from '../../lib/i18n';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 export function PasswordExpiredPage() {

@@ -1,8 +1,8 @@
 import { ROUTES } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { AuthNotice } from '../../features/auth/components/AuthNotice';
 import { ResetPasswordForm } from '../../features/auth/components/ResetPasswordForm';
+import { useTranslation } from '../../lib/i18n';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 export function ResetPasswordPage() {

@@ -1,8 +1,8 @@
 import { ROUTES } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { CenteredPage } from '../../components/ui/CenteredPage';
 import { MessagePanel } from '../../components/ui/MessagePanel';
 import { usePublicFeatures } from '../../features/public-settings/api/get-public-features';
+import { useTranslation } from '../../lib/i18n';
 
 /** The not-found message; the checkpoint theme has its own wording (SPEC §2.3). */
 export function NotFoundMessage() {

@@ -1,11 +1,11 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { ROUTES } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MessagePanel } from '../../components/ui/MessagePanel';
 import { onboardingQueryOptions } from '../../features/onboarding/api/onboarding';
 import { OnboardingWizard } from '../../features/onboarding/components/OnboardingWizard';
+import { useTranslation } from '../../lib/i18n';
 import { OnboardingFrame } from './OnboardingLayout';
 
 /** /onboarding: the set-up of the organisation's mail flow. */

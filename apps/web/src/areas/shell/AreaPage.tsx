@@ -1,7 +1,7 @@
 import { ROUTES, SHELL_AREAS } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { NAV_ITEMS, navTrail, PAGE_ONLY_ITEMS } from '../../features/navigation/nav-items';
+import { useTranslation } from '../../lib/i18n';
 import { type Crumb, NotInEdition, PageFrame } from './PageFrame';
 import { ScreenSuspense, screenOf } from './screens';
 

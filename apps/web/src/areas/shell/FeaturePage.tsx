@@ -1,6 +1,6 @@
 import { ROUTES, SHELL_AREAS } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { useTranslation } from '../../lib/i18n';
 import { type Crumb, NotInEdition, PageFrame } from './PageFrame';
 
 /** v1/{feature}[/{subfeature}[/{id}]]: screens of the classic console, framed under their area. */

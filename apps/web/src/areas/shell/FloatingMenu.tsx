@@ -5,7 +5,7 @@ import {
   FLOATING_MENU_OPEN_DELAY_MS,
 } from '@moat/contracts/constants';
 import { type CSSProperties, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { ShellIcon } from './ShellIcons';
 
 const PANEL_STYLE = {

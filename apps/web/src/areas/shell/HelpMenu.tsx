@@ -1,8 +1,8 @@
 import { ActionIcon, Menu, VisuallyHidden } from '@mantine/core';
 import { API } from '@moat/contracts/api-paths';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PRODUCT_UPDATES_PATH, SERVICE_STATUS_PATH } from '../../features/navigation/nav-items';
+import { useTranslation } from '../../lib/i18n';
 import { ShellIcon } from './ShellIcons';
 
 /** SPEC §2.4 help menu: version info dialog, status, product updates, documentation, contact support. */

@@ -1,7 +1,7 @@
 import { Button, EmptyState } from '@mantine/core';
 import { ROUTES } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../lib/i18n';
 
 /**
  * The no-access page (SPEC §2.5): where the shell's guards send a user who opened a page their

@@ -4,7 +4,6 @@ import type { CurrentUser } from '@moat/contracts/current-user';
 import { ROUTES } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLoaderData, useLocation, useSearchParams } from 'react-router';
 import { AppLogo } from '../../components/ui/AppLogo';
 import { NotificationsProvider } from '../../components/ui/Notifications';
@@ -19,6 +18,7 @@ import { showsUnifiedQuarantineToggle } from '../../features/unified-quarantine/
 import { useAlertBadge } from '../../features/user-interaction-dashboard/api/get-alert-badge';
 import { deploymentQueryOptions } from '../../lib/console-data/get-deployment';
 import { incidentsQueryOptions } from '../../lib/console-data/get-incidents';
+import { useTranslation } from '../../lib/i18n';
 import { useSavedTheme } from '../../lib/use-saved-theme';
 import { FloatingMenu } from './FloatingMenu';
 import { HelpMenu } from './HelpMenu';

@@ -12,7 +12,6 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/AppProviders';
 import { apiGet } from '../../lib/http';
-import { createI18n } from '../../lib/i18n';
 import { buildDeployment, consoleHandlers } from '../../test/console-status-fixtures';
 import { buildCurrentUser, jsonResponse, stubApi } from '../../test/render-route';
 import { NavbarLabel, ShellStatus } from './ShellStatus';
@@ -63,7 +62,7 @@ function renderStatus({
   const api = stubApi({ ...consoleHandlers(features, deployment), ...handlers });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const view = render(
-    <AppProviders queryClient={queryClient} i18n={createI18n()}>
+    <AppProviders queryClient={queryClient}>
       <NavbarLabel user={user} />
       <ShellStatus user={user} />
     </AppProviders>,

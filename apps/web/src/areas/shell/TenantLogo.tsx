@@ -1,6 +1,6 @@
 import { API } from '@moat/contracts/api-paths';
-import { useTranslation } from 'react-i18next';
 import { BrandLogo } from '../../components/ui/BrandLogo';
+import { useTranslation } from '../../lib/i18n';
 
 /** The side menu's logo: the tenant's custom logo, or the brand's own when there is none. */
 export function TenantLogo({ size }: { size: number }) {

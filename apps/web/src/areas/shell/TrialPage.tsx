@@ -5,11 +5,11 @@ import type { CurrentUser } from '@moat/contracts/current-user';
 import { ROUTES } from '@moat/contracts/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Navigate, useLoaderData } from 'react-router';
 import { InfoDialog } from '../../components/ui/InfoDialog';
 import { deploymentQueryOptions } from '../../lib/console-data/get-deployment';
 import { requestTrialExtension } from '../../lib/console-data/request-trial-extension';
+import { useTranslation } from '../../lib/i18n';
 import { queryKeys } from '../../lib/query-keys';
 import { PageFrame } from './PageFrame';
 

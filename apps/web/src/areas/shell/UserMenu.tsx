@@ -3,10 +3,10 @@ import type { CurrentUser } from '@moat/contracts/current-user';
 import { ROUTES } from '@moat/contracts/routes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { mfaSettingsQueryOptions } from '../../features/mfa/api/get-mfa-settings';
+import { useTranslation } from '../../lib/i18n';
 
 const AccountDialog = lazy(() =>
   import('../../features/account/components/AccountDialog').then((module) => ({

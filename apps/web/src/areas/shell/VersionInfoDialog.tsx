@@ -13,9 +13,9 @@ import {
 import type { EnvironmentComponents } from '@moat/contracts/console';
 import { DIALOG_WIDTH, VERSION_DIALOG_HEIGHT_PX } from '@moat/contracts/constants';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { environmentComponentsQueryOptions } from '../../lib/console-data/get-environment-components';
 import { versionQueryOptions } from '../../lib/console-data/get-version';
+import { useTranslation } from '../../lib/i18n';
 import './shell.css';
 
 type Component = EnvironmentComponents['services'][number];

@@ -1,7 +1,7 @@
 import { Center, Loader, VisuallyHidden } from '@mantine/core';
 import { MESSAGE_TRACE_ROUTES, ROUTES } from '@moat/contracts/routes';
 import { type ComponentType, lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /**
  * The console's screens by path, each its own lazy chunk: a page under an area shows the screen

@@ -1,7 +1,7 @@
 import { ROUTES } from '@moat/contracts/routes';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { TranslationKey } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n';
 import { PageFrame } from '../shell/PageFrame';
 
 /** A screen of the User Interaction area: Home / User Interaction / its title. */

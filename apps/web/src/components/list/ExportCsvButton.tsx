@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { buildUrl, type QueryParams } from '../../lib/http';
+import { useTranslation } from '../../lib/i18n';
 
 /**
  * Downloads the list as CSV under its current filters and sort: a plain link to the export

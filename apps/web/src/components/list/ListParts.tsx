@@ -1,10 +1,10 @@
 import { Button, Drawer, Group, Pagination, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/quarantine-admin';
-import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
+import type { TFunction } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n';
 
 export function subjectOf(t: TFunction, subject: string): string {
   return subject || t('quarantine.list.noSubject');

@@ -1,7 +1,7 @@
 import { Alert, Button, Center, EmptyState, Loader, Stack, Table, VisuallyHidden } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { ApiErrorMessage } from '../ui/ApiErrorAlert';
 import { TableScroll } from '../ui/TableScroll';
 import { ListFooter } from './ListParts';

@@ -1,7 +1,7 @@
 import { Group, NativeSelect, TextInput } from '@mantine/core';
 import { DATE_RANGE_PRESETS } from '@moat/contracts/list';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import type { RangeChoice } from './use-list-state';
 
 export interface ListFilter {

@@ -1,6 +1,6 @@
 import { Table, UnstyledButton } from '@mantine/core';
 import type { SortDirection } from '@moat/contracts/list';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /**
  * A column header that sorts its list: a button in the header cell, `aria-sort` on the cell so a

@@ -1,7 +1,7 @@
 import { Button, Code, CopyButton, Group, Image, Stack, Text } from '@mantine/core';
 import type { MfaEnrolment as Enrolment } from '@moat/contracts/auth';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { CodeInput, type CodeInputBinding } from '../ui/CodeInput';
 
 const QR_SIZE_PX = 176;

@@ -1,8 +1,8 @@
 import { Alert, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { messageKeyOf } from '../../lib/error-messages';
 import { isApiError } from '../../lib/http';
 import type { TranslationKey } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n';
 
 interface ApiErrorMessageProps {
   error: unknown;

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** The product mark: a shield inside a moat ring. Uses the primary colour, so brand themes tint it. */
 export function AppLogo({ size = 40 }: { size?: number }) {

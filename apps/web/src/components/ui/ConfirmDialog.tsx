@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** Asks before an action that cannot be undone: a title, a text, Cancel and the action's button. */
 export function ConfirmDialog({

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** A dialog that only tells something: a title, a text and an OK button. */
 export function InfoDialog({

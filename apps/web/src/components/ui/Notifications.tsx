@@ -1,6 +1,6 @@
 import { Notification } from '@mantine/core';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** How long a notification stays before it goes by itself. */
 export const NOTIFICATION_TIMEOUT_MS = 8_000;

@@ -1,7 +1,7 @@
 import { Loader, VisuallyHidden } from '@mantine/core';
 import { PAGE_LOADER_FADE_MS } from '@moat/contracts/constants';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /**
  * A full-page loader that covers the page until `done`, then fades out over PAGE_LOADER_FADE_MS

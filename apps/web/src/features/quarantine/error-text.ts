@@ -1,6 +1,6 @@
-import type { TFunction } from 'i18next';
 import { messageKeyOf } from '../../lib/error-messages';
 import { isApiError } from '../../lib/http';
+import type { TFunction } from '../../lib/i18n';
 
 /** The words of a failed decision: the server's reason for a 4xx (e.g. "already declined"), else the code's message. */
 export function decisionErrorText(t: TFunction, error: unknown): string {

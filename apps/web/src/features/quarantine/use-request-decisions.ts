@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/ui/Notifications';
+import { useTranslation } from '../../lib/i18n';
 import { useApproveRestoreRequest } from './api/approve-restore-request';
 import { useDecideRestoreRequests } from './api/bulk-restore-requests';
 import { useDeclineRestoreRequest } from './api/decline-restore-request';

@@ -18,11 +18,11 @@ import { PASSWORD_MIN_LENGTH } from '@moat/contracts/constants';
 import type { OwnSession } from '@moat/contracts/current-user';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http';
+import { useTranslation } from '../../../lib/i18n';
 import { mfaSettingsQueryOptions } from '../../mfa/api/get-mfa-settings';
 import {
   ownSessionsQueryOptions,

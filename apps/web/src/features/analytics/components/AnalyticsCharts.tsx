@@ -14,9 +14,9 @@ import {
 } from '@mantine/core';
 import type { AnalyticsDashboard } from '@moat/contracts/analytics';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { type DrillRange, mailExplorerHref, securityEventsHref } from '../drill-down';
 
 /** A chart's frame: its heading names it for the page outline and for the table that stands in for it. */

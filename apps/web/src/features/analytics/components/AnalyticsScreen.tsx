@@ -17,10 +17,10 @@ import {
 } from '@mantine/core';
 import { DATE_RANGE_PRESETS, type DateRangePreset } from '@moat/contracts/list';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { type RangeChoice, rangeQuery } from '../../../components/list/use-list-state';
 import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
+import { useTranslation } from '../../../lib/i18n';
 import { useAnalytics } from '../api/get-analytics';
 import { ACTION_SERIES, type DrillRange, VERDICT_SERIES } from '../drill-down';
 import { AuthRates, EnginesChart, TopTable, VolumeChart } from './AnalyticsCharts';

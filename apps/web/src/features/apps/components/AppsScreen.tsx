@@ -21,11 +21,11 @@ import {
   SECURITY_TOOLS,
 } from '@moat/contracts/deployment';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { appsQueryOptions } from '../../../lib/console-data/get-apps';
 import { environmentComponentsQueryOptions } from '../../../lib/console-data/get-environment-components';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { useSetApps } from '../api/set-apps';
 

@@ -1,7 +1,7 @@
 import { Anchor } from '@mantine/core';
 import { ROUTES } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../../lib/i18n';
 
 export function BackToLoginLink() {
   const { t } = useTranslation();

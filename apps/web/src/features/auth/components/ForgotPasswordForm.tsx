@@ -1,10 +1,10 @@
 import { Text, TextInput } from '@mantine/core';
 import { ROUTES } from '@moat/contracts/routes';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { InfoDialog } from '../../../components/ui/InfoDialog';
 import { isApiError } from '../../../lib/http';
+import { useTranslation } from '../../../lib/i18n';
 import { useForm } from '../../../lib/use-form';
 import { useForgotPassword } from '../api/forgot-password';
 import { useCaptcha } from '../captcha/use-captcha';

@@ -1,8 +1,8 @@
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { useTranslation } from '../../../lib/i18n';
 import { useSubmitLoginReason } from '../api/submit-login-reason';
 
 /**

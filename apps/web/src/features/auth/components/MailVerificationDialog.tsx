@@ -1,12 +1,12 @@
 import { Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { DIALOG_WIDTH, MAIL_VERIFICATION_MAX_ATTEMPTS } from '@moat/contracts/constants';
 import { type FormEvent, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { CodeInput } from '../../../components/ui/CodeInput';
 import { NoticeAlert } from '../../../components/ui/NoticeAlert';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { useCodeField } from '../../../lib/use-code-field';
 import { useCountdown } from '../../../lib/use-countdown';
 import { useSendMailVerification } from '../api/send-mail-verification';

@@ -1,5 +1,5 @@
 import { PasswordInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { InputBinding } from '../../../lib/use-form';
 
 type Field = 'newPassword' | 'confirmPassword';

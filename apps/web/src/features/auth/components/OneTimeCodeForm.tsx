@@ -1,9 +1,9 @@
 import { Button, Text } from '@mantine/core';
 import { type FormEvent, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { CodeInput } from '../../../components/ui/CodeInput';
 import { NoticeAlert } from '../../../components/ui/NoticeAlert';
+import { useTranslation } from '../../../lib/i18n';
 import { useCodeField } from '../../../lib/use-code-field';
 import { useVerifyMfaCode } from '../api/verify-mfa-code';
 import { restartNotice, type SignInStepProps } from '../sign-in-step';

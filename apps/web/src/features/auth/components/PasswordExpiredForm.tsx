@@ -1,9 +1,9 @@
 import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
 import { InfoDialog } from '../../../components/ui/InfoDialog';
+import { useTranslation } from '../../../lib/i18n';
 import { useForm } from '../../../lib/use-form';
 import { useChangeExpiredPassword } from '../api/change-expired-password';
 import { validatePasswordExpired } from '../validation';

@@ -2,10 +2,10 @@ import { Button, Center, Group, Loader, Modal, Stack, Text, VisuallyHidden } fro
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import { MfaEnrolment } from '../../../components/mfa/MfaEnrolment';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { NoticeAlert } from '../../../components/ui/NoticeAlert';
+import { useTranslation } from '../../../lib/i18n';
 import { useCodeField } from '../../../lib/use-code-field';
 import { requiredMfaEnrolmentQueryOptions } from '../api/setup-mfa-public';
 import { useVerifyMfaPublic } from '../api/verify-mfa-public';

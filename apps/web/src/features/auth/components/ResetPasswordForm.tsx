@@ -1,6 +1,6 @@
 import { ROUTES } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { useTranslation } from '../../../lib/i18n';
 import { useForm } from '../../../lib/use-form';
 import { useResetPassword } from '../api/reset-password';
 import { validateResetPassword } from '../validation';

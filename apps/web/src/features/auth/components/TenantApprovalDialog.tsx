@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { InfoDialog } from '../../../components/ui/InfoDialog';
+import { useTranslation } from '../../../lib/i18n';
 
 /** A hidden (support) user whose tenant has support access off cannot sign in (SPEC §4 "Maintenance rule"). */
 export function TenantApprovalDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {

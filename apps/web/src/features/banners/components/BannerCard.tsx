@@ -1,6 +1,6 @@
 import { CloseButton, Group, Paper, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { BannerPhase } from '../use-banner-phase';
 
 /** One banner of the stack: a titled card with a close button, sliding with its phase. */

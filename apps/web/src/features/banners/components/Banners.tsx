@@ -1,7 +1,7 @@
 import { useMediaQuery } from '@mantine/hooks';
 import type { LearningMode } from '@moat/contracts/console';
 import { BANNERS_MIN_WIDTH_PX } from '@moat/contracts/constants';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { LearningBanner } from './LearningBanner';
 import { WelcomeBanner } from './WelcomeBanner';
 import '../banners.css';

@@ -2,7 +2,7 @@ import { Anchor, Button, Modal, Progress, Stack, Text } from '@mantine/core';
 import type { LearningMode } from '@moat/contracts/console';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { safeExternalHref } from '../safe-href';
 import { useBannerPhase } from '../use-banner-phase';
 import { BannerCard } from './BannerCard';

@@ -1,6 +1,6 @@
 import { Anchor, Button, Collapse, Group, Text } from '@mantine/core';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useBannerPhase } from '../use-banner-phase';
 import { hideWelcomeBanner, isWelcomeBannerHidden } from '../welcome-dismissal';
 import { BannerCard } from './BannerCard';

@@ -17,9 +17,9 @@ import { THEMES, type ThemeMode } from '@moat/contracts/constants';
 import { LOGO_MAX_BYTES, LOGO_MIME_TYPES, type LogoMime } from '@moat/contracts/customization';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { BrandLogo } from '../../../components/ui/BrandLogo';
+import { useTranslation } from '../../../lib/i18n';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import {
   customizationQueryOptions,

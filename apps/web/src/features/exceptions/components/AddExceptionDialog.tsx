@@ -11,9 +11,9 @@ import {
   normalizeExceptionValue,
 } from '@moat/contracts/exceptions';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { messageKeyOf } from '../../../lib/error-messages';
 import { isApiError } from '../../../lib/http';
+import { useTranslation } from '../../../lib/i18n';
 import { useCreateException } from '../api/create-exception';
 import { KIND_LABEL, LIST_LABEL, PLACEHOLDER, SCOPE_LABEL } from '../labels';
 import { DEFAULT_KIND } from '../scopes';

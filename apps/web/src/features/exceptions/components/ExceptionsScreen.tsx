@@ -8,7 +8,6 @@ import {
   type ExceptionEntry,
 } from '@moat/contracts/exceptions';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { DateCell } from '../../../components/list/ListParts';
@@ -19,6 +18,7 @@ import { useListState } from '../../../components/list/use-list-state';
 import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { messageKeyOf } from '../../../lib/error-messages';
 import { formatDateTime } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
 import { useDeleteException } from '../api/delete-exception';
 import { useExceptions } from '../api/get-exceptions';
 import { KIND_LABEL, LIST_LABEL, SCOPE_LABEL } from '../labels';

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import { type FormEvent, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { messageKeyOf } from '../../../lib/error-messages';
 import { isApiError } from '../../../lib/http';
+import { useTranslation } from '../../../lib/i18n';
 import { useImportExceptions } from '../api/import-exceptions';
 
 /** A file's text (FileReader: older browsers have no File.text). */

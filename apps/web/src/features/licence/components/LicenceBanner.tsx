@@ -4,9 +4,9 @@ import type { CurrentUser } from '@moat/contracts/current-user';
 import type { FeatureFlags } from '@moat/contracts/features';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { InfoDialog } from '../../../components/ui/InfoDialog';
 import { requestLicenceContact } from '../../../lib/console-data/request-licence-contact';
+import { useTranslation } from '../../../lib/i18n';
 import {
   dismissLicenceBanner,
   formatLicenceDate,

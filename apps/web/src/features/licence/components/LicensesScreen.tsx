@@ -1,6 +1,5 @@
 import { Alert, Button, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { Field } from '../../../components/ui/Field';
 import { TableScroll } from '../../../components/ui/TableScroll';
@@ -8,6 +7,7 @@ import { deploymentQueryOptions } from '../../../lib/console-data/get-deployment
 import { licenceSeatsQueryOptions } from '../../../lib/console-data/get-licence-seats';
 import { requestLicenceContact } from '../../../lib/console-data/request-licence-contact';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { Loading, Section, StateBadge } from '../../system-status/components/parts';
 
 /**

@@ -2,7 +2,7 @@ import { Badge } from '@mantine/core';
 import type { DeploymentConfig } from '@moat/contracts/console';
 import type { CurrentUser } from '@moat/contracts/current-user';
 import type { FeatureFlags } from '@moat/contracts/features';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { type NavbarLabelKind, navbarLabel } from '../licence-status';
 
 const COLOR: Record<NavbarLabelKind, string> = {

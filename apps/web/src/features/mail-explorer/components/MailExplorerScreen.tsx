@@ -9,7 +9,6 @@ import {
 } from '@moat/contracts/mail-explorer';
 import { messageTracePath, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { DateCell, subjectOf } from '../../../components/list/ListParts';
@@ -18,6 +17,7 @@ import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
 import { formatBytes } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
 import { useMailLog } from '../api/get-mail-log';
 import {
   authResultOf,

@@ -14,11 +14,11 @@ import {
 } from '@mantine/core';
 import type { MessageTrace, TraceEntry } from '@moat/contracts/message-trace';
 import { MESSAGE_TRACE_ROUTES } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import {
   authResultOf,
   DELIVERY_LABEL,

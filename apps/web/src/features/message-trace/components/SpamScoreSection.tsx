@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { SpamExplanation } from '@moat/contracts/message-trace';
 import type { SpamLabel } from '@moat/contracts/spam-learning';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useLearnMessage } from '../api/learn-message';
 
 const ENGINE_NAME: Record<string, string> = {

@@ -2,7 +2,6 @@ import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
 import { ATTACHMENT_SORTS, USER_INTERACTION_API } from '@moat/contracts/phishing-reports';
 import { ATTACHMENT_STATES } from '@moat/contracts/quarantine-admin';
 import { heldMessageTracePath } from '@moat/contracts/routes';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { DateCell, MessageCell, subjectOf } from '../../../components/list/ListParts';
@@ -11,6 +10,7 @@ import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
 import { formatBytes } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
 import { useModifiedAttachments } from '../api/get-modified-attachments';
 
 const RESTORE_COLOR = {

@@ -2,13 +2,13 @@ import { Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/cor
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import type { MyMessage } from '@moat/contracts/my-quarantine';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { DateCell, MessageCell, PreviewDrawer, subjectOf } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { ListToolbar } from '../../../components/list/ListToolbar';
 import { useListState } from '../../../components/list/use-list-state';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { StatusNotice } from '../../../components/ui/StatusNotice';
+import { useTranslation } from '../../../lib/i18n';
 import { StatusBadge, VerdictBadge } from '../../quarantine/components/Badges';
 import { LoadedPreview } from '../../quarantine/components/MessagePreview';
 import { useMyMessage, useMyMessages, useRestoreMine } from '../api/my-quarantine';

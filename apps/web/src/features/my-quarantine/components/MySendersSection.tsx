@@ -19,7 +19,6 @@ import {
   normalizeMySender,
 } from '@moat/contracts/my-senders';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { DateCell } from '../../../components/list/ListParts';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
@@ -28,6 +27,7 @@ import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { useAddMySender, useDeleteMySender, useMySenders } from '../api/my-senders';
 
 const LIST_LABEL: Record<MySenderList, TranslationKey> = {

@@ -11,8 +11,8 @@ import {
 } from '@mantine/core';
 import type { Incident, IncidentSeverity } from '@moat/contracts/console';
 import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from '../../../lib/i18n';
 import { type NavAction, type NavItem, navLink, navTrail } from '../nav-items';
 import { NavIcon, PinIcon } from './NavIcon';
 import './side-nav.css';

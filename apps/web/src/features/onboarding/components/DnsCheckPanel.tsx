@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, Code, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import type { DnsCheck, DnsCheckStatus, OnboardingState } from '@moat/contracts/onboarding';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { useCheckDns } from '../api/onboarding';
 
 const STATUS: Record<DnsCheckStatus, { color: string; key: TranslationKey }> = {

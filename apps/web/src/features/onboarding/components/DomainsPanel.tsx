@@ -1,8 +1,8 @@
 import { Alert, Badge, Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import type { OnboardingState } from '@moat/contracts/onboarding';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/http';
+import { useTranslation } from '../../../lib/i18n';
 import { useAddDomain, useVerifyDomain } from '../api/onboarding';
 
 /**

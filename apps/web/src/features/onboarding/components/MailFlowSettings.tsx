@@ -1,7 +1,7 @@
 import { Center, Divider, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { useTranslation } from '../../../lib/i18n';
 import { onboardingQueryOptions } from '../api/onboarding';
 import { DnsCheckPanel } from './DnsCheckPanel';
 import { DomainsPanel } from './DomainsPanel';

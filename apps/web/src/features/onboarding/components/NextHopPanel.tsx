@@ -2,9 +2,9 @@ import { Alert, Button, Code, Group, Stack, Text, TextInput } from '@mantine/cor
 import type { OnboardingState } from '@moat/contracts/onboarding';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { isApiError } from '../../../lib/http';
+import { useTranslation } from '../../../lib/i18n';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { useSaveNextHop, useSendTestMessage } from '../api/onboarding';
 

@@ -15,12 +15,12 @@ import {
 import type { Overview } from '@moat/contracts/console';
 import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { overviewQueryOptions } from '../../../lib/console-data/get-overview';
 import { formatDateTime } from '../../../lib/format';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { useCanOpen } from '../../session/use-can-open';
 
 const VERDICTS = ['phishing', 'malware', 'spam', 'suspicious'] as const;

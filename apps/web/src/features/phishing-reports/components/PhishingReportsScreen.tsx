@@ -8,13 +8,13 @@ import {
   USER_INTERACTION_API,
 } from '@moat/contracts/phishing-reports';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { DateCell, MessageCell, subjectOf } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
+import { useTranslation } from '../../../lib/i18n';
 import { decisionErrorText } from '../../quarantine/error-text';
 import { useConfirmPhishingReport } from '../api/confirm-phishing-report';
 import { useDismissPhishingReport } from '../api/dismiss-phishing-report';

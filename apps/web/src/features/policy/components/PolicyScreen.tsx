@@ -33,10 +33,10 @@ import {
 import { RESTORE_MODES, VERDICTS, type Verdict } from '@moat/contracts/quarantine';
 import { ROUTES } from '@moat/contracts/routes';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { isApiError } from '../../../lib/http';
+import { useTranslation } from '../../../lib/i18n';
 import { usePolicy } from '../api/get-policy';
 import { useSavePolicy } from '../api/save-policy';
 import { useWhatIfPolicy } from '../api/what-if-policy';

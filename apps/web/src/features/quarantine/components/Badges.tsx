@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import type { RestoreStatus, Verdict } from '@moat/contracts/quarantine';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { RESTORE_STATUS_COLOR, RESTORE_STATUS_LABEL, VERDICT_COLOR, VERDICT_LABEL } from '../labels';
 
 export function StatusBadge({ status }: { status: RestoreStatus }) {

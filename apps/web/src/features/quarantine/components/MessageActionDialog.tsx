@@ -2,8 +2,8 @@ import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/cor
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import type { MessageBulkResult, MessageSummary } from '@moat/contracts/quarantine-admin';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../../components/ui/Notifications';
+import { useTranslation } from '../../../lib/i18n';
 import { useBulkQuarantineMessages } from '../api/bulk-quarantine-messages';
 import { decisionErrorText } from '../error-text';
 import { BULK_SKIP_REASON_LABEL } from '../labels';

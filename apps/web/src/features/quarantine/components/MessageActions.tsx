@@ -6,10 +6,10 @@ import {
   QUARANTINE_ADMIN_API,
 } from '@moat/contracts/quarantine-admin';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { useNotify } from '../../../components/ui/Notifications';
 import { formatDateTime } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
 import { useBlockSender } from '../api/block-sender';
 import { useSetMessageFeedback } from '../api/set-message-feedback';
 import { decisionErrorText } from '../error-text';

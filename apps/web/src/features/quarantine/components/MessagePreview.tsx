@@ -16,11 +16,11 @@ import {
 import type { MessageDetail } from '@moat/contracts/quarantine-admin';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
 import { Field } from '../../../components/ui/Field';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { formatBytes, formatDateTime } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
 import { useQuarantineMessage } from '../api/get-quarantine-message';
 import { ATTACHMENT_STATE_LABEL, MESSAGE_STATE_LABEL } from '../labels';
 import { VerdictBadge } from './Badges';

@@ -4,7 +4,6 @@ import type { MessageSummary } from '@moat/contracts/quarantine-admin';
 import { LISTED_MESSAGE_STATES, type ListedMessageState } from '@moat/contracts/quarantine-admin';
 import { heldMessageTracePath } from '@moat/contracts/routes';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import {
   DateCell,
@@ -18,6 +17,7 @@ import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { useListControls } from '../../../components/list/use-list-controls';
 import { useNotify } from '../../../components/ui/Notifications';
 import { formatBytes } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
 import { useQuarantineMessages } from '../api/get-quarantine-messages';
 import { useRetryQuarantineMessage } from '../api/retry-quarantine-message';
 import { decisionErrorText } from '../error-text';

@@ -2,7 +2,6 @@ import { Button, Checkbox, Group, Paper, Stack, Table, Text } from '@mantine/cor
 import { RESTORE_STATUSES, type RestoreStatus } from '@moat/contracts/quarantine';
 import type { RestoreRequestItem } from '@moat/contracts/quarantine-admin';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import {
   DateCell,
   MessageCell,
@@ -14,6 +13,7 @@ import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { useListControls } from '../../../components/list/use-list-controls';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
+import { useTranslation } from '../../../lib/i18n';
 import { useRestoreRequests } from '../api/get-restore-requests';
 import { RESTORE_STATUS_LABEL } from '../labels';
 import { type PendingDecision, useRequestDecisions } from '../use-request-decisions';

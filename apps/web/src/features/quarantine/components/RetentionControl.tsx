@@ -1,8 +1,8 @@
 import { Button, Group, NumberInput } from '@mantine/core';
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '@moat/contracts/quarantine-admin';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../../components/ui/Notifications';
+import { useTranslation } from '../../../lib/i18n';
 import { useRetention } from '../api/get-retention';
 import { useSetRetention } from '../api/set-retention';
 import { decisionErrorText } from '../error-text';

@@ -2,8 +2,8 @@ import { Loader, Text, TextInput } from '@mantine/core';
 import { type SEARCH_RESULT_TYPES, type SearchResult, searchResultPath } from '@moat/contracts/console';
 import type { SaasApp } from '@moat/contracts/deployment';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useTranslation } from '../../../lib/i18n';
 import { useQuickSearch } from '../use-quick-search';
 import './quick-search.css';
 

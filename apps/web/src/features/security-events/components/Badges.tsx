@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import {
   EVENT_SEVERITY_COLOR,
   EVENT_SEVERITY_LABEL,

@@ -15,12 +15,12 @@ import {
 import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { eventTracePath, type SecurityEventDetail } from '@moat/contracts/security-events';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { Field } from '../../../components/ui/Field';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { formatDateTime } from '../../../lib/format';
 import { ApiError } from '../../../lib/http';
+import { useTranslation } from '../../../lib/i18n';
 import { useCanOpen } from '../../session/use-can-open';
 import { useSecurityEvent } from '../api/get-security-event';
 import { DECISION_ACTION_LABEL, EVENT_TYPE_LABEL, labelOf, POLICY_SOURCE_LABEL } from '../labels';

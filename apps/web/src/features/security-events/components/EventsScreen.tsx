@@ -8,7 +8,6 @@ import {
   SECURITY_EVENTS_API,
   type SecurityEvent,
 } from '@moat/contracts/security-events';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { DateCell } from '../../../components/list/ListParts';
@@ -16,6 +15,7 @@ import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
+import { useTranslation } from '../../../lib/i18n';
 import { useSecurityEvents } from '../api/get-security-events';
 import { EVENT_SEVERITY_LABEL, EVENT_TYPE_LABEL, EVENT_VERDICT_LABEL, labelOf } from '../labels';
 import { SeverityBadge, VerdictBadge } from './Badges';

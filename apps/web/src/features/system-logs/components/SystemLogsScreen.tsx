@@ -1,13 +1,13 @@
 import { Code, Stack, Table, Text } from '@mantine/core';
 import { AUDIT_ACTOR_TYPES, AUDIT_API, AUDIT_SORTS, type AuditEntry } from '@moat/contracts/audit';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { DateCell } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
+import { useTranslation } from '../../../lib/i18n';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { useAuditLog } from '../api/get-audit-log';
 

@@ -1,10 +1,10 @@
 import { Alert, Stack, Table, Text } from '@mantine/core';
 import { ENGINE_OF_TOOL } from '@moat/contracts/deployment';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { formatDateTime } from '../../../lib/format';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { useServiceStatus } from '../api/system-status';
 
 /** Each engine by the tool it is, to show the name Security Engines gives it. */

@@ -1,10 +1,10 @@
 import { Stack, Table, Text } from '@mantine/core';
 import type { SystemTask } from '@moat/contracts/console';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { formatDateTime } from '../../../lib/format';
 import type { TranslationKey } from '../../../lib/i18n';
+import { useTranslation } from '../../../lib/i18n';
 import { useSystemTasks } from '../api/system-status';
 import { Loading, QueueFigures, Section, StateBadge } from './parts';
 

@@ -1,8 +1,8 @@
 import { Badge, Center, Loader, Paper, SimpleGrid, Text } from '@mantine/core';
 import type { Queues } from '@moat/contracts/console';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
 
 export function Loading({ label }: { label: string }) {
   return (

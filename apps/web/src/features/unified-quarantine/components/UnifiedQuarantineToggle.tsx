@@ -1,9 +1,9 @@
 import { Switch } from '@mantine/core';
 import type { DeploymentConfig } from '@moat/contracts/console';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../../components/ui/Notifications';
 import { setUnifiedQuarantine } from '../../../lib/console-data/set-unified-quarantine';
+import { useTranslation } from '../../../lib/i18n';
 import { queryKeys } from '../../../lib/query-keys';
 
 /**

@@ -13,8 +13,8 @@ import {
 } from '@mantine/core';
 import type { AlertSettings } from '@moat/contracts/phishing-reports';
 import { useId, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { TableScroll } from '../../../components/ui/TableScroll';
+import { useTranslation } from '../../../lib/i18n';
 import { useAlertSettings } from '../api/get-alert-settings';
 import { useUserInteractionSummary } from '../api/get-user-interaction-summary';
 import { useSaveAlertSettings } from '../api/save-alert-settings';

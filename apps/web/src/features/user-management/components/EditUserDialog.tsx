@@ -15,10 +15,10 @@ import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import { ROLES, type Role } from '@moat/contracts/deployment';
 import type { ManagedUser, UpdateUserBody } from '@moat/contracts/users';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { formatDateTime } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
 import { useResendInvite, useResetMfa, useUpdateUser } from '../api/users';
 import { FLAGS, ROLE_LABEL } from '../labels';
 

@@ -2,9 +2,9 @@ import { Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/c
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import { ROLES, type Role } from '@moat/contracts/deployment';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { isApiError } from '../../../lib/http';
+import { useTranslation } from '../../../lib/i18n';
 import { useInviteUser } from '../api/users';
 import { ROLE_LABEL } from '../labels';
 

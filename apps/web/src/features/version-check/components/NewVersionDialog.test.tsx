@@ -3,7 +3,6 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../../app/AppProviders';
-import { createI18n } from '../../../lib/i18n';
 import { NewVersionDialog } from './NewVersionDialog';
 
 describe('NewVersionDialog', () => {
@@ -11,7 +10,7 @@ describe('NewVersionDialog', () => {
     const user = userEvent.setup();
     const onReload = vi.fn();
     render(
-      <AppProviders queryClient={new QueryClient()} i18n={createI18n()}>
+      <AppProviders queryClient={new QueryClient()}>
         <NewVersionDialog onReload={onReload} />
       </AppProviders>,
     );

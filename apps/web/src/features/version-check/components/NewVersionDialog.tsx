@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 
 /** SPEC §4 "Version check": a dialog that cannot be closed; Reload loads the new version. */
 export function NewVersionDialog({ onReload }: { onReload: () => void }) {
