@@ -226,7 +226,9 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         {
           id: SHELL_ROUTE_ID,
           loader: activeUser,
-          lazy: lazyComponent(() => import('../areas/shell/ShellLayout'), 'ShellLayout'),
+          lazy: lazyComponent(() => import('../areas/shell/ShellLayout'), 'ShellLayout', {
+            areaTexts: false,
+          }),
           children: [
             {
               path: USER_INTERACTION_ROUTES.restoreRequests,
@@ -248,13 +250,19 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               (area): RouteObject => ({
                 path: `/${area.path}/*`,
                 loader: areaGuards[area.key] ?? shellGuard,
-                lazy: lazyElement(loadAreaPage, (m) => <m.AreaPage area={area.key} />),
+                lazy: lazyElement(loadAreaPage, (m) => <m.AreaPage area={area.key} />, { areaTexts: false }),
               }),
             ),
             {
               path: ROUTES.archiveSearch,
               loader: shellGuard,
-              lazy: lazyElement(loadAreaPage, (m) => <m.AreaPage area="archiving" section="archiveSearch" />),
+              lazy: lazyElement(
+                loadAreaPage,
+                (m) => <m.AreaPage area="archiving" section="archiveSearch" />,
+                {
+                  areaTexts: false,
+                },
+              ),
             },
             {
               path: ROUTES.trial,

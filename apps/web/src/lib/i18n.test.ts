@@ -1,14 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES } from '@moat/contracts/errors';
 import { SHELL_AREAS } from '@moat/contracts/routes';
 import { describe, expect, it } from 'vitest';
+import enConsole from '../locales/en.json';
+import enAreas from '../locales/en-areas.json';
+import enPublic from '../locales/en-public.json';
 import { errorMessageKey } from './error-messages';
 import { CLIENT_ERROR_CODES } from './http';
-import { en, i18n } from './i18n';
+import { i18n } from './i18n';
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
+const en = { ...enPublic, ...enConsole, ...enAreas };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -157,5 +161,66 @@ describe('translations', () => {
     for (const [key, text] of Object.entries(exact)) {
       expect(i18n.t(key as 'app.name'), key).toBe(text);
     }
+  });
+});
+
+/**
+ * The files a module pulls in without a dynamic `import()`: its static imports, followed through
+ * the source (type-only imports, styles and JSON left out).
+ */
+function staticallyImported(entries: string[]): Set<string> {
+  const found = new Set<string>();
+  const IMPORT =
+    /^(?:import|export)\s+(?!type\b)[^;]*?\sfrom\s+['"](\.[^'"]+)['"]|^import\s+['"](\.[^'"]+)['"]/gms;
+  const resolve = (from: string, spec: string) =>
+    ['', '.ts', '.tsx', '/index.ts', '/index.tsx']
+      .map((ending) => join(dirname(from), spec) + ending)
+      .find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+  const visit = (file: string) => {
+    if (found.has(file)) return;
+    found.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const spec = (match[1] ?? match[2]) as string;
+      if (/\.(css|json)$/.test(spec)) continue;
+      const target = resolve(file, spec);
+      if (target) visit(target);
+    }
+  };
+  for (const entry of entries) visit(join(SRC, entry));
+  return found;
+}
+
+describe('translations split per area', () => {
+  // What the signed-in dashboard shows first: the console's bundle, the shell, the area frame and
+  // the overview (their routes and screen do not wait for `en-areas.json`).
+  const FIRST_PAINT = [
+    'main.tsx',
+    'areas/shell/ShellLayout.tsx',
+    'areas/shell/AreaPage.tsx',
+    'features/overview/components/OverviewDashboard.tsx',
+  ];
+  const loadedFirst = new Set(Object.keys({ ...enPublic, ...enConsole }));
+  const areaNamespaces = Object.keys(enAreas);
+  const areaKey = new RegExp(`['"\`](${areaNamespaces.join('|')})\\.[A-Za-z0-9_.$]`, 'g');
+
+  it('keeps every namespace in one file only', () => {
+    expect(areaNamespaces.filter((namespace) => loadedFirst.has(namespace))).toEqual([]);
+  });
+
+  it('finds the files of the first paint (the scan itself works)', () => {
+    const files = [...staticallyImported(FIRST_PAINT)].map((file) => relative(SRC, file));
+    expect(files).toEqual(
+      expect.arrayContaining(['app/router.tsx', 'features/navigation/components/SideNav.tsx']),
+    );
+    expect(files).not.toContain('features/security-events/components/EventsScreen.tsx');
+  });
+
+  it('shows the dashboard with the words it has from the start (no area words)', () => {
+    const uses = [...staticallyImported(FIRST_PAINT)].flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(areaKey)].map(
+        (match) => `${match[1]} (${relative(SRC, file)})`,
+      ),
+    );
+    expect(uses).toEqual([]);
   });
 });

@@ -1,10 +1,15 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { loadAreaTexts } from '../lib/i18n';
 
 // findBy/waitFor wait up to 5 s (not 1 s): lazy route chunks and the shell's queries take longer
 // on a busy shared machine. Nothing asserts a duration; this is only how long to keep looking.
 configure({ asyncUtilTimeout: 5_000 });
+
+// In the app, the areas' words come with their routes (lib/i18n.ts); a component rendered alone
+// needs them at once.
+await loadAreaTexts();
 
 // The ALTCHA widget needs Web Workers and a secure context; tests use a fake solver.
 vi.mock('../features/auth/captcha/altcha-solver', () => import('./fake-captcha'));

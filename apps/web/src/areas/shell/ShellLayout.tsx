@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, Outlet, useLoaderData, useLocation, useSearchParams } from 'react-router';
 import { AppLogo } from '../../components/ui/AppLogo';
+import { lazyDialog } from '../../components/ui/lazy-dialog';
 import { NotificationsProvider } from '../../components/ui/Notifications';
 import { SideNav } from '../../features/navigation/components/SideNav';
 import { visibleNavItems } from '../../features/navigation/nav-items';
@@ -26,11 +27,12 @@ import { NavbarLabel, ShellStatus } from './ShellStatus';
 import { TenantLogo } from './TenantLogo';
 import { ThemeSwitch } from './ThemeSwitch';
 import { UserMenu } from './UserMenu';
-import { VersionInfoDialog } from './VersionInfoDialog';
 import './shell.css';
 
 /** `?hide_menu` hides the top bar and the side menu (SPEC §2). */
 export const HIDE_MENU_PARAM = 'hide_menu';
+const VersionInfoDialog = lazyDialog(() => import('./VersionInfoDialog').then((m) => m.VersionInfoDialog));
+
 const HEADER_HEIGHT_PX = 56;
 /** Below Mantine's `sm` (48em) the side menu is a drawer behind the burger, with full labels. */
 const NAVBAR_BREAKPOINT = 'sm';

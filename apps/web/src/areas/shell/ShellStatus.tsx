@@ -1,16 +1,20 @@
 import type { CurrentUser } from '@moat/contracts/current-user';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { lazyDialog } from '../../components/ui/lazy-dialog';
 import { Banners } from '../../features/banners/components/Banners';
 import { LicenceBanner } from '../../features/licence/components/LicenceBanner';
 import { LicenceNavbarLabel } from '../../features/licence/components/NavbarLabel';
 import { useParentPortal } from '../../features/parent-portal/use-parent-portal';
-import { NewVersionDialog } from '../../features/version-check/components/NewVersionDialog';
 import { useVersionCheck } from '../../features/version-check/use-version-check';
 import { deploymentQueryOptions } from '../../lib/console-data/get-deployment';
 import { learningModeQueryOptions } from '../../lib/console-data/get-learning-mode';
 import { uiFeaturesQueryOptions } from '../../lib/console-data/get-ui-features';
 import { configureRequestModes } from '../../lib/http';
+
+const NewVersionDialog = lazyDialog(() =>
+  import('../../features/version-check/components/NewVersionDialog').then((m) => m.NewVersionDialog),
+);
 
 /** Loads the page again, to pick up a new version of the app. */
 function reloadPage() {
@@ -46,7 +50,7 @@ export function ShellStatus({ user }: { user: CurrentUser }) {
           learning={learningOn && learning ? learning : null}
         />
       )}
-      {newVersion && <NewVersionDialog onReload={reloadPage} />}
+      <NewVersionDialog opened={newVersion} onReload={reloadPage} />
     </>
   );
 }

@@ -6,15 +6,17 @@ import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { mfaSettingsQueryOptions } from '../../features/mfa/api/get-mfa-settings';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation, withAreaTexts } from '../../lib/i18n';
 
 const AccountDialog = lazy(() =>
-  import('../../features/account/components/AccountDialog').then((module) => ({
+  withAreaTexts(() => import('../../features/account/components/AccountDialog')).then((module) => ({
     default: module.AccountDialog,
   })),
 );
 const MfaDialog = lazy(() =>
-  import('../../features/mfa/components/MfaDialog').then((module) => ({ default: module.MfaDialog })),
+  withAreaTexts(() => import('../../features/mfa/components/MfaDialog')).then((module) => ({
+    default: module.MfaDialog,
+  })),
 );
 
 /**

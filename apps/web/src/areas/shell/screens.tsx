@@ -1,7 +1,7 @@
 import { Center, Loader, VisuallyHidden } from '@mantine/core';
 import { MESSAGE_TRACE_ROUTES, ROUTES } from '@moat/contracts/routes';
 import { type ComponentType, lazy, Suspense } from 'react';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation, withAreaTexts } from '../../lib/i18n';
 
 /**
  * The console's screens by path, each its own lazy chunk: a page under an area shows the screen
@@ -15,16 +15,19 @@ interface ScreenEntry {
   Screen: ComponentType;
 }
 
-const screen = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
-  lazy(async () => ({ default: pick(await load()) }));
+/** A screen's lazy chunk, shown once it and the areas' words are here (the overview needs none). */
+const screen = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType, areaTexts = true) =>
+  lazy(async () => ({ default: pick(await (areaTexts ? withAreaTexts(load) : load())) }));
 
 export const SCREENS: readonly ScreenEntry[] = [
   {
     path: ROUTES.dashboard,
     exact: true,
+    // The signed-in dashboard's first screen: the words the console starts with are enough.
     Screen: screen(
       () => import('../../features/overview/components/OverviewDashboard'),
       (m) => m.OverviewDashboard,
+      false,
     ),
   },
   {

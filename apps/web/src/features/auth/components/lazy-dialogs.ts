@@ -1,18 +1,27 @@
 import { lazy } from 'react';
+import { withAreaTexts } from '../../../lib/i18n';
 
 /**
  * The sign-in dialogs, each in its own chunk: the login page's first load carries none of them
- * (nor the modal code they share) until a sign-in step needs one.
+ * (nor the modal code they share) until a sign-in step needs one. Each comes with the areas' words.
  */
 export const MailVerificationDialog = lazy(() =>
-  import('./MailVerificationDialog').then((module) => ({ default: module.MailVerificationDialog })),
+  withAreaTexts(() => import('./MailVerificationDialog')).then((module) => ({
+    default: module.MailVerificationDialog,
+  })),
 );
 export const RequiredMfaSetupDialog = lazy(() =>
-  import('./RequiredMfaSetupDialog').then((module) => ({ default: module.RequiredMfaSetupDialog })),
+  withAreaTexts(() => import('./RequiredMfaSetupDialog')).then((module) => ({
+    default: module.RequiredMfaSetupDialog,
+  })),
 );
 export const LoginReasonDialog = lazy(() =>
-  import('./LoginReasonDialog').then((module) => ({ default: module.LoginReasonDialog })),
+  withAreaTexts(() => import('./LoginReasonDialog')).then((module) => ({
+    default: module.LoginReasonDialog,
+  })),
 );
 export const TenantApprovalDialog = lazy(() =>
-  import('./TenantApprovalDialog').then((module) => ({ default: module.TenantApprovalDialog })),
+  withAreaTexts(() => import('./TenantApprovalDialog')).then((module) => ({
+    default: module.TenantApprovalDialog,
+  })),
 );

@@ -1,11 +1,14 @@
-import { Anchor, Button, Modal, Progress, Stack, Text } from '@mantine/core';
+import { Button, Progress, Text } from '@mantine/core';
 import type { LearningMode } from '@moat/contracts/console';
-import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import { useState } from 'react';
+import { lazyDialog } from '../../../components/ui/lazy-dialog';
 import { useTranslation } from '../../../lib/i18n';
-import { safeExternalHref } from '../safe-href';
 import { useBannerPhase } from '../use-banner-phase';
 import { BannerCard } from './BannerCard';
+
+const LearningDetailsDialog = lazyDialog(() =>
+  import('./LearningDetailsDialog').then((m) => m.LearningDetailsDialog),
+);
 
 /** Below this, learning is still going on and the banner shows (SPEC §4 "Banners"). */
 export const LEARNING_COMPLETE = 100;
@@ -18,7 +21,6 @@ export function LearningBanner({ learning }: { learning: LearningMode }) {
   const { t } = useTranslation();
   const { phase, dismiss } = useBannerPhase(learning.progress_number < LEARNING_COMPLETE);
   const [details, setDetails] = useState(false);
-  const href = safeExternalHref(learning.modal_popup_href);
 
   return (
     <>
@@ -39,23 +41,7 @@ export function LearningBanner({ learning }: { learning: LearningMode }) {
           {t('banners.learning.details')}
         </Button>
       </BannerCard>
-      <Modal
-        opened={details}
-        onClose={() => setDetails(false)}
-        title={learning.modal_popup_title}
-        size={DIALOG_WIDTH.small}
-        centered
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-      >
-        <Stack gap="md">
-          <Text>{learning.modal_popup_text}</Text>
-          {href && (
-            <Anchor href={href} target="_blank" rel="noopener noreferrer">
-              {learning.modal_popup_href_text}
-            </Anchor>
-          )}
-        </Stack>
-      </Modal>
+      <LearningDetailsDialog learning={learning} opened={details} onClose={() => setDetails(false)} />
     </>
   );
 }

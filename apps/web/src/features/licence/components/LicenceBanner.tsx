@@ -4,7 +4,7 @@ import type { CurrentUser } from '@moat/contracts/current-user';
 import type { FeatureFlags } from '@moat/contracts/features';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { InfoDialog } from '../../../components/ui/InfoDialog';
+import { lazyDialog } from '../../../components/ui/lazy-dialog';
 import { requestLicenceContact } from '../../../lib/console-data/request-licence-contact';
 import { useTranslation } from '../../../lib/i18n';
 import {
@@ -14,6 +14,8 @@ import {
   type LicenceBanner as LicenceBannerState,
   licenceBanner,
 } from '../licence-status';
+
+const InfoDialog = lazyDialog(() => import('../../../components/ui/InfoDialog').then((m) => m.InfoDialog));
 
 type ContactResult = 'ok' | 'failure' | null;
 

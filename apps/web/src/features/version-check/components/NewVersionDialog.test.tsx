@@ -11,7 +11,7 @@ describe('NewVersionDialog', () => {
     const onReload = vi.fn();
     render(
       <AppProviders queryClient={new QueryClient()}>
-        <NewVersionDialog onReload={onReload} />
+        <NewVersionDialog opened onReload={onReload} />
       </AppProviders>,
     );
     const dialog = await screen.findByRole('dialog', { name: 'A new version is available' });

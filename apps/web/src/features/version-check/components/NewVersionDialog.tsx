@@ -3,11 +3,11 @@ import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import { useTranslation } from '../../../lib/i18n';
 
 /** SPEC §4 "Version check": a dialog that cannot be closed; Reload loads the new version. */
-export function NewVersionDialog({ onReload }: { onReload: () => void }) {
+export function NewVersionDialog({ opened, onReload }: { opened: boolean; onReload: () => void }) {
   const { t } = useTranslation();
   return (
     <Modal
-      opened
+      opened={opened}
       onClose={() => {}}
       title={t('versionCheck.title')}
       size={DIALOG_WIDTH.small}
