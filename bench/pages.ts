@@ -126,7 +126,11 @@ export async function benchPages() {
     console.log("\nThe signed-in dashboard's largest files (gzip):");
     for (const file of dashboard?.byFile.slice(0, 15) ?? [])
       console.log(`  ${kb(file.gzipBytes)}  ${file.name}`);
-    return { weights, lighthouse: scores };
+    return {
+      weights: weights.map(({ byFile: _files, ...weight }) => weight),
+      dashboardLargestFiles: dashboard?.byFile.slice(0, 15) ?? [],
+      lighthouse: scores,
+    };
   } finally {
     await moat.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
