@@ -87,7 +87,8 @@ const where = (target: Target) => ('path' in target ? target.path : `${target.ho
 /**
  * One `z`-command (NUL-terminated) and, for INSTREAM, the body in length-prefixed chunks ending with
  * a zero length; the answer is one NUL-terminated line. clamd answers a stream over its limit with
- * an error and closes while we still write: the answer read before the broken pipe still counts.
+ * an error and closes while we still write: the answer read before the broken pipe still counts,
+ * and a pipe broken before it was read says what clamd does.
  */
 function exchange(
   target: Target,
@@ -135,7 +136,18 @@ function exchange(
         settle(new Error(`answer over ${MAX_RESPONSE_BYTES} bytes`));
       }
     });
-    socket.on('error', (error) => settle(error));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // clamd answers a stream over its StreamMaxLength and closes; when our next write reaches
+      // the closed socket first, the pipe breaks and its answer may be lost with the connection.
+      const cutOff = body !== undefined && (error.code === 'EPIPE' || error.code === 'ECONNRESET');
+      settle(
+        cutOff
+          ? new Error(
+              `closed the connection while the message was being sent (${error.message}), as clamd does with a message over its StreamMaxLength`,
+            )
+          : error,
+      );
+    });
     socket.on('close', () => settle(null));
   });
 }
