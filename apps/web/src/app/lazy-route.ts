@@ -1,14 +1,7 @@
 import type { ComponentType, ReactElement } from 'react';
 import { withAreaTexts } from '../lib/i18n';
 
-/**
- * A lazy route's module, with the areas' words (`withAreaTexts`) unless it shows only the words
- * the console starts with (`{ areaTexts: false }`: the shell and the area frame, which the
- * signed-in dashboard shows first; `i18n.test.ts` checks them).
- */
-const loadRoute = <M>(load: () => Promise<M>, areaTexts: boolean) =>
-  areaTexts ? withAreaTexts(load) : load();
-
+/** `areaTexts`: whether the route waits for the areas' words (`withAreaTexts`); it does by default. */
 interface LazyOptions {
   areaTexts?: boolean;
 }
@@ -19,7 +12,7 @@ export function lazyComponent<K extends string, M extends Record<K, ComponentTyp
   name: K,
   { areaTexts = true }: LazyOptions = {},
 ): () => Promise<{ Component: ComponentType }> {
-  return async () => ({ Component: (await loadRoute(load, areaTexts))[name] });
+  return async () => ({ Component: (await withAreaTexts(load, areaTexts))[name] });
 }
 
 /** A route `lazy` that loads a module and renders an element built from it (for props). */
@@ -28,5 +21,5 @@ export function lazyElement<M>(
   render: (module: M) => ReactElement,
   { areaTexts = true }: LazyOptions = {},
 ): () => Promise<{ element: ReactElement }> {
-  return async () => ({ element: render(await loadRoute(load, areaTexts)) });
+  return async () => ({ element: render(await withAreaTexts(load, areaTexts)) });
 }

@@ -42,9 +42,11 @@ export function loadAreaTexts(): Promise<void> {
 
 /**
  * Loads a lazy module of an area together with the areas' words, so that it shows with its words
- * at once (a route, a screen, a dialog).
+ * at once (a route, a screen, a dialog). `areaTexts: false` for a module that shows only the words
+ * the console starts with (the shell, the area frame, the overview; `i18n.test.ts` checks them).
  */
-export async function withAreaTexts<M>(load: () => Promise<M>): Promise<M> {
+export async function withAreaTexts<M>(load: () => Promise<M>, areaTexts = true): Promise<M> {
+  if (!areaTexts) return load();
   const [module] = await Promise.all([load(), loadAreaTexts()]);
   return module;
 }

@@ -11,15 +11,11 @@ import { deploymentQueryOptions } from '../../lib/console-data/get-deployment';
 import { learningModeQueryOptions } from '../../lib/console-data/get-learning-mode';
 import { uiFeaturesQueryOptions } from '../../lib/console-data/get-ui-features';
 import { configureRequestModes } from '../../lib/http';
+import { reloadDocument } from '../../lib/return-url';
 
 const NewVersionDialog = lazyDialog(() =>
   import('../../features/version-check/components/NewVersionDialog').then((m) => m.NewVersionDialog),
 );
-
-/** Loads the page again, to pick up a new version of the app. */
-function reloadPage() {
-  window.location.reload();
-}
 
 /**
  * The shell's state layer (SPEC §4 "Licence banner", "Banners", "Version check", "Parent portal
@@ -50,7 +46,7 @@ export function ShellStatus({ user }: { user: CurrentUser }) {
           learning={learningOn && learning ? learning : null}
         />
       )}
-      <NewVersionDialog opened={newVersion} onReload={reloadPage} />
+      <NewVersionDialog opened={newVersion} onReload={reloadDocument} />
     </>
   );
 }

@@ -17,7 +17,7 @@ interface ScreenEntry {
 
 /** A screen's lazy chunk, shown once it and the areas' words are here (the overview needs none). */
 const screen = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType, areaTexts = true) =>
-  lazy(async () => ({ default: pick(await (areaTexts ? withAreaTexts(load) : load())) }));
+  lazy(async () => ({ default: pick(await withAreaTexts(load, areaTexts)) }));
 
 export const SCREENS: readonly ScreenEntry[] = [
   {
