@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { RANGE_ORDER_MESSAGE, rangeInOrder } from './list.ts';
 import { MAIL_ACTIONS, MAIL_VERDICTS } from './mail-explorer.ts';
 
@@ -27,14 +27,16 @@ export const ANALYTICS_BUCKETS = ['hour', 'day'] as const;
 /** `from` inclusive, `to` exclusive (ISO 8601 with an offset); a range ending before it starts is refused. */
 export const analyticsQuerySchema = z
   .object({
-    from: z.iso.datetime({ offset: true }).optional(),
-    to: z.iso.datetime({ offset: true }).optional(),
+    from: z.optional(z.iso.datetime({ offset: true })),
+    to: z.optional(z.iso.datetime({ offset: true })),
   })
-  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
-  .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
+  .check(z.refine(rangeInOrder, RANGE_ORDER_MESSAGE))
+  .register(z.globalRegistry, {
+    description: 'Query parameters (inline: OpenAPI parameters cannot be references)',
+  });
 export type AnalyticsQuery = z.input<typeof analyticsQuerySchema>;
 
-const count = z.number().int().min(0);
+const count = z.int().check(z.gte(0));
 const byVerdict = z.object(
   Object.fromEntries(MAIL_VERDICTS.map((v) => [v, count])) as {
     [K in (typeof MAIL_VERDICTS)[number]]: typeof count;
@@ -67,7 +69,7 @@ export const analyticsDashboardSchema = z
     engines: z.array(z.object({ engine: z.string(), count })),
     auth: z.object({ spf: authRate, dkim: authRate, dmarc: authRate }),
   })
-  .meta({ id: 'AnalyticsDashboard' });
+  .register(z.globalRegistry, { id: 'AnalyticsDashboard' });
 export type AnalyticsDashboard = z.infer<typeof analyticsDashboardSchema>;
 export type MailVerdictCounts = z.infer<typeof byVerdict>;
 export type MailActionCounts = z.infer<typeof byAction>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder, textFilterParam } from './list.ts';
 
 /**
@@ -18,18 +18,20 @@ export type AuditSort = (typeof AUDIT_SORTS)[number];
 export const AUDIT_ACTOR_TYPES = ['user', 'system', 'cli', 'anonymous'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
-export const auditQuerySchema = listQuerySchema(AUDIT_SORTS, 'created_at')
-  .extend({
+export const auditQuerySchema = z
+  .extend(listQuerySchema(AUDIT_SORTS, 'created_at'), {
     /** Part of the actor's address (or `cli`, `system`). */
     actor: textFilterParam,
-    actor_type: z.enum(AUDIT_ACTOR_TYPES).optional(),
+    actor_type: z.optional(z.enum(AUDIT_ACTOR_TYPES)),
     /** An action or the start of one: `user.` lists every change to users. */
     action: textFilterParam,
     /** Part of the target's kind or id. */
     target: textFilterParam,
   })
-  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
-  .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
+  .check(z.refine(rangeInOrder, RANGE_ORDER_MESSAGE))
+  .register(z.globalRegistry, {
+    description: 'Query parameters (inline: OpenAPI parameters cannot be references)',
+  });
 export type AuditQuery = z.input<typeof auditQuerySchema>;
 
 export const auditEntrySchema = z.object({
@@ -39,17 +41,17 @@ export const auditEntrySchema = z.object({
   /** The actor's address, or `cli`, `system`, `anonymous`. */
   actor: z.string(),
   action: z.string(),
-  target_type: z.string().nullable(),
-  target_id: z.string().nullable(),
-  ip: z.string().nullable(),
+  target_type: z.nullable(z.string()),
+  target_id: z.nullable(z.string()),
+  ip: z.nullable(z.string()),
   /** What changed, as recorded (no secrets are ever recorded). */
   details: z.record(z.string(), z.unknown()),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 export const auditListSchema = z
-  .object({ items: z.array(auditEntrySchema), total: z.number().int() })
-  .meta({ id: 'AuditList' });
+  .object({ items: z.array(auditEntrySchema), total: z.int() })
+  .register(z.globalRegistry, { id: 'AuditList' });
 export type AuditListResponse = z.infer<typeof auditListSchema>;
 
 /** The CSV columns of the export, in this order. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { LOGIN_STEPS } from './auth-paths.ts';
 import { ONE_TIME_CODE_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
 import { emailSchema } from './validation.ts';
@@ -14,17 +14,16 @@ export type AuthSession = z.infer<typeof authSessionSchema>;
 
 const codeSchema = z
   .string()
-  .trim()
-  .regex(new RegExp(`^\\d{${ONE_TIME_CODE_LENGTH}}$`), 'invalid_code');
+  .check(z.trim(), z.regex(new RegExp(`^\\d{${ONE_TIME_CODE_LENGTH}}$`), 'invalid_code'));
 
 /** POST /api/v1/auth/login — the login form (SPEC §3). */
 export const loginRequestSchema = z
   .object({
     email: emailSchema,
-    current_password: z.string().min(1, 'invalid_password').max(1024),
-    recaptcha_token: z.string().max(20_000).nullish(),
+    current_password: z.string().check(z.minLength(1, 'invalid_password'), z.maxLength(1024)),
+    recaptcha_token: z.nullish(z.string().check(z.maxLength(20_000))),
   })
-  .meta({ id: 'LoginRequest' });
+  .register(z.globalRegistry, { id: 'LoginRequest' });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
 export const loginStepResponseSchema = z
@@ -37,20 +36,22 @@ export const loginStepResponseSchema = z
     /** Maintenance rule: the user must give a login reason before using the console. */
     login_reason_required: z.boolean(),
   })
-  .meta({ id: 'LoginStepResponse' });
+  .register(z.globalRegistry, { id: 'LoginStepResponse' });
 export type LoginStepResponse = z.infer<typeof loginStepResponseSchema>;
 
 /** POST /api/v1/auth/mfa/verify — the one-time-code form. A wrong code answers success false. */
-export const mfaCodeRequestSchema = z.object({ code: codeSchema }).meta({ id: 'MfaCodeRequest' });
+export const mfaCodeRequestSchema = z
+  .object({ code: codeSchema })
+  .register(z.globalRegistry, { id: 'MfaCodeRequest' });
 
 /** POST /api/v1/mail_verification/verify (SPEC §7). 403 means a wrong code. */
 export const mailVerificationRequestSchema = z
   .object({ email: emailSchema, code: codeSchema })
-  .meta({ id: 'MailVerificationRequest' });
+  .register(z.globalRegistry, { id: 'MailVerificationRequest' });
 
 export const mailVerificationSendResponseSchema = z
-  .object({ success: z.boolean(), wait_time: z.number().int() })
-  .meta({ id: 'MailVerificationSendResponse' });
+  .object({ success: z.boolean(), wait_time: z.int() })
+  .register(z.globalRegistry, { id: 'MailVerificationSendResponse' });
 
 /** MFA settings (SPEC §3). */
 export const mfaSettingsSchema = z
@@ -61,63 +62,70 @@ export const mfaSettingsSchema = z
     /** Required by an admin (tenant or user): then it cannot be disabled. */
     mfaRequired: z.boolean(),
   })
-  .meta({ id: 'MfaSettings' });
+  .register(z.globalRegistry, { id: 'MfaSettings' });
 export type MfaSettings = z.infer<typeof mfaSettingsSchema>;
 
-export const mfaUserRequestSchema = z.object({ userEmail: emailSchema }).meta({ id: 'MfaUserRequest' });
+export const mfaUserRequestSchema = z
+  .object({ userEmail: emailSchema })
+  .register(z.globalRegistry, { id: 'MfaUserRequest' });
 
 export const mfaEnrolmentSchema = z
   .object({ secret: z.string(), qrCodeSrc: z.string(), otpauthUrl: z.string() })
-  .meta({ id: 'MfaEnrolment' });
+  .register(z.globalRegistry, { id: 'MfaEnrolment' });
 export type MfaEnrolment = z.infer<typeof mfaEnrolmentSchema>;
 
 export const mfaVerifySetupRequestSchema = z
-  .object({ code: codeSchema, userEmail: emailSchema, secret: z.string().max(200) })
-  .meta({ id: 'MfaVerifySetupRequest' });
+  .object({ code: codeSchema, userEmail: emailSchema, secret: z.string().check(z.maxLength(200)) })
+  .register(z.globalRegistry, { id: 'MfaVerifySetupRequest' });
 
 /** DELETE /api/v1/mfa/disable/{email} */
-export const mfaDisableParamsSchema = z.object({ email: z.string().max(254) });
+export const mfaDisableParamsSchema = z.object({ email: z.string().check(z.maxLength(254)) });
 
 export const mfaDisableRequestSchema = z
-  .object({ password: z.string().min(1).max(1024) })
-  .meta({ id: 'MfaDisableRequest' });
+  .object({ password: z.string().check(z.minLength(1), z.maxLength(1024)) })
+  .register(z.globalRegistry, { id: 'MfaDisableRequest' });
 
-export const successSchema = z.object({ success: z.boolean() }).meta({ id: 'Success' });
+export const successSchema = z.object({ success: z.boolean() }).register(z.globalRegistry, { id: 'Success' });
 
 export const newPasswordSchema = z
   .string()
-  .min(PASSWORD_MIN_LENGTH, 'password_too_short')
-  .max(1024, 'password_too_long');
+  .check(z.minLength(PASSWORD_MIN_LENGTH, 'password_too_short'), z.maxLength(1024, 'password_too_long'));
 
 export const forgotPasswordRequestSchema = z
-  .object({ email: emailSchema, recaptcha_token: z.string().max(20_000).nullish() })
-  .meta({ id: 'ForgotPasswordRequest' });
+  .object({ email: emailSchema, recaptcha_token: z.nullish(z.string().check(z.maxLength(20_000))) })
+  .register(z.globalRegistry, { id: 'ForgotPasswordRequest' });
 
 export const resetPasswordRequestSchema = z
-  .object({ token: z.string().min(1).max(200), newPassword: newPasswordSchema })
-  .meta({ id: 'ResetPasswordRequest' });
+  .object({ token: z.string().check(z.minLength(1), z.maxLength(200)), newPassword: newPasswordSchema })
+  .register(z.globalRegistry, { id: 'ResetPasswordRequest' });
 
 export const passwordExpiredRequestSchema = z
   .object({
     email: emailSchema,
-    current_password: z.string().min(PASSWORD_MIN_LENGTH, 'password_too_short').max(1024),
+    current_password: z
+      .string()
+      .check(z.minLength(PASSWORD_MIN_LENGTH, 'password_too_short'), z.maxLength(1024)),
     new_password: newPasswordSchema,
-    confirm_password: z.string().max(1024),
+    confirm_password: z.string().check(z.maxLength(1024)),
   })
-  .refine((v) => v.new_password === v.confirm_password, {
-    path: ['confirm_password'],
-    message: 'passwords_do_not_match',
-  })
-  .meta({ id: 'PasswordExpiredRequest' });
+  .check(
+    z.refine((v) => v.new_password === v.confirm_password, {
+      path: ['confirm_password'],
+      message: 'passwords_do_not_match',
+    }),
+  )
+  .register(z.globalRegistry, { id: 'PasswordExpiredRequest' });
 
 export const loginReasonRequestSchema = z
-  .object({ loginReason: z.string().trim().min(1, 'provide_login_reason').max(2000) })
-  .meta({ id: 'LoginReasonRequest' });
+  .object({
+    loginReason: z.string().check(z.trim(), z.minLength(1, 'provide_login_reason'), z.maxLength(2000)),
+  })
+  .register(z.globalRegistry, { id: 'LoginReasonRequest' });
 
 export const logoutReasonRequestSchema = z
-  .object({ reason: z.string().trim().min(1).max(500) })
-  .meta({ id: 'LogoutReasonRequest' });
+  .object({ reason: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)) })
+  .register(z.globalRegistry, { id: 'LogoutReasonRequest' });
 
 export const tokenLoginRequestSchema = z
-  .object({ accessToken: z.string().min(1).max(200) })
-  .meta({ id: 'TokenLoginRequest' });
+  .object({ accessToken: z.string().check(z.minLength(1), z.maxLength(200)) })
+  .register(z.globalRegistry, { id: 'TokenLoginRequest' });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { LICENCE_WARNING_WINDOW_DAYS, QUICK_SEARCH_DATE_RANGES, THEMES } from './constants.ts';
 import {
   APP_STATES,
@@ -58,9 +58,9 @@ export const licenceStatusSchema = z
     isExpired: z.boolean(),
     isAboutToExpire: z.boolean(),
     /** ISO date (YYYY-MM-DD) of the paid licence's end, or null. */
-    licenseExpirationDate: z.string().nullable(),
+    licenseExpirationDate: z.nullable(z.string()),
   })
-  .meta({ id: 'LicenceStatus' });
+  .register(z.globalRegistry, { id: 'LicenceStatus' });
 export type LicenceStatus = z.infer<typeof licenceStatusSchema>;
 
 /** SPEC §3 "Deployment config" of the signed-in user's tenant. Dates are ISO strings or null. */
@@ -71,22 +71,22 @@ export const deploymentConfigSchema = z
     brandName: z.string(),
     deploymentMode: z.enum(DEPLOYMENT_MODES),
     /** 'locked' when the provider locked the portal; null otherwise. */
-    portalLicenseState: z.enum(['locked']).nullable(),
+    portalLicenseState: z.nullable(z.enum(['locked'])),
     is_msp: z.boolean(),
     isManagedService: z.boolean(),
     is_avanan_msp: z.boolean(),
     is_cp_msp: z.boolean(),
-    mspBrandID: z.string().nullable(),
-    associationDate: z.string().nullable(),
-    demoExpirationDate: z.string().nullable(),
-    paidStartDate: z.string().nullable(),
-    paidExpirationDate: z.string().nullable(),
+    mspBrandID: z.nullable(z.string()),
+    associationDate: z.nullable(z.string()),
+    demoExpirationDate: z.nullable(z.string()),
+    paidStartDate: z.nullable(z.string()),
+    paidExpirationDate: z.nullable(z.string()),
     /** Whole days from today to the paid expiry (negative once past); null without one. */
-    paidExpirationInDays: z.number().int().nullable(),
-    paidDurationInDays: z.number().int().nullable(),
-    trialExpirationDays: z.number().int(),
+    paidExpirationInDays: z.nullable(z.int()),
+    paidDurationInDays: z.nullable(z.int()),
+    trialExpirationDays: z.int(),
     /** Whole days left of a poc trial (negative once past); null for other modes. */
-    pocExpiresInDays: z.number().int().nullable(),
+    pocExpiresInDays: z.nullable(z.int()),
     trialExpired: z.boolean(),
     waitingForApproval: z.boolean(),
     unifiedQuarantineManuallyDisabled: z.boolean(),
@@ -100,7 +100,7 @@ export const deploymentConfigSchema = z
     /** The theme of anyone who has not chosen one (Customization). */
     default_application_mode: z.enum(THEMES),
   })
-  .meta({ id: 'DeploymentConfig' });
+  .register(z.globalRegistry, { id: 'DeploymentConfig' });
 export type DeploymentConfig = z.infer<typeof deploymentConfigSchema>;
 
 export const appsResponseSchema = z
@@ -108,7 +108,7 @@ export const appsResponseSchema = z
     apps: z.array(z.object({ name: z.enum(SAAS_APPS), state: z.enum(APP_STATES) })),
     tools: z.array(z.object({ name: z.enum(SECURITY_TOOLS), state: z.enum(APP_STATES) })),
   })
-  .meta({ id: 'AppsResponse' });
+  .register(z.globalRegistry, { id: 'AppsResponse' });
 export type AppsResponse = z.infer<typeof appsResponseSchema>;
 
 const switchedState = z.enum(['enabled', 'disabled']);
@@ -118,32 +118,39 @@ const switchedState = z.enum(['enabled', 'disabled']);
  * on or off. Only those this edition runs can be switched from the console.
  */
 export const appsUpdateBodySchema = z
-  .object({
-    apps: z
-      .array(z.object({ name: z.enum(AVAILABLE_SAAS_APPS), state: switchedState }).strict())
-      .max(AVAILABLE_SAAS_APPS.length)
-      .default([]),
-    tools: z
-      .array(z.object({ name: z.enum(AVAILABLE_SECURITY_TOOLS), state: switchedState }).strict())
-      .max(AVAILABLE_SECURITY_TOOLS.length)
-      .default([]),
+  .strictObject({
+    apps: z._default(
+      z
+        .array(z.strictObject({ name: z.enum(AVAILABLE_SAAS_APPS), state: switchedState }))
+        .check(z.maxLength(AVAILABLE_SAAS_APPS.length)),
+      [],
+    ),
+    tools: z._default(
+      z
+        .array(z.strictObject({ name: z.enum(AVAILABLE_SECURITY_TOOLS), state: switchedState }))
+        .check(z.maxLength(AVAILABLE_SECURITY_TOOLS.length)),
+      [],
+    ),
   })
-  .strict()
-  .refine((body) => body.apps.length + body.tools.length > 0, { message: 'name at least one app or tool' })
-  .meta({ id: 'AppsUpdate' });
+  .check(
+    z.refine((body) => body.apps.length + body.tools.length > 0, {
+      message: 'name at least one app or tool',
+    }),
+  )
+  .register(z.globalRegistry, { id: 'AppsUpdate' });
 export type AppsUpdateBody = z.input<typeof appsUpdateBodySchema>;
 
 export const licenceSeatsResponseSchema = z
   .object({
     data: z.array(
       z.object({
-        saas: z.enum(SAAS_APPS).nullable(),
-        security_tool: z.enum(SECURITY_TOOLS).nullable(),
-        seats: z.number().int(),
+        saas: z.nullable(z.enum(SAAS_APPS)),
+        security_tool: z.nullable(z.enum(SECURITY_TOOLS)),
+        seats: z.int(),
       }),
     ),
   })
-  .meta({ id: 'LicenceSeats' });
+  .register(z.globalRegistry, { id: 'LicenceSeats' });
 export type LicenceSeatsResponse = z.infer<typeof licenceSeatsResponseSchema>;
 
 export const versionResponseSchema = z
@@ -155,7 +162,7 @@ export const versionResponseSchema = z
       flask_version: z.string(),
     }),
   })
-  .meta({ id: 'VersionResponse' });
+  .register(z.globalRegistry, { id: 'VersionResponse' });
 export type VersionResponse = z.infer<typeof versionResponseSchema>;
 
 const componentSchema = z.object({
@@ -163,11 +170,11 @@ const componentSchema = z.object({
   version: z.string(),
   /** 'on', or 'off' with the reason in `detail` (an engine that is not configured). */
   status: z.enum(['on', 'off']),
-  detail: z.string().optional(),
+  detail: z.optional(z.string()),
 });
 export const environmentComponentsSchema = z
   .object({ services: z.array(componentSchema), engines: z.array(componentSchema) })
-  .meta({ id: 'EnvironmentComponents' });
+  .register(z.globalRegistry, { id: 'EnvironmentComponents' });
 export type EnvironmentComponents = z.infer<typeof environmentComponentsSchema>;
 
 export const INCIDENT_SEVERITIES = ['info', 'warning', 'error'] as const;
@@ -179,24 +186,26 @@ export type IncidentSeverity = (typeof INCIDENT_SEVERITIES)[number];
  */
 export const incidentSchema = z.object({
   id: z.string(),
-  nav_item: z.string().nullable(),
+  nav_item: z.nullable(z.string()),
   severity: z.enum(INCIDENT_SEVERITIES),
   title: z.string(),
   started_at: z.string(),
 });
 export type Incident = z.infer<typeof incidentSchema>;
-export const incidentsResponseSchema = z.array(incidentSchema).meta({ id: 'Incidents' });
+export const incidentsResponseSchema = z
+  .array(incidentSchema)
+  .register(z.globalRegistry, { id: 'Incidents' });
 
 /** SPEC §3 "Learning mode data"; `progress_number` 0–100; the banner shows below 100. */
 export const learningModeSchema = z
   .object({
-    progress_number: z.number().int().min(0).max(100),
+    progress_number: z.int().check(z.gte(0), z.lte(100)),
     modal_popup_title: z.string(),
     modal_popup_text: z.string(),
     modal_popup_href_text: z.string(),
     modal_popup_href: z.string(),
   })
-  .meta({ id: 'LearningMode' });
+  .register(z.globalRegistry, { id: 'LearningMode' });
 export type LearningMode = z.infer<typeof learningModeSchema>;
 
 /**
@@ -204,26 +213,29 @@ export type LearningMode = z.infer<typeof learningModeSchema>;
  * scalar values only (at most 30 keys), so a preference cannot grow without bound.
  */
 export const preferencesUpdateSchema = z
-  .object({ applicationMode: z.enum(THEMES).optional() })
   .catchall(
+    z.object({ applicationMode: z.optional(z.enum(THEMES)) }),
     z.union([
-      z.string().max(200).refine(noNul, 'must not contain a NUL character'),
+      z.string().check(z.maxLength(200), z.refine(noNul, 'must not contain a NUL character')),
       z.number(),
       z.boolean(),
       z.null(),
     ]),
   )
-  .refine((value) => Object.keys(value).length <= 30, { message: 'at most 30 preferences' })
-  .meta({ id: 'UserPreferencesUpdate' });
+  .check(z.refine((value) => Object.keys(value).length <= 30, { message: 'at most 30 preferences' }))
+  .register(z.globalRegistry, { id: 'UserPreferencesUpdate' });
 
 /** SPEC §7 quick search. */
 export const searchQuerySchema = z.object({
-  nosystem: z.enum(['0', '1']).optional(),
-  date_range: z.enum(QUICK_SEARCH_DATE_RANGES).default('month'),
+  nosystem: z.optional(z.enum(['0', '1'])),
+  date_range: z._default(z.enum(QUICK_SEARCH_DATE_RANGES), 'month'),
   /** Comma list of active app ids; empty means all of the tenant's apps. */
-  saas: z.string().max(500).optional(),
-  category_limit: z.coerce.number().int().min(1).max(50).default(8),
-  keyword: z.string().max(200).refine(noNul, 'must not contain a NUL character').default(''),
+  saas: z.optional(z.string().check(z.maxLength(500))),
+  category_limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), 8),
+  keyword: z._default(
+    z.string().check(z.maxLength(200), z.refine(noNul, 'must not contain a NUL character')),
+    '',
+  ),
 });
 export interface SearchQuery {
   keyword: string;
@@ -242,58 +254,59 @@ export const searchResultSchema = z.object({
   /** The profile kind (message, event, user, rule). */
   entity_type: z.string(),
   entity_id: z.string(),
-  mime: z.string().nullable(),
+  mime: z.nullable(z.string()),
   /** A second line: sender and recipient, verdict, role … */
-  description: z.string().optional(),
-  error: z.string().optional(),
+  description: z.optional(z.string()),
+  error: z.optional(z.string()),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 export const searchGroupSchema = z.object({
   app_name: z.string(),
   results: z.array(searchResultSchema),
-  error: z.string().optional(),
+  error: z.optional(z.string()),
 });
 export type SearchGroup = z.infer<typeof searchGroupSchema>;
-export const searchResponseSchema = z.array(searchGroupSchema).meta({ id: 'SearchResponse' });
+export const searchResponseSchema = z
+  .array(searchGroupSchema)
+  .register(z.globalRegistry, { id: 'SearchResponse' });
 
 /** SPEC §3 "Trial extension request". */
 export const trialExtensionRequestSchema = z
   .object({
-    requester_email_address: z.email().max(254),
-    requester_first_name: z.string().max(100),
-    requester_last_name: z.string().max(100),
+    requester_email_address: z.email().check(z.maxLength(254)),
+    requester_first_name: z.string().check(z.maxLength(100)),
+    requester_last_name: z.string().check(z.maxLength(100)),
   })
-  .meta({ id: 'TrialExtensionRequest' });
+  .register(z.globalRegistry, { id: 'TrialExtensionRequest' });
 export type TrialExtensionRequest = z.infer<typeof trialExtensionRequestSchema>;
 export const trialExtensionResponseSchema = z
   .object({ success: z.boolean(), info: z.string() })
-  .meta({ id: 'TrialExtensionResponse' });
+  .register(z.globalRegistry, { id: 'TrialExtensionResponse' });
 export type TrialExtensionResponse = z.infer<typeof trialExtensionResponseSchema>;
 
 export const unifiedQuarantineBodySchema = z
-  .object({ enabled: z.boolean() })
-  .strict()
-  .meta({ id: 'UnifiedQuarantineToggle' });
+  .strictObject({ enabled: z.boolean() })
+  .register(z.globalRegistry, { id: 'UnifiedQuarantineToggle' });
 
 export const licenceContactResponseSchema = z
   .object({ success: z.boolean(), info: z.string() })
-  .meta({ id: 'LicenceContactResponse' });
+  .register(z.globalRegistry, { id: 'LicenceContactResponse' });
 
 export const overviewSchema = z
   .object({
     /** Messages held now (quarantined or attachments removed). */
-    quarantined: z.number().int(),
+    quarantined: z.int(),
     /** Restore requests waiting for an admin. */
-    pending_requests: z.number().int(),
+    pending_requests: z.int(),
     /** Messages released to their recipients in the last 30 days. */
-    restored_30d: z.number().int(),
+    restored_30d: z.int(),
     /** Security events of the last 30 days, by verdict. */
     events_30d: z.object({
-      total: z.number().int(),
-      phishing: z.number().int(),
-      malware: z.number().int(),
-      spam: z.number().int(),
-      suspicious: z.number().int(),
+      total: z.int(),
+      phishing: z.int(),
+      malware: z.int(),
+      spam: z.int(),
+      suspicious: z.int(),
     }),
     /** The newest events (at most 5). */
     recent_events: z.array(
@@ -306,7 +319,7 @@ export const overviewSchema = z
       }),
     ),
   })
-  .meta({ id: 'Overview' });
+  .register(z.globalRegistry, { id: 'Overview' });
 export type Overview = z.infer<typeof overviewSchema>;
 
 /**
@@ -344,13 +357,13 @@ export function searchResultPath(result: Pick<SearchResult, 'type' | 'entity_typ
 
 /** How much mail waits, and how much failed: the gateway's intake (all tenants) and the tenant's outbox. */
 export const queuesSchema = z.object({
-  inbound_waiting: z.number().int(),
-  inbound_failed: z.number().int(),
-  outbox_waiting: z.number().int(),
+  inbound_waiting: z.int(),
+  inbound_failed: z.int(),
+  outbox_waiting: z.int(),
   /** Bounced or failed in the last 24 hours. */
-  outbox_failed_24h: z.number().int(),
+  outbox_failed_24h: z.int(),
   /** The oldest mail still waiting to go out; null if none. */
-  oldest_waiting_at: z.string().nullable(),
+  oldest_waiting_at: z.nullable(z.string()),
 });
 export type Queues = z.infer<typeof queuesSchema>;
 
@@ -363,11 +376,11 @@ export const serviceStatusSchema = z
     relay: z.object({
       configured: z.boolean(),
       /** The latest delivery error of the tenant's mail (admins only: it may name addresses). */
-      last_error: z.string().nullable(),
-      last_error_at: z.string().nullable(),
+      last_error: z.nullable(z.string()),
+      last_error_at: z.nullable(z.string()),
     }),
   })
-  .meta({ id: 'ServiceStatus' });
+  .register(z.globalRegistry, { id: 'ServiceStatus' });
 export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
 
 export const systemTaskSchema = z.object({
@@ -375,21 +388,21 @@ export const systemTaskSchema = z.object({
   /** How often it runs, in minutes. */
   every_minutes: z.number(),
   running: z.boolean(),
-  last_run: z
-    .object({
+  last_run: z.nullable(
+    z.object({
       node: z.string(),
       started_at: z.string(),
-      finished_at: z.string().nullable(),
-      outcome: z.enum(['ok', 'failed']).nullable(),
-      detail: z.string().nullable(),
-    })
-    .nullable(),
+      finished_at: z.nullable(z.string()),
+      outcome: z.nullable(z.enum(['ok', 'failed'])),
+      detail: z.nullable(z.string()),
+    }),
+  ),
   /** Runs in the last 24 hours, and how many of them failed. */
-  runs_24h: z.number().int(),
-  failures_24h: z.number().int(),
+  runs_24h: z.int(),
+  failures_24h: z.int(),
 });
 export type SystemTask = z.infer<typeof systemTaskSchema>;
 export const systemTasksSchema = z
   .object({ tasks: z.array(systemTaskSchema), queues: queuesSchema })
-  .meta({ id: 'SystemTasks' });
+  .register(z.globalRegistry, { id: 'SystemTasks' });
 export type SystemTasks = z.infer<typeof systemTasksSchema>;

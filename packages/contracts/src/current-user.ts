@@ -1,12 +1,11 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { PASSWORD_MIN_LENGTH, THEMES } from './constants.ts';
 import { roleSchema } from './deployment.ts';
 
 /** User preferences saved per user; applicationMode is the theme (SPEC §3). */
 export const userPreferencesSchema = z
-  .object({ applicationMode: z.enum(THEMES).optional() })
-  .catchall(z.unknown())
-  .meta({ id: 'UserPreferences' });
+  .catchall(z.object({ applicationMode: z.optional(z.enum(THEMES)) }), z.unknown())
+  .register(z.globalRegistry, { id: 'UserPreferences' });
 
 /** GET /api/v1/current_user (SPEC §3 "Current user"). */
 export const currentUserSchema = z
@@ -26,7 +25,7 @@ export const currentUserSchema = z
     locked_status: z.object({ should_lock: z.boolean() }),
     user_preferences: userPreferencesSchema,
   })
-  .meta({ id: 'CurrentUser' });
+  .register(z.globalRegistry, { id: 'CurrentUser' });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
 /** The message of the 403 answered to a call that needs a session and has none (SPEC §8 "Global"). */
@@ -46,23 +45,26 @@ export const ACCOUNT_API = {
 } as const;
 
 export const changePasswordRequestSchema = z
-  .object({
-    current_password: z.string().min(1).max(1024),
-    new_password: z.string().min(PASSWORD_MIN_LENGTH, 'password_too_short').max(1024, 'password_too_long'),
-    confirm_password: z.string().max(1024),
+  .strictObject({
+    current_password: z.string().check(z.minLength(1), z.maxLength(1024)),
+    new_password: z
+      .string()
+      .check(z.minLength(PASSWORD_MIN_LENGTH, 'password_too_short'), z.maxLength(1024, 'password_too_long')),
+    confirm_password: z.string().check(z.maxLength(1024)),
   })
-  .strict()
-  .refine((v) => v.new_password === v.confirm_password, {
-    path: ['confirm_password'],
-    message: 'passwords_do_not_match',
-  })
-  .meta({ id: 'ChangePasswordRequest' });
+  .check(
+    z.refine((v) => v.new_password === v.confirm_password, {
+      path: ['confirm_password'],
+      message: 'passwords_do_not_match',
+    }),
+  )
+  .register(z.globalRegistry, { id: 'ChangePasswordRequest' });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
 export const ownSessionSchema = z.object({
   id: z.string(),
-  ip: z.string().nullable(),
-  user_agent: z.string().nullable(),
+  ip: z.nullable(z.string()),
+  user_agent: z.nullable(z.string()),
   created_at: z.string(),
   last_seen_at: z.string(),
   /** The session this answer was asked with. */
@@ -71,6 +73,6 @@ export const ownSessionSchema = z.object({
 export type OwnSession = z.infer<typeof ownSessionSchema>;
 export const ownSessionsSchema = z
   .object({ sessions: z.array(ownSessionSchema) })
-  .meta({ id: 'OwnSessions' });
-export const ownSessionParamsSchema = z.object({ id: z.string().regex(/^\d{1,18}$/) });
-export const endedSessionsSchema = z.object({ ended: z.number().int() });
+  .register(z.globalRegistry, { id: 'OwnSessions' });
+export const ownSessionParamsSchema = z.object({ id: z.string().check(z.regex(/^\d{1,18}$/)) });
+export const endedSessionsSchema = z.object({ ended: z.int() });

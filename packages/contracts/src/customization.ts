@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { THEMES } from './constants.ts';
 
 /**
@@ -19,30 +19,30 @@ export const LOGO_MAX_BYTES = 1024 * 1024;
 export const customizationSchema = z
   .object({
     has_custom_logo: z.boolean(),
-    logo_mime: z.enum(LOGO_MIME_TYPES).nullable(),
+    logo_mime: z.nullable(z.enum(LOGO_MIME_TYPES)),
     /** The theme of anyone who has not chosen one. */
     default_application_mode: z.enum(THEMES),
     /** The flags that open each half of the page. */
     can_change_logo: z.boolean(),
     can_change_application_mode: z.boolean(),
   })
-  .meta({ id: 'Customization' });
+  .register(z.globalRegistry, { id: 'Customization' });
 export type Customization = z.infer<typeof customizationSchema>;
 
 export const customizationUpdateSchema = z
-  .object({ default_application_mode: z.enum(THEMES) })
-  .strict()
-  .meta({ id: 'CustomizationUpdate' });
+  .strictObject({ default_application_mode: z.enum(THEMES) })
+  .register(z.globalRegistry, { id: 'CustomizationUpdate' });
 
 export const logoUploadSchema = z
-  .object({
+  .strictObject({
     mime: z.enum(LOGO_MIME_TYPES),
     /** The file, base64 (at most LOGO_MAX_BYTES once decoded). */
     data: z
       .string()
-      .max(Math.ceil(LOGO_MAX_BYTES / 3) * 4 + 4)
-      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not_base64'),
+      .check(
+        z.maxLength(Math.ceil(LOGO_MAX_BYTES / 3) * 4 + 4),
+        z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not_base64'),
+      ),
   })
-  .strict()
-  .meta({ id: 'LogoUpload' });
+  .register(z.globalRegistry, { id: 'LogoUpload' });
 export type LogoUpload = z.infer<typeof logoUploadSchema>;

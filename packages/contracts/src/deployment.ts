@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export const BRANDS = ['moat', 'checkpoint', 'sonicwall'] as const;
 export type Brand = (typeof BRANDS)[number];

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ERROR_CODES, type ErrorResponse, type FieldError } from './error-codes.ts';
 
 export * from './error-codes.ts';
@@ -6,20 +6,22 @@ export * from './error-codes.ts';
 export const errorCodeSchema = z.enum(ERROR_CODES);
 
 export const fieldErrorSchema = z.object({
-  field: z.string().describe('Dotted path of the failing field, e.g. "body.email"'),
+  field: z
+    .string()
+    .register(z.globalRegistry, { description: 'Dotted path of the failing field, e.g. "body.email"' }),
   message: z.string(),
 });
 
 /** Every error the API sends has exactly this shape. */
 export const errorResponseSchema = z
   .object({
-    statusCode: z.number().int(),
+    statusCode: z.int(),
     code: errorCodeSchema,
     message: z.string(),
-    details: z.array(fieldErrorSchema).nullable(),
+    details: z.nullable(z.array(fieldErrorSchema)),
     reqId: z.string(),
   })
-  .meta({ id: 'ErrorResponse' });
+  .register(z.globalRegistry, { id: 'ErrorResponse' });
 
 /** Compile-time check: the schemas and the interfaces of ./error-codes.ts are the same shapes. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

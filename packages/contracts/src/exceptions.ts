@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder } from './list.ts';
 import { noNul } from './validation.ts';
 
@@ -167,17 +167,19 @@ export function normalizeExceptionValue(kind: ExceptionKind, raw: string): Check
 export const EXCEPTION_SORTS = ['created_at', 'value', 'kind', 'expires_at'] as const;
 export type ExceptionSort = (typeof EXCEPTION_SORTS)[number];
 
-export const exceptionQuerySchema = listQuerySchema(EXCEPTION_SORTS, 'created_at')
-  .extend({
-    list: z.enum(EXCEPTION_LISTS).optional(),
-    kind: z.enum(EXCEPTION_KINDS).optional(),
+export const exceptionQuerySchema = z
+  .extend(listQuerySchema(EXCEPTION_SORTS, 'created_at'), {
+    list: z.optional(z.enum(EXCEPTION_LISTS)),
+    kind: z.optional(z.enum(EXCEPTION_KINDS)),
     /** One page's entries: those of that scope and those for every engine (`all`). */
-    scope: z.enum(EXCEPTION_SCOPES).optional(),
+    scope: z.optional(z.enum(EXCEPTION_SCOPES)),
     /** Expired entries are listed too (they count for nothing). */
-    include_expired: z.enum(['true', 'false']).optional(),
+    include_expired: z.optional(z.enum(['true', 'false'])),
   })
-  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
-  .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
+  .check(z.refine(rangeInOrder, RANGE_ORDER_MESSAGE))
+  .register(z.globalRegistry, {
+    description: 'Query parameters (inline: OpenAPI parameters cannot be references)',
+  });
 export type ExceptionQuery = z.input<typeof exceptionQuerySchema>;
 
 export const exceptionEntrySchema = z.object({
@@ -190,29 +192,33 @@ export const exceptionEntrySchema = z.object({
   /** The admin's email, or `cli`. */
   created_by: z.string(),
   created_at: z.string(),
-  expires_at: z.string().nullable(),
+  expires_at: z.nullable(z.string()),
   expired: z.boolean(),
 });
 export type ExceptionEntry = z.infer<typeof exceptionEntrySchema>;
 
 export const exceptionListSchema = z
-  .object({ items: z.array(exceptionEntrySchema), total: z.number().int() })
-  .meta({ id: 'ExceptionList' });
+  .object({ items: z.array(exceptionEntrySchema), total: z.int() })
+  .register(z.globalRegistry, { id: 'ExceptionList' });
 export type ExceptionListResponse = z.infer<typeof exceptionListSchema>;
 
 export const createExceptionBodySchema = z.object({
   list: z.enum(EXCEPTION_LISTS),
   kind: z.enum(EXCEPTION_KINDS),
-  scope: z.enum(EXCEPTION_SCOPES).default('all'),
-  value: z.string().max(2_000),
-  comment: z
-    .string()
-    .trim()
-    .max(EXCEPTION_COMMENT_MAX)
-    .refine(noNul, 'must not contain a NUL character')
-    .default(''),
+  scope: z._default(z.enum(EXCEPTION_SCOPES), 'all'),
+  value: z.string().check(z.maxLength(2_000)),
+  comment: z._default(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.maxLength(EXCEPTION_COMMENT_MAX),
+        z.refine(noNul, 'must not contain a NUL character'),
+      ),
+    '',
+  ),
   /** When the entry stops counting; must be in the future. */
-  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  expires_at: z.optional(z.nullable(z.iso.datetime({ offset: true }))),
 });
 export type CreateExceptionBody = z.input<typeof createExceptionBodySchema>;
 
@@ -220,9 +226,9 @@ export const exceptionIdParamsSchema = z.object({ id: z.uuid() });
 
 export const importExceptionsBodySchema = z.object({
   /** The file's text, with the header row of EXCEPTION_CSV_HEADER (created_by and created_at are ignored). */
-  csv: z.string().max(2 * 1024 * 1024),
+  csv: z.string().check(z.maxLength(2 * 1024 * 1024)),
 });
-export const importExceptionsResultSchema = z.object({ imported: z.number().int() });
+export const importExceptionsResultSchema = z.object({ imported: z.int() });
 export type ImportExceptionsResult = z.infer<typeof importExceptionsResultSchema>;
 
 export const deleteExceptionResultSchema = z.object({ deleted: z.literal(true) });

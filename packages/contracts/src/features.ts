@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Every tenant feature flag (SPEC §3 "UI features" and the navigation flags of SPEC §2.4)
@@ -84,10 +84,10 @@ export const publicFeaturesSchema = z
   .object(
     Object.fromEntries(PUBLIC_FEATURE_NAMES.map((name) => [name, z.boolean()])) as Record<
       PublicFeatureName,
-      z.ZodBoolean
+      z.ZodMiniBoolean
     >,
   )
-  .meta({ id: 'PublicFeatures' });
+  .register(z.globalRegistry, { id: 'PublicFeatures' });
 export type PublicFeatures = z.infer<typeof publicFeaturesSchema>;
 
 /** Resolve a tenant's stored flags over the defaults. Unknown stored names are ignored. */
@@ -106,6 +106,9 @@ export function pickPublicFeatures(flags: FeatureFlags): PublicFeatures {
 /** GET /api/v1/generic/ui_features: every flag of the signed-in user's tenant. */
 export const featureFlagsSchema = z
   .object(
-    Object.fromEntries(FEATURE_NAMES.map((name) => [name, z.boolean()])) as Record<FeatureName, z.ZodBoolean>,
+    Object.fromEntries(FEATURE_NAMES.map((name) => [name, z.boolean()])) as Record<
+      FeatureName,
+      z.ZodMiniBoolean
+    >,
   )
-  .meta({ id: 'FeatureFlags' });
+  .register(z.globalRegistry, { id: 'FeatureFlags' });

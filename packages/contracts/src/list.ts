@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { noNul } from './validation.ts';
 
 /**
@@ -17,20 +17,14 @@ export type DateRangePreset = (typeof DATE_RANGE_PRESETS)[number];
 export const CSV_EXPORT_MAX_ROWS = 10_000;
 
 /** The search box: trimmed, bounded, no NUL (PostgreSQL refuses it in text). */
-export const searchParam = z
-  .string()
-  .trim()
-  .max(200)
-  .refine(noNul, 'must not contain a NUL character')
-  .optional();
+export const searchParam = z.optional(
+  z.string().check(z.trim(), z.maxLength(200), z.refine(noNul, 'must not contain a NUL character')),
+);
 
 /** A free-text filter on one field (an address, a Message-ID): same rules as the search. */
-export const textFilterParam = z
-  .string()
-  .trim()
-  .max(320)
-  .refine(noNul, 'must not contain a NUL character')
-  .optional();
+export const textFilterParam = z.optional(
+  z.string().check(z.trim(), z.maxLength(320), z.refine(noNul, 'must not contain a NUL character')),
+);
 
 /**
  * The query of a list with these sortable columns. `from` is inclusive and `to` exclusive (ISO
@@ -42,12 +36,12 @@ export function listQuerySchema<const S extends readonly [string, ...string[]]>(
 ) {
   return z.object({
     q: searchParam,
-    from: z.iso.datetime({ offset: true }).optional(),
-    to: z.iso.datetime({ offset: true }).optional(),
-    sort: z.enum(sorts).default(defaultSort as never),
-    dir: z.enum(SORT_DIRECTIONS).default('desc'),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    offset: z.coerce.number().int().min(0).max(100_000).default(0),
+    from: z.optional(z.iso.datetime({ offset: true })),
+    to: z.optional(z.iso.datetime({ offset: true })),
+    sort: z._default(z.enum(sorts), defaultSort as never),
+    dir: z._default(z.enum(SORT_DIRECTIONS), 'desc'),
+    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 50),
+    offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000)), 0),
   });
 }
 

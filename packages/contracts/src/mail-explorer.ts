@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder, textFilterParam } from './list.ts';
 import { VERDICTS } from './quarantine.ts';
 
@@ -28,17 +28,19 @@ export const MAIL_ACTIONS = [
 export const MAIL_SORTS = ['received_at', 'sender', 'recipient', 'subject', 'verdict', 'size'] as const;
 export type MailSort = (typeof MAIL_SORTS)[number];
 
-export const mailExplorerQuerySchema = listQuerySchema(MAIL_SORTS, 'received_at')
-  .extend({
-    verdict: z.enum(MAIL_VERDICTS).optional(),
-    action: z.enum(MAIL_ACTIONS).optional(),
+export const mailExplorerQuerySchema = z
+  .extend(listQuerySchema(MAIL_SORTS, 'received_at'), {
+    verdict: z.optional(z.enum(MAIL_VERDICTS)),
+    action: z.optional(z.enum(MAIL_ACTIONS)),
     /** The Message-ID header, with or without its angle brackets. */
     message_id: textFilterParam,
     /** What became of the delivery (the outbox): queued, sent, deferred (retrying), failed, none (held). */
-    delivery: z.enum(DELIVERY_STATUSES).optional(),
+    delivery: z.optional(z.enum(DELIVERY_STATUSES)),
   })
-  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
-  .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
+  .check(z.refine(rangeInOrder, RANGE_ORDER_MESSAGE))
+  .register(z.globalRegistry, {
+    description: 'Query parameters (inline: OpenAPI parameters cannot be references)',
+  });
 export type MailExplorerQuery = z.input<typeof mailExplorerQuerySchema>;
 
 export const mailLogEntrySchema = z.object({
@@ -48,23 +50,23 @@ export const mailLogEntrySchema = z.object({
   sender_name: z.string(),
   recipient: z.string(),
   subject: z.string(),
-  message_id: z.string().nullable(),
+  message_id: z.nullable(z.string()),
   verdict: z.enum(MAIL_VERDICTS),
   action: z.enum(MAIL_ACTIONS),
   reasons: z.array(z.string()),
   spf: z.string(),
   dkim: z.string(),
   dmarc: z.string(),
-  size: z.number().int(),
-  attachments: z.number().int(),
+  size: z.int(),
+  attachments: z.int(),
   /** The held copy, when there is one (its id in the quarantine lists). */
-  quarantine_message_id: z.string().nullable(),
+  quarantine_message_id: z.nullable(z.string()),
   /** The delivery's state in the outbox; none: nothing was sent (held, or not yet released). */
   delivery: z.enum(DELIVERY_STATUSES),
 });
 export type MailLogEntry = z.infer<typeof mailLogEntrySchema>;
 
 export const mailExplorerListSchema = z
-  .object({ items: z.array(mailLogEntrySchema), total: z.number().int() })
-  .meta({ id: 'MailExplorerList' });
+  .object({ items: z.array(mailLogEntrySchema), total: z.int() })
+  .register(z.globalRegistry, { id: 'MailExplorerList' });
 export type MailExplorerList = z.infer<typeof mailExplorerListSchema>;

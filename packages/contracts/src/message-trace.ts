@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { DELIVERY_STATUSES, MAIL_ACTIONS, MAIL_VERDICTS } from './mail-explorer.ts';
 
 /** One message's story, from the SMTP session to its delivery or release (issue 11 "Message trace"). */
@@ -29,7 +29,7 @@ export const TRACE_OUTCOMES = ['good', 'warn', 'bad', 'info'] as const;
 
 export const traceEntrySchema = z.object({
   /** When it happened (null: not recorded, e.g. an authentication check within processing). */
-  at: z.string().nullable(),
+  at: z.nullable(z.string()),
   kind: z.enum(TRACE_KINDS),
   title: z.string(),
   detail: z.string(),
@@ -56,7 +56,7 @@ export const spamExplanationSchema = z.object({
     }),
   ),
   /** How an admin taught it (spam or ham), if anyone did. */
-  learned: z.enum(['spam', 'ham']).nullable(),
+  learned: z.nullable(z.enum(['spam', 'ham'])),
   /** Whether it can be taught: its words were kept. */
   learnable: z.boolean(),
 });
@@ -66,28 +66,28 @@ export const messageTraceSchema = z
   .object({
     message: z.object({
       /** The Mail Explorer row, when there is one. */
-      mail_log_id: z.string().nullable(),
+      mail_log_id: z.nullable(z.string()),
       /** The held copy, when there is one. */
-      quarantine_message_id: z.string().nullable(),
+      quarantine_message_id: z.nullable(z.string()),
       received_at: z.string(),
       sender: z.string(),
       sender_name: z.string(),
       recipient: z.string(),
       subject: z.string(),
-      message_id: z.string().nullable(),
+      message_id: z.nullable(z.string()),
       verdict: z.enum(MAIL_VERDICTS),
-      action: z.enum(MAIL_ACTIONS).nullable(),
-      size: z.number().int(),
+      action: z.nullable(z.enum(MAIL_ACTIONS)),
+      size: z.int(),
       delivery: z.enum(DELIVERY_STATUSES),
     }),
     /** The verdict in plain words, built by the server from the verdict, findings and decision. */
     explanation: z.string(),
-    auth: z.object({ spf: authCheckSchema, dkim: authCheckSchema, dmarc: authCheckSchema }).nullable(),
+    auth: z.nullable(z.object({ spf: authCheckSchema, dkim: authCheckSchema, dmarc: authCheckSchema })),
     /** Why the message's spam score is what it is; null: no scoring engine scanned it. */
-    spam: spamExplanationSchema.nullable(),
+    spam: z.nullable(spamExplanationSchema),
     timeline: z.array(traceEntrySchema),
   })
-  .meta({ id: 'MessageTrace' });
+  .register(z.globalRegistry, { id: 'MessageTrace' });
 export type MessageTrace = z.infer<typeof messageTraceSchema>;
 
 /** TLS of the SMTP session a message came in on (null: plain text). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { searchParam } from './list.ts';
 import { RESTORE_MODES, RESTORE_STATUSES } from './quarantine.ts';
 import { messageDetailSchema, messageSummarySchema } from './quarantine-admin.ts';
@@ -20,40 +20,41 @@ export const ownRestoreSchema = z.object({
   status: z.enum(RESTORE_STATUSES),
 });
 
-export const myMessageSchema = messageSummarySchema
-  .pick({
-    id: true,
-    sender: true,
-    sender_name: true,
-    subject: true,
-    received_at: true,
-    verdict: true,
-    reasons: true,
-    state: true,
-    attachments: true,
-  })
-  .extend({ restore: ownRestoreSchema })
-  .meta({ id: 'MyQuarantineMessage' });
+export const myMessageSchema = z
+  .extend(
+    z.pick(messageSummarySchema, {
+      id: true,
+      sender: true,
+      sender_name: true,
+      subject: true,
+      received_at: true,
+      verdict: true,
+      reasons: true,
+      state: true,
+      attachments: true,
+    }),
+    { restore: ownRestoreSchema },
+  )
+  .register(z.globalRegistry, { id: 'MyQuarantineMessage' });
 export type MyMessage = z.infer<typeof myMessageSchema>;
 
 export const myMessageListSchema = z
-  .object({ items: z.array(myMessageSchema), total: z.number().int() })
-  .meta({ id: 'MyQuarantineList' });
+  .object({ items: z.array(myMessageSchema), total: z.int() })
+  .register(z.globalRegistry, { id: 'MyQuarantineList' });
 
-export const myMessageDetailSchema = myMessageSchema
-  .extend(messageDetailSchema.pick({ headers: true, body_text: true, links: true }).shape)
-  .meta({ id: 'MyQuarantineMessageDetail' });
+export const myMessageDetailSchema = z
+  .extend(myMessageSchema, z.pick(messageDetailSchema, { headers: true, body_text: true, links: true }).shape)
+  .register(z.globalRegistry, { id: 'MyQuarantineMessageDetail' });
 export type MyMessageDetail = z.infer<typeof myMessageDetailSchema>;
 
 export const myQuarantineQuerySchema = z.object({
   q: searchParam,
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 25),
+  offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000)), 0),
 });
 
 export const myRestoreBodySchema = z
-  .object({ commentary: z.string().max(2_000).default('') })
-  .strict()
-  .meta({ id: 'MyRestoreRequest' });
+  .strictObject({ commentary: z._default(z.string().check(z.maxLength(2_000)), '') })
+  .register(z.globalRegistry, { id: 'MyRestoreRequest' });
 
 export const myRestoreResponseSchema = z.object({ status: z.enum(RESTORE_STATUSES), message: z.string() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { EXCEPTION_LISTS, normalizeExceptionValue } from './exceptions.ts';
 
 /**
@@ -78,22 +78,21 @@ export const mySenderSchema = z
     value: z.string(),
     created_at: z.string(),
   })
-  .meta({ id: 'MySender' });
+  .register(z.globalRegistry, { id: 'MySender' });
 export type MySender = z.infer<typeof mySenderSchema>;
 
 export const mySenderListSchema = z
-  .object({ items: z.array(mySenderSchema), total: z.number().int(), max: z.number().int() })
-  .meta({ id: 'MySenderList' });
+  .object({ items: z.array(mySenderSchema), total: z.int(), max: z.int() })
+  .register(z.globalRegistry, { id: 'MySenderList' });
 export type MySenderListResponse = z.infer<typeof mySenderListSchema>;
 
 export const addMySenderBodySchema = z
-  .object({
+  .strictObject({
     list: z.enum(MY_SENDER_LISTS),
     /** An email address or a domain; normalised by the server (normalizeMySender). */
-    value: z.string().max(2_000),
+    value: z.string().check(z.maxLength(2_000)),
   })
-  .strict()
-  .meta({ id: 'AddMySender' });
+  .register(z.globalRegistry, { id: 'AddMySender' });
 export type AddMySenderBody = z.infer<typeof addMySenderBodySchema>;
 
 export const mySenderIdParamsSchema = z.object({ id: z.uuid() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { emailSchema } from './validation.ts';
 
 /**
@@ -24,16 +24,16 @@ export const onboardingStateSchema = z
     /** The host name the domains' MX records should name: this gateway. */
     mx_host: z.string(),
     /** The organisation's own next hop, `host:port`; null: the deployment's relay. */
-    next_hop: z.string().nullable(),
+    next_hop: z.nullable(z.string()),
     /** The deployment has a relay (SMTP_RELAY_URL) that mail goes to without a next hop. */
     deployment_relay: z.boolean(),
     /** Domains added here that wait for their TXT record (`record`, to publish) to be verified. */
     pending_domains: z.array(z.object({ domain: z.string(), record: z.string() })),
   })
-  .meta({ id: 'OnboardingState' });
+  .register(z.globalRegistry, { id: 'OnboardingState' });
 export type OnboardingState = z.infer<typeof onboardingStateSchema>;
 
-export const onboardingDomainSchema = z.object({ domain: z.string().max(253) });
+export const onboardingDomainSchema = z.object({ domain: z.string().check(z.maxLength(253)) });
 
 export const DNS_CHECK_KINDS = ['mx', 'spf', 'dmarc'] as const;
 export const DNS_CHECK_STATUSES = ['ok', 'warning', 'missing', 'error'] as const;
@@ -51,15 +51,17 @@ export const dnsCheckSchema = z
         /** What is right, or what to change, in plain words. */
         advice: z.string(),
         /** The record to publish, when one is missing or should change. */
-        suggested: z.string().nullable(),
+        suggested: z.nullable(z.string()),
       }),
     ),
   })
-  .meta({ id: 'DnsCheck' });
+  .register(z.globalRegistry, { id: 'DnsCheck' });
 export type DnsCheck = z.infer<typeof dnsCheckSchema>;
 
 /** `host` or `host:port` (port 25 when left out); null: the deployment's relay. */
-export const nextHopUpdateSchema = z.object({ next_hop: z.string().trim().max(300).nullable() });
+export const nextHopUpdateSchema = z.object({
+  next_hop: z.nullable(z.string().check(z.trim(), z.maxLength(300))),
+});
 
 export const testMessageRequestSchema = z.object({ to: emailSchema });
 export const testMessageResultSchema = z
@@ -71,5 +73,5 @@ export const testMessageResultSchema = z
     /** The mail server's answer to the message, or why it could not be reached. */
     response: z.string(),
   })
-  .meta({ id: 'TestMessageResult' });
+  .register(z.globalRegistry, { id: 'TestMessageResult' });
 export type TestMessageResult = z.infer<typeof testMessageResultSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder } from './list.ts';
 import { RESTORE_STATUSES, VERDICTS } from './quarantine.ts';
 import { ATTACHMENT_STATES } from './quarantine-admin.ts';
@@ -28,13 +28,15 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
 export const REPORT_SORTS = ['created_at', 'reporter', 'sender', 'subject', 'status'] as const;
 
-export const reportsQuerySchema = listQuerySchema(REPORT_SORTS, 'created_at')
-  .extend({
-    status: z.enum(REPORT_STATUSES).optional(),
-    kind: z.enum(REPORT_KINDS).optional(),
+export const reportsQuerySchema = z
+  .extend(listQuerySchema(REPORT_SORTS, 'created_at'), {
+    status: z.optional(z.enum(REPORT_STATUSES)),
+    kind: z.optional(z.enum(REPORT_KINDS)),
   })
-  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
-  .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
+  .check(z.refine(rangeInOrder, RANGE_ORDER_MESSAGE))
+  .register(z.globalRegistry, {
+    description: 'Query parameters (inline: OpenAPI parameters cannot be references)',
+  });
 export type ReportsQuery = z.input<typeof reportsQuerySchema>;
 
 export const phishingReportSchema = z.object({
@@ -44,7 +46,7 @@ export const phishingReportSchema = z.object({
   kind: z.enum(REPORT_KINDS),
   status: z.enum(REPORT_STATUSES),
   block_sender: z.boolean(),
-  decided_at: z.string().nullable(),
+  decided_at: z.nullable(z.string()),
   message_id: z.string(),
   sender: z.string(),
   subject: z.string(),
@@ -54,16 +56,16 @@ export const phishingReportSchema = z.object({
 export type PhishingReport = z.infer<typeof phishingReportSchema>;
 
 export const reportsListSchema = z
-  .object({ items: z.array(phishingReportSchema), total: z.number().int() })
-  .meta({ id: 'PhishingReportsList' });
+  .object({ items: z.array(phishingReportSchema), total: z.int() })
+  .register(z.globalRegistry, { id: 'PhishingReportsList' });
 export type ReportsList = z.infer<typeof reportsListSchema>;
 
 export const reportIdParamsSchema = z.object({ id: z.uuid() });
-export const confirmReportBodySchema = z.object({ block_sender: z.boolean().default(false) }).strict();
+export const confirmReportBodySchema = z.strictObject({ block_sender: z._default(z.boolean(), false) });
 export const reportDecisionSchema = z.object({
   status: z.enum(REPORT_STATUSES),
   /** How many held copies (every recipient's) were hidden by this decision. */
-  hidden: z.number().int(),
+  hidden: z.int(),
 });
 export type ReportDecision = z.infer<typeof reportDecisionSchema>;
 
@@ -72,39 +74,43 @@ export const summaryQuerySchema = z
     from: z.iso.datetime({ offset: true }),
     to: z.iso.datetime({ offset: true }),
   })
-  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
-  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= 400 * 86_400_000, {
-    message: 'the range must not be longer than 400 days',
-    path: ['from'],
-  });
+  .check(
+    z.refine(rangeInOrder, RANGE_ORDER_MESSAGE),
+    z.refine((q) => Date.parse(q.to) - Date.parse(q.from) <= 400 * 86_400_000, {
+      message: 'the range must not be longer than 400 days',
+      path: ['from'],
+    }),
+  );
 
 export const summarySchema = z.object({
-  days: z.array(z.object({ day: z.string(), restore_requests: z.number().int(), reports: z.number().int() })),
-  totals: z.object({ restore_requests: z.number().int(), reports: z.number().int() }),
+  days: z.array(z.object({ day: z.string(), restore_requests: z.int(), reports: z.int() })),
+  totals: z.object({ restore_requests: z.int(), reports: z.int() }),
   /** Restore requests waiting for an admin, and open reports (now, whatever the range). */
-  waiting_requests: z.number().int(),
-  open_reports: z.number().int(),
+  waiting_requests: z.int(),
+  open_reports: z.int(),
   /** Of the requests and reports decided in the range: seconds from asking to the decision. */
   decision: z.object({
-    decided: z.number().int(),
-    median_seconds: z.number().nullable(),
-    average_seconds: z.number().nullable(),
+    decided: z.int(),
+    median_seconds: z.nullable(z.number()),
+    average_seconds: z.nullable(z.number()),
   }),
 });
 export type UserInteractionSummary = z.infer<typeof summarySchema>;
 
 export const ATTACHMENT_SORTS = ['received_at', 'recipient', 'filename', 'size'] as const;
-export const modifiedAttachmentsQuerySchema = listQuerySchema(ATTACHMENT_SORTS, 'received_at')
-  .extend({ state: z.enum(ATTACHMENT_STATES).optional() })
-  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
-  .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
+export const modifiedAttachmentsQuerySchema = z
+  .extend(listQuerySchema(ATTACHMENT_SORTS, 'received_at'), { state: z.optional(z.enum(ATTACHMENT_STATES)) })
+  .check(z.refine(rangeInOrder, RANGE_ORDER_MESSAGE))
+  .register(z.globalRegistry, {
+    description: 'Query parameters (inline: OpenAPI parameters cannot be references)',
+  });
 export type ModifiedAttachmentsQuery = z.input<typeof modifiedAttachmentsQuerySchema>;
 
 export const modifiedAttachmentSchema = z.object({
   id: z.string(),
   filename: z.string(),
   content_type: z.string(),
-  size: z.number().int(),
+  size: z.int(),
   state: z.enum(ATTACHMENT_STATES),
   message_id: z.string(),
   received_at: z.string(),
@@ -117,22 +123,20 @@ export const modifiedAttachmentSchema = z.object({
 });
 export type ModifiedAttachment = z.infer<typeof modifiedAttachmentSchema>;
 export const modifiedAttachmentsListSchema = z
-  .object({ items: z.array(modifiedAttachmentSchema), total: z.number().int() })
-  .meta({ id: 'ModifiedAttachmentsList' });
+  .object({ items: z.array(modifiedAttachmentSchema), total: z.int() })
+  .register(z.globalRegistry, { id: 'ModifiedAttachmentsList' });
 export type ModifiedAttachmentsList = z.infer<typeof modifiedAttachmentsListSchema>;
 
-export const alertSettingsSchema = z
-  .object({
-    alert_restore_requests: z.boolean(),
-    alert_reports: z.boolean(),
-    alert_malware_holds: z.boolean(),
-  })
-  .strict();
+export const alertSettingsSchema = z.strictObject({
+  alert_restore_requests: z.boolean(),
+  alert_reports: z.boolean(),
+  alert_malware_holds: z.boolean(),
+});
 export type AlertSettings = z.infer<typeof alertSettingsSchema>;
 
 export const alertBadgeSchema = z.object({
-  open_reports: z.number().int(),
-  waiting_requests: z.number().int(),
-  total: z.number().int(),
+  open_reports: z.int(),
+  waiting_requests: z.int(),
+  total: z.int(),
 });
 export type AlertBadge = z.infer<typeof alertBadgeSchema>;

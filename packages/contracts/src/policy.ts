@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { DIGEST_SCHEDULES } from './deployment.ts';
 import { RESTORE_MODES, VERDICTS } from './quarantine.ts';
 
@@ -40,9 +40,11 @@ export type VerdictPolicy = z.infer<typeof verdictPolicySchema>;
 const overrideBase = z.object({
   match: z.enum(OVERRIDE_MATCHES),
   /** The address, the domain, or the group's addresses separated by commas (lower-cased). */
-  value: z.string().trim().min(1, 'Give an address, a domain or a list of addresses').max(10_000),
+  value: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'Give an address, a domain or a list of addresses'), z.maxLength(10_000)),
   /** The group's name (only for `group`). */
-  name: z.string().trim().max(100).default(''),
+  name: z._default(z.string().check(z.trim(), z.maxLength(100)), ''),
   verdict: z.enum(VERDICTS),
   action: z.enum(POLICY_ACTIONS),
 });
@@ -75,34 +77,36 @@ const maliciousDelivery = (verdict: string, action: string) =>
   verdict === 'malware' && (action === 'deliver' || action === 'deliver_banner');
 const MALWARE_MESSAGE = 'Known malware is never delivered: choose strip or quarantine';
 
-export const policyOverrideInputSchema = overrideBase.superRefine((o, ctx) => {
-  const problem = overrideValueProblem(o.match, o.value);
-  if (problem) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
-  if (o.match === 'group' && o.name === '')
-    ctx.addIssue({ code: 'custom', path: ['name'], message: 'Name the group' });
-  if (maliciousDelivery(o.verdict, o.action))
-    ctx.addIssue({ code: 'custom', path: ['action'], message: MALWARE_MESSAGE });
-});
+export const policyOverrideInputSchema = overrideBase.check(
+  z.superRefine((o, ctx) => {
+    const problem = overrideValueProblem(o.match, o.value);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
+    if (o.match === 'group' && o.name === '')
+      ctx.addIssue({ code: 'custom', path: ['name'], message: 'Name the group' });
+    if (maliciousDelivery(o.verdict, o.action))
+      ctx.addIssue({ code: 'custom', path: ['action'], message: MALWARE_MESSAGE });
+  }),
+);
 export type PolicyOverrideInput = z.input<typeof policyOverrideInputSchema>;
 
-export const policyOverrideSchema = overrideBase.extend({ id: z.string() });
+export const policyOverrideSchema = z.extend(overrideBase, { id: z.string() });
 export type PolicyOverride = z.infer<typeof policyOverrideSchema>;
 
 /** The spam score thresholds' defaults and bounds (issue 13): rspamd's greylist and add-header bands. */
 export const DEFAULT_SPAM_THRESHOLDS = { suspicious: 4, spam: 6 } as const;
-const SCORE = z
-  .number({ error: 'Give a number' })
-  .min(-20, 'At least -20')
-  .max(100, 'At most 100')
-  .refine((n) => Number.isInteger(n * 10), 'At most one decimal');
+const SCORE = z.number({ error: 'Give a number' }).check(
+  z.gte(-20, 'At least -20'),
+  z.lte(100, 'At most 100'),
+  z.refine((n) => Number.isInteger(n * 10), 'At most one decimal'),
+);
 
 /** A score at or above `spam` is spam; at or above `suspicious`, suspicious. */
-export const spamThresholdsSchema = z
-  .object({ suspicious: SCORE, spam: SCORE })
-  .refine((t) => t.suspicious <= t.spam, {
+export const spamThresholdsSchema = z.object({ suspicious: SCORE, spam: SCORE }).check(
+  z.refine((t) => t.suspicious <= t.spam, {
     path: ['spam'],
     message: 'The spam threshold is at least the suspicious one',
-  });
+  }),
+);
 export type SpamThresholdsInput = z.infer<typeof spamThresholdsSchema>;
 
 const verdictsSchema = z.object({
@@ -118,31 +122,33 @@ export const policyInputSchema = z
     verdicts: verdictsSchema,
     digest_schedule: z.enum(DIGEST_SCHEDULES),
     /** Plain text; empty: the default wording. Control characters and markup are refused. */
-    banner_text: z
-      .string()
-      .trim()
-      .max(BANNER_TEXT_MAX, `The banner text is at most ${BANNER_TEXT_MAX} characters`)
-      .refine(
+    banner_text: z.string().check(
+      z.trim(),
+      z.maxLength(BANNER_TEXT_MAX, `The banner text is at most ${BANNER_TEXT_MAX} characters`),
+      z.refine(
         // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
         (t) => !/[\u0000-\u001f\u007f<>]/.test(t),
         'The banner text is plain text on one line, without < or >',
       ),
-    overrides: z.array(policyOverrideInputSchema).max(OVERRIDES_MAX),
+    ),
+    overrides: z.array(policyOverrideInputSchema).check(z.maxLength(OVERRIDES_MAX)),
     /** Absent: unchanged. */
-    spam_thresholds: spamThresholdsSchema.optional(),
+    spam_thresholds: z.optional(spamThresholdsSchema),
   })
-  .superRefine((p, ctx) => {
-    if (maliciousDelivery('malware', p.verdicts.malware.action)) {
-      ctx.addIssue({ code: 'custom', path: ['verdicts', 'malware', 'action'], message: MALWARE_MESSAGE });
-    }
-    if (p.verdicts.malware.restore_mode !== 'none') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['verdicts', 'malware', 'restore_mode'],
-        message: 'Known malware is never restorable',
-      });
-    }
-  });
+  .check(
+    z.superRefine((p, ctx) => {
+      if (maliciousDelivery('malware', p.verdicts.malware.action)) {
+        ctx.addIssue({ code: 'custom', path: ['verdicts', 'malware', 'action'], message: MALWARE_MESSAGE });
+      }
+      if (p.verdicts.malware.restore_mode !== 'none') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['verdicts', 'malware', 'restore_mode'],
+          message: 'Known malware is never restorable',
+        });
+      }
+    }),
+  );
 export type PolicyInput = z.input<typeof policyInputSchema>;
 
 export const policySchema = z.object({
@@ -163,18 +169,18 @@ export const WHAT_IF_DAYS = 7;
 export const WHAT_IF_SAMPLE = 20;
 
 export const whatIfSchema = z.object({
-  days: z.number().int(),
+  days: z.int(),
   /** Messages (one per recipient) of the period the gateway judged not clean. */
-  considered: z.number().int(),
+  considered: z.int(),
   /** Of those, how many the proposed policy would have handled differently. */
-  changed: z.number().int(),
+  changed: z.int(),
   /** Per verdict and action pair: how many would have moved. */
   changes: z.array(
     z.object({
       verdict: z.enum(VERDICTS),
       from: z.enum(POLICY_ACTIONS),
       to: z.enum(POLICY_ACTIONS),
-      count: z.number().int(),
+      count: z.int(),
     }),
   ),
   sample: z.array(

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export const CAPTCHA_PROVIDERS = ['altcha', 'recaptcha', 'turnstile'] as const;
 export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
@@ -7,18 +7,18 @@ export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
 export const recaptchaConfigSchema = z
   .object({
     provider: z.enum(CAPTCHA_PROVIDERS),
-    key: z
-      .string()
-      .nullable()
-      .describe(
+    key: z.nullable(z.string()).register(z.globalRegistry, {
+      description:
         'Site key of reCAPTCHA or Turnstile; for the self-hosted ALTCHA proof of work, the URL of its challenge. Null when no captcha is configured.',
-      ),
+    }),
   })
-  .meta({ id: 'RecaptchaConfig' });
+  .register(z.globalRegistry, { id: 'RecaptchaConfig' });
 export type RecaptchaConfig = z.infer<typeof recaptchaConfigSchema>;
 
 /** GET /healthz */
-export const healthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+export const healthSchema = z
+  .object({ status: z.literal('ok') })
+  .register(z.globalRegistry, { id: 'Health' });
 
 /** GET /readyz */
 export const readinessSchema = z
@@ -31,5 +31,5 @@ export const readinessSchema = z
       secret_key: z.enum(['ok', 'mismatch', 'unknown']),
     }),
   })
-  .meta({ id: 'Readiness' });
+  .register(z.globalRegistry, { id: 'Readiness' });
 export type Readiness = z.infer<typeof readinessSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { fillPath } from './api-paths.ts';
 import { RESTORE_KINDS, RESTORE_MODES, RESTORE_STATUSES, VERDICTS } from './quarantine.ts';
 import { noNul } from './validation.ts';
@@ -80,10 +80,10 @@ export const MALWARE_CONFIRMATION_REQUIRED = 'malware_confirmation_required';
  */
 export const releaseBodySchema = z
   .object({
-    to: z.email().max(320).optional(),
-    confirm_malware: z.boolean().optional(),
+    to: z.optional(z.email().check(z.maxLength(320))),
+    confirm_malware: z.optional(z.boolean()),
   })
-  .meta({ id: 'QuarantineReleaseBody' });
+  .register(z.globalRegistry, { id: 'QuarantineReleaseBody' });
 export type ReleaseBody = z.infer<typeof releaseBodySchema>;
 
 /** POST /api/v1/quarantine/messages/bulk */
@@ -91,12 +91,12 @@ export const QUARANTINE_BULK_MAX = 200;
 export const BULK_MESSAGE_ACTIONS = ['release', 'delete'] as const;
 export const messageBulkBodySchema = z
   .object({
-    ids: z.array(z.uuid()).min(1).max(QUARANTINE_BULK_MAX),
+    ids: z.array(z.uuid()).check(z.minLength(1), z.maxLength(QUARANTINE_BULK_MAX)),
     action: z.enum(BULK_MESSAGE_ACTIONS),
-    to: z.email().max(320).optional(),
-    confirm_malware: z.boolean().optional(),
+    to: z.optional(z.email().check(z.maxLength(320))),
+    confirm_malware: z.optional(z.boolean()),
   })
-  .meta({ id: 'QuarantineBulkBody' });
+  .register(z.globalRegistry, { id: 'QuarantineBulkBody' });
 export type MessageBulkBody = z.infer<typeof messageBulkBodySchema>;
 export const BULK_MESSAGE_OUTCOMES = ['released', 'deleted', 'skipped', 'not_found'] as const;
 /** Why a message of a bulk call was left as it was. */
@@ -112,36 +112,36 @@ export const messageBulkResultSchema = z
       z.object({
         id: z.string(),
         outcome: z.enum(BULK_MESSAGE_OUTCOMES),
-        reason: z.enum(BULK_SKIP_REASONS).nullable(),
+        reason: z.nullable(z.enum(BULK_SKIP_REASONS)),
       }),
     ),
   })
-  .meta({ id: 'QuarantineBulkResult' });
+  .register(z.globalRegistry, { id: 'QuarantineBulkResult' });
 export type MessageBulkResult = z.infer<typeof messageBulkResultSchema>;
 
 /** POST /api/v1/quarantine/messages/{id}/block_sender */
 export const BLOCK_SCOPES = ['sender', 'domain'] as const;
 export const blockSenderBodySchema = z
   .object({ scope: z.enum(BLOCK_SCOPES) })
-  .meta({ id: 'QuarantineBlockSenderBody' });
+  .register(z.globalRegistry, { id: 'QuarantineBlockSenderBody' });
 export const blockSenderResponseSchema = z
   .object({ list: z.literal('block'), value: z.string(), added: z.boolean() })
-  .meta({ id: 'QuarantineBlockSenderResult' });
+  .register(z.globalRegistry, { id: 'QuarantineBlockSenderResult' });
 
 /** POST /api/v1/quarantine/messages/{id}/feedback */
 export const feedbackBodySchema = z
   .object({ feedback: z.enum(MESSAGE_FEEDBACKS) })
-  .meta({ id: 'QuarantineFeedbackBody' });
+  .register(z.globalRegistry, { id: 'QuarantineFeedbackBody' });
 export const feedbackResponseSchema = z
   .object({ feedback: z.enum(MESSAGE_FEEDBACKS), feedback_by: z.string(), feedback_at: z.string() })
-  .meta({ id: 'QuarantineFeedbackResult' });
+  .register(z.globalRegistry, { id: 'QuarantineFeedbackResult' });
 
 /** GET/PUT /api/v1/quarantine/retention: days a held message is kept before the purge job deletes it. */
 export const RETENTION_MIN_DAYS = 1;
 export const RETENTION_MAX_DAYS = 3650;
 export const retentionSchema = z
-  .object({ days: z.number().int().min(RETENTION_MIN_DAYS).max(RETENTION_MAX_DAYS) })
-  .meta({ id: 'QuarantineRetention' });
+  .object({ days: z.int().check(z.gte(RETENTION_MIN_DAYS), z.lte(RETENTION_MAX_DAYS)) })
+  .register(z.globalRegistry, { id: 'QuarantineRetention' });
 
 /** POST /api/v1/quarantine/messages/{id}/release */
 export const releaseResponseSchema = z.object({ status: z.literal('restored') });
@@ -155,11 +155,11 @@ export const attachmentSchema = z
     id: z.string(),
     filename: z.string(),
     content_type: z.string(),
-    size: z.number().int(),
+    size: z.int(),
     sha256: z.string(),
     state: z.enum(ATTACHMENT_STATES),
   })
-  .meta({ id: 'QuarantineAttachment' });
+  .register(z.globalRegistry, { id: 'QuarantineAttachment' });
 
 export const messageSummarySchema = z
   .object({
@@ -175,25 +175,25 @@ export const messageSummarySchema = z
     state: z.enum(MESSAGE_STATES),
     /** The gateway could not process it: held unscanned; an admin may retry, release or delete it. */
     processing_failed: z.boolean(),
-    size: z.number().int(),
+    size: z.int(),
     attachments: z.array(attachmentSchema),
     /** An admin's 'is spam' / 'not spam' feedback on the message, and who gave it when. */
-    feedback: z.enum(MESSAGE_FEEDBACKS).nullable(),
-    feedback_by: z.string().nullable(),
-    feedback_at: z.string().nullable(),
+    feedback: z.nullable(z.enum(MESSAGE_FEEDBACKS)),
+    feedback_by: z.nullable(z.string()),
+    feedback_at: z.nullable(z.string()),
   })
-  .meta({ id: 'QuarantineMessageSummary' });
+  .register(z.globalRegistry, { id: 'QuarantineMessageSummary' });
 export type MessageSummary = z.infer<typeof messageSummarySchema>;
 
-export const messageDetailSchema = messageSummarySchema
-  .extend({
+export const messageDetailSchema = z
+  .extend(messageSummarySchema, {
     headers: z.array(z.object({ name: z.string(), value: z.string() })),
     /** The body as plain text: nothing remote is loaded, links are shown as text. */
-    body_text: z.string().nullable(),
+    body_text: z.nullable(z.string()),
     links: z.array(z.object({ text: z.string(), href: z.string() })),
     raw_sha256: z.string(),
   })
-  .meta({ id: 'QuarantineMessageDetail' });
+  .register(z.globalRegistry, { id: 'QuarantineMessageDetail' });
 export type MessageDetail = z.infer<typeof messageDetailSchema>;
 
 export const restoreRequestSchema = z
@@ -205,51 +205,61 @@ export const restoreRequestSchema = z
     mode: z.enum(RESTORE_MODES),
     status: z.enum(RESTORE_STATUSES),
     created_at: z.string(),
-    decided_at: z.string().nullable(),
-    decline_reason: z.string().nullable(),
+    decided_at: z.nullable(z.string()),
+    decline_reason: z.nullable(z.string()),
     message: messageSummarySchema,
   })
-  .meta({ id: 'RestoreRequest' });
+  .register(z.globalRegistry, { id: 'RestoreRequest' });
 export type RestoreRequestItem = z.infer<typeof restoreRequestSchema>;
 
 export const listQuerySchema = z
   .object({
-    q: z.string().trim().max(200).refine(noNul, 'must not contain a NUL character').optional(),
-    status: z.enum(RESTORE_STATUSES).optional(),
-    verdict: z.enum(VERDICTS).optional(),
-    state: z.enum(LISTED_MESSAGE_STATES).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    offset: z.coerce.number().int().min(0).max(100_000).default(0),
+    q: z.optional(
+      z.string().check(z.trim(), z.maxLength(200), z.refine(noNul, 'must not contain a NUL character')),
+    ),
+    status: z.optional(z.enum(RESTORE_STATUSES)),
+    verdict: z.optional(z.enum(VERDICTS)),
+    state: z.optional(z.enum(LISTED_MESSAGE_STATES)),
+    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 50),
+    offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000)), 0),
   })
-  .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
+  .register(z.globalRegistry, {
+    description: 'Query parameters (inline: OpenAPI parameters cannot be references)',
+  });
 
 export const restoreRequestListSchema = z
-  .object({ items: z.array(restoreRequestSchema), total: z.number().int() })
-  .meta({ id: 'RestoreRequestList' });
+  .object({ items: z.array(restoreRequestSchema), total: z.int() })
+  .register(z.globalRegistry, { id: 'RestoreRequestList' });
 export const messageListSchema = z
-  .object({ items: z.array(messageSummarySchema), total: z.number().int() })
-  .meta({ id: 'QuarantineMessageList' });
+  .object({ items: z.array(messageSummarySchema), total: z.int() })
+  .register(z.globalRegistry, { id: 'QuarantineMessageList' });
 
 export const declineBodySchema = z
-  .object({ reason: z.string().trim().min(1, 'enter_a_reason').max(2000) })
-  .meta({ id: 'DeclineBody' });
+  .object({ reason: z.string().check(z.trim(), z.minLength(1, 'enter_a_reason'), z.maxLength(2000)) })
+  .register(z.globalRegistry, { id: 'DeclineBody' });
 
 export const bulkBodySchema = z
   .object({
-    ids: z.array(z.uuid()).min(1).max(200),
+    ids: z.array(z.uuid()).check(z.minLength(1), z.maxLength(200)),
     action: z.enum(['approve', 'decline']),
-    reason: z.string().trim().max(2000).optional(),
+    reason: z.optional(z.string().check(z.trim(), z.maxLength(2000))),
   })
-  .refine((b) => b.action === 'approve' || (b.reason ?? '').length > 0, {
-    path: ['reason'],
-    message: 'enter_a_reason',
-  })
-  .meta({ id: 'BulkRestoreBody' });
+  .check(
+    z.refine((b) => b.action === 'approve' || (b.reason ?? '').length > 0, {
+      path: ['reason'],
+      message: 'enter_a_reason',
+    }),
+  )
+  .register(z.globalRegistry, { id: 'BulkRestoreBody' });
 
 export const bulkResultSchema = z
   .object({
     results: z.array(
-      z.object({ id: z.string(), status: z.enum(RESTORE_STATUSES).nullable(), error: z.string().nullable() }),
+      z.object({
+        id: z.string(),
+        status: z.nullable(z.enum(RESTORE_STATUSES)),
+        error: z.nullable(z.string()),
+      }),
     ),
   })
-  .meta({ id: 'BulkRestoreResult' });
+  .register(z.globalRegistry, { id: 'BulkRestoreResult' });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder, textFilterParam } from './list.ts';
 import { MAIL_VERDICTS } from './mail-explorer.ts';
 import { heldMessageTracePath, messageTracePath } from './routes.ts';
@@ -38,12 +38,15 @@ export const EVENT_VERDICTS = MAIL_VERDICTS;
 export type EventVerdict = (typeof EVENT_VERDICTS)[number];
 
 /** The engines that write events (a free text column: an engine added later needs no migration). */
-export const engineParam = z
-  .string()
-  .trim()
-  .max(64)
-  .regex(/^[a-z0-9_,-]*$/, 'an engine name is lower-case letters, digits, _ and -')
-  .optional();
+export const engineParam = z.optional(
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.maxLength(64),
+      z.regex(/^[a-z0-9_,-]*$/, 'an engine name is lower-case letters, digits, _ and -'),
+    ),
+);
 
 export const EVENT_SORTS = ['created_at', 'severity', 'type', 'verdict', 'recipient', 'sender'] as const;
 export type EventSort = (typeof EVENT_SORTS)[number];
@@ -52,17 +55,19 @@ export type EventSort = (typeof EVENT_SORTS)[number];
  * `recipient` and `sender` match a part of the address, case-insensitively (`@acme.example` finds
  * a whole domain, a full address finds that one); `q` searches subject, addresses and description.
  */
-export const securityEventsQuerySchema = listQuerySchema(EVENT_SORTS, 'created_at')
-  .extend({
-    type: z.enum(EVENT_TYPES).optional(),
-    verdict: z.enum(EVENT_VERDICTS).optional(),
-    severity: z.enum(EVENT_SEVERITIES).optional(),
+export const securityEventsQuerySchema = z
+  .extend(listQuerySchema(EVENT_SORTS, 'created_at'), {
+    type: z.optional(z.enum(EVENT_TYPES)),
+    verdict: z.optional(z.enum(EVENT_VERDICTS)),
+    severity: z.optional(z.enum(EVENT_SEVERITIES)),
     engine: engineParam,
     recipient: textFilterParam,
     sender: textFilterParam,
   })
-  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
-  .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
+  .check(z.refine(rangeInOrder, RANGE_ORDER_MESSAGE))
+  .register(z.globalRegistry, {
+    description: 'Query parameters (inline: OpenAPI parameters cannot be references)',
+  });
 export type SecurityEventsQuery = z.input<typeof securityEventsQuerySchema>;
 
 export const securityEventParamsSchema = z.object({ id: z.uuid() });
@@ -96,12 +101,12 @@ export type PolicyDecision = z.infer<typeof policyDecisionSchema>;
 
 /** The evidence an event keeps (all optional: older events have none). */
 export const eventDetailsSchema = z.object({
-  findings: z.array(findingSchema).optional(),
-  decision: policyDecisionSchema.optional(),
+  findings: z.optional(z.array(findingSchema)),
+  decision: z.optional(policyDecisionSchema),
   /** A release: the message itself or its original attachments. */
-  kind: z.enum(['email', 'original']).optional(),
+  kind: z.optional(z.enum(['email', 'original'])),
   /** The gateway's inbound message: with the recipient, the key of its Mail Explorer row. */
-  inbound_id: z.string().optional(),
+  inbound_id: z.optional(z.string()),
 });
 export type EventDetails = z.infer<typeof eventDetailsSchema>;
 
@@ -117,13 +122,13 @@ export const securityEventSchema = z.object({
   sender: z.string(),
   subject: z.string(),
   /** The held message (Quarantined Items), when there is one still. */
-  quarantine_message_id: z.string().nullable(),
+  quarantine_message_id: z.nullable(z.string()),
 });
 export type SecurityEvent = z.infer<typeof securityEventSchema>;
 
 export const securityEventListSchema = z
-  .object({ items: z.array(securityEventSchema), total: z.number().int() })
-  .meta({ id: 'SecurityEventList' });
+  .object({ items: z.array(securityEventSchema), total: z.int() })
+  .register(z.globalRegistry, { id: 'SecurityEventList' });
 export type SecurityEventList = z.infer<typeof securityEventListSchema>;
 
 /** One step of the message's story: an event, a restore request, a release. */
@@ -131,7 +136,7 @@ export const historyEntrySchema = z.object({
   at: z.string(),
   kind: z.enum(['event', 'restore_request', 'release']),
   /** The event's id (kind event), to open it. */
-  event_id: z.string().nullable(),
+  event_id: z.nullable(z.string()),
   /** event: its type; restore_request: its status; release: email or original. */
   status: z.string(),
   description: z.string(),
@@ -142,13 +147,13 @@ export const securityEventDetailSchema = z
   .object({
     event: securityEventSchema,
     findings: z.array(findingSchema),
-    decision: policyDecisionSchema.nullable(),
+    decision: z.nullable(policyDecisionSchema),
     /** What happened to the message since, oldest first (this event included). */
     history: z.array(historyEntrySchema),
     /** The Mail Explorer row of this recipient's copy, when the gateway logged one. */
-    mail_log_id: z.string().nullable(),
+    mail_log_id: z.nullable(z.string()),
   })
-  .meta({ id: 'SecurityEventDetail' });
+  .register(z.globalRegistry, { id: 'SecurityEventDetail' });
 export type SecurityEventDetail = z.infer<typeof securityEventDetailSchema>;
 
 /**

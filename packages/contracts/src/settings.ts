@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { DIGEST_SCHEDULES } from './deployment.ts';
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from './quarantine-admin.ts';
 import { emailSchema, noNul } from './validation.ts';
@@ -25,17 +25,17 @@ export const settingsSchema = z
   .object({
     mfa_required: z.boolean(),
     /** Null: passwords never expire. */
-    password_max_age_days: z.number().int().nullable(),
-    session_idle_minutes: z.number().int(),
-    session_absolute_hours: z.number().int(),
+    password_max_age_days: z.nullable(z.int()),
+    session_idle_minutes: z.int(),
+    session_absolute_hours: z.int(),
     /** Maintenance support access (SPEC §4): the provider's hidden support users may sign in. */
     support_access_enabled: z.boolean(),
-    retention_days: z.number().int(),
+    retention_days: z.int(),
     digest_schedule: z.enum(DIGEST_SCHEDULES),
     /** Null: the server's address (shown in `default_mail_from`). */
-    mail_from_address: z.string().nullable(),
+    mail_from_address: z.nullable(z.string()),
     /** Null: the brand's name. */
-    mail_from_name: z.string().nullable(),
+    mail_from_name: z.nullable(z.string()),
     /** Empty: every active admin. */
     alert_recipients: z.array(z.string()),
     /** Read-only: what a null sender means, and the domains a sender or recipient must be on. */
@@ -43,38 +43,37 @@ export const settingsSchema = z
     default_mail_from_name: z.string(),
     domains: z.array(z.string()),
   })
-  .meta({ id: 'Settings' });
+  .register(z.globalRegistry, { id: 'Settings' });
 export type Settings = z.infer<typeof settingsSchema>;
 
-const senderName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .refine(noNul, 'must not contain a NUL character')
-  .refine((v) => !/[<>"\r\n]/.test(v), 'must not contain < > " or line breaks');
+const senderName = z.string().check(
+  z.trim(),
+  z.minLength(1),
+  z.maxLength(100),
+  z.refine(noNul, 'must not contain a NUL character'),
+  z.refine((v) => !/[<>"\r\n]/.test(v), 'must not contain < > " or line breaks'),
+);
 
 /** A change of some settings; the rest stay. */
 export const settingsUpdateSchema = z
-  .object({
-    mfa_required: z.boolean(),
-    password_max_age_days: z
-      .number()
-      .int()
-      .min(B.passwordMaxAgeDays.min)
-      .max(B.passwordMaxAgeDays.max)
-      .nullable(),
-    session_idle_minutes: z.number().int().min(B.sessionIdleMinutes.min).max(B.sessionIdleMinutes.max),
-    session_absolute_hours: z.number().int().min(B.sessionAbsoluteHours.min).max(B.sessionAbsoluteHours.max),
-    support_access_enabled: z.boolean(),
-    retention_days: z.number().int().min(B.retentionDays.min).max(B.retentionDays.max),
-    digest_schedule: z.enum(DIGEST_SCHEDULES),
-    mail_from_address: emailSchema.nullable(),
-    mail_from_name: senderName.nullable(),
-    alert_recipients: z.array(emailSchema).max(B.alertRecipients.max),
-  })
-  .partial()
-  .strict()
-  .refine((body) => Object.keys(body).length > 0, { message: 'name at least one setting to change' })
-  .meta({ id: 'SettingsUpdate' });
+  .partial(
+    z.strictObject({
+      mfa_required: z.boolean(),
+      password_max_age_days: z.nullable(
+        z.int().check(z.gte(B.passwordMaxAgeDays.min), z.lte(B.passwordMaxAgeDays.max)),
+      ),
+      session_idle_minutes: z.int().check(z.gte(B.sessionIdleMinutes.min), z.lte(B.sessionIdleMinutes.max)),
+      session_absolute_hours: z
+        .int()
+        .check(z.gte(B.sessionAbsoluteHours.min), z.lte(B.sessionAbsoluteHours.max)),
+      support_access_enabled: z.boolean(),
+      retention_days: z.int().check(z.gte(B.retentionDays.min), z.lte(B.retentionDays.max)),
+      digest_schedule: z.enum(DIGEST_SCHEDULES),
+      mail_from_address: z.nullable(emailSchema),
+      mail_from_name: z.nullable(senderName),
+      alert_recipients: z.array(emailSchema).check(z.maxLength(B.alertRecipients.max)),
+    }),
+  )
+  .check(z.refine((body) => Object.keys(body).length > 0, { message: 'name at least one setting to change' }))
+  .register(z.globalRegistry, { id: 'SettingsUpdate' });
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;

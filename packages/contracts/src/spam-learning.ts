@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Teaching the anti-spam engine (issue 13): an admin marks a message as spam or not spam from
@@ -22,5 +22,5 @@ export const learnResultSchema = z
     /** learned: new; relearned: it had been learned the other way; already: nothing changed. */
     outcome: z.enum(['learned', 'relearned', 'already']),
   })
-  .meta({ id: 'LearnResult' });
+  .register(z.globalRegistry, { id: 'LearnResult' });
 export type LearnResult = z.infer<typeof learnResultSchema>;

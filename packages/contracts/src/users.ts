@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ROLES, USER_STATUSES } from './deployment.ts';
 import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder } from './list.ts';
 import { emailSchema, noNul } from './validation.ts';
@@ -21,20 +21,22 @@ export const USERS_API = {
 export const USER_SORTS = ['email', 'last_sign_in_at', 'created_at', 'role'] as const;
 export type UserSort = (typeof USER_SORTS)[number];
 
-const name = z
-  .string()
-  .trim()
-  .max(100)
-  .refine(noNul, 'must not contain a NUL character')
-  .refine((v) => !/[<>\r\n]/.test(v), 'must not contain < > or line breaks');
+const name = z.string().check(
+  z.trim(),
+  z.maxLength(100),
+  z.refine(noNul, 'must not contain a NUL character'),
+  z.refine((v) => !/[<>\r\n]/.test(v), 'must not contain < > or line breaks'),
+);
 
-export const userQuerySchema = listQuerySchema(USER_SORTS, 'email')
-  .extend({
-    role: z.enum(ROLES).optional(),
-    status: z.enum(USER_STATUSES).optional(),
+export const userQuerySchema = z
+  .extend(listQuerySchema(USER_SORTS, 'email'), {
+    role: z.optional(z.enum(ROLES)),
+    status: z.optional(z.enum(USER_STATUSES)),
   })
-  .refine(rangeInOrder, RANGE_ORDER_MESSAGE)
-  .describe('Query parameters (inline: OpenAPI parameters cannot be references)');
+  .check(z.refine(rangeInOrder, RANGE_ORDER_MESSAGE))
+  .register(z.globalRegistry, {
+    description: 'Query parameters (inline: OpenAPI parameters cannot be references)',
+  });
 export type UserQuery = z.input<typeof userQuerySchema>;
 
 export const managedUserSchema = z.object({
@@ -51,48 +53,47 @@ export const managedUserSchema = z.object({
   mfa_enabled: z.boolean(),
   mfa_required: z.boolean(),
   /** The latest sign-in (session opened); null if never. */
-  last_sign_in_at: z.string().nullable(),
+  last_sign_in_at: z.nullable(z.string()),
   created_at: z.string(),
   /** An invitation's end; null once accepted. */
-  invite_expires_at: z.string().nullable(),
+  invite_expires_at: z.nullable(z.string()),
   /** The signed-in admin themself (whose own role and state cannot be changed here). */
   is_you: z.boolean(),
 });
 export type ManagedUser = z.infer<typeof managedUserSchema>;
 
 export const userListSchema = z
-  .object({ items: z.array(managedUserSchema), total: z.number().int() })
-  .meta({ id: 'UserList' });
+  .object({ items: z.array(managedUserSchema), total: z.int() })
+  .register(z.globalRegistry, { id: 'UserList' });
 export type UserListResponse = z.infer<typeof userListSchema>;
 
 export const inviteUserBodySchema = z
-  .object({
+  .strictObject({
     email: emailSchema,
     role: z.enum(ROLES),
-    first_name: name.default(''),
-    last_name: name.default(''),
+    first_name: z._default(name, ''),
+    last_name: z._default(name, ''),
   })
-  .strict()
-  .meta({ id: 'InviteUser' });
+  .register(z.globalRegistry, { id: 'InviteUser' });
 export type InviteUserBody = z.input<typeof inviteUserBodySchema>;
 
 export const updateUserBodySchema = z
-  .object({
-    role: z.enum(ROLES),
-    first_name: name,
-    last_name: name,
-    hidden: z.boolean(),
-    view_policy: z.boolean(),
-    view_edit_policy: z.boolean(),
-    view_private_data: z.boolean(),
-    mfa_required: z.boolean(),
-    /** Disable (their sessions end at once) or enable again. */
-    disabled: z.boolean(),
-  })
-  .partial()
-  .strict()
-  .refine((body) => Object.keys(body).length > 0, { message: 'name at least one thing to change' })
-  .meta({ id: 'UpdateUser' });
+  .partial(
+    z.strictObject({
+      role: z.enum(ROLES),
+      first_name: name,
+      last_name: name,
+      hidden: z.boolean(),
+      view_policy: z.boolean(),
+      view_edit_policy: z.boolean(),
+      view_private_data: z.boolean(),
+      mfa_required: z.boolean(),
+      /** Disable (their sessions end at once) or enable again. */
+      disabled: z.boolean(),
+    }),
+  )
+  .check(z.refine((body) => Object.keys(body).length > 0, { message: 'name at least one thing to change' }))
+  .register(z.globalRegistry, { id: 'UpdateUser' });
 export type UpdateUserBody = z.input<typeof updateUserBodySchema>;
 
 export const userIdParamsSchema = z.object({ id: z.uuid() });

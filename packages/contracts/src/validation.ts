@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { PASSWORD_MIN_LENGTH } from './constants.ts';
 import { PUBLIC_EMAIL_PATTERN } from './public-actions.ts';
 
@@ -7,19 +7,18 @@ export { PUBLIC_EMAIL_PATTERN } from './public-actions.ts';
 /** A mail domain: labels of letters, digits and hyphens, ending in two or more letters. */
 export const DOMAIN_PATTERN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-export const emailSchema = z
-  .string()
-  .trim()
-  .max(254)
-  .regex(PUBLIC_EMAIL_PATTERN, 'invalid_email')
-  .transform((value) => value.toLowerCase());
+export const emailSchema = z.pipe(
+  z.string().check(z.trim(), z.maxLength(254), z.regex(PUBLIC_EMAIL_PATTERN, 'invalid_email')),
+  z.transform((value) => value.toLowerCase()),
+);
 
-export const domainSchema = z.string().trim().toLowerCase().regex(DOMAIN_PATTERN, 'invalid_domain');
+export const domainSchema = z
+  .string()
+  .check(z.trim(), z.toLowerCase(), z.regex(DOMAIN_PATTERN, 'invalid_domain'));
 
 export const passwordSchema = z
   .string()
-  .min(PASSWORD_MIN_LENGTH, 'password_too_short')
-  .max(1024, 'password_too_long');
+  .check(z.minLength(PASSWORD_MIN_LENGTH, 'password_too_short'), z.maxLength(1024, 'password_too_long'));
 
 export function domainOfEmail(email: string): string {
   const at = email.lastIndexOf('@');

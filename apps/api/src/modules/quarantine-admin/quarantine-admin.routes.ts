@@ -154,7 +154,7 @@ export const quarantineAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "Release a held message (once) to its recipient or to an address of the tenant's domains; malware only with confirm_malware",
         params: idParamsSchema,
-        body: releaseBodySchema.nullish(),
+        body: z.nullish(releaseBodySchema),
         response: { 200: releaseResponseSchema, ...errors },
       },
     },
