@@ -76,6 +76,9 @@ async function topLevelNav(page: Page) {
 }
 
 test.beforeAll(async () => {
+  // Three tenants and five users through the CLI, on a machine shared with other runs: more than
+  // a test's usual minute (a fresh-clone run once took longer).
+  test.setTimeout(180_000);
   env = await startMoatWithMail();
   const farFuture = '2099-12-31';
   await setUpTenant('acme.test', 'paid', ['--paid-expires', farFuture]);
