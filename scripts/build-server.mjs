@@ -64,6 +64,7 @@ const BUNDLED_PACKAGES = [
   'pg',
   'qrcode',
   '@fastify/swagger',
+  '@fastify/multipart',
 ];
 
 /** Where the build notes the versions of the packages it compiled in. */

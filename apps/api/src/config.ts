@@ -179,6 +179,10 @@ const envSchema = z.object({
     .refine((v) => !v || /^[0-9a-f]{64,}$/i.test(v) || Buffer.from(v, 'base64').length >= 32, {
       message: 'must be at least 32 bytes, as 64 hex characters or base64',
     }),
+  PORTAL_LOGIN_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => !v || Buffer.byteLength(v) >= 32, { message: 'must be at least 32 bytes long' }),
   MAINTENANCE_DOMAINS: z
     .string()
     .default('')
@@ -253,6 +257,11 @@ export interface Config {
     difficulty: number;
   };
   secretKey: string | undefined;
+  /**
+   * The secret a parent portal signs its sign-in tokens with (SPEC §3 "Auth tokens", see
+   * modules/auth/portal-tokens.ts); without it only tokens issued by `auth:link` work.
+   */
+  portalLoginSecret: string | undefined;
   /** The provider's and its parent company's domains: the maintenance rule (SPEC §4, §6). */
   maintenanceDomains: string[];
   mailFrom: string;
@@ -353,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
     captcha,
     secretKey: e.SECRET_KEY,
+    portalLoginSecret: e.PORTAL_LOGIN_SECRET || undefined,
     maintenanceDomains: e.MAINTENANCE_DOMAINS,
     mailFrom:
       e.MAIL_FROM ??

@@ -22,6 +22,10 @@ export const AUTH_API = {
   loginReason: '/api/v1/auth/login_reason',
   logoutReason: '/api/v1/auth/logout_reason',
   tokenLogin: '/api/v1/auth/token',
+  /** SPEC §7: the msp brand's token, as a multipart form; the answer is text. */
+  serverLogin: '/api/v1/current_user/server_login',
+  /** SPEC §7: the checkpoint brand's token, or the firewall vendor's with its serial number. */
+  autoLogin: '/api/v1/current_user/auto_login',
   session: '/api/v1/auth/session',
   mailVerificationSend: '/api/v1/mail_verification/send',
   mailVerificationVerify: '/api/v1/mail_verification/verify',

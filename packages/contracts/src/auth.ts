@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { LOGIN_STEPS } from './auth-paths.ts';
-import { ONE_TIME_CODE_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
+import { ONE_TIME_CODE_LENGTH, PASSWORD_MIN_LENGTH, PORTAL_TOKEN_MAX_LENGTH } from './constants.ts';
 import { emailSchema } from './validation.ts';
 
 export { STARTUP_TOKEN_PARAMS } from './constants.ts';
@@ -126,6 +126,25 @@ export const logoutReasonRequestSchema = z
   .object({ reason: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)) })
   .register(z.globalRegistry, { id: 'LogoutReasonRequest' });
 
+const portalTokenSchema = z.string().check(z.minLength(1), z.maxLength(PORTAL_TOKEN_MAX_LENGTH));
+
 export const tokenLoginRequestSchema = z
-  .object({ accessToken: z.string().check(z.minLength(1), z.maxLength(200)) })
+  .object({ accessToken: portalTokenSchema })
   .register(z.globalRegistry, { id: 'TokenLoginRequest' });
+
+/** POST /api/v1/current_user/server_login (SPEC §7): a multipart form with the msp brand's token. */
+export const serverLoginRequestSchema = z
+  .object({ token: portalTokenSchema })
+  .register(z.globalRegistry, { id: 'ServerLoginRequest' });
+
+/**
+ * POST /api/v1/current_user/auto_login (SPEC §7): `{session_id}` is the checkpoint brand's token;
+ * with `serial_number` it is the firewall vendor's, for that firewall.
+ */
+export const autoLoginRequestSchema = z
+  .strictObject({
+    session_id: portalTokenSchema,
+    serial_number: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+  })
+  .register(z.globalRegistry, { id: 'AutoLoginRequest' });
+export type AutoLoginRequest = z.infer<typeof autoLoginRequestSchema>;

@@ -66,5 +66,27 @@ export type ThemeMode = (typeof THEMES)[number];
 export const SESSION_ID_HEADER = 'x-moat-session-id';
 export const AUTH_TOKEN_HEADER = 'x-moat-auth-token';
 
-/** URL parameters that carry a sign-in token at start-up (SPEC §4 "Start-up", §7). */
-export const STARTUP_TOKEN_PARAMS = ['accessToken', 'firstTimeToken', 'authtoken'] as const;
+/**
+ * The portal sign-ins of SPEC §3 "Auth tokens": a parent portal (an MSP's, the checkpoint brand's,
+ * a firewall vendor's) opens Moat with a one-time token for its own brand.
+ */
+export const PORTAL_BRANDS = ['msp', 'checkpoint', 'firewall'] as const;
+export type PortalBrand = (typeof PORTAL_BRANDS)[number];
+/** The URL parameter of each brand's token at start-up (SPEC §4 "Start-up", §7). */
+export const PORTAL_TOKEN_PARAM = {
+  msp: 'accessToken',
+  checkpoint: 'firstTimeToken',
+  firewall: 'authtoken',
+} as const satisfies Record<PortalBrand, string>;
+/** The firewall vendor's token comes with the firewall's serial number in this parameter. */
+export const PORTAL_SERIAL_PARAM = 'domain';
+/** …or both packed as `authtoken=…&domain=…` in base64, in this one. */
+export const PORTAL_PACKED_PARAM = 'spogSrc';
+/** Every URL parameter of a start-up sign-in: the browser goes on without them. */
+export const STARTUP_TOKEN_PARAMS = [
+  ...Object.values(PORTAL_TOKEN_PARAM),
+  PORTAL_SERIAL_PARAM,
+  PORTAL_PACKED_PARAM,
+] as const;
+/** The longest token a portal sends: a parent portal's signed token carries the user's email. */
+export const PORTAL_TOKEN_MAX_LENGTH = 1_000;

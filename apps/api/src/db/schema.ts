@@ -420,10 +420,15 @@ export const userTokens = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    /** What else the token is bound to: the firewall vendor's serial number (migration 0027). */
+    boundTo: text('bound_to'),
   },
   (t) => [
     index('user_tokens_user_idx').on(t.userId),
-    check('user_tokens_kind_check', sql`${t.kind} in ('password_reset', 'login_link')`),
+    check(
+      'user_tokens_kind_check',
+      sql`${t.kind} in ('password_reset', 'login_link', 'login_checkpoint', 'login_firewall')`,
+    ),
   ],
 );
 

@@ -9,14 +9,25 @@ import {
   stubApi,
 } from '../test/render-route';
 
-/** The token endpoint: XYZ opens a session, anything else is refused. */
+/**
+ * The portal sign-in calls of SPEC §7: server_login takes the msp token XYZ as a form and answers
+ * text; auto_login takes the checkpoint token XYZ, or the firewall token XYZ for serial SN1.
+ */
 function tokenApi(user = buildCurrentUser()) {
   let signedIn = false;
+  const refused = () => errorResponse(401, 'invalid_token', 'This sign-in link is invalid.');
   return stubApi({
-    'POST /api/v1/auth/token': (call) => {
-      if ((call.body as { accessToken: string }).accessToken !== 'XYZ') {
-        return errorResponse(401, 'invalid_token', 'This sign-in link is invalid.');
-      }
+    'POST /api/v1/current_user/server_login': (call) => {
+      if ((call.body as { token: string }).token !== 'XYZ') return refused();
+      signedIn = true;
+      return new Response('success', {
+        status: 200,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
+    },
+    'POST /api/v1/current_user/auto_login': (call) => {
+      const body = call.body as { session_id: string; serial_number?: string };
+      if (body.session_id !== 'XYZ' || (body.serial_number ?? 'SN1') !== 'SN1') return refused();
       signedIn = true;
       return jsonResponse(200, stepResponse());
     },
@@ -26,26 +37,44 @@ function tokenApi(user = buildCurrentUser()) {
 }
 
 const tokenPosts = (api: ReturnType<typeof stubApi>) =>
-  api.calls.filter((call) => call.url.pathname === '/api/v1/auth/token');
+  api.calls.filter((call) => call.url.pathname.startsWith('/api/v1/current_user/'));
 
 describe('start-up token (SPEC §4 "Start-up")', () => {
-  it('signs in with the token and goes to the requested route without it, replacing the history entry', async () => {
+  it('signs in with the msp token as a form and goes to the requested route without it, replacing the history entry', async () => {
     const api = tokenApi();
     const app = renderRoute('/security-events?accessToken=XYZ&range=week');
     expect(await screen.findByRole('heading', { level: 1, name: 'Events' })).toBeInTheDocument();
     expect(app.location()).toBe('/security-events?range=week');
     expect(app.router.state.historyAction).toBe('REPLACE');
-    expect(tokenPosts(api).map((call) => call.body)).toEqual([{ accessToken: 'XYZ' }]);
+    expect(tokenPosts(api).map((call) => [call.url.pathname, call.body])).toEqual([
+      ['/api/v1/current_user/server_login', { token: 'XYZ' }],
+    ]);
     const firstUserCall = api.calls.findIndex((call) => call.url.pathname === '/api/v1/current_user');
     expect(firstUserCall).toBeGreaterThan(api.calls.indexOf(tokenPosts(api)[0]!));
   });
 
-  it.each(['firstTimeToken', 'authtoken'])('takes the token from %s too', async (param) => {
+  it.each([
+    ['firstTimeToken=XYZ', { session_id: 'XYZ' }],
+    ['authtoken=XYZ&domain=SN1', { session_id: 'XYZ', serial_number: 'SN1' }],
+    [`spogSrc=${btoa('authtoken=XYZ&domain=SN1')}`, { session_id: 'XYZ', serial_number: 'SN1' }],
+  ])('signs in with %s through auto_login', async (query, body) => {
     const api = tokenApi();
-    const app = renderRoute(`/policy?${param}=XYZ`);
-    await waitFor(() => expect(app.location()).toBe('/policy'));
-    expect(tokenPosts(api)).toHaveLength(1);
+    const app = renderRoute(`/policy?${query}&tab=rules`);
+    await waitFor(() => expect(app.location()).toBe('/policy?tab=rules'));
+    expect(tokenPosts(api).map((call) => [call.url.pathname, call.body])).toEqual([
+      ['/api/v1/current_user/auto_login', body],
+    ]);
   });
+
+  it.each(['authtoken=XYZ', 'spogSrc=%25%25not-base64', `spogSrc=${btoa('domain=SN1')}`])(
+    'goes to error/401 for an incomplete firewall sign-in (%s) without calling the server',
+    async (query) => {
+      const api = tokenApi();
+      const app = renderRoute(`/dashboard?${query}`);
+      await waitFor(() => expect(app.location()).toBe('/error/401'));
+      expect(tokenPosts(api)).toHaveLength(0);
+    },
+  );
 
   it('goes to the overview from the root', async () => {
     tokenApi();

@@ -3,7 +3,7 @@ import type { CurrentUser } from '@moat/contracts/current-user';
 import { ROUTES } from '@moat/contracts/routes';
 import type { QueryClient } from '@tanstack/react-query';
 import { type MiddlewareFunction, replace } from 'react-router';
-import { tokenLogin } from '../features/auth/api/token-login';
+import { portalLogin, portalSignInOf } from '../features/auth/api/portal-login';
 import { currentUserQueryOptions } from '../features/session/api/get-current-user';
 
 /** Where a successful token sign-in lands (SPEC §4 "Start-up"): onboarding, the root's dashboard, or the route asked for. */
@@ -18,18 +18,20 @@ export function startupTarget(user: CurrentUser, url: URL): string {
 
 /**
  * Root middleware (it runs before every loader, so no guard sees the page first): a sign-in
- * token in the route's query (`#/dashboard?accessToken=…`) is exchanged for a session, the
- * current user is fetched, and the browser goes on without the token; a refused token goes to
- * error/401. Both replace the history entry, so the token does not stay in the URL.
+ * token in the route's query (`#/dashboard?accessToken=…`, `?firstTimeToken=…`,
+ * `?authtoken=…&domain=…`, `?spogSrc=…`) is exchanged for a session through its brand's call,
+ * the current user is fetched, and the browser goes on without the token; a refused token goes
+ * to error/401. Both replace the history entry, so the token does not stay in the URL.
  */
 export function startupTokenMiddleware(queryClient: QueryClient): MiddlewareFunction {
   return async ({ request }, next) => {
     const url = new URL(request.url);
-    const param = STARTUP_TOKEN_PARAMS.find((name) => url.searchParams.has(name));
-    if (!param) return next();
+    const signIn = portalSignInOf(url.searchParams);
+    if (signIn === null) return next();
     let user: CurrentUser;
     try {
-      await tokenLogin(url.searchParams.get(param) ?? '');
+      if (signIn === 'invalid') throw new Error('malformed sign-in token');
+      await portalLogin(signIn);
       user = await queryClient.fetchQuery({ ...currentUserQueryOptions(), staleTime: 0 });
     } catch {
       throw replace(ROUTES.errors.unauthorized);

@@ -100,6 +100,17 @@ describe('http client', () => {
     await expect(apiGet('/x')).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('sends a FormData as a multipart form (the browser sets its type) and reads a text answer when asked', async () => {
+    const fetchMock = respond(200, 'success', 'text/plain; charset=utf-8');
+    const form = new FormData();
+    form.set('token', 'T');
+    expect(await apiPost('/api/v1/current_user/server_login', form, { textAnswer: true })).toBe('success');
+    const [, post] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(post.body).toBe(form);
+    expect(new Headers(post.headers).get('Content-Type')).toBeNull();
+    expect(new Headers(post.headers).get('X-Requested-With')).toBe('moat');
+  });
+
   it('reports an unparsable or mis-shaped success answer as invalid_response', async () => {
     respond(200, 'not json', 'text/plain');
     expect(await caught(apiGet('/x'))).toMatchObject({ status: 200, code: 'invalid_response' });

@@ -45,8 +45,10 @@ export type QueryParams = URLSearchParams | Record<string, string | number | boo
 
 export interface RequestOptions<T> {
   query?: QueryParams;
-  /** Sent as JSON. */
+  /** Sent as JSON; a FormData is sent as a multipart form. */
   body?: unknown;
+  /** The answer is text, not JSON (SPEC §7 server_login); its text is the value. */
+  textAnswer?: boolean;
   signal?: AbortSignal;
   /** Checks the answer's shape (a zod schema from contracts fits); a mismatch becomes `invalid_response`. */
   schema?: { parse: (value: unknown) => T };
@@ -213,7 +215,9 @@ async function send<T>(method: HttpMethod, requestUrl: string, options: RequestO
     [REQUESTED_WITH_HEADER]: REQUESTED_WITH_VALUE,
   };
   const init: RequestInit = { method, headers, credentials: 'same-origin', signal: options.signal };
-  if (options.body !== undefined) {
+  if (options.body instanceof FormData) {
+    init.body = options.body; // the browser sets the multipart type with its boundary
+  } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(options.body);
   }
@@ -241,7 +245,9 @@ async function send<T>(method: HttpMethod, requestUrl: string, options: RequestO
 
   if (!response.ok) throw await toApiError(response);
 
-  const body = await readBody(response);
+  const body = options.textAnswer
+    ? { ok: true as const, value: await response.text() }
+    : await readBody(response);
   if (!body.ok) {
     throw new ApiError({ status: response.status, code: 'invalid_response', message: 'Unparsable answer' });
   }

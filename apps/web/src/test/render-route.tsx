@@ -95,7 +95,12 @@ export function stubApi(handlers: Record<string, Handler> = {}) {
       method,
       url,
       headers: new Headers(init.headers),
-      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      body:
+        typeof init.body === 'string'
+          ? JSON.parse(init.body)
+          : init.body instanceof FormData
+            ? Object.fromEntries(init.body)
+            : undefined,
     };
     calls.push(call);
     const handler = all[`${method} ${url.pathname}`];

@@ -1,5 +1,7 @@
+import multipart from '@fastify/multipart';
 import {
   authSessionSchema,
+  autoLoginRequestSchema,
   forgotPasswordRequestSchema,
   loginReasonRequestSchema,
   loginRequestSchema,
@@ -10,13 +12,17 @@ import {
   mfaCodeRequestSchema,
   passwordExpiredRequestSchema,
   resetPasswordRequestSchema,
+  serverLoginRequestSchema,
   successSchema,
   tokenLoginRequestSchema,
 } from '@moat/contracts/auth';
 import { AUTH_API } from '@moat/contracts/auth-paths';
+import { PORTAL_TOKEN_MAX_LENGTH } from '@moat/contracts/constants';
 import { errorResponseSchema } from '@moat/contracts/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../errors.ts';
 import { signedIn } from '../../plugins/app/session.ts';
 import { PasswordExpiredError } from './password.service.ts';
 import type { RequestMeta, StepOutcome } from './sign-in.ts';
@@ -276,6 +282,61 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) =>
       answer(reply, await auth.tokenLogin(request.body.accessToken, requestMeta(request))),
   );
+
+  app.post(
+    AUTH_API.autoLogin,
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          "Sign in with the checkpoint brand's one-time token ({session_id}) or the firewall vendor's, for its serial number ({session_id, serial_number})",
+        body: autoLoginRequestSchema,
+        response: { 200: loginStepResponseSchema, ...errors },
+      },
+      config: perMinute(20),
+    },
+    async (request, reply) => {
+      const { session_id: token, serial_number: serial } = request.body;
+      const brand = serial === undefined ? 'checkpoint' : 'firewall';
+      return answer(reply, await auth.portalLogin(brand, token, serial ?? null, requestMeta(request)));
+    },
+  );
+
+  // The msp brand's sign-in is a multipart form (SPEC §7): the parser lives only in this scope,
+  // takes one short text field and refuses files.
+  await app.register(async (form) => {
+    await form.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      limits: { fieldNameSize: 100, fieldSize: PORTAL_TOKEN_MAX_LENGTH, fields: 5, files: 0, parts: 5 },
+    });
+    form.withTypeProvider<ZodTypeProvider>().post(
+      AUTH_API.serverLogin,
+      {
+        schema: {
+          tags: ['auth'],
+          summary:
+            "Sign in with the msp brand's one-time token, sent as a multipart form; answers the text success",
+          consumes: ['multipart/form-data'],
+          body: serverLoginRequestSchema,
+          response: { 200: z.literal('success'), ...errors },
+        },
+        config: perMinute(20),
+        // The JSON parser is global; this call takes the form only, as SPEC §7 has it.
+        preValidation: async (request) => {
+          if (!request.isMultipart()) {
+            throw new AppError(
+              'unsupported_media_type',
+              'Send the token as a multipart/form-data field "token"',
+            );
+          }
+        },
+      },
+      async (request, reply) => {
+        answer(reply, await auth.portalLogin('msp', request.body.token, null, requestMeta(request)));
+        return reply.type('text/plain; charset=utf-8').send('success');
+      },
+    );
+  });
 
   app.get(
     AUTH_API.session,

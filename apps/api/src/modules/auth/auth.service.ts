@@ -31,12 +31,12 @@ import type { UserTokensRepo } from './user-tokens.repo.ts';
  *   mfa-challenge.service.ts    the MFA code at sign-in, and the first enrolment that turns MFA on
  *   mail-verification.service.ts the mailbox proof before a first MFA setup
  *   password.service.ts         forgotten password, invitations, expired password
- *   token-login.service.ts      one-time sign-in links
+ *   token-login.service.ts      the token sign-ins: one-time links, the portals of SPEC §3 (portal-tokens.ts)
  */
 export function createAuthService(deps: {
   db: Pick<Db, 'transaction'>;
   clock: Clock;
-  config: Pick<Config, 'publicUrl' | 'maintenanceDomains'>;
+  config: Pick<Config, 'publicUrl' | 'maintenanceDomains' | 'portalLoginSecret'>;
   serverKey: Pick<ServerKey, 'encrypt' | 'decrypt'>;
   mailer: Pick<Mailer, 'send'>;
   captcha: Pick<Captcha, 'verify'>;
@@ -51,7 +51,7 @@ export function createAuthService(deps: {
     LoginChallengesRepo,
     'insert' | 'findLive' | 'takeAttempt' | 'setStage' | 'setPendingSecret' | 'consume'
   >;
-  userTokens: Pick<UserTokensRepo, 'insert' | 'use' | 'voidAllOf' | 'latestCreatedAt'>;
+  userTokens: Pick<UserTokensRepo, 'insert' | 'use' | 'claim' | 'voidAllOf' | 'latestCreatedAt'>;
   log: { error(obj: unknown, msg: string): void };
   /** Takes sign-in attempts of one account in turn on every node (Database.withLock); default: this process. */
   accountLock?: <T>(key: string, task: () => Promise<T>) => Promise<T>;
@@ -110,7 +110,14 @@ export function createAuthService(deps: {
     audit,
     metrics: deps.metrics,
   });
-  const tokenLogin = createTokenLoginService({ clock, signIn, users, userTokens, audit });
+  const tokenLogin = createTokenLoginService({
+    clock,
+    portalLoginSecret: deps.config.portalLoginSecret,
+    signIn,
+    users,
+    userTokens,
+    audit,
+  });
 
   return {
     login: login.login,
@@ -127,6 +134,7 @@ export function createAuthService(deps: {
     changeExpiredPassword: passwords.changeExpiredPassword,
     changeOwnPassword: passwords.changeOwnPassword,
     tokenLogin: tokenLogin.tokenLogin,
+    portalLogin: tokenLogin.portalLogin,
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;
