@@ -3,17 +3,23 @@ import { expect } from './fixtures.ts';
 import { runCli } from './server.ts';
 
 /**
- * Opens a one-time sign-in link for `email` from the CLI (`auth:link`) on this server, as an
- * operator hands one out; the caller checks where it lands.
+ * Opens a one-time sign-in link for `email` from the CLI (`auth:link`, with `args` such as
+ * `--brand checkpoint`) on this server, as an operator hands one out; the caller checks where it
+ * lands. Returns the link, on this server.
  */
-export async function openSignInLink(page: Page, moat: { url: string; dataDir: string }, email: string) {
-  const link = await runCli(['auth:link', '--email', email], { DATA_DIR: moat.dataDir });
+export async function openSignInLink(
+  page: Page,
+  moat: { url: string; dataDir: string },
+  email: string,
+  ...args: string[]
+): Promise<string> {
+  const link = await runCli(['auth:link', '--email', email, ...args], { DATA_DIR: moat.dataDir });
   expect(link.code, link.stderr).toBe(0);
-  await page.goto(
-    link.stdout
-      .trim()
-      .split('\n')
-      .at(-1)!
-      .replace(/^https?:\/\/[^/]+/, moat.url),
-  );
+  const url = link.stdout
+    .trim()
+    .split('\n')
+    .at(-1)!
+    .replace(/^https?:\/\/[^/]+/, moat.url);
+  await page.goto(url);
+  return url;
 }
