@@ -167,6 +167,13 @@ import {
   type RemoteLearner,
   type SpamLearningService,
 } from './modules/spam-learning/spam-learning.service.ts';
+import { createSamlService, type SamlService } from './modules/sso/saml.service.ts';
+import {
+  createSignInSettingsService,
+  type SignInSettingsService,
+} from './modules/sso/sign-in-settings.service.ts';
+import { createSsoRepo } from './modules/sso/sso.repo.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { createTenantSettings } from './modules/tenants/tenant-settings.ts';
 import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
@@ -240,6 +247,9 @@ export interface Services {
   analytics: AnalyticsService;
   messageTrace: MessageTraceService;
   spamLearning: SpamLearningService;
+  /** SAML sign-in (issue 15) and Settings → Sign-in. */
+  saml: SamlService;
+  signInSettings: SignInSettingsService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
   quarantine: QuarantineService;
@@ -541,10 +551,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     learnReleased: (tenantId, heldId, actor) =>
       spamLearning.learnHeld(tenantId, heldId, 'ham', actor, 'release'),
   });
+  const ssoRepo = createSsoRepo(db);
+  const userTokens = createUserTokensRepo(db);
+  const saml = createSamlService({ clock, config, repo: ssoRepo, tenants, users, userTokens, audit });
   app.decorate('services', {
     tenants: createTenantsService({ db, tenants, features, audit }),
     users: createUsersService({ db, clock, users, tenants, audit }),
-    publicConfig: createPublicConfigService({ settings: tenantSettings, config }),
+    publicConfig: createPublicConfigService({
+      settings: tenantSettings,
+      config,
+      samlEnabled: () => ssoRepo.anyEnabled('saml'),
+    }),
     sessions,
     captcha,
     mailer,
@@ -563,7 +580,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       features,
       audit,
       challenges: createLoginChallengesRepo(db),
-      userTokens: createUserTokensRepo(db),
+      userTokens,
       log: app.log,
       accountLock: database.withLock,
       metrics,
@@ -682,6 +699,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       learnedLabel: repos.spamLearning.labelOf,
     }),
     spamLearning,
+    saml,
+    signInSettings: createSignInSettingsService({ db, clock, tenants, saml, repo: ssoRepo, audit }),
     currentUser: createCurrentUserService({ repo: repos.currentUser, sessions, audit: repos.audit }),
     quarantine,
     gateway: {
@@ -729,6 +748,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sweeper: createSweeper({
       tasks: [
         { name: 'counters', run: () => counters.sweep() },
+        // SAML requests nobody answered, assertions past their end (issue 15).
+        { name: 'sso-purge', run: () => ssoRepo.purgeExpired(clock.now()) },
         // Held mail past its tenant's retention (issue 11): deleted, one audit entry per tenant.
         { name: 'quarantine-purge', run: () => app.services.quarantineAdmin.purgeExpired() },
       ],
@@ -772,6 +793,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(publicConfigRoutes);
   await app.register(currentUserRoutes);
   await app.register(authRoutes);
+  await app.register(ssoRoutes);
   await app.register(mfaRoutes);
   await app.register(publicActionsRoutes);
   await app.register(quarantineAdminRoutes);

@@ -39,6 +39,9 @@ export const AUTH_API = {
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
 /** SPEC §8: a login answer containing this goes to the password-expired page. */
 export const PASSWORD_EXPIRED_MESSAGE = 'Expiration error, password has expired';
+/** A tenant that signs in with SSO only (Settings → Sign-in, issue 15) refuses its users' passwords. */
+export const PASSWORDS_OFF_MESSAGE =
+  'Your organisation signs in with single sign-on. Use “Sign in with SAML” instead of a password.';
 export const TENANT_APPROVAL_MESSAGE =
   'Support access to this tenant is turned off. An administrator of the tenant must approve support access before you can sign in.';
 

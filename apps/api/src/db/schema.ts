@@ -106,6 +106,8 @@ export const tenants = pgTable(
     supportAccessEnabled: boolean('support_access_enabled').notNull().default(false),
     mfaRequired: boolean('mfa_required').notNull().default(false),
     passwordMaxAgeDays: integer('password_max_age_days'),
+    /** Settings → Sign-in: false when the tenant signs in with SSO only (its admins keep passwords). */
+    passwordsAllowed: boolean('passwords_allowed').notNull().default(true),
     /** A session unused this long ends (Settings, 5 to 480). */
     sessionIdleMinutes: integer('session_idle_minutes').notNull().default(30),
     /** A session ends this long after sign-in, whatever its use (Settings, 1 to 24). */
@@ -427,9 +429,54 @@ export const userTokens = pgTable(
     index('user_tokens_user_idx').on(t.userId),
     check(
       'user_tokens_kind_check',
-      sql`${t.kind} in ('password_reset', 'login_link', 'login_checkpoint', 'login_firewall')`,
+      sql`${t.kind} in ('password_reset', 'login_link', 'login_checkpoint', 'login_firewall', 'sso_handoff')`,
     ),
   ],
+);
+
+/** A tenant's identity providers (issue 15): settings in the clear, the client secret sealed. */
+export const ssoConfigs = pgTable(
+  'sso_configs',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    enabled: boolean('enabled').notNull().default(false),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull(),
+    /** Sealed with the server key (ServerKey.encrypt). */
+    secret: text('secret'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'sso_configs_pk', columns: [t.tenantId, t.provider] }),
+    check('sso_configs_provider_check', sql`${t.provider} in ('saml', 'microsoft', 'google')`),
+  ],
+);
+
+/** Sign-in requests in flight: a SAML AuthnRequest's id (InResponseTo), an OIDC state. */
+export const ssoRequests = pgTable(
+  'sso_requests',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sso_requests_expires_idx').on(t.expiresAt)],
+);
+
+/** Assertions already used, remembered until they expire: a replayed one is refused. */
+export const ssoUsedAssertions = pgTable(
+  'sso_used_assertions',
+  {
+    key: text('key').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sso_used_assertions_expires_idx').on(t.expiresAt)],
 );
 
 /** ALTCHA challenges already used: a solved challenge counts once. */

@@ -36,7 +36,7 @@ async function openTestPglite(): Promise<Database> {
   const dir = path.join(os.tmpdir(), 'moat-test-templates');
   const file = path.join(dir, `pglite-${migrationsHash()}.tar`);
   const template = readIfPresent(file);
-  if (template) return openPglite(null, { loadDataDir: new Blob([template]) });
+  if (template) return openPglite(null, { loadDataDir: new Blob([new Uint8Array(template)]) });
   const database = await openPglite(null);
   await database.migrate();
   // Several test files may make it at once: each writes its own file and renames it into place.

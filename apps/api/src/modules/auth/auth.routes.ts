@@ -19,6 +19,7 @@ import {
 import { AUTH_API } from '@moat/contracts/auth-paths';
 import { PORTAL_TOKEN_MAX_LENGTH } from '@moat/contracts/constants';
 import { errorResponseSchema } from '@moat/contracts/errors';
+import { SSO_API, ssoCompleteRequestSchema } from '@moat/contracts/sso';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -281,6 +282,21 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) =>
       answer(reply, await auth.tokenLogin(request.body.accessToken, requestMeta(request))),
+  );
+
+  app.post(
+    SSO_API.complete,
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          "Exchange the SAML popup's one-time hand-over token for the sign-in's next step (the session, or Moat's MFA when the tenant requires it)",
+        body: ssoCompleteRequestSchema,
+        response: { 200: loginStepResponseSchema, ...errors },
+      },
+      config: signInPerMinute(20),
+    },
+    async (request, reply) => answer(reply, await auth.ssoComplete(request.body.token, requestMeta(request))),
   );
 
   app.post(

@@ -1,8 +1,10 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import type { ServerKey } from '../../lib/server-key.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { EmailCodes } from '../email-codes/email-codes.service.ts';
@@ -17,7 +19,7 @@ import type { LoginChallengesRepo } from './login-challenges.repo.ts';
 import { createMailVerificationService } from './mail-verification.service.ts';
 import { createMfaChallengeService } from './mfa-challenge.service.ts';
 import { createPasswordService } from './password.service.ts';
-import { createSignIn } from './sign-in.ts';
+import { createSignIn, type RequestMeta, type StepOutcome } from './sign-in.ts';
 import type { Throttle } from './throttle.ts';
 import { createTokenLoginService } from './token-login.service.ts';
 import type { UserTokensRepo } from './user-tokens.repo.ts';
@@ -135,6 +137,18 @@ export function createAuthService(deps: {
     changeOwnPassword: passwords.changeOwnPassword,
     tokenLogin: tokenLogin.tokenLogin,
     portalLogin: tokenLogin.portalLogin,
+    /** The popup's hand-over token after a SAML answer (modules/sso): the sign-in's next step. */
+    async ssoComplete(token: string, meta: RequestMeta): Promise<StepOutcome> {
+      const userId = await userTokens.use(hashToken(token), 'sso_handoff', clock.now(), undefined, 'saml');
+      const user = userId ? await users.findById(userId) : null;
+      if (user?.status !== 'active') {
+        throw new AppError(
+          'invalid_token',
+          'This single sign-on has expired or was already used. Start again.',
+        );
+      }
+      return login.afterSso(user, meta, 'saml');
+    },
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;

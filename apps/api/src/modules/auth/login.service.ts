@@ -1,4 +1,4 @@
-import { TENANT_APPROVAL_MESSAGE } from '@moat/contracts/auth-paths';
+import { PASSWORDS_OFF_MESSAGE, TENANT_APPROVAL_MESSAGE } from '@moat/contracts/auth-paths';
 import { AppError } from '../../errors.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
@@ -28,6 +28,25 @@ export function createLoginService(deps: {
 }) {
   const { signIn } = deps;
 
+  /** The one-time code when the user has MFA; mail verification then setup when it is required. */
+  async function secondFactor(
+    user: UserRow,
+    tenant: TenantRow,
+    meta: RequestMeta,
+    method: string,
+  ): Promise<StepOutcome> {
+    if (user.mfaEnabled && user.mfaSecret) {
+      const { token } = await signIn.startChallenge(user, 'mfa_code');
+      return { response: stepResponse(user, 'mfa_code'), challengeToken: token };
+    }
+    if (mfaRequired(user, tenant)) {
+      const { token, challenge } = await signIn.startChallenge(user, 'mail_verification');
+      await deps.mailVerification.sendMailCode(user, challenge);
+      return { response: stepResponse(user, 'mail_verification'), challengeToken: token };
+    }
+    return signIn.finish(user, meta, method, false);
+  }
+
   return {
     async login(
       input: { email: string; current_password: string; recaptcha_token?: string | null },
@@ -43,18 +62,27 @@ export function createLoginService(deps: {
         await signIn.auditUser(user, meta, 'auth.login_blocked', { reason: 'support_access_off' });
         throw new AppError('tenant_approval_required', TENANT_APPROVAL_MESSAGE);
       }
+      if (!tenant.passwordsAllowed && user.role !== 'admin') {
+        await signIn.auditUser(user, meta, 'auth.login_blocked', { reason: 'passwords_off' });
+        throw new AppError('forbidden', PASSWORDS_OFF_MESSAGE);
+      }
       await deps.passwords.assertNotExpired(user, tenant, meta);
       if (user.automationCustomer) return signIn.finish(user, meta, 'password (automation customer)', false);
-      if (user.mfaEnabled && user.mfaSecret) {
-        const { token } = await signIn.startChallenge(user, 'mfa_code');
-        return { response: stepResponse(user, 'mfa_code'), challengeToken: token };
+      return secondFactor(user, tenant, meta, 'password');
+    },
+
+    /**
+     * After an identity provider vouched for the user (SSO, issue 15): Moat's own second factor
+     * only when the tenant requires MFA; otherwise the session.
+     */
+    async afterSso(user: UserRow, meta: RequestMeta, method: string): Promise<StepOutcome> {
+      const tenant = await signIn.tenantOf(user);
+      if (user.hidden && !tenant.supportAccessEnabled) {
+        await signIn.auditUser(user, meta, 'auth.login_blocked', { reason: 'support_access_off', method });
+        throw new AppError('tenant_approval_required', TENANT_APPROVAL_MESSAGE);
       }
-      if (mfaRequired(user, tenant)) {
-        const { token, challenge } = await signIn.startChallenge(user, 'mail_verification');
-        await deps.mailVerification.sendMailCode(user, challenge);
-        return { response: stepResponse(user, 'mail_verification'), challengeToken: token };
-      }
-      return signIn.finish(user, meta, 'password', false);
+      if (!tenant.mfaRequired) return signIn.finish(user, meta, method, false);
+      return secondFactor(user, tenant, meta, method);
     },
 
     async logout(session: { id: number } | null, user: UserRow | null, meta: RequestMeta): Promise<void> {

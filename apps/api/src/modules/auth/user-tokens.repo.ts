@@ -2,7 +2,12 @@ import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { userTokens } from '../../db/schema.ts';
 
-export type UserTokenKind = 'password_reset' | 'login_link' | 'login_checkpoint' | 'login_firewall';
+export type UserTokenKind =
+  | 'password_reset'
+  | 'login_link'
+  | 'login_checkpoint'
+  | 'login_firewall'
+  | 'sso_handoff';
 
 export function createUserTokensRepo(db: DbOrTx) {
   return {

@@ -31,10 +31,13 @@ export interface Logo {
 export function createPublicConfigService({
   settings,
   config,
+  samlEnabled,
 }: {
   /** Read on every page load (the sign-in area and the public pages): cached. */
   settings: Pick<TenantSettings, 'primaryTenant' | 'flagsOf'>;
   config: Pick<Config, 'captcha'>;
+  /** Whether some tenant signs in with SAML: the sign-in page then offers it (issue 15). */
+  samlEnabled: () => Promise<boolean>;
 }) {
   return {
     /**
@@ -47,6 +50,7 @@ export function createPublicConfigService({
       const flags = tenant ? await settings.flagsOf(tenant.id) : resolveFeatures([]);
       if (tenant?.brand === 'checkpoint') flags.checkpointTheme = true;
       if (tenant?.brand === 'sonicwall') flags.sonicwallTheme = true;
+      if (!flags.samlAuth && (await samlEnabled())) flags.samlAuth = true;
       return pickPublicFeatures(flags);
     },
 

@@ -1,0 +1,283 @@
+import type { Role } from '@moat/contracts/deployment';
+import { SSO_API } from '@moat/contracts/sso';
+import { domainOfEmail } from '@moat/contracts/validation';
+import {
+  type CacheProvider,
+  generateServiceProviderMetadata,
+  type Profile,
+  SAML,
+  ValidateInResponseTo,
+} from '@node-saml/node-saml';
+import { DOMParser } from '@xmldom/xmldom';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
+import type { AuditRepo } from '../audit/audit.repo.ts';
+import type { UserTokensRepo } from '../auth/user-tokens.repo.ts';
+import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
+import type { UsersRepo } from '../users/users.repo.ts';
+import type { SamlIdpConfig } from './saml-metadata.ts';
+import type { SsoRepo } from './sso.repo.ts';
+
+/** What a tenant's SAML row keeps (`sso_configs.settings`). */
+export interface SamlSettings {
+  idp: SamlIdpConfig | null;
+  jitEnabled: boolean;
+  jitRole: Role;
+}
+export const DEFAULT_SAML_SETTINGS: SamlSettings = { idp: null, jitEnabled: false, jitRole: 'user' };
+
+/** How long an AuthnRequest waits for its answer; how far the IdP's clock may be off. */
+const REQUEST_TTL_MS = 10 * 60_000;
+const CLOCK_SKEW_MS = 2 * 60_000;
+/** An assertion without an end is remembered (against replay) this long. */
+const ASSERTION_MEMORY_MS = 60 * 60_000;
+export const SSO_HANDOFF_MS = 2 * 60_000;
+
+const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+const EMAIL_ATTRIBUTES = [
+  'email',
+  'mail',
+  'urn:oid:0.9.2342.19200300.100.1.3',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+] as const;
+
+/** A refused answer: why, for the audit log (the browser is told only 'SAML authentication failed.'). */
+export class SamlRefused extends Error {}
+
+export const samlSettingsOf = (settings: Record<string, unknown> | undefined): SamlSettings => ({
+  ...DEFAULT_SAML_SETTINGS,
+  ...(settings as Partial<SamlSettings> | undefined),
+});
+
+/**
+ * SAML 2.0 per tenant (@node-saml/node-saml), the service provider's side: the AuthnRequest, and
+ * the checks on the answer that node-saml does (signature by the IdP's metadata certificates on
+ * the assertion, audience, time bounds with a bounded clock skew, InResponseTo a
+ * request of ours taken once) and those it leaves to us (the Destination and Recipient are this
+ * tenant's ACS URL, the issuer is the IdP, the assertion is used once, the email belongs to the tenant). A good answer
+ * becomes a two-minute hand-over token the popup exchanges for the sign-in's next step.
+ */
+export function createSamlService(deps: {
+  clock: Clock;
+  config: Pick<Config, 'publicUrl'>;
+  repo: Pick<SsoRepo, 'config' | 'saveRequest' | 'findRequest' | 'removeRequest' | 'useAssertion'>;
+  tenants: Pick<TenantsRepo, 'findById' | 'findByDomain' | 'domainsOf'>;
+  users: Pick<UsersRepo, 'findByEmail' | 'insert'>;
+  userTokens: Pick<UserTokensRepo, 'insert'>;
+  audit: Pick<AuditRepo, 'record'>;
+}) {
+  const { repo } = deps;
+
+  /** The values an admin enters at the identity provider. */
+  function spOf(tenantId: string) {
+    const metadataUrl = `${deps.config.publicUrl}${SSO_API.samlMetadata(tenantId)}`;
+    return {
+      entity_id: metadataUrl,
+      acs_url: `${deps.config.publicUrl}${SSO_API.samlAcs(tenantId)}`,
+      metadata_url: metadataUrl,
+    };
+  }
+
+  /** Requests in flight, in the database: any node takes the answer, once. */
+  function cacheOf(tenantId: string): CacheProvider {
+    return {
+      async saveAsync(key, value) {
+        const createdAt = deps.clock.now();
+        await repo.saveRequest({
+          id: key,
+          tenantId,
+          provider: 'saml',
+          value,
+          expiresAt: new Date(createdAt.getTime() + REQUEST_TTL_MS),
+        });
+        return { value, createdAt: createdAt.getTime() };
+      },
+      getAsync: (key) => repo.findRequest(key, tenantId, 'saml', deps.clock.now()),
+      removeAsync: async (key) => (key ? repo.removeRequest(key, tenantId) : null),
+    };
+  }
+
+  function samlOf(tenantId: string, idp: SamlIdpConfig): SAML {
+    const sp = spOf(tenantId);
+    return new SAML({
+      entryPoint: idp.sso_url,
+      issuer: sp.entity_id,
+      callbackUrl: sp.acs_url,
+      audience: sp.entity_id,
+      idpCert: idp.pems,
+      idpIssuer: idp.entity_id,
+      wantAssertionsSigned: true,
+      wantAuthnResponseSigned: false,
+      acceptedClockSkewMs: CLOCK_SKEW_MS,
+      validateInResponseTo: ValidateInResponseTo.always,
+      requestIdExpirationPeriodMs: REQUEST_TTL_MS,
+      cacheProvider: cacheOf(tenantId),
+      identifierFormat: EMAIL_NAME_ID,
+      disableRequestedAuthnContext: true,
+      signatureAlgorithm: 'sha256',
+    });
+  }
+
+  async function enabledIdp(tenant: TenantRow | null): Promise<SamlIdpConfig | null> {
+    if (!tenant) return null;
+    const row = await repo.config(tenant.id, 'saml');
+    const idp = samlSettingsOf(row?.settings).idp;
+    return row?.enabled && idp ? idp : null;
+  }
+
+  /** The attribute or NameID that names the user's email. */
+  function emailOf(profile: Profile): string | null {
+    for (const name of EMAIL_ATTRIBUTES) {
+      const value = profile[name];
+      const first = Array.isArray(value) ? value[0] : value;
+      if (typeof first === 'string' && first.includes('@')) return first.trim().toLowerCase();
+    }
+    return profile.nameID?.includes('@') ? profile.nameID.trim().toLowerCase() : null;
+  }
+
+  /**
+   * What node-saml leaves to its caller: the assertion's Issuer is the IdP (node-saml checks
+   * `idpIssuer` on logout messages only), the Destination (when the response names one) and
+   * every Recipient are this ACS URL; and the assertion's id and end, for the replay check.
+   */
+  function checkAddressedTo(
+    profile: Profile,
+    idp: SamlIdpConfig,
+    acsUrl: string,
+  ): { id: string; expiresAt: Date } {
+    if (profile.issuer !== idp.entity_id) {
+      throw new SamlRefused(`Unknown SAML issuer ${profile.issuer ?? '(none)'}: expected ${idp.entity_id}`);
+    }
+    const xml = profile.getSamlResponseXml?.();
+    const response = xml ? new DOMParser().parseFromString(xml, 'text/xml').documentElement : null;
+    const destination = response?.getAttribute('Destination');
+    if (destination && destination !== acsUrl)
+      throw new SamlRefused(`Destination ${destination} is not ${acsUrl}`);
+    const assertion = profile.getAssertion?.() as
+      | { Assertion?: { $?: { ID?: string }; Subject?: Array<{ SubjectConfirmation?: unknown[] }> } }
+      | undefined;
+    const id = assertion?.Assertion?.$?.ID;
+    if (!id) throw new SamlRefused('the assertion has no ID');
+    const confirmations = (assertion?.Assertion?.Subject?.[0]?.SubjectConfirmation ?? []) as Array<{
+      SubjectConfirmationData?: Array<{ $?: { Recipient?: string; NotOnOrAfter?: string } }>;
+    }>;
+    const data = confirmations.flatMap((c) => c.SubjectConfirmationData ?? []).map((d) => d.$ ?? {});
+    if (data.length === 0 || data.some((d) => d.Recipient !== acsUrl)) {
+      throw new SamlRefused(`the assertion's Recipient is not ${acsUrl}`);
+    }
+    const ends = data.map((d) => Date.parse(d.NotOnOrAfter ?? '')).filter(Number.isFinite);
+    const now = deps.clock.now().getTime();
+    return {
+      id,
+      expiresAt: new Date(ends.length ? Math.max(...ends) + CLOCK_SKEW_MS : now + ASSERTION_MEMORY_MS),
+    };
+  }
+
+  return {
+    spOf,
+
+    /** The IdP URL for this email's organisation, with a fresh AuthnRequest (HTTP-Redirect). */
+    async start(email: string): Promise<string> {
+      const tenant = await deps.tenants.findByDomain(domainOfEmail(email));
+      const idp = await enabledIdp(tenant);
+      if (!tenant || !idp) {
+        throw new AppError(
+          'not_found',
+          "Single sign-on with SAML is not set up for this email's organisation.",
+        );
+      }
+      // RelayState carries nothing Moat follows: the answer always lands on the popup page.
+      return samlOf(tenant.id, idp).getAuthorizeUrlAsync('', undefined, {});
+    },
+
+    /** The IdP's answer at the tenant's ACS: a hand-over token for the popup, or SamlRefused. */
+    async acs(tenantId: string, samlResponse: string, ip: string | null): Promise<string> {
+      const tenant = await deps.tenants.findById(tenantId).catch(() => null);
+      const fail = async (reason: string): Promise<never> => {
+        await deps.audit.record(
+          { type: 'anonymous', ip },
+          {
+            tenantId: tenant?.id ?? null,
+            action: 'auth.sso_failed',
+            details: { provider: 'saml', reason: reason.slice(0, 300) },
+          },
+        );
+        throw new SamlRefused(reason);
+      };
+      const idp = await enabledIdp(tenant);
+      if (!tenant || !idp) return fail('SAML is not enabled for this tenant');
+      let profile: Profile | null;
+      try {
+        profile = (await samlOf(tenant.id, idp).validatePostResponseAsync({ SAMLResponse: samlResponse }))
+          .profile;
+      } catch (error) {
+        return fail(error instanceof Error ? error.message : 'invalid response');
+      }
+      if (!profile) return fail('not a sign-in response');
+      let assertion: { id: string; expiresAt: Date };
+      try {
+        assertion = checkAddressedTo(profile, idp, spOf(tenant.id).acs_url);
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+      if (!(await repo.useAssertion(`saml:${tenant.id}:${assertion.id}`, assertion.expiresAt))) {
+        return fail(`assertion ${assertion.id} was used before (replay)`);
+      }
+      const email = emailOf(profile);
+      if (!email) return fail('the assertion names no email');
+      if (!(await deps.tenants.domainsOf(tenant.id)).includes(domainOfEmail(email))) {
+        return fail(`${email} is not in one of the tenant's domains`);
+      }
+      let user = await deps.users.findByEmail(email);
+      if (user && user.tenantId !== tenant.id) return fail(`${email} belongs to another tenant`);
+      if (!user) {
+        const settings = samlSettingsOf((await repo.config(tenant.id, 'saml'))?.settings);
+        if (!settings.jitEnabled) return fail(`no user ${email} (just-in-time creation is off)`);
+        user = await deps.users.insert({
+          tenantId: tenant.id,
+          email,
+          role: settings.jitRole,
+          status: 'active',
+        });
+        await deps.audit.record(
+          { type: 'system' },
+          {
+            tenantId: tenant.id,
+            action: 'user.created',
+            targetType: 'user',
+            targetId: user.id,
+            details: { email, role: settings.jitRole, via: 'saml_jit' },
+          },
+        );
+      }
+      if (user.status !== 'active') return fail(`${email} is not active`);
+      const token = newToken();
+      const now = deps.clock.now();
+      await deps.userTokens.insert({
+        tokenHash: hashToken(token),
+        kind: 'sso_handoff',
+        userId: user.id,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + SSO_HANDOFF_MS),
+        boundTo: 'saml',
+      });
+      return token;
+    },
+
+    /** The service provider's metadata for this tenant (what the IdP imports). */
+    async metadata(tenantId: string): Promise<string> {
+      const tenant = await deps.tenants.findById(tenantId).catch(() => null);
+      if (!tenant) throw new AppError('not_found', 'No such tenant');
+      const sp = spOf(tenant.id);
+      return generateServiceProviderMetadata({
+        issuer: sp.entity_id,
+        callbackUrl: sp.acs_url,
+        identifierFormat: EMAIL_NAME_ID,
+        wantAssertionsSigned: true,
+      });
+    },
+  };
+}
+export type SamlService = ReturnType<typeof createSamlService>;

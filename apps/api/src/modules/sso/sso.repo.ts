@@ -1,0 +1,88 @@
+import { and, eq, gt, lte } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { ssoConfigs, ssoRequests, ssoUsedAssertions } from '../../db/schema.ts';
+
+export type SsoProvider = 'saml' | 'microsoft' | 'google';
+export type SsoConfigRow = typeof ssoConfigs.$inferSelect;
+
+/** Each tenant's identity providers, the sign-in requests in flight and the assertions used. */
+export function createSsoRepo(db: DbOrTx) {
+  return {
+    async config(tenantId: string, provider: SsoProvider): Promise<SsoConfigRow | null> {
+      const [row] = await db
+        .select()
+        .from(ssoConfigs)
+        .where(and(eq(ssoConfigs.tenantId, tenantId), eq(ssoConfigs.provider, provider)));
+      return row ?? null;
+    },
+    async saveConfig(
+      tenantId: string,
+      provider: SsoProvider,
+      values: { enabled: boolean; settings: Record<string, unknown>; secret?: string | null },
+      now: Date,
+      tx?: DbOrTx,
+    ): Promise<void> {
+      await (tx ?? db)
+        .insert(ssoConfigs)
+        .values({ tenantId, provider, ...values, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [ssoConfigs.tenantId, ssoConfigs.provider],
+          set: { ...values, updatedAt: now },
+        });
+    },
+    /** Whether any tenant signs in with this provider (the public sign-in page's button). */
+    async anyEnabled(provider: SsoProvider): Promise<boolean> {
+      const [row] = await db
+        .select({ tenantId: ssoConfigs.tenantId })
+        .from(ssoConfigs)
+        .where(and(eq(ssoConfigs.provider, provider), eq(ssoConfigs.enabled, true)))
+        .limit(1);
+      return Boolean(row);
+    },
+
+    async saveRequest(values: typeof ssoRequests.$inferInsert): Promise<void> {
+      await db.insert(ssoRequests).values(values);
+    },
+    async findRequest(
+      id: string,
+      tenantId: string,
+      provider: SsoProvider,
+      now: Date,
+    ): Promise<string | null> {
+      const [row] = await db
+        .select({ value: ssoRequests.value })
+        .from(ssoRequests)
+        .where(
+          and(
+            eq(ssoRequests.id, id),
+            eq(ssoRequests.tenantId, tenantId),
+            eq(ssoRequests.provider, provider),
+            gt(ssoRequests.expiresAt, now),
+          ),
+        );
+      return row?.value ?? null;
+    },
+    /** Take a request out: a response to it is taken once. */
+    async removeRequest(id: string, tenantId: string): Promise<string | null> {
+      const [row] = await db
+        .delete(ssoRequests)
+        .where(and(eq(ssoRequests.id, id), eq(ssoRequests.tenantId, tenantId)))
+        .returning({ value: ssoRequests.value });
+      return row?.value ?? null;
+    },
+    /** Remember an assertion until it expires: false when it was used before (a replay). */
+    async useAssertion(key: string, expiresAt: Date): Promise<boolean> {
+      const rows = await db
+        .insert(ssoUsedAssertions)
+        .values({ key, expiresAt })
+        .onConflictDoNothing({ target: ssoUsedAssertions.key })
+        .returning({ key: ssoUsedAssertions.key });
+      return rows.length === 1;
+    },
+    async purgeExpired(now: Date): Promise<void> {
+      await db.delete(ssoRequests).where(lte(ssoRequests.expiresAt, now));
+      await db.delete(ssoUsedAssertions).where(lte(ssoUsedAssertions.expiresAt, now));
+    },
+  };
+}
+export type SsoRepo = ReturnType<typeof createSsoRepo>;
