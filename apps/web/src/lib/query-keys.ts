@@ -65,6 +65,7 @@ export const queryKeys = {
   },
   /** Security Settings → Exceptions: `all()` invalidates every page's list after a change. */
   settings: () => ['settings'] as const,
+  signInSettings: () => ['settings', 'sign-in'] as const,
   serviceStatus: () => ['service-status'] as const,
   systemTasks: () => ['system-tasks'] as const,
   myQuarantine: {

@@ -1,6 +1,7 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { ROUTES } from '@moat/contracts/routes';
 import { Link } from 'react-router';
+import { SamlSignIn } from '../../features/auth/components/SamlSignIn';
 import type { TranslationKey } from '../../lib/i18n';
 import { useTranslation } from '../../lib/i18n';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -13,11 +14,12 @@ const TITLES: Record<ExternalProvider, TranslationKey> = {
   google: 'auth.external.googleTitle',
 };
 
-/** The OAuth popup pages (SPEC §2.1). The providers are wired in the sign-in issue. */
+/** The OAuth popup pages (SPEC §2.1): SAML signs in; Microsoft and Google are not available yet. */
 export function ExternalSignInPage({ provider }: { provider: ExternalProvider }) {
   const { t } = useTranslation();
   const title = t(TITLES[provider]);
   useDocumentTitle(title);
+  if (provider === 'saml') return <SamlSignIn />;
   return (
     <Stack gap="md">
       <Title order={1} size="h2">

@@ -7,6 +7,7 @@ import { getAuthSession } from '../../features/auth/api/get-auth-session';
 import type { LoginStepAnswer } from '../../features/auth/api/sign-in-answers';
 import { PublicLoginForm } from '../../features/auth/components/PublicLoginForm';
 import { saveSignInResume } from '../../features/auth/sign-in-handover';
+import { onSsoAnswer } from '../../features/auth/sso-popup';
 import {
   BrandLogo,
   usePublicDocumentTitle,
@@ -60,6 +61,9 @@ export function PublicLoginPage() {
     query.set('signIn', 'console');
     openRoute(`${ROUTES.auth.login}?${query}`, 'replace');
   }, []);
+
+  // The SAML popup's answer (SPEC §4 "External sign-in"): the console goes on from it.
+  useEffect(() => onSsoAnswer(onAnswer), [onAnswer]);
 
   const ready = settings !== 'pending' && session !== 'pending' && session !== 'signedIn';
   return (

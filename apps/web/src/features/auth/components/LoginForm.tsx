@@ -2,7 +2,7 @@ import { Anchor, Button, PasswordInput, TextInput } from '@mantine/core';
 import type { LoginStepResponse } from '@moat/contracts/auth';
 import { PASSWORD_EXPIRED_MESSAGE } from '@moat/contracts/auth-paths';
 import { ROUTES } from '@moat/contracts/routes';
-import { Suspense, useState } from 'react';
+import { type MouseEvent, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { NoticeAlert } from '../../../components/ui/NoticeAlert';
@@ -12,6 +12,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useForm } from '../../../lib/use-form';
 import { useLogin } from '../api/login';
 import { useCaptcha } from '../captcha/use-captcha';
+import { openSsoPopup } from '../sso-popup';
 import { validateLogin } from '../validation';
 import { AuthForm } from './AuthForm';
 import { TenantApprovalDialog } from './lazy-dialogs';
@@ -96,7 +97,16 @@ export function LoginForm({
               {t('auth.login.forgotPassword')}
             </Anchor>
             {samlAuth && (
-              <Button component={Link} to={ROUTES.auth.samlLogin} variant="default" fullWidth>
+              <Button
+                component={Link}
+                to={ROUTES.auth.samlLogin}
+                variant="default"
+                fullWidth
+                // The popup of SPEC §4; where popups are blocked, the page opens in this tab.
+                onClick={(event: MouseEvent) => {
+                  if (openSsoPopup()) event.preventDefault();
+                }}
+              >
                 {t('auth.login.saml')}
               </Button>
             )}

@@ -13,6 +13,7 @@ import { t } from '../../../lib/public-texts';
 import type { FieldMessage } from '../../../lib/use-form';
 import { captchaConfigAnswer, type LoginStepAnswer, loginStepAnswer } from '../api/sign-in-answers';
 import { type CaptchaSession, createCaptchaSession } from '../captcha/captcha-session';
+import { openSsoPopup } from '../sso-popup';
 import { validateLogin } from '../validation';
 
 type FieldName = 'email' | 'password';
@@ -212,7 +213,13 @@ export function PublicLoginForm({
         {t('auth.login.forgotPassword')}
       </a>
       {samlAuth && (
-        <a class="button button--default" href={`#${ROUTES.auth.samlLogin}`}>
+        <a
+          class="button button--default"
+          href={`#${ROUTES.auth.samlLogin}`}
+          onClick={(event) => {
+            if (openSsoPopup()) event.preventDefault();
+          }}
+        >
           <span class="button__label">{t('auth.login.saml')}</span>
         </a>
       )}

@@ -4,6 +4,7 @@ import type { CurrentUser } from '@moat/contracts/current-user';
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
+import { onSsoAnswer } from '../sso-popup';
 import { LoginForm, type LoginNotice } from './LoginForm';
 import { LoginReasonDialog, MailVerificationDialog, RequiredMfaSetupDialog } from './lazy-dialogs';
 import { OneTimeCodeForm } from './OneTimeCodeForm';
@@ -66,6 +67,9 @@ export function SignIn({
     setEmail(answer.email);
     setStep(stepAfter(answer));
   }, []);
+
+  // The SAML popup's answer (SPEC §4 "External sign-in") goes on as a password's would.
+  useEffect(() => onSsoAnswer(onStep), [onStep]);
 
   const restart = useCallback((key: TranslationKey | null) => {
     setNotice(key ? { key, tone: 'error' } : null);

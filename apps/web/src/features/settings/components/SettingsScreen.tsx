@@ -25,6 +25,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { MailFlowSettings } from '../../onboarding/components/MailFlowSettings';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { settingsQueryOptions, useSaveSettings } from '../api/settings';
+import { SingleSignOnSettings } from './SingleSignOnSettings';
 
 type Editable = Omit<Settings, 'default_mail_from' | 'default_mail_from_name' | 'domains'>;
 type Draft = Omit<Editable, 'alert_recipients' | 'mail_from_address' | 'mail_from_name'> & {
@@ -280,12 +281,15 @@ export function SettingsScreen() {
     </form>
   );
   if (!canChange) return form;
-  // The mail flow saves each part on its own (its own forms): beside the settings form, not in it.
+  // The mail flow and single sign-on save on their own (their own forms): beside the settings form.
   return (
     <Stack gap="md">
       {form}
       <Section id="settings-mail-flow" title={t('settings.mailFlow.title')}>
         <MailFlowSettings />
+      </Section>
+      <Section id="settings-sso" title={t('settings.sso.title')}>
+        <SingleSignOnSettings />
       </Section>
     </Stack>
   );

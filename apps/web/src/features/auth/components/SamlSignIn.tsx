@@ -1,0 +1,97 @@
+import { Center, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { ROUTES } from '@moat/contracts/routes';
+import { SAML_FAILURE_MESSAGE, SSO_RETURN_PARAMS } from '@moat/contracts/sso';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { NoticeAlert } from '../../../components/ui/NoticeAlert';
+import { useTranslation } from '../../../lib/i18n';
+import { useForm } from '../../../lib/use-form';
+import { completeSsoSignIn, startSamlSignIn } from '../api/saml';
+import { deliverSsoAnswer } from '../sso-popup';
+import { validateForgotPassword } from '../validation';
+import { AuthForm } from './AuthForm';
+import { BackToLoginLink } from './BackToLoginLink';
+
+/** Leave for the identity provider (a full navigation: it is another site). */
+function openIdentityProvider(url: string) {
+  window.location.assign(url);
+}
+
+/**
+ * The SAML popup (SPEC §2.1 `/auth/saml/login`, §4 "External sign-in"): the work email names the
+ * organisation, whose identity provider signs the user in; back here with `samlSuccess=true` and a
+ * one-time token, the page exchanges it for the sign-in's next step and hands that to its opener
+ * (or to the login page in this tab). A refused answer says 'SAML authentication failed.' (SPEC §8)
+ * and offers to try again.
+ */
+export function SamlSignIn() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get(SSO_RETURN_PARAMS.success) === 'true' ? params.get(SSO_RETURN_PARAMS.token) : null;
+  const [failed, setFailed] = useState(params.get(SSO_RETURN_PARAMS.error) !== null);
+  const form = useForm({ initialValues: { email: '' }, validate: validateForgotPassword });
+  const start = useMutation({
+    mutationFn: startSamlSignIn,
+    onSuccess: ({ url }) => openIdentityProvider(url),
+  });
+
+  const exchanged = useRef(false);
+  useEffect(() => {
+    if (!token || exchanged.current) return;
+    exchanged.current = true;
+    completeSsoSignIn(token).then(
+      (answer) => {
+        const delivered = deliverSsoAnswer(answer);
+        if (delivered === 'opener') return;
+        // In this tab: the login page goes on from the step (or, with no storage, starts again).
+        navigate(delivered === 'resume' ? ROUTES.auth.login : `${ROUTES.auth.login}?signIn=console`, {
+          replace: true,
+        });
+      },
+      () => {
+        setFailed(true);
+        navigate(ROUTES.auth.samlLogin, { replace: true });
+      },
+    );
+  }, [token, navigate]);
+
+  if (token && !failed) {
+    return (
+      <Center mih={200}>
+        <Stack align="center" gap="sm" role="status">
+          <Loader />
+          <Text>{t('auth.signIn.signingIn')}</Text>
+        </Stack>
+      </Center>
+    );
+  }
+
+  return (
+    <AuthForm
+      formRef={form.formRef}
+      onSubmit={form.onSubmit(({ email }) => {
+        setFailed(false);
+        start.mutate(email.trim());
+      })}
+      title={t('auth.external.samlTitle')}
+      submitLabel={t('auth.external.continue')}
+      pending={start.isPending || start.isSuccess}
+      footer={<BackToLoginLink />}
+    >
+      {failed && <NoticeAlert tone="error">{SAML_FAILURE_MESSAGE}</NoticeAlert>}
+      {start.isError && <ApiErrorAlert error={start.error} showServerMessage />}
+      <Text size="sm">{t('auth.external.samlDescription')}</Text>
+      <TextInput
+        {...form.inputProps('email')}
+        type="email"
+        label={t('auth.external.workEmail')}
+        autoComplete="email"
+        required
+        error={form.errorOf('email')}
+      />
+    </AuthForm>
+  );
+}
