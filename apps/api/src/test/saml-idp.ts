@@ -40,6 +40,15 @@ export interface ResponseValues {
   AttributeStatement: string;
 }
 
+/** samlify's `{Tag}` template filled with XML-escaped values. */
+const fill = (template: string, values: ResponseValues) =>
+  template.replace(/\{(\w+)\}/g, (tag, name: string) => {
+    const value = (values as unknown as Record<string, string | undefined>)[name];
+    return value === undefined
+      ? tag
+      : value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  });
+
 function keyPair(): { key: string; cert: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-idp-'));
   execFileSync(
@@ -138,7 +147,7 @@ export async function startSamlIdp(options: { entityId?: string } = {}) {
       { email },
       (template: string) => ({
         id: final.ID,
-        context: samlify.SamlLib.replaceTagsByValue(template, final as unknown as Record<string, string>),
+        context: fill(template, final),
       }),
     );
     return context;

@@ -5,13 +5,27 @@ import { saveSignInResume } from './sign-in-handover';
 /*
  * The SAML popup (SPEC §4 "External sign-in"): the sign-in page opens `/auth/saml/login` in a
  * popup; after the identity provider, the popup exchanges its hand-over token for the sign-in's
- * next step and posts it to its opener (same origin only), which goes on as after a password.
- * Without an opener (popups blocked, the page opened in the tab) the step waits in this tab's
- * session storage for the console's login page, as the public bundle's hand-over does.
+ * next step and passes it to the sign-in page, which goes on as after a password.
+ *
+ * The step travels on a BroadcastChannel (same origin only), not through `window.opener`: Moat's
+ * pages send Cross-Origin-Opener-Policy: same-origin, so the popup's trip to the identity provider
+ * cuts its link to the opener. Whether this tab is such a popup is noted in its own session
+ * storage before it leaves (a tab's session storage outlives that trip). A tab that is no popup
+ * (popups blocked, the page opened in the tab) keeps the step for the console's login page, as
+ * the public bundle's hand-over does.
  */
 
-const MESSAGE_TYPE = 'moat:sso';
+const CHANNEL = 'moat:sso';
+const POPUP_MARK = 'moat.sso.popup';
 const POPUP_FEATURES = 'popup=yes,width=520,height=680';
+
+function storage(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
 
 /** Open the SAML popup; null when the browser refused (the link then opens in this tab). */
 export function openSsoPopup(): Window | null {
@@ -22,36 +36,45 @@ export function openSsoPopup(): Window | null {
   }
 }
 
-/** Calls `onAnswer` with each step a popup of this origin posts; returns the unsubscribe. */
+/** Before the popup leaves for the identity provider: remember that this tab is the popup. */
+export function markSsoPopup(): void {
+  if (!window.opener) return;
+  try {
+    storage()?.setItem(POPUP_MARK, '1');
+  } catch {
+    // Without storage the answer stays in this tab.
+  }
+}
+
+/** Calls `onAnswer` with each step a popup of this origin passes on; returns the unsubscribe. */
 export function onSsoAnswer(onAnswer: (answer: LoginStepAnswer) => void): () => void {
-  const listener = (event: MessageEvent) => {
-    if (event.origin !== window.location.origin) return;
-    const data = event.data as { type?: unknown; answer?: unknown } | null;
-    if (data?.type !== MESSAGE_TYPE) return;
+  if (typeof BroadcastChannel === 'undefined') return () => {};
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.onmessage = (event: MessageEvent) => {
     try {
-      onAnswer(loginStepAnswer.parse(data.answer));
+      onAnswer(loginStepAnswer.parse(event.data));
     } catch {
       // Not a step: ignored.
     }
   };
-  window.addEventListener('message', listener);
-  return () => window.removeEventListener('message', listener);
+  return () => channel.close();
 }
 
 /**
- * Hand the step to whoever goes on with the sign-in: the opener (then this popup closes), or the
- * console's login page in this tab ('resume'), or nobody ('none': session storage is blocked).
+ * Hand the step to whoever goes on with the sign-in: the sign-in page that opened this popup
+ * ('popup': the popup then closes), or the console's login page in this tab ('resume'), or
+ * nobody ('none': session storage is blocked).
  */
-export function deliverSsoAnswer(answer: LoginStepAnswer): 'opener' | 'resume' | 'none' {
-  const opener = window.opener as Window | null;
-  if (opener && !opener.closed) {
-    try {
-      opener.postMessage({ type: MESSAGE_TYPE, answer }, window.location.origin);
-      window.close();
-      return 'opener';
-    } catch {
-      // An opener of another origin: go on here.
-    }
+export function deliverSsoAnswer(answer: LoginStepAnswer): 'popup' | 'resume' | 'none' {
+  const store = storage();
+  const isPopup = store?.getItem(POPUP_MARK) === '1';
+  store?.removeItem(POPUP_MARK);
+  if (isPopup && typeof BroadcastChannel !== 'undefined') {
+    const channel = new BroadcastChannel(CHANNEL);
+    channel.postMessage(answer);
+    channel.close();
+    window.close();
+    return 'popup';
   }
   return saveSignInResume(answer) ? 'resume' : 'none';
 }

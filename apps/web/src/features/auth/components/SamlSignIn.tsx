@@ -9,7 +9,7 @@ import { NoticeAlert } from '../../../components/ui/NoticeAlert';
 import { useTranslation } from '../../../lib/i18n';
 import { useForm } from '../../../lib/use-form';
 import { completeSsoSignIn, startSamlSignIn } from '../api/saml';
-import { deliverSsoAnswer } from '../sso-popup';
+import { deliverSsoAnswer, markSsoPopup } from '../sso-popup';
 import { validateForgotPassword } from '../validation';
 import { AuthForm } from './AuthForm';
 import { BackToLoginLink } from './BackToLoginLink';
@@ -32,10 +32,14 @@ export function SamlSignIn() {
   const [params] = useSearchParams();
   const token = params.get(SSO_RETURN_PARAMS.success) === 'true' ? params.get(SSO_RETURN_PARAMS.token) : null;
   const [failed, setFailed] = useState(params.get(SSO_RETURN_PARAMS.error) !== null);
+  const [popupDone, setPopupDone] = useState(false);
   const form = useForm({ initialValues: { email: '' }, validate: validateForgotPassword });
   const start = useMutation({
     mutationFn: startSamlSignIn,
-    onSuccess: ({ url }) => openIdentityProvider(url),
+    onSuccess: ({ url }) => {
+      markSsoPopup();
+      openIdentityProvider(url);
+    },
   });
 
   const exchanged = useRef(false);
@@ -45,7 +49,10 @@ export function SamlSignIn() {
     completeSsoSignIn(token).then(
       (answer) => {
         const delivered = deliverSsoAnswer(answer);
-        if (delivered === 'opener') return;
+        if (delivered === 'popup') {
+          setPopupDone(true); // shown only if the browser kept the popup open
+          return;
+        }
         // In this tab: the login page goes on from the step (or, with no storage, starts again).
         navigate(delivered === 'resume' ? ROUTES.auth.login : `${ROUTES.auth.login}?signIn=console`, {
           replace: true,
@@ -57,6 +64,14 @@ export function SamlSignIn() {
       },
     );
   }, [token, navigate]);
+
+  if (popupDone) {
+    return (
+      <Center mih={200}>
+        <Text role="status">{t('auth.external.popupDone')}</Text>
+      </Center>
+    );
+  }
 
   if (token && !failed) {
     return (
