@@ -46,7 +46,9 @@ test('an admin sets up SAML from the IdP metadata; a user signs in through the p
   await page.goto(`${base}/#/configuration/settings`);
   const sso = page.getByRole('region', { name: 'Single sign-on (SAML)' });
   await expect(sso).toBeVisible();
-  const acsUrl = await sso.getByRole('textbox', { name: 'Assertion Consumer Service (reply) URL' }).inputValue();
+  const acsUrl = await sso
+    .getByRole('textbox', { name: 'Assertion Consumer Service (reply) URL' })
+    .inputValue();
   expect(acsUrl).toMatch(new RegExp(`^${base}/api/v1/auth/saml/acs/[0-9a-f-]{36}$`));
   const metadataUrl = await sso.getByRole('textbox', { name: 'Service provider metadata URL' }).inputValue();
 
