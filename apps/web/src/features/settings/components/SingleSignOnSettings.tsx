@@ -29,6 +29,9 @@ import {
   useTestSamlMetadata,
 } from '../api/sign-in-settings';
 
+/** URLs and XML in a monospace face; labels stay in the page's. */
+const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
+
 interface Draft {
   enabled: boolean;
   metadataXml: string;
@@ -62,7 +65,7 @@ function CopyField({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
   return (
     <Group align="flex-end" gap="xs" wrap="nowrap">
-      <TextInput label={label} value={value} readOnly style={{ flex: 1, minWidth: 0 }} ff="monospace" />
+      <TextInput label={label} value={value} readOnly style={{ flex: 1, minWidth: 0 }} styles={MONO} />
       <CopyButton value={value}>
         {({ copied, copy }) => (
           <Button variant="default" onClick={copy} aria-label={`${t('settings.sso.copy')}: ${label}`}>
@@ -170,7 +173,7 @@ export function SingleSignOnSettings() {
           autosize
           minRows={4}
           maxRows={10}
-          ff="monospace"
+          styles={MONO}
           value={draft.metadataXml}
           onChange={(event) => {
             test.reset();
