@@ -464,6 +464,8 @@ export const ssoRequests = pgTable(
       .references(() => tenants.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
     value: text('value').notNull(),
+    /** The SHA-256 of the cookie the browser that started the sign-in got: the answer is its only. */
+    browser: text('browser').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('sso_requests_expires_idx').on(t.expiresAt)],

@@ -31,6 +31,12 @@ const PUBLIC = [
   'POST /api/v1/auth/password_expired',
   'POST /api/v1/auth/logout_reason',
   'POST /api/v1/auth/token',
+  'POST /api/v1/current_user/server_login',
+  'POST /api/v1/current_user/auto_login',
+  'POST /api/v1/auth/saml/start',
+  'POST /api/v1/auth/saml/acs/:tenantId',
+  'GET /api/v1/auth/saml/metadata/:tenantId',
+  'POST /api/v1/auth/sso/complete',
   'GET /api/v1/auth/session',
   'PUT /api/v1/mfa/setup_public',
   'POST /api/v1/mfa/verify_public',
@@ -106,6 +112,9 @@ const ADMIN = [
   'POST /api/v1/mail_explorer/:id/learn',
   'POST /api/v1/quarantine/messages/:id/learn',
   'GET /api/v1/quarantine/messages/:id/trace',
+  'GET /api/v1/settings/sign_in',
+  'PUT /api/v1/settings/sign_in',
+  'POST /api/v1/settings/sign_in/saml/test',
 ];
 
 /**

@@ -18,6 +18,7 @@ CREATE TABLE "sso_requests" (
 	"tenant_id" uuid NOT NULL,
 	"provider" text NOT NULL,
 	"value" text NOT NULL,
+	"browser" text NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint

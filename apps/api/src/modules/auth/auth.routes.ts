@@ -25,6 +25,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { signedIn } from '../../plugins/app/session.ts';
+import { SSO_BROWSER_COOKIE, SSO_BROWSER_COOKIE_PATH } from '../sso/sso.routes.ts';
 import { PasswordExpiredError } from './password.service.ts';
 import type { RequestMeta, StepOutcome } from './sign-in.ts';
 
@@ -296,7 +297,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: signInPerMinute(20),
     },
-    async (request, reply) => answer(reply, await auth.ssoComplete(request.body.token, requestMeta(request))),
+    async (request, reply) => {
+      const browserSecret = request.cookies[SSO_BROWSER_COOKIE] ?? '';
+      reply.clearCookie(SSO_BROWSER_COOKIE, { path: SSO_BROWSER_COOKIE_PATH });
+      return answer(reply, await auth.ssoComplete(request.body.token, browserSecret, requestMeta(request)));
+    },
   );
 
   app.post(

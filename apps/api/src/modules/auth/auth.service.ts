@@ -138,8 +138,9 @@ export function createAuthService(deps: {
     tokenLogin: tokenLogin.tokenLogin,
     portalLogin: tokenLogin.portalLogin,
     /** The popup's hand-over token after a SAML answer (modules/sso): the sign-in's next step. */
-    async ssoComplete(token: string, meta: RequestMeta): Promise<StepOutcome> {
-      const userId = await userTokens.use(hashToken(token), 'sso_handoff', clock.now(), undefined, 'saml');
+    async ssoComplete(token: string, browserSecret: string, meta: RequestMeta): Promise<StepOutcome> {
+      const binding = `saml:${hashToken(browserSecret)}`;
+      const userId = await userTokens.use(hashToken(token), 'sso_handoff', clock.now(), undefined, binding);
       const user = userId ? await users.findById(userId) : null;
       if (user?.status !== 'active') {
         throw new AppError(

@@ -46,6 +46,22 @@ const EMAIL_ATTRIBUTES = [
 /** A refused answer: why, for the audit log (the browser is told only 'SAML authentication failed.'). */
 export class SamlRefused extends Error {}
 
+/** The InResponseTo of a base64 SAMLResponse, read before anything is trusted (null: none). */
+function inResponseToOf(samlResponse: string): string | null {
+  try {
+    const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+    if (/<!DOCTYPE/i.test(xml)) return null;
+    const value = new DOMParser({
+      errorHandler: { warning: () => {}, error: () => {}, fatalError: () => {} },
+    })
+      .parseFromString(xml, 'text/xml')
+      ?.documentElement?.getAttribute('InResponseTo');
+    return value || null;
+  } catch {
+    return null;
+  }
+}
+
 export const samlSettingsOf = (settings: Record<string, unknown> | undefined): SamlSettings => ({
   ...DEFAULT_SAML_SETTINGS,
   ...(settings as Partial<SamlSettings> | undefined),
@@ -62,7 +78,10 @@ export const samlSettingsOf = (settings: Record<string, unknown> | undefined): S
 export function createSamlService(deps: {
   clock: Clock;
   config: Pick<Config, 'publicUrl'>;
-  repo: Pick<SsoRepo, 'config' | 'saveRequest' | 'findRequest' | 'removeRequest' | 'useAssertion'>;
+  repo: Pick<
+    SsoRepo,
+    'config' | 'saveRequest' | 'findRequest' | 'browserOf' | 'removeRequest' | 'useAssertion'
+  >;
   tenants: Pick<TenantsRepo, 'findById' | 'findByDomain' | 'domainsOf'>;
   users: Pick<UsersRepo, 'findByEmail' | 'insert'>;
   userTokens: Pick<UserTokensRepo, 'insert'>;
@@ -81,7 +100,7 @@ export function createSamlService(deps: {
   }
 
   /** Requests in flight, in the database: any node takes the answer, once. */
-  function cacheOf(tenantId: string): CacheProvider {
+  function cacheOf(tenantId: string, browser = ''): CacheProvider {
     return {
       async saveAsync(key, value) {
         const createdAt = deps.clock.now();
@@ -90,6 +109,7 @@ export function createSamlService(deps: {
           tenantId,
           provider: 'saml',
           value,
+          browser,
           expiresAt: new Date(createdAt.getTime() + REQUEST_TTL_MS),
         });
         return { value, createdAt: createdAt.getTime() };
@@ -99,7 +119,7 @@ export function createSamlService(deps: {
     };
   }
 
-  function samlOf(tenantId: string, idp: SamlIdpConfig): SAML {
+  function samlOf(tenantId: string, idp: SamlIdpConfig, browser?: string): SAML {
     const sp = spOf(tenantId);
     return new SAML({
       entryPoint: idp.sso_url,
@@ -113,7 +133,7 @@ export function createSamlService(deps: {
       acceptedClockSkewMs: CLOCK_SKEW_MS,
       validateInResponseTo: ValidateInResponseTo.always,
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
-      cacheProvider: cacheOf(tenantId),
+      cacheProvider: cacheOf(tenantId, browser),
       identifierFormat: EMAIL_NAME_ID,
       disableRequestedAuthnContext: true,
       signatureAlgorithm: 'sha256',
@@ -178,8 +198,12 @@ export function createSamlService(deps: {
   return {
     spOf,
 
-    /** The IdP URL for this email's organisation, with a fresh AuthnRequest (HTTP-Redirect). */
-    async start(email: string): Promise<string> {
+    /**
+     * The IdP URL for this email's organisation, with a fresh AuthnRequest (HTTP-Redirect), and
+     * the secret the starting browser keeps (a cookie): only that browser can use the answer, so
+     * an answer of someone else's account, posted by an attacker, signs the victim into nothing.
+     */
+    async start(email: string): Promise<{ url: string; browserSecret: string }> {
       const tenant = await deps.tenants.findByDomain(domainOfEmail(email));
       const idp = await enabledIdp(tenant);
       if (!tenant || !idp) {
@@ -189,7 +213,13 @@ export function createSamlService(deps: {
         );
       }
       // RelayState carries nothing Moat follows: the answer always lands on the popup page.
-      return samlOf(tenant.id, idp).getAuthorizeUrlAsync('', undefined, {});
+      const browserSecret = newToken();
+      const url = await samlOf(tenant.id, idp, hashToken(browserSecret)).getAuthorizeUrlAsync(
+        '',
+        undefined,
+        {},
+      );
+      return { url, browserSecret };
     },
 
     /** The IdP's answer at the tenant's ACS: a hand-over token for the popup, or SamlRefused. */
@@ -208,6 +238,9 @@ export function createSamlService(deps: {
       };
       const idp = await enabledIdp(tenant);
       if (!tenant || !idp) return fail('SAML is not enabled for this tenant');
+      const requestId = inResponseToOf(samlResponse);
+      const browser = requestId ? await repo.browserOf(requestId, tenant.id, deps.clock.now()) : null;
+      if (!browser) return fail('InResponseTo is not valid: no sign-in of Moat waits for this answer');
       let profile: Profile | null;
       try {
         profile = (await samlOf(tenant.id, idp).validatePostResponseAsync({ SAMLResponse: samlResponse }))
@@ -261,7 +294,7 @@ export function createSamlService(deps: {
         userId: user.id,
         createdAt: now,
         expiresAt: new Date(now.getTime() + SSO_HANDOFF_MS),
-        boundTo: 'saml',
+        boundTo: `saml:${browser}`,
       });
       return token;
     },

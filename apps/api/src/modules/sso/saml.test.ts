@@ -50,9 +50,9 @@ afterAll(async () => {
   await Promise.all([t?.close(), idp?.close(), otherIdp?.close()]);
 });
 
-/** The popup's start: the IdP URL with Moat's AuthnRequest. */
-async function start(email: string): Promise<string> {
-  const res = await postJson(t.app, new Jar(), SSO_API.samlStart, { email });
+/** The popup's start: the IdP URL with Moat's AuthnRequest; `browser` keeps the start's cookie. */
+async function start(email: string, browser = new Jar()): Promise<string> {
+  const res = await postJson(t.app, browser, SSO_API.samlStart, { email });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().url;
 }
@@ -142,7 +142,8 @@ describe('Settings → Sign-in', () => {
 
 describe('SAML sign-in', () => {
   it('signs a user in through the IdP once; the same answer again is refused', async () => {
-    const url = await start(`ana@${domain}`);
+    const jar = new Jar();
+    const url = await start(`ana@${domain}`, jar);
     expect(url.startsWith(`${idp.url}/sso?SAMLRequest=`)).toBe(true);
     const response = await idp.responseFor(spXml, url, `ana@${domain}`);
     const res = await acs(response);
@@ -150,7 +151,8 @@ describe('SAML sign-in', () => {
     expect(String(res.headers.location)).toMatch(/^\/#\/auth\/saml\/login\?samlSuccess=true&ssoToken=/);
     const token = popupQuery(res).get('ssoToken') ?? '';
 
-    const jar = new Jar();
+    // Login CSRF: another browser (an attacker's victim) cannot use the answer; it is not used up.
+    expect((await postJson(t.app, new Jar(), SSO_API.complete, { token })).statusCode).toBe(401);
     const done = await postJson(t.app, jar, SSO_API.complete, { token });
     expect(done.json()).toMatchObject({ success: true, next: 'done', email: `ana@${domain}` });
     const me = await t.app.inject({ method: 'GET', url: '/api/v1/current_user', cookies: jar.cookies });
@@ -231,9 +233,10 @@ describe('SAML sign-in', () => {
   it('creates an unknown user of the tenant just in time when allowed, with the chosen role', async () => {
     await postJson(t.app, admin, SSO_API.settings, { saml: { jit_enabled: true, jit_role: 'user' } }, 'PUT');
     const email = `newcomer@${domain}`;
-    const res = await acs(await idp.responseFor(spXml, await start(email), email));
+    const browser = new Jar();
+    const res = await acs(await idp.responseFor(spXml, await start(email, browser), email));
     const token = popupQuery(res).get('ssoToken') ?? '';
-    expect((await postJson(t.app, new Jar(), SSO_API.complete, { token })).json()).toMatchObject({
+    expect((await postJson(t.app, browser, SSO_API.complete, { token })).json()).toMatchObject({
       next: 'done',
     });
     const [row] = await t.db.select().from(users).where(eq(users.email, email));
@@ -245,8 +248,9 @@ describe('SAML sign-in', () => {
     await t.db.update(tenants).set({ mfaRequired: true }).where(eq(tenants.id, tenantId));
     try {
       const email = `ana@${domain}`;
-      const res = await acs(await idp.responseFor(spXml, await start(email), email));
-      const step = await postJson(t.app, new Jar(), SSO_API.complete, {
+      const browser = new Jar();
+      const res = await acs(await idp.responseFor(spXml, await start(email, browser), email));
+      const step = await postJson(t.app, browser, SSO_API.complete, {
         token: popupQuery(res).get('ssoToken'),
       });
       expect(step.json()).toMatchObject({ next: 'mail_verification' });

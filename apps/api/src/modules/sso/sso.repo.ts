@@ -62,6 +62,16 @@ export function createSsoRepo(db: DbOrTx) {
         );
       return row?.value ?? null;
     },
+    /** The browser binding of a live request of this tenant (null: no such request). */
+    async browserOf(id: string, tenantId: string, now: Date): Promise<string | null> {
+      const [row] = await db
+        .select({ browser: ssoRequests.browser })
+        .from(ssoRequests)
+        .where(
+          and(eq(ssoRequests.id, id), eq(ssoRequests.tenantId, tenantId), gt(ssoRequests.expiresAt, now)),
+        );
+      return row?.browser ?? null;
+    },
     /** Take a request out: a response to it is taken once. */
     async removeRequest(id: string, tenantId: string): Promise<string | null> {
       const [row] = await db

@@ -20,6 +20,10 @@ const errors = { 400: errorResponseSchema, 403: errorResponseSchema, 404: errorR
 const ACS_BODY_LIMIT = 512 * 1024;
 const tenantParams = z.object({ tenantId: z.string().uuid() });
 
+/** The starting browser's secret (saml.service `start`): the hand-over works only with it. */
+export const SSO_BROWSER_COOKIE = 'moat_sso';
+export const SSO_BROWSER_COOKIE_PATH = '/api/v1/auth';
+
 /** Where the popup goes back to, with what happened (SPEC §4 "External sign-in"). */
 const popupReturn = (query: Record<string, string>) =>
   `/#${ROUTES.auth.samlLogin}?${new URLSearchParams(query).toString()}`;
@@ -43,7 +47,17 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
     },
-    async (request) => ({ url: await saml.start(request.body.email) }),
+    async (request, reply) => {
+      const { url, browserSecret } = await saml.start(request.body.email);
+      reply.setCookie(SSO_BROWSER_COOKIE, browserSecret, {
+        httpOnly: true,
+        secure: app.config.secureCookies,
+        sameSite: 'lax',
+        path: SSO_BROWSER_COOKIE_PATH,
+        maxAge: 600,
+      });
+      return { url };
+    },
   );
 
   // The identity provider posts a form here across sites (HTTP-POST binding): parsed only here.
