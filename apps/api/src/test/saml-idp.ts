@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import * as samlify from 'samlify';
+import { selfSignedCertificate } from './certificates.ts';
 
 /*
  * A real SAML 2.0 identity provider for the tests, on loopback: samlify's IdP role with its own
@@ -50,31 +48,8 @@ const fill = (template: string, values: ResponseValues) =>
   });
 
 function keyPair(): { key: string; cert: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-idp-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-sha256',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=Moat test IdP',
-      '-keyout',
-      'key.pem',
-      '-out',
-      'cert.pem',
-    ],
-    { cwd: dir, stdio: 'ignore' },
-  );
-  const pair = {
-    key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'),
-    cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
-  };
+  const { dir, keyFile, certFile } = selfSignedCertificate('Moat test IdP');
+  const pair = { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8') };
   fs.rmSync(dir, { recursive: true, force: true });
   return pair;
 }

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import net from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
@@ -12,6 +13,7 @@ import {
   senderLists,
 } from '../../db/schema.ts';
 import { buildTestApp } from '../../test/app.ts';
+import { selfSignedCertificate } from '../../test/certificates.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
 import { parseMessage } from '../parse.ts';
@@ -450,32 +452,7 @@ describe('GET /api/v1/mail_explorer', () => {
 
 describe('STARTTLS', () => {
   it('is offered only when a certificate is configured, and then works', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const fs = await import('node:fs');
-    const os = await import('node:os');
-    const path = await import('node:path');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-tls-'));
-    const key = path.join(dir, 'key.pem');
-    const cert = path.join(dir, 'cert.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=mx.moat.test',
-      ],
-      { stdio: 'ignore' },
-    );
+    const { dir, keyFile: key, certFile: cert } = selfSignedCertificate('mx.moat.test');
     const tls = gatewayWith({ tls: { key, cert } });
     const tlsPort = await tls.listen(0, '127.0.0.1');
     try {
@@ -501,7 +478,7 @@ describe('STARTTLS', () => {
       expect(Buffer.from(row!.raw).toString()).toMatch(/with ESMTPS/);
     } finally {
       await tls.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { Center, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Center, Text, TextInput } from '@mantine/core';
 import { ROUTES } from '@moat/contracts/routes';
 import { SAML_FAILURE_MESSAGE, SSO_RETURN_PARAMS } from '@moat/contracts/sso';
 import { useMutation } from '@tanstack/react-query';
@@ -13,6 +13,7 @@ import { deliverSsoAnswer, markSsoPopup } from '../sso-popup';
 import { validateForgotPassword } from '../validation';
 import { AuthForm } from './AuthForm';
 import { BackToLoginLink } from './BackToLoginLink';
+import { SigningIn } from './SigningIn';
 
 /** Leave for the identity provider (a full navigation: it is another site). */
 function openIdentityProvider(url: string) {
@@ -74,14 +75,7 @@ export function SamlSignIn() {
   }
 
   if (token && !failed) {
-    return (
-      <Center mih={200}>
-        <Stack align="center" gap="sm" role="status">
-          <Loader />
-          <Text>{t('auth.signIn.signingIn')}</Text>
-        </Stack>
-      </Center>
-    );
+    return <SigningIn />;
   }
 
   return (

@@ -8,6 +8,7 @@ import { onSsoAnswer } from '../sso-popup';
 import { LoginForm, type LoginNotice } from './LoginForm';
 import { LoginReasonDialog, MailVerificationDialog, RequiredMfaSetupDialog } from './lazy-dialogs';
 import { OneTimeCodeForm } from './OneTimeCodeForm';
+import { SigningIn } from './SigningIn';
 
 /** Where the sign-in stands (SPEC §4 "Login"). */
 type Step =
@@ -99,12 +100,7 @@ export function SignIn({
   if (step.kind === 'loadingUser' || step.kind === 'loginReason') {
     return (
       <>
-        <Center mih={200}>
-          <Stack align="center" gap="sm" role="status">
-            <Loader />
-            <Text>{t('auth.signIn.signingIn')}</Text>
-          </Stack>
-        </Center>
+        <SigningIn />
         {step.kind === 'loadingUser' && (
           <Button variant="subtle" fullWidth onClick={() => restart(null)}>
             {t('common.backToLogin')}
