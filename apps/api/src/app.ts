@@ -174,6 +174,7 @@ import {
 } from './modules/sso/sign-in-settings.service.ts';
 import { createSsoRepo } from './modules/sso/sso.repo.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
+import { createSsoHandover } from './modules/sso/sso-handover.ts';
 import { createTenantSettings } from './modules/tenants/tenant-settings.ts';
 import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
@@ -553,7 +554,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const ssoRepo = createSsoRepo(db);
   const userTokens = createUserTokensRepo(db);
-  const saml = createSamlService({ clock, config, repo: ssoRepo, tenants, users, userTokens, audit });
+  const handover = createSsoHandover({ clock, tenants, users, userTokens, audit });
+  const saml = createSamlService({ clock, config, repo: ssoRepo, tenants, handover });
   app.decorate('services', {
     tenants: createTenantsService({ db, tenants, features, audit }),
     users: createUsersService({ db, clock, users, tenants, audit }),

@@ -10,6 +10,7 @@ import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { EmailCodes } from '../email-codes/email-codes.service.ts';
 import type { FeaturesRepo } from '../features/features.repo.ts';
 import type { SessionsService } from '../sessions/sessions.service.ts';
+import { ssoBinding } from '../sso/sso-handover.ts';
 import type { TenantsRepo } from '../tenants/tenants.repo.ts';
 import type { UsersRepo } from '../users/users.repo.ts';
 import type { Captcha } from './captcha.ts';
@@ -139,7 +140,7 @@ export function createAuthService(deps: {
     portalLogin: tokenLogin.portalLogin,
     /** The popup's hand-over token after a SAML answer (modules/sso): the sign-in's next step. */
     async ssoComplete(token: string, browserSecret: string, meta: RequestMeta): Promise<StepOutcome> {
-      const binding = `saml:${hashToken(browserSecret)}`;
+      const binding = ssoBinding(hashToken(browserSecret));
       const userId = await userTokens.use(hashToken(token), 'sso_handoff', clock.now(), undefined, binding);
       const user = userId ? await users.findById(userId) : null;
       if (user?.status !== 'active') {
@@ -148,7 +149,7 @@ export function createAuthService(deps: {
           'This single sign-on has expired or was already used. Start again.',
         );
       }
-      return login.afterSso(user, meta, 'saml');
+      return login.afterSso(user, meta, 'sso');
     },
   };
 }

@@ -13,12 +13,10 @@ import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
-import type { AuditRepo } from '../audit/audit.repo.ts';
-import type { UserTokensRepo } from '../auth/user-tokens.repo.ts';
 import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
-import type { UsersRepo } from '../users/users.repo.ts';
 import type { SamlIdpConfig } from './saml-metadata.ts';
 import type { SsoRepo } from './sso.repo.ts';
+import { type SsoHandover, SsoRefused } from './sso-handover.ts';
 
 /** What a tenant's SAML row keeps (`sso_configs.settings`). */
 export interface SamlSettings {
@@ -33,7 +31,6 @@ const REQUEST_TTL_MS = 10 * 60_000;
 const CLOCK_SKEW_MS = 2 * 60_000;
 /** An assertion without an end is remembered (against replay) this long. */
 const ASSERTION_MEMORY_MS = 60 * 60_000;
-export const SSO_HANDOFF_MS = 2 * 60_000;
 
 const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 const EMAIL_ATTRIBUTES = [
@@ -42,9 +39,6 @@ const EMAIL_ATTRIBUTES = [
   'urn:oid:0.9.2342.19200300.100.1.3',
   'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
 ] as const;
-
-/** A refused answer: why, for the audit log (the browser is told only 'SAML authentication failed.'). */
-export class SamlRefused extends Error {}
 
 /** The InResponseTo of a base64 SAMLResponse, read before anything is trusted (null: none). */
 function inResponseToOf(samlResponse: string): string | null {
@@ -82,10 +76,8 @@ export function createSamlService(deps: {
     SsoRepo,
     'config' | 'saveRequest' | 'findRequest' | 'browserOf' | 'removeRequest' | 'useAssertion'
   >;
-  tenants: Pick<TenantsRepo, 'findById' | 'findByDomain' | 'domainsOf'>;
-  users: Pick<UsersRepo, 'findByEmail' | 'insert'>;
-  userTokens: Pick<UserTokensRepo, 'insert'>;
-  audit: Pick<AuditRepo, 'record'>;
+  tenants: Pick<TenantsRepo, 'findById' | 'findByDomain'>;
+  handover: Pick<SsoHandover, 'handOver' | 'refuse'>;
 }) {
   const { repo } = deps;
 
@@ -168,24 +160,24 @@ export function createSamlService(deps: {
     acsUrl: string,
   ): { id: string; expiresAt: Date } {
     if (profile.issuer !== idp.entity_id) {
-      throw new SamlRefused(`Unknown SAML issuer ${profile.issuer ?? '(none)'}: expected ${idp.entity_id}`);
+      throw new SsoRefused(`Unknown SAML issuer ${profile.issuer ?? '(none)'}: expected ${idp.entity_id}`);
     }
     const xml = profile.getSamlResponseXml?.();
     const response = xml ? new DOMParser().parseFromString(xml, 'text/xml').documentElement : null;
     const destination = response?.getAttribute('Destination');
     if (destination && destination !== acsUrl)
-      throw new SamlRefused(`Destination ${destination} is not ${acsUrl}`);
+      throw new SsoRefused(`Destination ${destination} is not ${acsUrl}`);
     const assertion = profile.getAssertion?.() as
       | { Assertion?: { $?: { ID?: string }; Subject?: Array<{ SubjectConfirmation?: unknown[] }> } }
       | undefined;
     const id = assertion?.Assertion?.$?.ID;
-    if (!id) throw new SamlRefused('the assertion has no ID');
+    if (!id) throw new SsoRefused('the assertion has no ID');
     const confirmations = (assertion?.Assertion?.Subject?.[0]?.SubjectConfirmation ?? []) as Array<{
       SubjectConfirmationData?: Array<{ $?: { Recipient?: string; NotOnOrAfter?: string } }>;
     }>;
     const data = confirmations.flatMap((c) => c.SubjectConfirmationData ?? []).map((d) => d.$ ?? {});
     if (data.length === 0 || data.some((d) => d.Recipient !== acsUrl)) {
-      throw new SamlRefused(`the assertion's Recipient is not ${acsUrl}`);
+      throw new SsoRefused(`the assertion's Recipient is not ${acsUrl}`);
     }
     const ends = data.map((d) => Date.parse(d.NotOnOrAfter ?? '')).filter(Number.isFinite);
     const now = deps.clock.now().getTime();
@@ -222,20 +214,10 @@ export function createSamlService(deps: {
       return { url, browserSecret };
     },
 
-    /** The IdP's answer at the tenant's ACS: a hand-over token for the popup, or SamlRefused. */
+    /** The IdP's answer at the tenant's ACS: a hand-over token for the popup, or SsoRefused. */
     async acs(tenantId: string, samlResponse: string, ip: string | null): Promise<string> {
       const tenant = await deps.tenants.findById(tenantId).catch(() => null);
-      const fail = async (reason: string): Promise<never> => {
-        await deps.audit.record(
-          { type: 'anonymous', ip },
-          {
-            tenantId: tenant?.id ?? null,
-            action: 'auth.sso_failed',
-            details: { provider: 'saml', reason: reason.slice(0, 300) },
-          },
-        );
-        throw new SamlRefused(reason);
-      };
+      const fail = (reason: string) => deps.handover.refuse('saml', tenant?.id ?? null, ip, reason);
       const idp = await enabledIdp(tenant);
       if (!tenant || !idp) return fail('SAML is not enabled for this tenant');
       const requestId = inResponseToOf(samlResponse);
@@ -260,43 +242,15 @@ export function createSamlService(deps: {
       }
       const email = emailOf(profile);
       if (!email) return fail('the assertion names no email');
-      if (!(await deps.tenants.domainsOf(tenant.id)).includes(domainOfEmail(email))) {
-        return fail(`${email} is not in one of the tenant's domains`);
-      }
-      let user = await deps.users.findByEmail(email);
-      if (user && user.tenantId !== tenant.id) return fail(`${email} belongs to another tenant`);
-      if (!user) {
-        const settings = samlSettingsOf((await repo.config(tenant.id, 'saml'))?.settings);
-        if (!settings.jitEnabled) return fail(`no user ${email} (just-in-time creation is off)`);
-        user = await deps.users.insert({
-          tenantId: tenant.id,
-          email,
-          role: settings.jitRole,
-          status: 'active',
-        });
-        await deps.audit.record(
-          { type: 'system' },
-          {
-            tenantId: tenant.id,
-            action: 'user.created',
-            targetType: 'user',
-            targetId: user.id,
-            details: { email, role: settings.jitRole, via: 'saml_jit' },
-          },
-        );
-      }
-      if (user.status !== 'active') return fail(`${email} is not active`);
-      const token = newToken();
-      const now = deps.clock.now();
-      await deps.userTokens.insert({
-        tokenHash: hashToken(token),
-        kind: 'sso_handoff',
-        userId: user.id,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + SSO_HANDOFF_MS),
-        boundTo: `saml:${browser}`,
+      const settings = samlSettingsOf((await repo.config(tenant.id, 'saml'))?.settings);
+      return deps.handover.handOver({
+        provider: 'saml',
+        tenant,
+        email,
+        browserHash: browser,
+        jit: { enabled: settings.jitEnabled, role: settings.jitRole },
+        ip,
       });
-      return token;
     },
 
     /** The service provider's metadata for this tenant (what the IdP imports). */

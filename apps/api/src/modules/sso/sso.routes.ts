@@ -13,7 +13,7 @@ import {
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tenantActorOf } from '../../plugins/app/session.ts';
-import { SamlRefused } from './saml.service.ts';
+import { SsoRefused } from './sso-handover.ts';
 
 const errors = { 400: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 /** The largest SAMLResponse taken (base64 of a signed response with a few certificates). */
@@ -95,7 +95,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
             303,
           );
         } catch (error) {
-          if (!(error instanceof SamlRefused)) throw error;
+          if (!(error instanceof SsoRefused)) throw error;
           request.log.warn({ reason: error.message }, 'SAML answer refused');
           return reply.redirect(popupReturn({ [SSO_RETURN_PARAMS.error]: 'saml' }), 303);
         }

@@ -1,4 +1,4 @@
-import { Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { Button } from '@mantine/core';
 import type { LoginStepResponse } from '@moat/contracts/auth';
 import type { CurrentUser } from '@moat/contracts/current-user';
 import { Suspense, useCallback, useEffect, useState } from 'react';
