@@ -167,6 +167,7 @@ import {
   type RemoteLearner,
   type SpamLearningService,
 } from './modules/spam-learning/spam-learning.service.ts';
+import { createOidcService, type OidcService } from './modules/sso/oidc.service.ts';
 import { createSamlService, type SamlService } from './modules/sso/saml.service.ts';
 import {
   createSignInSettingsService,
@@ -250,6 +251,8 @@ export interface Services {
   spamLearning: SpamLearningService;
   /** SAML sign-in (issue 15) and Settings → Sign-in. */
   saml: SamlService;
+  /** Microsoft and Google sign-in (OpenID Connect). */
+  oidc: OidcService;
   signInSettings: SignInSettingsService;
   currentUser: CurrentUserService;
   /** Holding mail: the one intake path (the gateway, the CLI's import). */
@@ -556,6 +559,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const userTokens = createUserTokensRepo(db);
   const handover = createSsoHandover({ clock, tenants, users, userTokens, audit });
   const saml = createSamlService({ clock, config, repo: ssoRepo, tenants, handover });
+  const oidc = createOidcService({ clock, config, serverKey, repo: ssoRepo, tenants, handover });
   app.decorate('services', {
     tenants: createTenantsService({ db, tenants, features, audit }),
     users: createUsersService({ db, clock, users, tenants, audit }),
@@ -702,7 +706,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     spamLearning,
     saml,
-    signInSettings: createSignInSettingsService({ db, clock, tenants, saml, repo: ssoRepo, audit }),
+    oidc,
+    signInSettings: createSignInSettingsService({
+      db,
+      clock,
+      tenants,
+      saml,
+      oidc,
+      serverKey,
+      repo: ssoRepo,
+      audit,
+    }),
     currentUser: createCurrentUserService({ repo: repos.currentUser, sessions, audit: repos.audit }),
     quarantine,
     gateway: {

@@ -11,6 +11,8 @@ import { emailSchema, noNul } from './validation.ts';
 export const SSO_ROUTES = {
   samlAcs: '/api/v1/auth/saml/acs/:tenantId',
   samlMetadata: '/api/v1/auth/saml/metadata/:tenantId',
+  oidcStart: '/api/v1/auth/oidc/:provider/start',
+  oidcCallback: '/api/v1/auth/oidc/:provider/callback',
 } as const;
 
 export const SSO_API = {
@@ -18,13 +20,22 @@ export const SSO_API = {
   samlAcs: (tenantId: string) => `/api/v1/auth/saml/acs/${encodeURIComponent(tenantId)}`,
   samlMetadata: (tenantId: string) => `/api/v1/auth/saml/metadata/${encodeURIComponent(tenantId)}`,
   complete: '/api/v1/auth/sso/complete',
+  /** Microsoft and Google sign-in (OpenID Connect): the popup's start and the provider's redirect. */
+  oidcStart: (provider: string) => `/api/v1/auth/oidc/${provider}/start`,
+  oidcCallback: (provider: string) => `/api/v1/auth/oidc/${provider}/callback`,
+  oidcTest: '/api/v1/settings/sign_in/oidc/test',
   /** Settings → Sign-in (admins). */
   settings: '/api/v1/settings/sign_in',
   samlTest: '/api/v1/settings/sign_in/saml/test',
 } as const;
 
-/** SPEC §8: what the popup says when the identity provider's answer is refused. */
+/** SPEC §8: what the popup says when the identity provider's answer is refused, per provider. */
 export const SAML_FAILURE_MESSAGE = 'SAML authentication failed.';
+export const SSO_FAILURE_MESSAGES = {
+  saml: SAML_FAILURE_MESSAGE,
+  microsoft: 'Microsoft sign-in failed.',
+  google: 'Google sign-in failed.',
+} as const;
 
 /** The popup's query after the identity provider's answer (SPEC §4 "External sign-in"). */
 export const SSO_RETURN_PARAMS = {
@@ -64,6 +75,46 @@ export const samlIdpSchema = z
   .register(z.globalRegistry, { id: 'SamlIdp' });
 export type SamlIdp = z.infer<typeof samlIdpSchema>;
 
+/** Microsoft or Google sign-in (OpenID Connect) as configured; the client secret is never shown. */
+export const oidcSettingsSchema = z
+  .object({
+    enabled: z.boolean(),
+    issuer: z.string(),
+    client_id: z.string(),
+    secret_set: z.boolean(),
+    /** Empty: any of the tenant's domains. */
+    allowed_domains: z.array(z.string()),
+    jit_enabled: z.boolean(),
+    jit_role: roleSchema,
+    /** The redirect URI to register at the provider. */
+    redirect_url: z.string(),
+  })
+  .register(z.globalRegistry, { id: 'OidcSettings' });
+export type OidcSettingsAnswer = z.infer<typeof oidcSettingsSchema>;
+
+const domainSchema = z
+  .string()
+  .check(
+    z.trim(),
+    z.toLowerCase(),
+    z.maxLength(253),
+    z.regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/, 'not a domain'),
+  );
+
+const oidcUpdateSchema = z.strictObject({
+  enabled: z.optional(z.boolean()),
+  issuer: z.optional(z.url({ protocol: /^https?$/ }).check(z.maxLength(300))),
+  client_id: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(300))),
+  client_secret: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
+  allowed_domains: z.optional(z.array(domainSchema).check(z.maxLength(20))),
+  jit_enabled: z.optional(z.boolean()),
+  jit_role: z.optional(roleSchema),
+});
+
+export const oidcTestRequestSchema = z
+  .strictObject({ issuer: z.url({ protocol: /^https?$/ }).check(z.maxLength(300)) })
+  .register(z.globalRegistry, { id: 'OidcTestRequest' });
+
 /** Settings → Sign-in: the values to enter at the identity provider, and what is configured. */
 export const signInSettingsSchema = z
   .object({
@@ -76,6 +127,8 @@ export const signInSettingsSchema = z
       jit_role: roleSchema,
       sp: z.object({ entity_id: z.string(), acs_url: z.string(), metadata_url: z.string() }),
     }),
+    microsoft: oidcSettingsSchema,
+    google: oidcSettingsSchema,
     /** Whether the tenant's users may still sign in with a password (admins always may). */
     passwords_allowed: z.boolean(),
   })
@@ -101,6 +154,8 @@ export const signInSettingsUpdateSchema = z
         jit_role: z.optional(roleSchema),
       }),
     ),
+    microsoft: z.optional(oidcUpdateSchema),
+    google: z.optional(oidcUpdateSchema),
     passwords_allowed: z.optional(z.boolean()),
   })
   .register(z.globalRegistry, { id: 'SignInSettingsUpdate' });

@@ -1,10 +1,19 @@
-import type { SamlIdp, SignInSettings, SignInSettingsUpdate } from '@moat/contracts/sso';
+import type { OidcSettingsAnswer, SamlIdp, SignInSettings, SignInSettingsUpdate } from '@moat/contracts/sso';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { ServerKey } from '../../lib/server-key.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { TenantsRepo } from '../tenants/tenants.repo.ts';
+import {
+  OIDC_PROVIDERS,
+  OIDC_SECRET_PURPOSE,
+  type OidcProvider,
+  type OidcService,
+  type OidcSettings,
+  oidcSettingsOf,
+} from './oidc.service.ts';
 import { type SamlService, type SamlSettings, samlSettingsOf } from './saml.service.ts';
 import { parseIdpMetadata, type SamlIdpConfig } from './saml-metadata.ts';
 import { createSsoRepo } from './sso.repo.ts';
@@ -12,6 +21,12 @@ import { createSsoRepo } from './sso.repo.ts';
 /** The IdP as the console shows it (no PEM blobs). */
 const shown = (idp: SamlIdpConfig | null): SamlIdp | null =>
   idp ? { entity_id: idp.entity_id, sso_url: idp.sso_url, certificates: idp.certificates } : null;
+
+interface OidcState {
+  enabled: boolean;
+  settings: OidcSettings;
+  secret: string | null;
+}
 
 const refuse = (field: string, message: string) =>
   new AppError('validation_error', message, [{ field, message }]);
@@ -27,6 +42,8 @@ export function createSignInSettingsService(deps: {
   clock: Clock;
   tenants: Pick<TenantsRepo, 'findById' | 'update'>;
   saml: Pick<SamlService, 'spOf'>;
+  oidc: Pick<OidcService, 'redirectUri' | 'test'>;
+  serverKey: Pick<ServerKey, 'encrypt'>;
   repo: Pick<ReturnType<typeof createSsoRepo>, 'config'>;
   audit: Pick<AuditRepo, 'record'>;
 }) {
@@ -34,11 +51,39 @@ export function createSignInSettingsService(deps: {
     const tenant = await deps.tenants.findById(tenantId);
     if (!tenant) throw new AppError('not_found', 'No such tenant');
     const row = await deps.repo.config(tenantId, 'saml');
-    return { tenant, enabled: row?.enabled ?? false, saml: samlSettingsOf(row?.settings) };
+    const oidc = {} as Record<OidcProvider, OidcState>;
+    for (const provider of OIDC_PROVIDERS) {
+      const r = await deps.repo.config(tenantId, provider);
+      oidc[provider] = {
+        enabled: r?.enabled ?? false,
+        settings: oidcSettingsOf(provider, r?.settings),
+        secret: r?.secret ?? null,
+      };
+    }
+    return { tenant, enabled: row?.enabled ?? false, saml: samlSettingsOf(row?.settings), oidc };
   }
 
-  const answer = (tenantId: string, passwordsAllowed: boolean, enabled: boolean, saml: SamlSettings) =>
+  const oidcAnswer = (provider: OidcProvider, state: OidcState): OidcSettingsAnswer => ({
+    enabled: state.enabled,
+    issuer: state.settings.issuer,
+    client_id: state.settings.clientId,
+    secret_set: state.secret !== null,
+    allowed_domains: state.settings.allowedDomains,
+    jit_enabled: state.settings.jitEnabled,
+    jit_role: state.settings.jitRole,
+    redirect_url: deps.oidc.redirectUri(provider),
+  });
+
+  const answer = (
+    tenantId: string,
+    passwordsAllowed: boolean,
+    enabled: boolean,
+    saml: SamlSettings,
+    oidc: Record<OidcProvider, OidcState>,
+  ) =>
     ({
+      microsoft: oidcAnswer('microsoft', oidc.microsoft),
+      google: oidcAnswer('google', oidc.google),
       saml: {
         enabled,
         idp: shown(saml.idp),
@@ -51,11 +96,13 @@ export function createSignInSettingsService(deps: {
 
   return {
     async get(tenantId: string): Promise<SignInSettings> {
-      const { tenant, enabled, saml } = await read(tenantId);
-      return answer(tenantId, tenant.passwordsAllowed, enabled, saml);
+      const { tenant, enabled, saml, oidc } = await read(tenantId);
+      return answer(tenantId, tenant.passwordsAllowed, enabled, saml, oidc);
     },
 
     /** Read an IdP's metadata without saving it: the console's "Test" button. */
+    testOidc: (issuer: string) => deps.oidc.test(issuer),
+
     test(metadataXml: string): SamlIdp {
       return shown(parseIdpMetadata(metadataXml, deps.clock.now())) as SamlIdp;
     },
@@ -77,9 +124,36 @@ export function createSignInSettingsService(deps: {
       if (enabled && !next.idp) {
         throw refuse('saml.enabled', "Add the identity provider's metadata before turning SAML on");
       }
+      const oidc = { ...before.oidc };
+      for (const provider of OIDC_PROVIDERS) {
+        const change = body[provider];
+        if (!change) continue;
+        const was = before.oidc[provider];
+        const settings: OidcSettings = {
+          issuer: change.issuer ?? was.settings.issuer,
+          clientId: change.client_id ?? was.settings.clientId,
+          allowedDomains: change.allowed_domains
+            ? [...new Set(change.allowed_domains)]
+            : was.settings.allowedDomains,
+          jitEnabled: change.jit_enabled ?? was.settings.jitEnabled,
+          jitRole: change.jit_role ?? was.settings.jitRole,
+        };
+        const secret = change.client_secret
+          ? deps.serverKey.encrypt(OIDC_SECRET_PURPOSE, change.client_secret)
+          : was.secret;
+        const on = change.enabled ?? was.enabled;
+        if (on && (!settings.clientId || !secret)) {
+          throw refuse(
+            `${provider}.client_id`,
+            'Enter the client ID and secret before turning this sign-in on',
+          );
+        }
+        oidc[provider] = { enabled: on, settings, secret };
+      }
+      const anySso = enabled || OIDC_PROVIDERS.some((p) => oidc[p].enabled);
       const passwordsAllowed = body.passwords_allowed ?? before.tenant.passwordsAllowed;
-      if (!passwordsAllowed && !enabled) {
-        throw refuse('passwords_allowed', 'Passwords can be turned off only while SAML sign-in is on');
+      if (!passwordsAllowed && !anySso) {
+        throw refuse('passwords_allowed', 'Passwords can be turned off only while a single sign-on is on');
       }
 
       const changed: Record<string, { from: unknown; to: unknown }> = {};
@@ -91,7 +165,14 @@ export function createSignInSettingsService(deps: {
       note('saml.jit_enabled', before.saml.jitEnabled, next.jitEnabled);
       note('saml.jit_role', before.saml.jitRole, next.jitRole);
       note('passwords_allowed', before.tenant.passwordsAllowed, passwordsAllowed);
-      if (Object.keys(changed).length === 0) return answer(tenantId, passwordsAllowed, enabled, next);
+      for (const provider of OIDC_PROVIDERS) {
+        const [was, now] = [before.oidc[provider], oidc[provider]];
+        note(`${provider}.enabled`, was.enabled, now.enabled);
+        note(`${provider}.settings`, was.settings, now.settings);
+        // The secret itself is never written to the audit log: only that it changed.
+        if (was.secret !== now.secret) changed[`${provider}.client_secret`] = { from: '…', to: 'changed' };
+      }
+      if (Object.keys(changed).length === 0) return answer(tenantId, passwordsAllowed, enabled, next, oidc);
 
       await deps.db.transaction(async (tx) => {
         await createSsoRepo(tx).saveConfig(
@@ -101,6 +182,20 @@ export function createSignInSettingsService(deps: {
           deps.clock.now(),
           tx,
         );
+        for (const provider of OIDC_PROVIDERS) {
+          if (before.oidc[provider] === oidc[provider]) continue;
+          await createSsoRepo(tx).saveConfig(
+            tenantId,
+            provider,
+            {
+              enabled: oidc[provider].enabled,
+              settings: oidc[provider].settings as unknown as Record<string, unknown>,
+              secret: oidc[provider].secret,
+            },
+            deps.clock.now(),
+            tx,
+          );
+        }
         if (passwordsAllowed !== before.tenant.passwordsAllowed) {
           await deps.tenants.update(tenantId, { passwordsAllowed }, tx);
         }
@@ -116,7 +211,7 @@ export function createSignInSettingsService(deps: {
           tx,
         );
       });
-      return answer(tenantId, passwordsAllowed, enabled, next);
+      return answer(tenantId, passwordsAllowed, enabled, next, oidc);
     },
   };
 }

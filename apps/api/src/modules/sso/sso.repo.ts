@@ -4,6 +4,7 @@ import { ssoConfigs, ssoRequests, ssoUsedAssertions } from '../../db/schema.ts';
 
 export type SsoProvider = 'saml' | 'microsoft' | 'google';
 export type SsoConfigRow = typeof ssoConfigs.$inferSelect;
+export type SsoRequestRow = typeof ssoRequests.$inferSelect;
 
 /** Each tenant's identity providers, the sign-in requests in flight and the assertions used. */
 export function createSsoRepo(db: DbOrTx) {
@@ -71,6 +72,14 @@ export function createSsoRepo(db: DbOrTx) {
           and(eq(ssoRequests.id, id), eq(ssoRequests.tenantId, tenantId), gt(ssoRequests.expiresAt, now)),
         );
       return row?.browser ?? null;
+    },
+    /** Take a live request of this provider out, whatever its tenant (an OIDC state): once. */
+    async takeRequest(id: string, provider: SsoProvider, now: Date): Promise<SsoRequestRow | null> {
+      const [row] = await db
+        .delete(ssoRequests)
+        .where(and(eq(ssoRequests.id, id), eq(ssoRequests.provider, provider)))
+        .returning();
+      return row && row.expiresAt > now ? row : null;
     },
     /** Take a request out: a response to it is taken once. */
     async removeRequest(id: string, tenantId: string): Promise<string | null> {

@@ -1,6 +1,7 @@
 import { errorResponseSchema } from '@moat/contracts/errors';
 import { ROUTES } from '@moat/contracts/routes';
 import {
+  oidcTestRequestSchema,
   SSO_API,
   SSO_RETURN_PARAMS,
   SSO_ROUTES,
@@ -10,9 +11,11 @@ import {
   signInSettingsSchema,
   signInSettingsUpdateSchema,
 } from '@moat/contracts/sso';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tenantActorOf } from '../../plugins/app/session.ts';
+import { OIDC_PROVIDERS } from './oidc.service.ts';
 import { SsoRefused } from './sso-handover.ts';
 
 const errors = { 400: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -24,9 +27,17 @@ const tenantParams = z.object({ tenantId: z.string().uuid() });
 export const SSO_BROWSER_COOKIE = 'moat_sso';
 export const SSO_BROWSER_COOKIE_PATH = '/api/v1/auth';
 
+/** Each provider's popup page (SPEC §2.1). */
+const POPUP_ROUTE = {
+  saml: ROUTES.auth.samlLogin,
+  microsoft: ROUTES.auth.office365,
+  google: ROUTES.auth.loginGoogle,
+} as const;
+
 /** Where the popup goes back to, with what happened (SPEC §4 "External sign-in"). */
-const popupReturn = (query: Record<string, string>) =>
-  `/#${ROUTES.auth.samlLogin}?${new URLSearchParams(query).toString()}`;
+const popupReturn = (query: Record<string, string>, provider: keyof typeof POPUP_ROUTE = 'saml') =>
+  `/#${POPUP_ROUTE[provider]}?${new URLSearchParams(query).toString()}`;
+const providerParams = z.object({ provider: z.enum(OIDC_PROVIDERS) });
 
 /**
  * SAML sign-in (issue 15): the popup's start, the identity provider's answer (ACS), the service
@@ -34,7 +45,16 @@ const popupReturn = (query: Record<string, string>) =>
  */
 export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
   const saml = app.services.saml;
+  const oidc = app.services.oidc;
   const settings = app.services.signInSettings;
+  const setBrowserCookie = (reply: FastifyReply, browserSecret: string) =>
+    reply.setCookie(SSO_BROWSER_COOKIE, browserSecret, {
+      httpOnly: true,
+      secure: app.config.secureCookies,
+      sameSite: 'lax',
+      path: SSO_BROWSER_COOKIE_PATH,
+      maxAge: 600,
+    });
 
   app.post(
     SSO_API.samlStart,
@@ -49,13 +69,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { url, browserSecret } = await saml.start(request.body.email);
-      reply.setCookie(SSO_BROWSER_COOKIE, browserSecret, {
-        httpOnly: true,
-        secure: app.config.secureCookies,
-        sameSite: 'lax',
-        path: SSO_BROWSER_COOKIE_PATH,
-        maxAge: 600,
-      });
+      setBrowserCookie(reply, browserSecret);
       return { url };
     },
   );
@@ -102,6 +116,80 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
   });
+
+  app.post(
+    SSO_ROUTES.oidcStart,
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          "Start a Microsoft or Google sign-in for this email's organisation: the provider's URL to open (code flow with PKCE)",
+        params: providerParams,
+        body: samlStartRequestSchema,
+        response: { 200: z.object({ url: z.string() }), ...errors },
+      },
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      const { url, browserSecret } = await oidc.start(request.params.provider, request.body.email);
+      setBrowserCookie(reply, browserSecret);
+      return { url };
+    },
+  );
+
+  app.get(
+    SSO_ROUTES.oidcCallback,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "The provider's redirect with the authorization code; sends the popup on",
+        params: providerParams,
+        querystring: z.object({
+          code: z.string().max(4096).optional(),
+          state: z.string().max(512).optional(),
+          error: z.string().max(512).optional(),
+          error_description: z.string().max(2048).optional(),
+          iss: z.string().max(512).optional(),
+          session_state: z.string().max(512).optional(),
+        }),
+        response: { 303: z.null(), ...errors },
+      },
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      const { provider } = request.params;
+      try {
+        const token = await oidc.callback(
+          provider,
+          new URL(request.url, app.config.publicUrl),
+          request.ip ?? null,
+        );
+        return reply.redirect(
+          popupReturn({ [SSO_RETURN_PARAMS.success]: 'true', [SSO_RETURN_PARAMS.token]: token }, provider),
+          303,
+        );
+      } catch (error) {
+        if (!(error instanceof SsoRefused)) throw error;
+        request.log.warn({ reason: error.message, provider }, 'OIDC answer refused');
+        return reply.redirect(popupReturn({ [SSO_RETURN_PARAMS.error]: provider }, provider), 303);
+      }
+    },
+  );
+
+  app.post(
+    SSO_API.oidcTest,
+    {
+      preHandler: app.requireAdmin,
+      schema: {
+        tags: ['settings'],
+        summary: "Check an OpenID Connect issuer's discovery document without saving anything",
+        body: oidcTestRequestSchema,
+        response: { 200: z.object({ issuer: z.string(), authorization_endpoint: z.string() }), ...errors },
+      },
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+    },
+    async (request) => settings.testOidc(request.body.issuer),
+  );
 
   app.get(
     SSO_ROUTES.samlMetadata,
