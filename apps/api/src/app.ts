@@ -566,7 +566,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicConfig: createPublicConfigService({
       settings: tenantSettings,
       config,
-      samlEnabled: () => ssoRepo.anyEnabled('saml'),
+      ssoEnabled: () => ssoRepo.enabledProviders(),
     }),
     sessions,
     captcha,

@@ -12,6 +12,9 @@ export const FEATURE_DEFAULTS = {
   // Sign-in
   enableMFA: true,
   samlAuth: false,
+  /** Sign-in with Microsoft or Google is set up for some tenant (issue 15): the buttons show. */
+  office365Auth: false,
+  googleAuth: false,
   blockMaintenanceLogin: false,
   clearSessionOnAppStart: false,
   // Shell and behaviour
@@ -74,6 +77,8 @@ export const PUBLIC_FEATURE_NAMES = [
   'checkpointTheme',
   'sonicwallTheme',
   'samlAuth',
+  'office365Auth',
+  'googleAuth',
   'clearSessionOnAppStart',
   'troubleshooting',
 ] as const satisfies readonly FeatureName[];

@@ -13,6 +13,8 @@ export const PUBLIC_FEATURES: PublicFeatures = {
   checkpointTheme: false,
   sonicwallTheme: false,
   samlAuth: false,
+  office365Auth: false,
+  googleAuth: false,
   clearSessionOnAppStart: false,
   troubleshooting: false,
 };

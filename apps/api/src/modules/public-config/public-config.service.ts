@@ -31,13 +31,13 @@ export interface Logo {
 export function createPublicConfigService({
   settings,
   config,
-  samlEnabled,
+  ssoEnabled,
 }: {
   /** Read on every page load (the sign-in area and the public pages): cached. */
   settings: Pick<TenantSettings, 'primaryTenant' | 'flagsOf'>;
   config: Pick<Config, 'captcha'>;
-  /** Whether some tenant signs in with SAML: the sign-in page then offers it (issue 15). */
-  samlEnabled: () => Promise<boolean>;
+  /** Whether some tenant signs in with this provider: the sign-in page then offers it (issue 15). */
+  ssoEnabled: () => Promise<Set<'saml' | 'microsoft' | 'google'>>;
 }) {
   return {
     /**
@@ -50,7 +50,10 @@ export function createPublicConfigService({
       const flags = tenant ? await settings.flagsOf(tenant.id) : resolveFeatures([]);
       if (tenant?.brand === 'checkpoint') flags.checkpointTheme = true;
       if (tenant?.brand === 'sonicwall') flags.sonicwallTheme = true;
-      if (!flags.samlAuth && (await samlEnabled())) flags.samlAuth = true;
+      const sso = await ssoEnabled();
+      if (sso.has('saml')) flags.samlAuth = true;
+      if (sso.has('microsoft')) flags.office365Auth = true;
+      if (sso.has('google')) flags.googleAuth = true;
       return pickPublicFeatures(flags);
     },
 

@@ -23,6 +23,8 @@ describe('GET /api/v1/generic/ui_features_public', () => {
       checkpointTheme: false,
       sonicwallTheme: false,
       samlAuth: false,
+      office365Auth: false,
+      googleAuth: false,
       clearSessionOnAppStart: false,
       troubleshooting: false,
     });

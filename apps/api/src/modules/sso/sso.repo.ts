@@ -31,14 +31,14 @@ export function createSsoRepo(db: DbOrTx) {
           set: { ...values, updatedAt: now },
         });
     },
-    /** Whether any tenant signs in with this provider (the public sign-in page's button). */
-    async anyEnabled(provider: SsoProvider): Promise<boolean> {
-      const [row] = await db
-        .select({ tenantId: ssoConfigs.tenantId })
+    /** The providers some tenant signs in with (the public sign-in page's buttons): one query. */
+    async enabledProviders(): Promise<Set<SsoProvider>> {
+      const rows = await db
+        .select({ provider: ssoConfigs.provider })
         .from(ssoConfigs)
-        .where(and(eq(ssoConfigs.provider, provider), eq(ssoConfigs.enabled, true)))
-        .limit(1);
-      return Boolean(row);
+        .where(eq(ssoConfigs.enabled, true))
+        .groupBy(ssoConfigs.provider);
+      return new Set(rows.map((r) => r.provider as SsoProvider));
     },
 
     async saveRequest(values: typeof ssoRequests.$inferInsert): Promise<void> {

@@ -1,7 +1,4 @@
-import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { ROUTES } from '@moat/contracts/routes';
-import { Link } from 'react-router';
-import { SamlSignIn } from '../../features/auth/components/SamlSignIn';
+import { SsoSignIn } from '../../features/auth/components/SsoSignIn';
 import type { TranslationKey } from '../../lib/i18n';
 import { useTranslation } from '../../lib/i18n';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -14,21 +11,13 @@ const TITLES: Record<ExternalProvider, TranslationKey> = {
   google: 'auth.external.googleTitle',
 };
 
-/** The OAuth popup pages (SPEC §2.1): SAML signs in; Microsoft and Google are not available yet. */
+/** The route's name for each provider and the provider's own. */
+const PROVIDER = { saml: 'saml', office365: 'microsoft', google: 'google' } as const;
+
+/** The sign-in popups of SPEC §2.1: SAML, Microsoft and Google (issue 15). */
 export function ExternalSignInPage({ provider }: { provider: ExternalProvider }) {
   const { t } = useTranslation();
   const title = t(TITLES[provider]);
   useDocumentTitle(title);
-  if (provider === 'saml') return <SamlSignIn />;
-  return (
-    <Stack gap="md">
-      <Title order={1} size="h2">
-        {title}
-      </Title>
-      <Text>{t('auth.external.unavailable')}</Text>
-      <Anchor component={Link} to={ROUTES.auth.login} size="sm">
-        {t('common.backToLogin')}
-      </Anchor>
-    </Stack>
-  );
+  return <SsoSignIn provider={PROVIDER[provider]} title={title} />;
 }

@@ -6,6 +6,7 @@ import { useLoaderData, useLocation, useNavigate, useSearchParams } from 'react-
 import { recordLogoutReason } from '../../features/auth/api/record-logout-reason';
 import { SignIn } from '../../features/auth/components/SignIn';
 import type { LoginLoaderData } from '../../features/auth/sign-in-handover';
+import { NO_SSO } from '../../features/auth/sso-popup';
 import { usePublicFeatures } from '../../features/public-settings/api/get-public-features';
 import { fetchCurrentUserWithRetry } from '../../features/session/api/get-current-user';
 import { useTranslation } from '../../lib/i18n';
@@ -61,7 +62,7 @@ export function LoginPage() {
 
   return (
     <SignIn
-      samlAuth={features.data?.samlAuth ?? false}
+      sso={features.data ?? NO_SSO}
       resume={resume}
       initialEmail={forcedOut?.user ?? undefined}
       initialNotice={forcedOut ? { key: 'auth.login.sessionEnded', tone: 'info' } : null}

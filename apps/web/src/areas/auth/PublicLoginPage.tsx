@@ -7,7 +7,7 @@ import { getAuthSession } from '../../features/auth/api/get-auth-session';
 import type { LoginStepAnswer } from '../../features/auth/api/sign-in-answers';
 import { PublicLoginForm } from '../../features/auth/components/PublicLoginForm';
 import { saveSignInResume } from '../../features/auth/sign-in-handover';
-import { onSsoAnswer } from '../../features/auth/sso-popup';
+import { NO_SSO, onSsoAnswer } from '../../features/auth/sso-popup';
 import {
   BrandLogo,
   usePublicDocumentTitle,
@@ -77,7 +77,7 @@ export function PublicLoginPage() {
         <div class="sign-in-panel__content">
           {ready && (
             <PublicLoginForm
-              samlAuth={typeof settings === 'object' && settings.samlAuth}
+              sso={typeof settings === 'object' ? settings : NO_SSO}
               onAnswer={onAnswer}
               onPasswordExpired={(email) => openRoute(ROUTES.auth.passwordExpired(email), 'push')}
             />

@@ -1,10 +1,11 @@
 import { ROUTES } from '@moat/contracts/routes';
+import type { TranslationKey } from '../../lib/i18n';
 import { type LoginStepAnswer, loginStepAnswer } from './api/sign-in-answers';
 import { saveSignInResume } from './sign-in-handover';
 
 /*
- * The SAML popup (SPEC §4 "External sign-in"): the sign-in page opens `/auth/saml/login` in a
- * popup; after the identity provider, the popup exchanges its hand-over token for the sign-in's
+ * The single sign-on popup (SPEC §4 "External sign-in"): the sign-in page opens the provider's
+ * page (`/auth/saml/login`, `/auth/office365`, `/auth/login_google`) in a popup; after the identity provider, the popup exchanges its hand-over token for the sign-in's
  * next step and passes it to the sign-in page, which goes on as after a password.
  *
  * The step travels on a BroadcastChannel (same origin only), not through `window.opener`: Moat's
@@ -27,10 +28,40 @@ function storage(): Storage | null {
   }
 }
 
-/** Open the SAML popup; null when the browser refused (the link then opens in this tab). */
-export function openSsoPopup(): Window | null {
+/** Each provider's popup page (SPEC §2.1: /auth/saml/login, /auth/office365, /auth/login_google). */
+export const SSO_POPUP_ROUTE = {
+  saml: ROUTES.auth.samlLogin,
+  microsoft: ROUTES.auth.office365,
+  google: ROUTES.auth.loginGoogle,
+} as const;
+
+/** Which providers the sign-in page offers (the public features of the same names). */
+export interface SsoFlags {
+  samlAuth: boolean;
+  office365Auth: boolean;
+  googleAuth: boolean;
+}
+export const NO_SSO: SsoFlags = { samlAuth: false, office365Auth: false, googleAuth: false };
+
+/** The sign-in page's buttons, in order: the provider, its flag and its label. */
+export const SSO_BUTTONS = [
+  { provider: 'microsoft', flag: 'office365Auth', label: 'auth.login.microsoft' },
+  { provider: 'google', flag: 'googleAuth', label: 'auth.login.google' },
+  { provider: 'saml', flag: 'samlAuth', label: 'auth.login.saml' },
+] as const satisfies ReadonlyArray<{
+  provider: keyof typeof SSO_POPUP_ROUTE;
+  flag: keyof SsoFlags;
+  label: TranslationKey;
+}>;
+
+/** Open a provider's popup; null when the browser refused (the link then opens in this tab). */
+export function openSsoPopup(provider: keyof typeof SSO_POPUP_ROUTE): Window | null {
   try {
-    return window.open(`${window.location.pathname}#${ROUTES.auth.samlLogin}`, 'moat-sso', POPUP_FEATURES);
+    return window.open(
+      `${window.location.pathname}#${SSO_POPUP_ROUTE[provider]}`,
+      'moat-sso',
+      POPUP_FEATURES,
+    );
   } catch {
     return null;
   }

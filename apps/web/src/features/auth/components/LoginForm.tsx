@@ -12,7 +12,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useForm } from '../../../lib/use-form';
 import { useLogin } from '../api/login';
 import { useCaptcha } from '../captcha/use-captcha';
-import { openSsoPopup } from '../sso-popup';
+import { openSsoPopup, SSO_BUTTONS, SSO_POPUP_ROUTE, type SsoFlags } from '../sso-popup';
 import { validateLogin } from '../validation';
 import { AuthForm } from './AuthForm';
 import { TenantApprovalDialog } from './lazy-dialogs';
@@ -37,13 +37,13 @@ export interface LoginNotice {
 }
 
 export function LoginForm({
-  samlAuth,
+  sso,
   initialEmail = '',
   notice,
   onStep,
   onPasswordExpired,
 }: {
-  samlAuth: boolean;
+  sso: SsoFlags;
   initialEmail?: string;
   notice?: LoginNotice | null;
   onStep: (answer: LoginStepResponse) => void;
@@ -96,20 +96,21 @@ export function LoginForm({
             <Anchor component={Link} to={ROUTES.auth.forgotPassword} size="sm">
               {t('auth.login.forgotPassword')}
             </Anchor>
-            {samlAuth && (
+            {SSO_BUTTONS.filter((button) => sso[button.flag]).map((button) => (
               <Button
+                key={button.provider}
                 component={Link}
-                to={ROUTES.auth.samlLogin}
+                to={SSO_POPUP_ROUTE[button.provider]}
                 variant="default"
                 fullWidth
                 // The popup of SPEC §4; where popups are blocked, the page opens in this tab.
                 onClick={(event: MouseEvent) => {
-                  if (openSsoPopup()) event.preventDefault();
+                  if (openSsoPopup(button.provider)) event.preventDefault();
                 }}
               >
-                {t('auth.login.saml')}
+                {t(button.label)}
               </Button>
-            )}
+            ))}
           </>
         }
       >

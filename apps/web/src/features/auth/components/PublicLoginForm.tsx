@@ -13,7 +13,7 @@ import { t } from '../../../lib/public-texts';
 import type { FieldMessage } from '../../../lib/use-form';
 import { captchaConfigAnswer, type LoginStepAnswer, loginStepAnswer } from '../api/sign-in-answers';
 import { type CaptchaSession, createCaptchaSession } from '../captcha/captcha-session';
-import { openSsoPopup } from '../sso-popup';
+import { openSsoPopup, SSO_BUTTONS, SSO_POPUP_ROUTE, type SsoFlags } from '../sso-popup';
 import { validateLogin } from '../validation';
 
 type FieldName = 'email' | 'password';
@@ -73,11 +73,11 @@ function useCaptchaSession() {
  * step) goes to `onAnswer`; an expired password to its page.
  */
 export function PublicLoginForm({
-  samlAuth,
+  sso,
   onAnswer,
   onPasswordExpired,
 }: {
-  samlAuth: boolean;
+  sso: SsoFlags;
   onAnswer: (answer: LoginStepAnswer) => void;
   onPasswordExpired: (email: string) => void;
 }) {
@@ -212,17 +212,18 @@ export function PublicLoginForm({
       <a class="link" href={`#${ROUTES.auth.forgotPassword}`}>
         {t('auth.login.forgotPassword')}
       </a>
-      {samlAuth && (
+      {SSO_BUTTONS.filter((button) => sso[button.flag]).map((button) => (
         <a
+          key={button.provider}
           class="button button--default"
-          href={`#${ROUTES.auth.samlLogin}`}
+          href={`#${SSO_POPUP_ROUTE[button.provider]}`}
           onClick={(event) => {
-            if (openSsoPopup()) event.preventDefault();
+            if (openSsoPopup(button.provider)) event.preventDefault();
           }}
         >
-          <span class="button__label">{t('auth.login.saml')}</span>
+          <span class="button__label">{t(button.label)}</span>
         </a>
-      )}
+      ))}
     </form>
   );
 }

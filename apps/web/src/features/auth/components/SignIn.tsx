@@ -4,7 +4,7 @@ import type { CurrentUser } from '@moat/contracts/current-user';
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
-import { onSsoAnswer } from '../sso-popup';
+import { onSsoAnswer, type SsoFlags } from '../sso-popup';
 import { LoginForm, type LoginNotice } from './LoginForm';
 import { LoginReasonDialog, MailVerificationDialog, RequiredMfaSetupDialog } from './lazy-dialogs';
 import { OneTimeCodeForm } from './OneTimeCodeForm';
@@ -43,7 +43,7 @@ function stepAfter(answer: StepAnswer): Step {
  * sign-in goes on from the step it names.
  */
 export function SignIn({
-  samlAuth,
+  sso,
   resume,
   initialEmail,
   initialNotice,
@@ -51,7 +51,7 @@ export function SignIn({
   onSignedIn,
   onPasswordExpired,
 }: {
-  samlAuth: boolean;
+  sso: SsoFlags;
   resume?: StepAnswer | null;
   initialEmail?: string;
   initialNotice?: LoginNotice | null;
@@ -118,7 +118,7 @@ export function SignIn({
   return (
     <>
       <LoginForm
-        samlAuth={samlAuth}
+        sso={sso}
         initialEmail={email}
         notice={notice}
         onStep={onStep}

@@ -25,6 +25,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { MailFlowSettings } from '../../onboarding/components/MailFlowSettings';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { settingsQueryOptions, useSaveSettings } from '../api/settings';
+import { OidcProviderSettings } from './OidcProviderSettings';
 import { SingleSignOnSettings } from './SingleSignOnSettings';
 
 type Editable = Omit<Settings, 'default_mail_from' | 'default_mail_from_name' | 'domains'>;
@@ -290,6 +291,12 @@ export function SettingsScreen() {
       </Section>
       <Section id="settings-sso" title={t('settings.sso.title')}>
         <SingleSignOnSettings />
+      </Section>
+      <Section id="settings-microsoft" title={t('settings.oidc.microsoft.title')}>
+        <OidcProviderSettings provider="microsoft" />
+      </Section>
+      <Section id="settings-google" title={t('settings.oidc.google.title')}>
+        <OidcProviderSettings provider="google" />
       </Section>
     </Stack>
   );

@@ -30,7 +30,7 @@ import {
 } from '../api/sign-in-settings';
 
 /** URLs and XML in a monospace face; labels stay in the page's. */
-const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
+export const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
 interface Draft {
   enabled: boolean;
@@ -61,7 +61,7 @@ function changesOf(saved: SignInSettings, draft: Draft): SignInSettingsUpdate {
   return body;
 }
 
-function CopyField({ label, value }: { label: string; value: string }) {
+export function CopyField({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
   return (
     <Group align="flex-end" gap="xs" wrap="nowrap">

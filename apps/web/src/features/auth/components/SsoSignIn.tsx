@@ -1,6 +1,6 @@
 import { Center, Text, TextInput } from '@mantine/core';
 import { ROUTES } from '@moat/contracts/routes';
-import { SAML_FAILURE_MESSAGE, SSO_RETURN_PARAMS } from '@moat/contracts/sso';
+import { SSO_FAILURE_MESSAGES, SSO_RETURN_PARAMS } from '@moat/contracts/sso';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -8,8 +8,8 @@ import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { NoticeAlert } from '../../../components/ui/NoticeAlert';
 import { useTranslation } from '../../../lib/i18n';
 import { useForm } from '../../../lib/use-form';
-import { completeSsoSignIn, startSamlSignIn } from '../api/saml';
-import { deliverSsoAnswer, markSsoPopup } from '../sso-popup';
+import { completeSsoSignIn, type SsoProvider, startSsoSignIn } from '../api/sso';
+import { deliverSsoAnswer, markSsoPopup, SSO_POPUP_ROUTE } from '../sso-popup';
 import { validateForgotPassword } from '../validation';
 import { AuthForm } from './AuthForm';
 import { BackToLoginLink } from './BackToLoginLink';
@@ -21,13 +21,14 @@ function openIdentityProvider(url: string) {
 }
 
 /**
- * The SAML popup (SPEC §2.1 `/auth/saml/login`, §4 "External sign-in"): the work email names the
- * organisation, whose identity provider signs the user in; back here with `samlSuccess=true` and a
- * one-time token, the page exchanges it for the sign-in's next step and hands that to its opener
- * (or to the login page in this tab). A refused answer says 'SAML authentication failed.' (SPEC §8)
- * and offers to try again.
+ * A single sign-on popup (SPEC §2.1 `/auth/saml/login`, `/auth/office365`, `/auth/login_google`;
+ * §4 "External sign-in"): the work email names the organisation, whose identity provider signs
+ * the user in; back here with `samlSuccess=true` and a one-time token, the page exchanges it for
+ * the sign-in's next step and hands that to the sign-in page that opened it (or to the login page
+ * in this tab). A refused answer says the provider's failure message (SPEC §8: 'SAML
+ * authentication failed.') and offers to try again.
  */
-export function SamlSignIn() {
+export function SsoSignIn({ provider, title }: { provider: SsoProvider; title: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -36,7 +37,7 @@ export function SamlSignIn() {
   const [popupDone, setPopupDone] = useState(false);
   const form = useForm({ initialValues: { email: '' }, validate: validateForgotPassword });
   const start = useMutation({
-    mutationFn: startSamlSignIn,
+    mutationFn: (email: string) => startSsoSignIn(provider, email),
     onSuccess: ({ url }) => {
       markSsoPopup();
       openIdentityProvider(url);
@@ -61,7 +62,7 @@ export function SamlSignIn() {
       },
       () => {
         setFailed(true);
-        navigate(ROUTES.auth.samlLogin, { replace: true });
+        navigate(SSO_POPUP_ROUTE[provider], { replace: true });
       },
     );
   }, [token, navigate]);
@@ -85,14 +86,14 @@ export function SamlSignIn() {
         setFailed(false);
         start.mutate(email.trim());
       })}
-      title={t('auth.external.samlTitle')}
+      title={title}
       submitLabel={t('auth.external.continue')}
       pending={start.isPending || start.isSuccess}
       footer={<BackToLoginLink />}
     >
-      {failed && <NoticeAlert tone="error">{SAML_FAILURE_MESSAGE}</NoticeAlert>}
+      {failed && <NoticeAlert tone="error">{SSO_FAILURE_MESSAGES[provider]}</NoticeAlert>}
       {start.isError && <ApiErrorAlert error={start.error} showServerMessage />}
-      <Text size="sm">{t('auth.external.samlDescription')}</Text>
+      <Text size="sm">{t('auth.external.description')}</Text>
       <TextInput
         {...form.inputProps('email')}
         type="email"

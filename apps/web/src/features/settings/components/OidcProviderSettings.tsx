@@ -1,0 +1,198 @@
+import {
+  Alert,
+  Button,
+  Group,
+  NativeSelect,
+  PasswordInput,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { ROLES, type Role } from '@moat/contracts/deployment';
+import { type OidcSettingsAnswer, type SignInSettingsUpdate, SSO_API } from '@moat/contracts/sso';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { apiPost, isApiError } from '../../../lib/http';
+import { useTranslation } from '../../../lib/i18n';
+import { ROLE_LABEL } from '../../user-management/labels';
+import { signInSettingsQueryOptions, useSaveSignInSettings } from '../api/sign-in-settings';
+import { CopyField, MONO } from './SingleSignOnSettings';
+
+type Provider = 'microsoft' | 'google';
+
+interface Draft {
+  enabled: boolean;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  allowedDomains: string;
+  jitEnabled: boolean;
+  jitRole: Role;
+}
+
+const draftOf = (s: OidcSettingsAnswer): Draft => ({
+  enabled: s.enabled,
+  issuer: s.issuer,
+  clientId: s.client_id,
+  clientSecret: '',
+  allowedDomains: s.allowed_domains.join(', '),
+  jitEnabled: s.jit_enabled,
+  jitRole: s.jit_role,
+});
+
+function changesOf(saved: OidcSettingsAnswer, draft: Draft): NonNullable<SignInSettingsUpdate['microsoft']> {
+  const body: NonNullable<SignInSettingsUpdate['microsoft']> = {};
+  const domains = draft.allowedDomains
+    .split(/[\s,;]+/)
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+  if (draft.enabled !== saved.enabled) body.enabled = draft.enabled;
+  if (draft.issuer.trim() !== saved.issuer) body.issuer = draft.issuer.trim();
+  if (draft.clientId.trim() !== saved.client_id) body.client_id = draft.clientId.trim();
+  if (draft.clientSecret) body.client_secret = draft.clientSecret;
+  if (JSON.stringify(domains) !== JSON.stringify(saved.allowed_domains)) body.allowed_domains = domains;
+  if (draft.jitEnabled !== saved.jit_enabled) body.jit_enabled = draft.jitEnabled;
+  if (draft.jitRole !== saved.jit_role) body.jit_role = draft.jitRole;
+  return body;
+}
+
+/**
+ * Configuration → Settings → Sign-in with Microsoft or Google (admins, issue 15): the redirect URI
+ * to register, the issuer (tested by its discovery document), the client ID and secret (the
+ * secret is stored encrypted and never shown again), the allowed domains, users created at first
+ * sign-in, and the switch. Saved on its own; audited.
+ */
+export function OidcProviderSettings({ provider }: { provider: Provider }) {
+  const { t } = useTranslation();
+  const settings = useQuery(signInSettingsQueryOptions());
+  const save = useSaveSignInSettings();
+  const test = useMutation({
+    mutationFn: (issuer: string) =>
+      apiPost<{ issuer: string; authorization_endpoint: string }>(SSO_API.oidcTest, { issuer }),
+  });
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [saved, setSaved] = useState(false);
+  const current = settings.data?.[provider];
+
+  useEffect(() => {
+    if (current && draft === null) setDraft(draftOf(current));
+  }, [current, draft]);
+
+  if (!current || !draft) return null;
+  const changes = changesOf(current, draft);
+  const dirty = Object.keys(changes).length > 0;
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setSaved(false);
+    setDraft({ ...draft, [key]: value });
+  };
+  const fieldError = (field: string) =>
+    isApiError(save.error) &&
+    save.error.details?.some(
+      (d) => d.field === `${provider}.${field}` || d.field === `body.${provider}.${field}`,
+    )
+      ? save.error.message
+      : undefined;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!dirty) return;
+    save.mutate(
+      { [provider]: changes },
+      {
+        onSuccess: (stored) => {
+          setDraft(draftOf(stored[provider]));
+          setSaved(true);
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={t(`settings.oidc.${provider}.title`)}>
+      <Stack gap="md">
+        <Text size="sm">{t(`settings.oidc.${provider}.intro`)}</Text>
+        <CopyField label={t('settings.oidc.redirectUri')} value={current.redirect_url} />
+        <TextInput
+          label={t('settings.oidc.issuer')}
+          description={t(`settings.oidc.${provider}.issuerHint`)}
+          value={draft.issuer}
+          styles={MONO}
+          onChange={(event) => {
+            test.reset();
+            set('issuer', event.currentTarget.value);
+          }}
+          error={fieldError('issuer') ?? (isApiError(test.error) ? test.error.message : undefined)}
+        />
+        <Group gap="sm">
+          <Button variant="default" loading={test.isPending} onClick={() => test.mutate(draft.issuer.trim())}>
+            {t('settings.oidc.test')}
+          </Button>
+        </Group>
+        {test.data && (
+          <Alert color="green" variant="light">
+            {t('settings.oidc.testOk', { issuer: test.data.issuer })}
+          </Alert>
+        )}
+        <TextInput
+          label={t('settings.oidc.clientId')}
+          value={draft.clientId}
+          styles={MONO}
+          onChange={(event) => set('clientId', event.currentTarget.value)}
+          error={fieldError('client_id')}
+        />
+        <PasswordInput
+          label={t('settings.oidc.clientSecret')}
+          description={current.secret_set ? t('settings.oidc.secretSet') : t('settings.oidc.secretMissing')}
+          value={draft.clientSecret}
+          autoComplete="new-password"
+          onChange={(event) => set('clientSecret', event.currentTarget.value)}
+          error={fieldError('client_secret')}
+        />
+        <TextInput
+          label={t('settings.oidc.allowedDomains')}
+          description={t('settings.oidc.allowedDomainsHint')}
+          value={draft.allowedDomains}
+          onChange={(event) => set('allowedDomains', event.currentTarget.value)}
+          error={fieldError('allowed_domains')}
+        />
+        <Switch
+          label={t(`settings.oidc.${provider}.enabled`)}
+          checked={draft.enabled}
+          onChange={(event) => set('enabled', event.currentTarget.checked)}
+        />
+        <Switch
+          label={t('settings.sso.jit')}
+          description={t('settings.sso.jitHint')}
+          checked={draft.jitEnabled}
+          onChange={(event) => set('jitEnabled', event.currentTarget.checked)}
+        />
+        {draft.jitEnabled && (
+          <NativeSelect
+            label={t('settings.sso.jitRole')}
+            value={draft.jitRole}
+            data={ROLES.map((value) => ({ value, label: t(ROLE_LABEL[value]) }))}
+            onChange={(event) => set('jitRole', event.currentTarget.value as Role)}
+            w={280}
+          />
+        )}
+        {save.isError && <ApiErrorAlert error={save.error} showServerMessage />}
+        <div role="status" aria-live="polite">
+          {saved && (
+            <Alert color="green" variant="light">
+              {t('settings.oidc.saved')}
+            </Alert>
+          )}
+        </div>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" disabled={!dirty} onClick={() => setDraft(draftOf(current))}>
+            {t('settings.discard')}
+          </Button>
+          <Button type="submit" disabled={!dirty} loading={save.isPending}>
+            {t(`settings.oidc.${provider}.save`)}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
