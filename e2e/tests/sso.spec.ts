@@ -1,3 +1,8 @@
+import {
+  startOidcProvider,
+  TEST_OIDC_CLIENT,
+  type TestOidcProvider,
+} from '../../apps/api/src/test/oidc-provider.ts';
 import { startSamlIdp, type TestSamlIdp } from '../../apps/api/src/test/saml-idp.ts';
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type RunningMoat, runCli, startMoat } from '../support/server.ts';
@@ -13,16 +18,21 @@ const ADMIN = 'admin@sso.test';
 const USER = 'bob@sso.test';
 let moat: RunningMoat;
 let idp: TestSamlIdp;
+let op: TestOidcProvider;
 /** The browser's origin is PUBLIC_URL's (http://localhost:PORT): the IdP posts back there. */
 let base: string;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   [moat, idp] = await Promise.all([
-    startMoat({ env: { ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: 'sso-admin-password' } }),
+    // The identity providers run on this machine: a deployment of one's own may call them.
+    startMoat({
+      env: { ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: 'sso-admin-password', NEXT_HOP_NETWORKS: 'any' },
+    }),
     startSamlIdp(),
   ]);
   base = moat.url.replace('127.0.0.1', 'localhost');
+  op = await startOidcProvider({ redirectUris: [`${base}/api/v1/auth/oidc/microsoft/callback`] });
   for (const args of [
     ['tenant:update', '--tenant', 'sso.test', '--onboarded', 'on'],
     ['user:create', '--email', USER, '--role', 'user', '--password', 'bob-password-123'],
@@ -34,6 +44,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await moat?.stop();
   await idp?.close();
+  await op?.close();
 });
 
 test('an admin sets up SAML from the IdP metadata; a user signs in through the popup; a replayed answer is refused', async ({
@@ -97,4 +108,46 @@ test('an admin sets up SAML from the IdP metadata; a user signs in through the p
   await expect(replay.getByText('SAML authentication failed.')).toBeVisible();
   await expect(replay.getByLabel('Work email')).toBeVisible();
   await replay.close();
+});
+
+test('an admin sets up Microsoft sign-in with the local OpenID provider; a user signs in through its popup', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await openSignInLink(page, { url: base, dataDir: moat.dataDir }, ADMIN);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  await page.goto(`${base}/#/configuration/settings`);
+  const microsoft = page.getByRole('region', { name: 'Sign-in with Microsoft' });
+  await expect(
+    microsoft.getByRole('textbox', { name: 'Redirect URI to register at the provider' }),
+  ).toHaveValue(`${base}/api/v1/auth/oidc/microsoft/callback`);
+  await microsoft.getByLabel('Issuer URL').fill(op.issuer);
+  await microsoft.getByRole('button', { name: 'Test the issuer' }).click();
+  await expect(microsoft.getByText(`The issuer answers: ${op.issuer}`)).toBeVisible();
+  await microsoft.getByLabel('Client ID').fill(TEST_OIDC_CLIENT.id);
+  await microsoft.getByLabel('Client secret').fill(TEST_OIDC_CLIENT.secret);
+  await microsoft.getByRole('switch', { name: 'Sign in with Microsoft' }).check();
+  await microsoft.getByRole('button', { name: 'Save Microsoft sign-in' }).click();
+  await expect(microsoft.getByText('Sign-in settings saved.')).toBeVisible();
+  await expect(
+    microsoft.getByText('A secret is saved (encrypted; it is never shown).', { exact: false }),
+  ).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  op.signInAs(USER);
+  const context = await browser.newContext();
+  const signIn = await context.newPage();
+  await signIn.goto(`${base}/#/auth/login`);
+  const popupOpened = signIn.waitForEvent('popup');
+  await signIn.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+  const popup = await popupOpened;
+  await expect(popup.getByRole('heading', { name: 'Microsoft sign-in' })).toBeVisible();
+  await popup.getByLabel('Work email').fill(USER);
+  const closed = popup.waitForEvent('close');
+  await popup.getByRole('button', { name: 'Continue' }).click();
+  await closed;
+  await expect(signIn).toHaveURL(/#\/dashboard$/);
+  await expect(signIn.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  await context.close();
 });
