@@ -37,6 +37,8 @@ const PUBLIC = [
   'POST /api/v1/auth/saml/acs/:tenantId',
   'GET /api/v1/auth/saml/metadata/:tenantId',
   'POST /api/v1/auth/sso/complete',
+  'POST /api/v1/auth/oidc/:provider/start',
+  'GET /api/v1/auth/oidc/:provider/callback',
   'GET /api/v1/auth/session',
   'PUT /api/v1/mfa/setup_public',
   'POST /api/v1/mfa/verify_public',
@@ -115,6 +117,7 @@ const ADMIN = [
   'GET /api/v1/settings/sign_in',
   'PUT /api/v1/settings/sign_in',
   'POST /api/v1/settings/sign_in/saml/test',
+  'POST /api/v1/settings/sign_in/oidc/test',
 ];
 
 /**

@@ -100,6 +100,8 @@ describe('translations', () => {
       'systemTasks.names.',
       'licences.modes.',
       'licences.states.',
+      'settings.oidc.microsoft.',
+      'settings.oidc.google.',
     ];
     const unused = [...translationKeys].filter(
       (key) =>
