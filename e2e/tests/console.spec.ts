@@ -289,7 +289,9 @@ test('the shell at 360 px: no horizontal scroll and no axe violations, in both t
     await expect(page.getByRole('menu')).toBeHidden();
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
     await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(360);
     await expectNoAxeViolations(page);
   }
   // The choice is saved to the user's preferences on the server.

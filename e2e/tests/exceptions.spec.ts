@@ -117,7 +117,9 @@ test('an admin blocks a sender until next week; the next message from it is held
     await page.getByRole('menuitem', { name: theme }).click();
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
     await expect(entries(page)).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(360);
     await page.screenshot({ path: test.info().outputPath(`exceptions-360-${scheme}.png`), fullPage: true });
     await expectNoAxeViolations(page);
   }

@@ -89,6 +89,6 @@ test('a user blocks a sender for herself: its next message is held in her quaran
   // On a phone the section fits the width.
   await page.setViewportSize({ width: 360, height: 780 });
   await expect(section.getByRole('button', { name: 'Add', exact: true })).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await expectNoAxeViolations(page);
 });
