@@ -150,6 +150,36 @@ describe('POST /api/v1/current_user/server_login (msp)', () => {
     expect((await serverLogin(new Jar(), { token })).statusCode).toBe(200);
   });
 
+  it('answers a body that is no multipart form, a cut one and an oversized one with a 4xx', async () => {
+    const user = await makeUser();
+    const token = (await cliLink(user.email)).query.get('accessToken') ?? '';
+    const raw = (contentType: string, payload: string | Buffer) =>
+      t.app.inject({
+        method: 'POST',
+        url: AUTH_API.serverLogin,
+        headers: { ...CSRF, 'content-type': contentType },
+        payload,
+      });
+    const cases = [
+      await raw('multipart/form-data', `token=${token}`),
+      await raw(
+        'multipart/form-data; boundary=XX',
+        `--XX\r\ncontent-disposition: form-data; name="token"\r\n\r\nabc`,
+      ),
+      await raw('multipart/form-data; boundary=XX', 'garbage'),
+      await raw(
+        'multipart/form-data; boundary=XX',
+        `--XX\r\ncontent-disposition: form-data; name="token"\r\n\r\n${'a'.repeat(100_000)}\r\n--XX--\r\n`,
+      ),
+    ];
+    for (const res of cases) {
+      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, res.body).toBeLessThan(500);
+    }
+    expect(cases[3]?.statusCode).toBe(413);
+    expect((await serverLogin(new Jar(), { token })).statusCode).toBe(200);
+  });
+
   it('a hidden (support) user needs the tenant to allow support access', async () => {
     const user = await makeUser({ hidden: true });
     const token = (await cliLink(user.email)).query.get('accessToken') ?? '';

@@ -6,6 +6,7 @@ import {
   generateServiceProviderMetadata,
   type Profile,
   SAML,
+  SamlStatusError,
   ValidateInResponseTo,
 } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
@@ -40,19 +41,40 @@ const EMAIL_ATTRIBUTES = [
   'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
 ] as const;
 
-/** The InResponseTo of a base64 SAMLResponse, read before anything is trusted (null: none). */
-function inResponseToOf(samlResponse: string): string | null {
+/** An xs:ID as SAML ids are (NCName-like), of a sane length: anything else names no request. */
+const SAML_ID = /^[A-Za-z_][A-Za-z0-9_.-]{0,255}$/;
+/** A sign-in response is small: more than this many elements is not one (xpath over it is quadratic). */
+const MAX_RESPONSE_ELEMENTS = 2_000;
+
+/**
+ * Look at a base64 SAMLResponse before anything in it is trusted or handed to node-saml: its
+ * InResponseTo, or why it is refused (a DTD, more than one assertion, more signatures than one
+ * response and one assertion carry, too many elements). node-saml's xpath queries take time
+ * quadratic in a response's size, so a crafted one is stopped here, cheaply.
+ */
+function precheck(samlResponse: string): { inResponseTo: string } | { refused: string } {
   try {
     const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
-    if (/<!DOCTYPE/i.test(xml)) return null;
-    const value = new DOMParser({
+    if (/<!DOCTYPE/i.test(xml)) return { refused: 'a document type declaration (DTD) in the response' };
+    const root = new DOMParser({
       errorHandler: { warning: () => {}, error: () => {}, fatalError: () => {} },
-    })
-      .parseFromString(xml, 'text/xml')
-      ?.documentElement?.getAttribute('InResponseTo');
-    return value || null;
+    }).parseFromString(xml, 'text/xml')?.documentElement;
+    if (!root) return { refused: 'not XML' };
+    const all = root.getElementsByTagName('*');
+    if (all.length > MAX_RESPONSE_ELEMENTS) return { refused: 'too many elements for a sign-in response' };
+    let assertions = 0;
+    let signatures = 0;
+    for (let i = 0; i < all.length; i += 1) {
+      const name = all.item(i)?.localName;
+      if (name === 'Assertion' || name === 'EncryptedAssertion') assertions += 1;
+      else if (name === 'Signature') signatures += 1;
+    }
+    if (assertions > 1) return { refused: 'more than one assertion' };
+    if (signatures > 2) return { refused: 'more than two signatures' };
+    const inResponseTo = root.getAttribute('InResponseTo') ?? '';
+    return SAML_ID.test(inResponseTo) ? { inResponseTo } : { refused: 'no valid InResponseTo' };
   } catch {
-    return null;
+    return { refused: 'not a SAML response' };
   }
 }
 
@@ -217,18 +239,26 @@ export function createSamlService(deps: {
     /** The IdP's answer at the tenant's ACS: a hand-over token for the popup, or SsoRefused. */
     async acs(tenantId: string, samlResponse: string, ip: string | null): Promise<string> {
       const tenant = await deps.tenants.findById(tenantId).catch(() => null);
+      // Until the IdP's signature is checked, a refusal goes to the operators' log only (no
+      // tenant), with Moat's own words: anyone may post here, and must not write into a
+      // tenant's audit log or choose the text.
+      const unsigned = (reason: string) =>
+        deps.handover.refuse('saml', null, ip, `${reason} (tenant ${tenant?.id ?? tenantId})`);
       const fail = (reason: string) => deps.handover.refuse('saml', tenant?.id ?? null, ip, reason);
       const idp = await enabledIdp(tenant);
-      if (!tenant || !idp) return fail('SAML is not enabled for this tenant');
-      const requestId = inResponseToOf(samlResponse);
-      const browser = requestId ? await repo.browserOf(requestId, tenant.id, deps.clock.now()) : null;
-      if (!browser) return fail('InResponseTo is not valid: no sign-in of Moat waits for this answer');
+      if (!tenant || !idp) return unsigned('SAML is not enabled for this tenant');
+      const checked = precheck(samlResponse);
+      if ('refused' in checked) return unsigned(`not accepted: ${checked.refused}`);
+      const browser = await repo.browserOf(checked.inResponseTo, tenant.id, deps.clock.now());
+      if (!browser) return unsigned('InResponseTo is not valid: no sign-in of Moat waits for this answer');
       let profile: Profile | null;
       try {
         profile = (await samlOf(tenant.id, idp).validatePostResponseAsync({ SAMLResponse: samlResponse }))
           .profile;
       } catch (error) {
-        return fail(error instanceof Error ? error.message : 'invalid response');
+        // The provider's own status text is not repeated: it is not signed.
+        if (error instanceof SamlStatusError) return unsigned('the provider answered with a failure status');
+        return unsigned(error instanceof Error ? error.message.slice(0, 200) : 'invalid response');
       }
       if (!profile) return fail('not a sign-in response');
       let assertion: { id: string; expiresAt: Date };

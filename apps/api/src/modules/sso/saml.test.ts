@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import { API } from '@moat/contracts/api-paths';
 import { PASSWORDS_OFF_MESSAGE } from '@moat/contracts/auth-paths';
 import { SSO_API } from '@moat/contracts/sso';
@@ -80,10 +81,18 @@ async function failures(): Promise<string[]> {
   const rows = await t.db
     .select({ details: auditLog.details })
     .from(auditLog)
-    .where(and(eq(auditLog.action, 'auth.sso_failed'), eq(auditLog.tenantId, tenantId)))
+    .where(eq(auditLog.action, 'auth.sso_failed'))
     .orderBy(auditLog.id);
   return rows.map((r) => String((r.details as { reason?: string }).reason));
 }
+
+const lastReason = async () => (await failures()).at(-1) ?? '';
+
+/** The id of the AuthnRequest in an IdP URL (HTTP-Redirect: deflated, base64). */
+const requestIdOf = (url: string) =>
+  /ID="([^"]+)"/.exec(
+    inflateRawSync(Buffer.from(new URL(url).searchParams.get('SAMLRequest') ?? '', 'base64')).toString(),
+  )?.[1] ?? '';
 
 describe('Settings → Sign-in', () => {
   it('shows the values to enter at the IdP and what Moat read from its metadata', async () => {
@@ -210,6 +219,30 @@ describe('SAML sign-in', () => {
     });
   });
 
+  it('refuses cheaply what node-saml would chew on, and keeps unsigned text out of the audit log', async () => {
+    const email = `ana@${domain}`;
+    const forged = (inside: string, inResponseTo: string) =>
+      Buffer.from(
+        `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r" Version="2.0" InResponseTo="${inResponseTo}">${inside}</samlp:Response>`,
+      ).toString('base64');
+    const many = forged('<saml:Assertion ID="a"/>'.repeat(3_000), requestIdOf(await start(email)));
+    const res = await acs(many);
+    expect(popupQuery(res).get('ssoError')).toBe('saml');
+    expect(await lastReason()).toMatch(/too many elements|more than one assertion/);
+    const nul = await acs(forged('', 'a&#0;b'));
+    expect(nul.statusCode).toBe(303);
+    expect(popupQuery(nul).get('ssoError')).toBe('saml');
+    const status = await acs(
+      forged(
+        '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder"/><samlp:StatusMessage>Forged audit text</samlp:StatusMessage></samlp:Status>',
+        requestIdOf(await start(email)),
+      ),
+    );
+    expect(popupQuery(status).get('ssoError')).toBe('saml');
+    const rows = await t.db.select({ details: auditLog.details, tenantId: auditLog.tenantId }).from(auditLog);
+    expect(JSON.stringify(rows)).not.toContain('Forged audit text');
+  });
+
   it('a start for a domain without SAML, a malformed ACS post and a bad tenant id answer 4xx', async () => {
     expect((await postJson(t.app, new Jar(), SSO_API.samlStart, { email: 'x@nosaml.test' })).statusCode).toBe(
       404,
@@ -241,6 +274,12 @@ describe('SAML sign-in', () => {
     });
     const [row] = await t.db.select().from(users).where(eq(users.email, email));
     expect(row).toMatchObject({ tenantId, role: 'user', status: 'active', passwordHash: null });
+    // A NameID that is no address creates nobody, even signed by the tenant's own IdP.
+    const odd = `admin@example.com@${domain}`;
+    const refused = await acs(await idp.responseFor(spXml, await start(`ana@${domain}`), odd));
+    expect(popupQuery(refused).get('ssoError')).toBe('saml');
+    expect(await lastReason()).toMatch(/no valid email/);
+    expect(await t.db.select().from(users).where(eq(users.email, odd))).toHaveLength(0);
     await postJson(t.app, admin, SSO_API.settings, { saml: { jit_enabled: false } }, 'PUT');
   });
 

@@ -1,5 +1,5 @@
 import type { Role } from '@moat/contracts/deployment';
-import { domainOfEmail } from '@moat/contracts/validation';
+import { domainOfEmail, emailSchema } from '@moat/contracts/validation';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
@@ -56,8 +56,12 @@ export function createSsoHandover(deps: {
       jit: { enabled: boolean; role: Role };
       ip: string | null;
     }): Promise<string> {
-      const { provider, tenant, email, ip } = input;
+      const { provider, tenant, ip } = input;
       const refuse = (reason: string) => this.refuse(provider, tenant.id, ip, reason);
+      // The provider vouches for the account, not for the text's shape: an address only.
+      const parsed = emailSchema.safeParse(input.email);
+      if (!parsed.success) return refuse('the provider named no valid email address');
+      const email = parsed.data;
       if (!(await deps.tenants.domainsOf(tenant.id)).includes(domainOfEmail(email))) {
         return refuse(`${email} is not in one of the tenant's domains`);
       }

@@ -20,7 +20,7 @@ import { SsoRefused } from './sso-handover.ts';
 
 const errors = { 400: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 /** The largest SAMLResponse taken (base64 of a signed response with a few certificates). */
-const ACS_BODY_LIMIT = 512 * 1024;
+const ACS_BODY_LIMIT = 128 * 1024;
 const tenantParams = z.object({ tenantId: z.string().uuid() });
 
 /** The starting browser's secret (saml.service `start`): the hand-over works only with it. */
