@@ -3,10 +3,11 @@ import { isIP } from 'node:net';
 import type { Role } from '@moat/contracts/deployment';
 import { SSO_API } from '@moat/contracts/sso';
 import { domainOfEmail } from '@moat/contracts/validation';
-import * as client from 'openid-client';
+import type * as Client from 'openid-client';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { onFirstUse } from '../../lib/on-first-use.ts';
 import type { ServerKey } from '../../lib/server-key.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { addressRefusal } from '../../mail/next-hop.ts';
@@ -40,6 +41,9 @@ export const oidcSettingsOf = (provider: OidcProvider, settings?: Record<string,
   ...(settings as Partial<OidcSettings> | undefined),
 });
 
+/** openid-client and jose: loaded with the first Microsoft or Google sign-in, not at start (issue 14). */
+const openid = onFirstUse(() => import('openid-client'));
+
 const REQUEST_TTL_MS = 10 * 60_000;
 const DISCOVERY_TTL_MS = 10 * 60_000;
 /** Plain http is allowed only for an issuer on this machine (a local test provider). */
@@ -61,7 +65,7 @@ export function createOidcService(deps: {
   handover: Pick<SsoHandover, 'handOver' | 'refuse'>;
 }) {
   const { repo } = deps;
-  const discovered = new Map<string, { at: number; config: client.Configuration }>();
+  const discovered = new Map<string, { at: number; config: Client.Configuration }>();
 
   const redirectUri = (provider: OidcProvider) => `${deps.config.publicUrl}${SSO_API.oidcCallback(provider)}`;
 
@@ -86,12 +90,13 @@ export function createOidcService(deps: {
   }
 
   /** The provider's configuration from its discovery document (cached ten minutes per client). */
-  async function discover(issuer: string, clientId: string, secret: string): Promise<client.Configuration> {
+  async function discover(issuer: string, clientId: string, secret: string): Promise<Client.Configuration> {
     const key = `${issuer}\n${clientId}\n${hashToken(secret)}`;
     const cached = discovered.get(key);
     if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
     const url = new URL(issuer);
     await assertReachable(issuer);
+    const client = await openid();
     const config = await client.discovery(url, clientId, secret, undefined, {
       execute: isLoopback(url) ? [client.allowInsecureRequests] : [],
       timeout: 10,
@@ -139,7 +144,7 @@ export function createOidcService(deps: {
           `Sign-in with ${provider === 'microsoft' ? 'Microsoft' : 'Google'} is not set up for this email's organisation.`,
         );
       }
-      let config: client.Configuration;
+      let config: Client.Configuration;
       try {
         config = await discover(setup.settings.issuer, setup.settings.clientId, setup.secret);
       } catch {
@@ -148,6 +153,7 @@ export function createOidcService(deps: {
           'The identity provider cannot be reached. Try again later.',
         );
       }
+      const client = await openid();
       const verifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const nonce = client.randomNonce();
@@ -194,6 +200,7 @@ export function createOidcService(deps: {
       let claims: { email?: unknown; email_verified?: unknown } | undefined;
       try {
         const config = await discover(setup.settings.issuer, setup.settings.clientId, setup.secret);
+        const client = await openid();
         const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
           pkceCodeVerifier: verifier,
           expectedState: state,

@@ -1,18 +1,12 @@
 import type { Role } from '@moat/contracts/deployment';
 import { SSO_API } from '@moat/contracts/sso';
 import { domainOfEmail } from '@moat/contracts/validation';
-import {
-  type CacheProvider,
-  generateServiceProviderMetadata,
-  type Profile,
-  SAML,
-  SamlStatusError,
-  ValidateInResponseTo,
-} from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { onFirstUse } from '../../lib/on-first-use.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
 import type { SamlIdpConfig } from './saml-metadata.ts';
@@ -26,6 +20,9 @@ export interface SamlSettings {
   jitRole: Role;
 }
 export const DEFAULT_SAML_SETTINGS: SamlSettings = { idp: null, jitEnabled: false, jitRole: 'user' };
+
+/** node-saml and its XML stack: loaded with the first SAML sign-in, not at start (issue 14). */
+const nodeSaml = onFirstUse(() => import('@node-saml/node-saml'));
 
 /** How long an AuthnRequest waits for its answer; how far the IdP's clock may be off. */
 const REQUEST_TTL_MS = 10 * 60_000;
@@ -133,7 +130,8 @@ export function createSamlService(deps: {
     };
   }
 
-  function samlOf(tenantId: string, idp: SamlIdpConfig, browser?: string): SAML {
+  async function samlOf(tenantId: string, idp: SamlIdpConfig, browser?: string): Promise<SAML> {
+    const { SAML, ValidateInResponseTo } = await nodeSaml();
     const sp = spOf(tenantId);
     return new SAML({
       entryPoint: idp.sso_url,
@@ -228,7 +226,7 @@ export function createSamlService(deps: {
       }
       // RelayState carries nothing Moat follows: the answer always lands on the popup page.
       const browserSecret = newToken();
-      const url = await samlOf(tenant.id, idp, hashToken(browserSecret)).getAuthorizeUrlAsync(
+      const url = await (await samlOf(tenant.id, idp, hashToken(browserSecret))).getAuthorizeUrlAsync(
         '',
         undefined,
         {},
@@ -253,11 +251,12 @@ export function createSamlService(deps: {
       if (!browser) return unsigned('InResponseTo is not valid: no sign-in of Moat waits for this answer');
       let profile: Profile | null;
       try {
-        profile = (await samlOf(tenant.id, idp).validatePostResponseAsync({ SAMLResponse: samlResponse }))
-          .profile;
+        const saml = await samlOf(tenant.id, idp);
+        profile = (await saml.validatePostResponseAsync({ SAMLResponse: samlResponse })).profile;
       } catch (error) {
         // The provider's own status text is not repeated: it is not signed.
-        if (error instanceof SamlStatusError) return unsigned('the provider answered with a failure status');
+        if (error instanceof (await nodeSaml()).SamlStatusError)
+          return unsigned('the provider answered with a failure status');
         return unsigned(error instanceof Error ? error.message.slice(0, 200) : 'invalid response');
       }
       if (!profile) return fail('not a sign-in response');
@@ -288,7 +287,7 @@ export function createSamlService(deps: {
       const tenant = await deps.tenants.findById(tenantId).catch(() => null);
       if (!tenant) throw new AppError('not_found', 'No such tenant');
       const sp = spOf(tenant.id);
-      return generateServiceProviderMetadata({
+      return (await nodeSaml()).generateServiceProviderMetadata({
         issuer: sp.entity_id,
         callbackUrl: sp.acs_url,
         identifierFormat: EMAIL_NAME_ID,
