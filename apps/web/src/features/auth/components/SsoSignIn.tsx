@@ -65,7 +65,7 @@ export function SsoSignIn({ provider, title }: { provider: SsoProvider; title: s
         navigate(SSO_POPUP_ROUTE[provider], { replace: true });
       },
     );
-  }, [token, navigate]);
+  }, [token, navigate, provider]);
 
   if (popupDone) {
     return (
