@@ -176,7 +176,7 @@ import {
 import { createSsoRepo } from './modules/sso/sso.repo.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { createSsoHandover } from './modules/sso/sso-handover.ts';
-import { createTenantSettings } from './modules/tenants/tenant-settings.ts';
+import { createTenantSettings, TENANT_SETTINGS_TTL_MS } from './modules/tenants/tenant-settings.ts';
 import { createTenantsRepo } from './modules/tenants/tenants.repo.ts';
 import { createTenantsService, type TenantsService } from './modules/tenants/tenants.service.ts';
 import { createTrialRepo } from './modules/trial/trial.repo.ts';
@@ -557,6 +557,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const ssoRepo = createSsoRepo(db);
   const userTokens = createUserTokensRepo(db);
+  /** Which providers some tenant has on (every public page load asks): cached, forgotten on writes. */
+  const ssoProviders = caches.create<Set<'saml' | 'microsoft' | 'google'>>('sso-providers', {
+    tables: ['sso_configs'],
+    ttlMs: TENANT_SETTINGS_TTL_MS,
+  });
   const handover = createSsoHandover({ clock, tenants, users, userTokens, audit });
   const saml = createSamlService({ clock, config, repo: ssoRepo, tenants, handover });
   const oidc = createOidcService({ clock, config, serverKey, repo: ssoRepo, tenants, handover });
@@ -566,7 +571,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicConfig: createPublicConfigService({
       settings: tenantSettings,
       config,
-      ssoEnabled: () => ssoRepo.enabledProviders(),
+      ssoEnabled: () => ssoProviders.get('enabled', () => ssoRepo.enabledProviders()),
     }),
     sessions,
     captcha,
@@ -709,6 +714,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     oidc,
     signInSettings: createSignInSettingsService({
       db,
+      onSaved: () => ssoProviders.forget(),
       clock,
       tenants,
       saml,

@@ -13,6 +13,8 @@ CREATE TABLE "sso_configs" (
 );
 --> statement-breakpoint
 ALTER TABLE "sso_configs" ADD CONSTRAINT "sso_configs_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+-- The public sign-in page asks on every load which providers are on: cached per node, forgotten on writes (0011).
+CREATE TRIGGER sso_configs_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON sso_configs FOR EACH STATEMENT EXECUTE FUNCTION moat_notify_change();--> statement-breakpoint
 CREATE TABLE "sso_requests" (
 	"id" text PRIMARY KEY NOT NULL,
 	"tenant_id" uuid NOT NULL,

@@ -39,6 +39,8 @@ const refuse = (field: string, message: string) =>
  */
 export function createSignInSettingsService(deps: {
   db: Pick<Db, 'transaction'>;
+  /** After a saved change: this node's cache of the providers in use forgets at once. */
+  onSaved?: () => void;
   clock: Clock;
   tenants: Pick<TenantsRepo, 'findById' | 'update'>;
   saml: Pick<SamlService, 'spOf'>;
@@ -211,6 +213,7 @@ export function createSignInSettingsService(deps: {
           tx,
         );
       });
+      deps.onSaved?.();
       return answer(tenantId, passwordsAllowed, enabled, next, oidc);
     },
   };

@@ -1,24 +1,13 @@
-import {
-  Alert,
-  Button,
-  Group,
-  NativeSelect,
-  PasswordInput,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { ROLES, type Role } from '@moat/contracts/deployment';
+import { Alert, Button, Group, PasswordInput, Stack, Switch, Text, TextInput } from '@mantine/core';
+import type { Role } from '@moat/contracts/deployment';
 import { type OidcSettingsAnswer, type SignInSettingsUpdate, SSO_API } from '@moat/contracts/sso';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { apiPost, isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
-import { ROLE_LABEL } from '../../user-management/labels';
 import { signInSettingsQueryOptions, useSaveSignInSettings } from '../api/sign-in-settings';
-import { CopyField, MONO } from './SingleSignOnSettings';
+import { CopyField, JitFields, MONO, SaveFooter } from './SsoFormParts';
 
 type Provider = 'microsoft' | 'google';
 
@@ -161,37 +150,20 @@ export function OidcProviderSettings({ provider }: { provider: Provider }) {
           checked={draft.enabled}
           onChange={(event) => set('enabled', event.currentTarget.checked)}
         />
-        <Switch
-          label={t('settings.sso.jit')}
-          description={t('settings.sso.jitHint')}
-          checked={draft.jitEnabled}
-          onChange={(event) => set('jitEnabled', event.currentTarget.checked)}
+        <JitFields
+          enabled={draft.jitEnabled}
+          role={draft.jitRole}
+          onEnabled={(value) => set('jitEnabled', value)}
+          onRole={(value) => set('jitRole', value)}
         />
-        {draft.jitEnabled && (
-          <NativeSelect
-            label={t('settings.sso.jitRole')}
-            value={draft.jitRole}
-            data={ROLES.map((value) => ({ value, label: t(ROLE_LABEL[value]) }))}
-            onChange={(event) => set('jitRole', event.currentTarget.value as Role)}
-            w={280}
-          />
-        )}
         {save.isError && <ApiErrorAlert error={save.error} showServerMessage />}
-        <div role="status" aria-live="polite">
-          {saved && (
-            <Alert color="green" variant="light">
-              {t('settings.oidc.saved')}
-            </Alert>
-          )}
-        </div>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" disabled={!dirty} onClick={() => setDraft(draftOf(current))}>
-            {t('settings.discard')}
-          </Button>
-          <Button type="submit" disabled={!dirty} loading={save.isPending}>
-            {t(`settings.oidc.${provider}.save`)}
-          </Button>
-        </Group>
+        <SaveFooter
+          saved={saved && t('settings.oidc.saved')}
+          dirty={dirty}
+          pending={save.isPending}
+          onDiscard={() => setDraft(draftOf(current))}
+          saveLabel={t(`settings.oidc.${provider}.save`)}
+        />
       </Stack>
     </form>
   );

@@ -2,19 +2,16 @@ import {
   Alert,
   Button,
   Center,
-  CopyButton,
   FileButton,
   Group,
   Loader,
-  NativeSelect,
   Stack,
   Switch,
   Text,
   Textarea,
-  TextInput,
   Title,
 } from '@mantine/core';
-import { ROLES, type Role } from '@moat/contracts/deployment';
+import type { Role } from '@moat/contracts/deployment';
 import type { SamlIdp, SignInSettings, SignInSettingsUpdate } from '@moat/contracts/sso';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -22,15 +19,12 @@ import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
-import { ROLE_LABEL } from '../../user-management/labels';
 import {
   signInSettingsQueryOptions,
   useSaveSignInSettings,
   useTestSamlMetadata,
 } from '../api/sign-in-settings';
-
-/** URLs and XML in a monospace face; labels stay in the page's. */
-export const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
+import { CopyField, JitFields, MONO, SaveFooter } from './SsoFormParts';
 
 interface Draft {
   enabled: boolean;
@@ -59,22 +53,6 @@ function changesOf(saved: SignInSettings, draft: Draft): SignInSettingsUpdate {
   if (Object.keys(saml).length > 0) body.saml = saml;
   if (draft.passwordsAllowed !== saved.passwords_allowed) body.passwords_allowed = draft.passwordsAllowed;
   return body;
-}
-
-export function CopyField({ label, value }: { label: string; value: string }) {
-  const { t } = useTranslation();
-  return (
-    <Group align="flex-end" gap="xs" wrap="nowrap">
-      <TextInput label={label} value={value} readOnly style={{ flex: 1, minWidth: 0 }} styles={MONO} />
-      <CopyButton value={value}>
-        {({ copied, copy }) => (
-          <Button variant="default" onClick={copy} aria-label={`${t('settings.sso.copy')}: ${label}`}>
-            {copied ? t('settings.sso.copied') : t('settings.sso.copy')}
-          </Button>
-        )}
-      </CopyButton>
-    </Group>
-  );
 }
 
 function IdpSummary({ idp, title }: { idp: SamlIdp; title: string }) {
@@ -223,21 +201,12 @@ export function SingleSignOnSettings() {
           onChange={(event) => set('enabled', event.currentTarget.checked)}
           error={fieldError('saml.enabled')}
         />
-        <Switch
-          label={t('settings.sso.jit')}
-          description={t('settings.sso.jitHint')}
-          checked={draft.jitEnabled}
-          onChange={(event) => set('jitEnabled', event.currentTarget.checked)}
+        <JitFields
+          enabled={draft.jitEnabled}
+          role={draft.jitRole}
+          onEnabled={(value) => set('jitEnabled', value)}
+          onRole={(value) => set('jitRole', value)}
         />
-        {draft.jitEnabled && (
-          <NativeSelect
-            label={t('settings.sso.jitRole')}
-            value={draft.jitRole}
-            data={ROLES.map((value) => ({ value, label: t(ROLE_LABEL[value]) }))}
-            onChange={(event) => set('jitRole', event.currentTarget.value as Role)}
-            w={280}
-          />
-        )}
         <Switch
           label={t('settings.sso.passwordsAllowed')}
           description={t('settings.sso.passwordsAllowedHint')}
@@ -249,21 +218,13 @@ export function SingleSignOnSettings() {
           !fieldError('saml.metadata_xml') &&
           !fieldError('saml.enabled') &&
           !fieldError('passwords_allowed') && <ApiErrorAlert error={save.error} showServerMessage />}
-        <div role="status" aria-live="polite">
-          {saved && (
-            <Alert color="green" variant="light">
-              {t('settings.sso.saved')}
-            </Alert>
-          )}
-        </div>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" disabled={!dirty} onClick={() => setDraft(draftOf(current))}>
-            {t('settings.discard')}
-          </Button>
-          <Button type="submit" disabled={!dirty} loading={save.isPending}>
-            {t('settings.sso.save')}
-          </Button>
-        </Group>
+        <SaveFooter
+          saved={saved && t('settings.sso.saved')}
+          dirty={dirty}
+          pending={save.isPending}
+          onDiscard={() => setDraft(draftOf(current))}
+          saveLabel={t('settings.sso.save')}
+        />
       </Stack>
     </form>
   );
