@@ -4,7 +4,8 @@
  *   answers, on an empty DATA_DIR (migrations + first-tenant seed) and on an existing one;
  * - start CPU (issue 14): the CPU seconds `node scripts/start.mjs` spends until /healthz answers
  *   on an existing DATA_DIR, against a bare Fastify's `listen` (bench/servers/bare-fastify.mjs),
- *   interleaved pairs, the median of the pairs' ratios;
+ *   interleaved pairs, the median of the pairs' ratios; and, in the same rounds, the floor under
+ *   it: the embedded database alone (bench/servers/embedded-database.mjs);
  * - login page: the JavaScript Chromium downloads to show /#/auth/login, raw and gzip.
  */
 import { spawn } from 'node:child_process';
@@ -92,13 +93,24 @@ export async function benchStartup() {
   // Start CPU on an existing DATA_DIR against a bare Fastify listen, in interleaved pairs.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-bench-'));
   await (await timeStart(dataDir)).stop();
-  const pairs: Array<{ moat: number; bare: number; ratio: number }> = [];
+  const pairs: Array<{ moat: number; bare: number; ratio: number; database: number }> = [];
   for (let i = 0; i < RUNS; i++) {
     const moat = await timeStart(dataDir);
     await moat.stop();
     const bare = await timeStart(dataDir, path.join(import.meta.dirname, 'servers/bare-fastify.mjs'));
     await bare.stop();
-    pairs.push({ moat: moat.cpuSeconds, bare: bare.cpuSeconds, ratio: moat.cpuSeconds / bare.cpuSeconds });
+    // The floor: Node and the embedded database alone, on the same DATA_DIR.
+    const database = await timeStart(
+      dataDir,
+      path.join(import.meta.dirname, 'servers/embedded-database.mjs'),
+    );
+    await database.stop();
+    pairs.push({
+      moat: moat.cpuSeconds,
+      bare: bare.cpuSeconds,
+      ratio: moat.cpuSeconds / bare.cpuSeconds,
+      database: database.cpuSeconds,
+    });
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
 
@@ -129,6 +141,8 @@ export async function benchStartup() {
       moatSeconds: median(pairs.map((p) => p.moat)),
       bareFastifySeconds: median(pairs.map((p) => p.bare)),
       ratio: Math.round(median(pairs.map((p) => p.ratio)) * 100) / 100,
+      embeddedDatabaseAloneSeconds: median(pairs.map((p) => p.database)),
+      embeddedDatabaseAloneRatio: Math.round(median(pairs.map((p) => p.database / p.bare)) * 100) / 100,
       pairs,
     },
     loginPageJs: {
@@ -149,6 +163,7 @@ export async function benchStartup() {
 | cold start, empty DATA_DIR (migrate + seed), median of ${RUNS} | ${result.coldStartEmptyDataDirMs} ms |
 | cold start, existing DATA_DIR, median of ${RUNS} | ${result.coldStartExistingDataDirMs} ms |
 | CPU to /healthz, existing DATA_DIR ÷ bare Fastify listen (${RUNS} pairs) | ${result.startCpu.ratio} (${result.startCpu.moatSeconds} s against ${result.startCpu.bareFastifySeconds} s) |
+| the embedded database alone (Node, PGlite, node:http) ÷ bare Fastify listen | ${result.startCpu.embeddedDatabaseAloneRatio} (${result.startCpu.embeddedDatabaseAloneSeconds} s) |
 | login page JavaScript (${result.loginPageJs.files} files) | ${kib(result.loginPageJs.gzipBytes)} gzip, ${kib(result.loginPageJs.rawBytes)} raw |`);
   return result;
 }

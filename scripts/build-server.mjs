@@ -1,9 +1,10 @@
-// Compiles the API server (apps/api/src, with the contracts it imports) into ES modules in
-// apps/api/dist that `node` runs without a TypeScript loader: server.mjs and the workers (the
-// anti-malware scan, the authentication of large messages). The packages every start loads are
-// compiled in (BUNDLED_PACKAGES); the others stay external (node_modules). Each source module's
-// own directory and URL (import.meta.dirname / .url) keep pointing at its source directory, where
-// its SQL migrations, workers and assets are. Run by `npm start` when the sources are newer than the build.
+// Compiles the API server (apps/api/src, with the contracts it imports) for `node` to run without
+// a TypeScript loader, in apps/api/dist: server.cjs, which scripts/run-server.mjs runs with V8's
+// code cache, and the workers as ES modules (the anti-malware scan, the authentication of large
+// messages). The packages every start loads are compiled in (BUNDLED_PACKAGES); the others stay
+// external (node_modules). Each source module's own directory and URL (import.meta.dirname / .url)
+// keep pointing at its source directory, where its SQL migrations, workers and assets are. Run by
+// `npm start` when the sources are newer than the build.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,27 +20,48 @@ export const SERVER_SOURCES = [
   'scripts/build-server.mjs',
 ];
 
-/** import.meta.dirname / .url of each source module as the source's; lib/build-info.ts says where the build is. */
-const ownLocation = {
-  name: 'own-location',
-  setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, async (args) => {
-      if (args.path === path.join(apiDir, 'src/lib/build-info.ts')) {
-        return { contents: 'export const compiledDir = import.meta.dirname;', loader: 'ts' };
-      }
-      const source = await fs.promises.readFile(args.path, 'utf8');
-      if (!source.includes('import.meta.')) return { contents: source, loader: 'ts' };
-      const fromBuild = path.relative(SERVER_DIST_DIR, args.path).split(path.sep).join('/');
-      const contents = source
-        .replaceAll(
-          'import.meta.dirname',
-          `__moatPath.join(import.meta.dirname, ${JSON.stringify(path.posix.dirname(fromBuild))})`,
-        )
-        .replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBuild)}, import.meta.url).href`);
-      return { contents, loader: 'ts' };
-    });
-  },
-};
+/**
+ * import.meta.dirname / .url of each source module as the source's; lib/build-info.ts says where
+ * the build is. In the CommonJS server, the build's directory is `__dirname`.
+ */
+function ownLocation(format) {
+  const buildDir = format === 'cjs' ? '__dirname' : 'import.meta.dirname';
+  return {
+    name: 'own-location',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (args.path === path.join(apiDir, 'src/lib/build-info.ts')) {
+          return { contents: `export const compiledDir = ${buildDir};`, loader: 'ts' };
+        }
+        const source = await fs.promises.readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.')) return { contents: source, loader: 'ts' };
+        const fromBuild = path.relative(SERVER_DIST_DIR, args.path).split(path.sep).join('/');
+        const sourceDir = `__moatPath.join(${buildDir}, ${JSON.stringify(path.posix.dirname(fromBuild))})`;
+        const contents = source
+          .replaceAll('import.meta.dirname', sourceDir)
+          .replaceAll(
+            'import.meta.url',
+            `__moatUrl.pathToFileURL(__moatPath.join(${buildDir}, ${JSON.stringify(fromBuild)})).href`,
+          );
+        return { contents, loader: 'ts' };
+      });
+      // A package compiled into the CommonJS server finds its own files where it is installed.
+      if (format !== 'cjs') return;
+      build.onLoad({ filter: /[\\/]node_modules[\\/].*\.c?js$/ }, async (args) => {
+        const source = await fs.promises.readFile(args.path, 'utf8');
+        if (!/\b__dirname\b/.test(source)) return undefined;
+        const fromBuild = path.relative(SERVER_DIST_DIR, path.dirname(args.path)).split(path.sep).join('/');
+        return {
+          contents: source.replace(
+            /\b__dirname\b/g,
+            `__moatPath.join(__dirname, ${JSON.stringify(fromBuild)})`,
+          ),
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
 
 /**
  * Packages compiled into server.mjs rather than loaded from node_modules at start: plain
@@ -64,7 +86,14 @@ const BUNDLED_PACKAGES = [
   'pg',
   'qrcode',
   '@fastify/swagger',
+  '@fastify/swagger-ui',
   '@fastify/multipart',
+  '@fastify/static',
+  'smtp-server',
+  'helmet',
+  'fflate',
+  '@xmldom/xmldom',
+  'altcha-lib',
 ];
 
 /** Where the build notes the versions of the packages it compiled in. */
@@ -88,35 +117,53 @@ export function bundledPackagesChanged() {
   return noted !== installedVersions();
 }
 
+/** The compiled server, run by scripts/run-server.mjs. */
+export const SERVER_ENTRY = path.join(SERVER_DIST_DIR, 'server.cjs');
+
 export async function buildServer() {
   const esbuild = await import('esbuild');
   const packageJson = JSON.parse(fs.readFileSync(path.join(apiDir, 'package.json'), 'utf8'));
   const external = Object.keys(packageJson.dependencies).filter(
     (name) => !name.startsWith('@moat/') && !BUNDLED_PACKAGES.includes(name),
   );
-  await esbuild.build({
-    entryPoints: {
-      server: path.join(apiDir, 'src/main.ts'),
-      'anti-malware.worker': path.join(apiDir, 'src/engines/anti-malware.worker.ts'),
-      'auth.worker': path.join(apiDir, 'src/mail/gateway/auth.worker.ts'),
-    },
+  const common = {
     outdir: SERVER_DIST_DIR,
-    outExtension: { '.js': '.mjs' },
     bundle: true,
     splitting: false,
     platform: 'node',
-    format: 'esm',
     target: 'node20',
     sourcemap: 'linked',
     // Packages load from node_modules as they are; pg's optional native binding is not installed.
     external: [...external, 'pg-native'],
+    logLevel: 'warning',
+  };
+  // The server as one CommonJS script: V8 keeps a code cache only for scripts (run-server.mjs).
+  await esbuild.build({
+    ...common,
+    entryPoints: { server: path.join(apiDir, 'src/main.ts') },
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    banner: { js: "const __moatPath = require('node:path');const __moatUrl = require('node:url');" },
+    plugins: [ownLocation('cjs')],
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: {
+      'anti-malware.worker': path.join(apiDir, 'src/engines/anti-malware.worker.ts'),
+      'auth.worker': path.join(apiDir, 'src/mail/gateway/auth.worker.ts'),
+    },
+    outExtension: { '.js': '.mjs' },
+    format: 'esm',
     // `require` for the CommonJS packages compiled in (their calls of Node's own modules).
     banner: {
-      js: "import __moatPath from 'node:path';import { createRequire as __moatCreateRequire } from 'node:module';const require = __moatCreateRequire(import.meta.url);",
+      js: "import __moatPath from 'node:path';import __moatUrl from 'node:url';import { createRequire as __moatCreateRequire } from 'node:module';const require = __moatCreateRequire(import.meta.url);",
     },
-    plugins: [ownLocation],
-    logLevel: 'warning',
+    plugins: [ownLocation('esm')],
   });
+  // What an earlier build left: its entry (server.mjs before the code cache) and code cache.
+  for (const stale of ['server.mjs', 'server.mjs.map', 'server.cjs.cache']) {
+    fs.rmSync(path.join(SERVER_DIST_DIR, stale), { force: true });
+  }
   fs.writeFileSync(BUNDLED_VERSIONS_FILE, installedVersions());
   // esbuild's service process is not needed once the build is done.
   await esbuild.stop();

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer, bundledPackagesChanged, SERVER_DIST_DIR, SERVER_SOURCES } from './build-server.mjs';
+import { buildServer, bundledPackagesChanged, SERVER_ENTRY, SERVER_SOURCES } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB_INDEX = path.join(root, 'apps/web/dist/index.html');
@@ -19,7 +19,6 @@ const WEB_SOURCES = [
   'apps/web/public',
   'packages/contracts/src',
 ];
-const SERVER_ENTRY = path.join(SERVER_DIST_DIR, 'server.mjs');
 
 function newestMtime(target) {
   if (!fs.existsSync(target)) return 0;

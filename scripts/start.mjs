@@ -2,6 +2,6 @@
 // sources (npm install built both already), then run the server (API, SPA) in this process with
 // plain `node`. Configuration comes from the environment (see README).
 import { ensureBuilt } from './build.mjs';
+import { runServer } from './run-server.mjs';
 
-const serverEntry = await ensureBuilt({ skipWeb: Boolean(process.env.WEB_DIST_DIR) });
-await import(serverEntry);
+runServer(await ensureBuilt({ skipWeb: Boolean(process.env.WEB_DIST_DIR) }));

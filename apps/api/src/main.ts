@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import type { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
 import { removeControlFile, writeControlFile } from './cli/control-file.ts';
@@ -119,6 +120,8 @@ async function main(): Promise<void> {
 
   const url = `http://localhost:${port}`;
   if (seed) announceAdmin(seed, url);
+  // For scripts/run-server.mjs: the code the start compiled can be kept for the next one.
+  (process as EventEmitter).emit('moat:started');
   app.log.info(
     {
       url,
@@ -152,4 +155,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-await main();
+// A CommonJS script once compiled (scripts/build-server.mjs), so no top-level await.
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

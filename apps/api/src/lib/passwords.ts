@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+import { onFirstUse } from './on-first-use.ts';
+
+/** The native argon2 binding, loaded with the first password hashed or checked (issue 14). */
+const argon2 = onFirstUse(() => import('@node-rs/argon2'));
 
 /** `Algorithm.Argon2id` of @node-rs/argon2 (an ambient const enum, so spelled out here). */
 const ARGON2ID = 2;
@@ -7,11 +10,12 @@ const ARGON2ID = 2;
 /** argon2id with the OWASP-recommended minimum: m = 19 MiB, t = 2, p = 1. */
 const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2()).hash(password, ARGON2_OPTIONS);
 }
 
-export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  const { verify } = await argon2();
   return verify(passwordHash, password).catch(() => false);
 }
 

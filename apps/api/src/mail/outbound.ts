@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { DbOrTx } from '../db/client.ts';
 import { createBatcher } from '../lib/batcher.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -9,6 +8,7 @@ import { createLeaseKeeper } from '../lib/lease-keeper.ts';
 import type { Metrics } from '../lib/metrics.ts';
 import { LOCAL_NODE } from '../lib/node-name.ts';
 import { createPeriodic } from '../lib/periodic.ts';
+import { mailComposer } from './compose.ts';
 import { checkedRelayUrl, type NextHopNetworks, whyNotDelivered } from './next-hop.ts';
 import type { DeliveryRow, OutboxRepo, OutboxRow } from './outbox.repo.ts';
 import { createRelay, type Relay, type RelayError } from './relay.ts';
@@ -183,7 +183,8 @@ export function createMailer(deps: {
   });
 
   /** Moat's own mail (a notice, a code) as the bytes that go out. */
-  function composed(row: DeliveryRow): Promise<Buffer> {
+  async function composed(row: DeliveryRow): Promise<Buffer> {
+    const MailComposer = await mailComposer();
     return new MailComposer({
       from: { name: row.fromName, address: row.fromAddress ?? deps.fromAddress },
       to: row.toAddress,

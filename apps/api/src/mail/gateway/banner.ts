@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Verdict } from '@moat/contracts/quarantine';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import { mailComposer } from '../compose.ts';
 import type { ParsedMessage } from '../parse.ts';
 
 /*
@@ -417,6 +417,7 @@ export async function bannerCopy(
 ): Promise<Buffer> {
   // One line: it also goes into a header.
   const oneLine = warning.replace(/\s+/g, ' ').trim();
+  const MailComposer = await mailComposer();
   const composer = new MailComposer({
     from: parsed.fromName ? { name: parsed.fromName, address: parsed.fromAddress } : parsed.fromAddress,
     to: recipient,

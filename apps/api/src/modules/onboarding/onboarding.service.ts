@@ -8,12 +8,12 @@ import type {
   TestMessageResult,
 } from '@moat/contracts/onboarding';
 import { domainOfEmail, domainSchema } from '@moat/contracts/validation';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { mailComposer } from '../../mail/compose.ts';
 import {
   checkedRelayUrl,
   checkNextHop,
@@ -498,6 +498,7 @@ export function createOnboardingService(deps: {
       }
       const from = tenant.mailFromAddress ?? deps.config.mailFrom;
       const brand = mailBrand(tenant).name;
+      const MailComposer = await mailComposer();
       const raw = await new MailComposer({
         from: { name: tenant.mailFromName ?? brand, address: from },
         to,

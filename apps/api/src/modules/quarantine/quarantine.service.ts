@@ -3,12 +3,12 @@ import type { Verdict } from '@moat/contracts/quarantine';
 import { ROUTES } from '@moat/contracts/routes';
 import type { EventDetails } from '@moat/contracts/security-events';
 import { domainOfEmail, emailSchema } from '@moat/contracts/validation';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Config } from '../../config.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { mailComposer } from '../../mail/compose.ts';
 import { quarantineNoticeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { parseMessage, sha256 } from '../../mail/parse.ts';
@@ -67,6 +67,7 @@ export function createQuarantineService(deps: QuarantineDeps) {
     recipient: string,
     note: string,
   ) {
+    const MailComposer = await mailComposer();
     const composer = new MailComposer({
       from: parsed.fromName ? { name: parsed.fromName, address: parsed.fromAddress } : parsed.fromAddress,
       to: recipient,

@@ -1,0 +1,84 @@
+// Runs the compiled server (apps/api/dist/server.cjs, scripts/build-server.mjs) in this process,
+// with V8's code cache: the first start after a build keeps the machine code V8 compiled while
+// starting (server.cjs.cache beside it), and later starts read it instead of parsing and compiling
+// the five megabytes of JavaScript again (issue 14: about 0.15 CPU-s of every start).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+/**
+ * V8 optimises a WebAssembly function once it has run this many bytes of code (V8's default is
+ * 1,800,000). The embedded PostgreSQL's start-up runs much of its code a few times over, and at the
+ * default V8 optimised it all, about 0.25 CPU-s of every start for code that then never runs again;
+ * its queries stay as fast (`npm run bench -- startup`). Set before anything is compiled: V8's code
+ * cache holds only for the flags it was made with.
+ */
+const WASM_TIERING_BUDGET = 180_000_000;
+
+/** The cache's first line: the script's size and time, so a rebuilt server never gets another's code. */
+function cacheKey(file) {
+  const stat = fs.statSync(file);
+  return Buffer.from(`moat-code-cache ${stat.size} ${stat.mtimeMs}\n`);
+}
+
+function readCache(cacheFile, key) {
+  let data;
+  try {
+    data = fs.readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  return data.subarray(0, key.length).equals(key) ? data.subarray(key.length) : undefined;
+}
+
+/** Written to a temporary file and renamed, so a start at the same moment never reads half of it. */
+function writeCache(cacheFile, key, script) {
+  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temporary, Buffer.concat([key, script.createCachedData()]));
+    fs.renameSync(temporary, cacheFile);
+  } catch {
+    // A read-only installation starts without the cache, as it did before there was one.
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
+/** The V8 flags of Moat's start; before anything is compiled. */
+export function setStartFlags() {
+  v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+}
+
+/**
+ * Node 20 to 24 call the option that lets the script `import()` as any module does experimental
+ * and say so on the first `import()` (the first message, say); the option is what makes that
+ * work, so that one notice is not passed on. Every other warning is.
+ */
+function withoutLoaderNotice() {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (warning, ...rest) {
+    if (String(warning).startsWith('vm.USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
+    return emitWarning.call(this, warning, ...rest);
+  };
+}
+
+export function runServer(file) {
+  setStartFlags();
+  withoutLoaderNotice();
+  const cacheFile = `${file}.cache`;
+  const key = cacheKey(file);
+  const cachedData = readCache(cacheFile, key);
+  const source = fs.readFileSync(file, 'utf8');
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+    // `import()` in the server (the packages loaded on first use) as in any module of this process.
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (!cachedData || script.cachedDataRejected) {
+    process.once('moat:started', () => setImmediate(() => writeCache(cacheFile, key, script)));
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
+}
