@@ -2,12 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
-import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
+import type pg from 'pg';
 import { createKeyedMutex } from '../lib/keyed-mutex.ts';
 import { RemotePglite } from './pglite-remote.ts';
 import * as schema from './schema.ts';
@@ -134,14 +132,25 @@ export async function openPglite(
   };
 }
 
+/** node-postgres and drizzle's driver for it: loaded only with DATABASE_URL, not for the embedded database (issue 14). */
+async function postgresDriver() {
+  const [{ default: driver }, { drizzle }, { migrate }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
+  return { Pool: driver.Pool, Client: driver.Client, drizzle, migrate };
+}
+
 /** A PostgreSQL server at `url` (DATABASE_URL). */
 export async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  const { Pool, Client, drizzle: drizzlePostgres, migrate: migratePostgres } = await postgresDriver();
+  const pool = new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   // Advisory locks are held on connections of their own, so a task holding one can always get a
   // connection from the main pool for its own queries.
-  const lockPool = new pg.Pool({
+  const lockPool = new Pool({
     connectionString: url,
     max: 5,
     connectionTimeoutMillis: 30_000,
@@ -150,7 +159,7 @@ export async function openPostgres(url: string): Promise<Database> {
   lockPool.on('error', () => {});
   const local = createKeyedMutex();
   const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
-  const notices = listenForNotices(url);
+  const notices = listenForNotices(Client, url);
   announceOwnWrites(pool, notices.local);
   return {
     db,
@@ -282,7 +291,7 @@ function announceOwnWrites(pool: pg.Pool, announce: (table: string) => void): vo
  * told to forget what it cached (notices may be lost), and the connection is made again with a
  * growing pause (up to 5 s).
  */
-function listenForNotices(url: string) {
+function listenForNotices(Client: typeof pg.Client, url: string) {
   const listeners = new Set<{ onChange: (payload: string) => void; onLost: () => void }>();
   let client: pg.Client | null = null;
   let connected = false;
@@ -294,7 +303,7 @@ function listenForNotices(url: string) {
   };
   const connect = async (): Promise<void> => {
     while (!closed) {
-      const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+      const next = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
       try {
         next.on('error', () => {});
         next.on('notification', (message) => {
