@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -51,21 +52,23 @@ export function setStartFlags() {
 }
 
 /**
- * Node 20 to 24 call the option that lets the script `import()` as any module does experimental
- * and say so on the first `import()` (the first message, say); the option is what makes that
- * work, so that one notice is not passed on. Every other warning is.
+ * A script run from V8's code cache loses its own `import()` on Node 20 ("A dynamic import callback
+ * was not specified"), so the server's packages loaded on first use come through this one, from
+ * the API's own directory (apps/api/src/lib/import-package.mjs; `packageOnFirstUse`).
  */
-function withoutLoaderNotice() {
-  const emitWarning = process.emitWarning;
-  process.emitWarning = function (warning, ...rest) {
-    if (String(warning).startsWith('vm.USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
-    return emitWarning.call(this, warning, ...rest);
-  };
+function lendImport(file) {
+  const lender = pathToFileURL(path.join(path.dirname(file), '../src/lib/import-package.mjs')).href;
+  globalThis[Symbol.for('moat.importPackage')] = async (specifier) =>
+    (await import(lender)).importPackage(specifier);
 }
 
+/**
+ * Runs `file` as a CommonJS module of this process. Says whether V8 took the code cache; when it
+ * had none or refused it, one is written once the server says it has started.
+ */
 export function runServer(file) {
   setStartFlags();
-  withoutLoaderNotice();
+  lendImport(file);
   const cacheFile = `${file}.cache`;
   const key = cacheKey(file);
   const cachedData = readCache(cacheFile, key);
@@ -73,12 +76,12 @@ export function runServer(file) {
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData,
-    // `import()` in the server (the packages loaded on first use) as in any module of this process.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  if (!cachedData || script.cachedDataRejected) {
+  const usedCache = Boolean(cachedData) && !script.cachedDataRejected;
+  if (!usedCache) {
     process.once('moat:started', () => setImmediate(() => writeCache(cacheFile, key, script)));
   }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
+  return { usedCache };
 }

@@ -14,3 +14,18 @@ export function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
     return loaded;
   };
 }
+
+/** Where scripts/run-server.mjs lends the compiled server its `import()` (import-package.mjs). */
+export const LENT_IMPORT = Symbol.for('moat.importPackage');
+
+/**
+ * A package imported the first time it is needed. From the sources (tests, the CLI) this is the
+ * module's own `import()`; the compiled server runs from V8's code cache, whose `import()` Node 20
+ * cannot serve, so it uses the one scripts/run-server.mjs lends it.
+ */
+export function packageOnFirstUse<T>(specifier: string): () => Promise<T> {
+  return onFirstUse(() => {
+    const lent = (globalThis as { [LENT_IMPORT]?: (specifier: string) => Promise<unknown> })[LENT_IMPORT];
+    return (lent ? lent(specifier) : import(specifier)) as Promise<T>;
+  });
+}

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { onFirstUse } from './on-first-use.ts';
+import { packageOnFirstUse } from './on-first-use.ts';
 
 /** The native argon2 binding, loaded with the first password hashed or checked (issue 14). */
-const argon2 = onFirstUse(() => import('@node-rs/argon2'));
+const argon2 = packageOnFirstUse<typeof import('@node-rs/argon2')>('@node-rs/argon2');
 
 /** `Algorithm.Argon2id` of @node-rs/argon2 (an ambient const enum, so spelled out here). */
 const ARGON2ID = 2;

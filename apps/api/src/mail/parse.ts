@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { onFirstUse } from '../lib/on-first-use.ts';
+import { packageOnFirstUse } from '../lib/on-first-use.ts';
 import { textOfHtml } from './html-text.ts';
 
 /** mailparser, loaded with the first message parsed. */
-export const mailparser = onFirstUse(() => import('mailparser'));
+export const mailparser = packageOnFirstUse<typeof import('mailparser')>('mailparser');
 
 export interface ParsedAttachment {
   filename: string;

@@ -1,8 +1,8 @@
 import type { AuthSummary } from '../../engines/types.ts';
-import { onFirstUse } from '../../lib/on-first-use.ts';
+import { packageOnFirstUse } from '../../lib/on-first-use.ts';
 import type { DnsResolver } from './dns-cache.ts';
 
-const mailauth = onFirstUse(() => import('mailauth'));
+const mailauth = packageOnFirstUse<typeof import('mailauth')>('mailauth');
 
 /** What SPF, DKIM and DMARC are checked against: the SMTP session of the message. */
 export interface AuthInput {

@@ -1,7 +1,7 @@
 import type { Transform } from 'node:stream';
-import { onFirstUse } from '../../lib/on-first-use.ts';
+import { packageOnFirstUse } from '../../lib/on-first-use.ts';
 
-const mailsplit = onFirstUse(() => import('@zone-eu/mailsplit'));
+const mailsplit = packageOnFirstUse<typeof import('@zone-eu/mailsplit')>('@zone-eu/mailsplit');
 
 /** What a message may hold and still be accepted (issue 9 "Refuse at the door"). */
 export const MESSAGE_LIMITS = {

@@ -7,7 +7,7 @@ import type * as Client from 'openid-client';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { onFirstUse } from '../../lib/on-first-use.ts';
+import { packageOnFirstUse } from '../../lib/on-first-use.ts';
 import type { ServerKey } from '../../lib/server-key.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { addressRefusal } from '../../mail/next-hop.ts';
@@ -42,7 +42,7 @@ export const oidcSettingsOf = (provider: OidcProvider, settings?: Record<string,
 });
 
 /** openid-client and jose: loaded with the first Microsoft or Google sign-in, not at start (issue 14). */
-const openid = onFirstUse(() => import('openid-client'));
+const openid = packageOnFirstUse<typeof import('openid-client')>('openid-client');
 
 const REQUEST_TTL_MS = 10 * 60_000;
 const DISCOVERY_TTL_MS = 10 * 60_000;

@@ -6,7 +6,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { onFirstUse } from '../../lib/on-first-use.ts';
+import { packageOnFirstUse } from '../../lib/on-first-use.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
 import type { SamlIdpConfig } from './saml-metadata.ts';
@@ -22,7 +22,7 @@ export interface SamlSettings {
 export const DEFAULT_SAML_SETTINGS: SamlSettings = { idp: null, jitEnabled: false, jitRole: 'user' };
 
 /** node-saml and its XML stack: loaded with the first SAML sign-in, not at start (issue 14). */
-const nodeSaml = onFirstUse(() => import('@node-saml/node-saml'));
+const nodeSaml = packageOnFirstUse<typeof import('@node-saml/node-saml')>('@node-saml/node-saml');
 
 /** How long an AuthnRequest waits for its answer; how far the IdP's clock may be off. */
 const REQUEST_TTL_MS = 10 * 60_000;

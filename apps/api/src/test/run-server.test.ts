@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: plain JavaScript of npm start's, without declarations
+import { runServer } from '../../../../scripts/run-server.mjs';
+import { LENT_IMPORT } from '../lib/on-first-use.ts';
+
+// The layout of the API: the compiled server in dist/, the import lender in src/lib/.
+const api = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-run-server-'));
+fs.mkdirSync(path.join(api, 'dist'));
+fs.mkdirSync(path.join(api, 'src/lib'), { recursive: true });
+fs.copyFileSync(
+  path.join(import.meta.dirname, '../lib/import-package.mjs'),
+  path.join(api, 'src/lib/import-package.mjs'),
+);
+afterAll(() => fs.rmSync(api, { recursive: true, force: true }));
+
+interface Ran {
+  label: string;
+  dirname: string;
+  filename: string;
+}
+const state = globalThis as unknown as { ranServer: Ran; loaded: Promise<string> };
+
+/** A stand-in for the compiled server: records what it ran, loads a package through the lent import(), says it started. */
+function writeServer(file: string, label: string) {
+  fs.writeFileSync(
+    file,
+    `globalThis.ranServer = { label: ${JSON.stringify(label)}, dirname: __dirname, filename: __filename };
+globalThis.loaded = globalThis[Symbol.for('moat.importPackage')]('fflate').then((m) => typeof m.unzipSync);
+process.emit('moat:started');
+`,
+  );
+}
+
+/** The cache is written just after the start. */
+const afterStart = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe('npm start runs the compiled server with V8 code cache (scripts/run-server.mjs)', () => {
+  const file = path.join(api, 'dist/server.cjs');
+
+  it('writes the cache after the first start and takes it at the next; packages load either way', async () => {
+    writeServer(file, 'first');
+    expect(runServer(file)).toEqual({ usedCache: false });
+    expect(state.ranServer).toEqual({ label: 'first', dirname: path.dirname(file), filename: file });
+    expect(await state.loaded).toBe('function');
+    await afterStart();
+    expect(fs.existsSync(`${file}.cache`)).toBe(true);
+    expect(fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    expect(runServer(file)).toEqual({ usedCache: true });
+    expect(state.ranServer.label).toBe('first');
+    expect(await state.loaded).toBe('function');
+    expect(LENT_IMPORT in globalThis).toBe(true);
+  });
+
+  it("never runs another build's cache: a rebuilt script of the same length is compiled afresh", async () => {
+    const before = fs.statSync(file).size;
+    writeServer(file, 'other');
+    expect(fs.statSync(file).size).toBe(before);
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect(runServer(file)).toEqual({ usedCache: false });
+    expect(state.ranServer.label).toBe('other');
+    await afterStart();
+    expect(runServer(file)).toEqual({ usedCache: true });
+    expect(state.ranServer.label).toBe('other');
+  });
+
+  it('ignores a damaged cache file and writes a good one', async () => {
+    fs.writeFileSync(`${file}.cache`, 'not a cache');
+    expect(runServer(file)).toEqual({ usedCache: false });
+    expect(state.ranServer.label).toBe('other');
+    await afterStart();
+    expect(runServer(file)).toEqual({ usedCache: true });
+  });
+});
