@@ -64,12 +64,11 @@ function ownLocation(format) {
 }
 
 /**
- * Packages compiled into server.mjs rather than loaded from node_modules at start: plain
- * JavaScript that reads no file of its own, loaded on every start. One file to read and parse
- * instead of hundreds of modules to find, read and (CommonJS) scan is most of the start's CPU
- * (`npm run bench -- startup`). Packages with native code, WebAssembly or files of their own
- * (PGlite, argon2, the Swagger UI's assets, static files) and those loaded only with the first
- * message or with REDIS_URL stay in node_modules.
+ * Packages compiled into server.cjs rather than loaded from node_modules at start: plain
+ * JavaScript loaded on every start. One file to read, from V8's code cache, instead of hundreds of
+ * modules to find, read, scan and compile (`npm run bench -- startup`); a package's own files are
+ * still found beside it (its `__dirname`, `ownLocation`). Packages with native code or WebAssembly
+ * (PGlite, argon2) and those loaded on first use (`packageOnFirstUse`) stay in node_modules.
  */
 const BUNDLED_PACKAGES = [
   'zod',

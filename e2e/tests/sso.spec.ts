@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import {
   startOidcProvider,
   TEST_OIDC_CLIENT,
@@ -41,6 +42,13 @@ test.beforeAll(async () => {
     expect(out.code, out.stderr).toBe(0);
   }
 });
+/** The admin signs in through a sign-in link, sees the overview, and opens Configuration → Settings. */
+async function openSettingsAsAdmin(page: Page) {
+  await openSignInLink(page, { url: base, dataDir: moat.dataDir }, ADMIN);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  await page.goto(`${base}/#/configuration/settings`);
+}
+
 test.afterAll(async () => {
   await moat?.stop();
   await idp?.close();
@@ -52,9 +60,7 @@ test('an admin sets up SAML from the IdP metadata; a user signs in through the p
   browser,
 }) => {
   test.setTimeout(120_000);
-  await openSignInLink(page, { url: base, dataDir: moat.dataDir }, ADMIN);
-  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-  await page.goto(`${base}/#/configuration/settings`);
+  await openSettingsAsAdmin(page);
   const sso = page.getByRole('region', { name: 'Single sign-on (SAML)' });
   await expect(sso).toBeVisible();
   const acsUrl = await sso
@@ -115,9 +121,7 @@ test('an admin sets up Microsoft sign-in with the local OpenID provider; a user 
   browser,
 }) => {
   test.setTimeout(120_000);
-  await openSignInLink(page, { url: base, dataDir: moat.dataDir }, ADMIN);
-  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-  await page.goto(`${base}/#/configuration/settings`);
+  await openSettingsAsAdmin(page);
   const microsoft = page.getByRole('region', { name: 'Sign-in with Microsoft' });
   await expect(
     microsoft.getByRole('textbox', { name: 'Redirect URI to register at the provider' }),

@@ -6,7 +6,9 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
+import { hashPassword } from '../lib/passwords.ts';
 import { CSRF } from './app.ts';
+import { buildTenant, buildUser } from './factories.ts';
 
 /** Solve a real ALTCHA challenge from the server, as the browser widget does. */
 export async function solveCaptcha(app: FastifyInstance): Promise<string> {
@@ -66,6 +68,20 @@ export async function login(app: FastifyInstance, jar: Jar, email: string, passw
     current_password: password,
     recaptcha_token: await solveCaptcha(app),
   });
+}
+
+/**
+ * A fresh tenant with an admin (`admin@`) and a user (`ana@`) who both have `password`, and the
+ * admin signed in through the sign-in form's API (`signedIn` is its answer).
+ */
+export async function tenantWithAdminSignedIn(app: FastifyInstance, db: Db, password: string) {
+  const tenant = await buildTenant(db);
+  const passwordHash = await hashPassword(password);
+  await buildUser(db, tenant.id, { email: `admin@${tenant.domain}`, role: 'admin', passwordHash });
+  await buildUser(db, tenant.id, { email: `ana@${tenant.domain}`, role: 'user', passwordHash });
+  const admin = new Jar();
+  const signedIn = await login(app, admin, `admin@${tenant.domain}`, password);
+  return { tenantId: tenant.id, domain: tenant.domain, admin, signedIn };
 }
 
 /** The newest mail to an address, as kept in the outbox. */

@@ -2,11 +2,9 @@ import { SSO_API } from '@moat/contracts/sso';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, ssoRequests } from '../../db/schema.ts';
-import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp } from '../../test/app.ts';
-import { buildTenant, buildUser } from '../../test/factories.ts';
 import { startOidcProvider, TEST_OIDC_CLIENT, type TestOidcProvider } from '../../test/oidc-provider.ts';
-import { Jar, login, postJson } from '../../test/sign-in.ts';
+import { Jar, postJson, tenantWithAdminSignedIn } from '../../test/sign-in.ts';
 
 /*
  * Microsoft sign-in (OpenID Connect, issue 15) against a real provider started here
@@ -19,7 +17,6 @@ const PUBLIC_URL = 'http://moat.test:8080';
 const CALLBACK = `${PUBLIC_URL}${SSO_API.oidcCallback('microsoft')}`;
 let t: Awaited<ReturnType<typeof buildTestApp>>;
 let op: TestOidcProvider;
-let tenantId: string;
 let domain: string;
 let admin: Jar;
 
@@ -27,14 +24,7 @@ beforeAll(async () => {
   op = await startOidcProvider({ redirectUris: [CALLBACK] });
   // The provider is on this machine: a deployment of one's own (NEXT_HOP_NETWORKS=any) may call it.
   t = await buildTestApp({ env: { PUBLIC_URL, NEXT_HOP_NETWORKS: 'any' } });
-  const tenant = await buildTenant(t.db);
-  tenantId = tenant.id;
-  domain = tenant.domain;
-  const passwordHash = await hashPassword(PASSWORD);
-  await buildUser(t.db, tenantId, { email: `admin@${domain}`, role: 'admin', passwordHash });
-  await buildUser(t.db, tenantId, { email: `ana@${domain}`, role: 'user', passwordHash });
-  admin = new Jar();
-  await login(t.app, admin, `admin@${domain}`, PASSWORD);
+  ({ domain, admin } = await tenantWithAdminSignedIn(t.app, t.db, PASSWORD));
   const saved = await postJson(
     t.app,
     admin,

@@ -9,7 +9,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
 import { type ResponseValues, startSamlIdp, type TestSamlIdp } from '../../test/saml-idp.ts';
-import { Jar, login, postJson } from '../../test/sign-in.ts';
+import { Jar, login, postJson, tenantWithAdminSignedIn } from '../../test/sign-in.ts';
 
 /*
  * SAML sign-in (issue 15) against a real identity provider started here (samlify's IdP role with
@@ -29,14 +29,9 @@ let spXml: string;
 
 beforeAll(async () => {
   [t, idp, otherIdp] = await Promise.all([buildTestApp(), startSamlIdp(), startSamlIdp()]);
-  const tenant = await buildTenant(t.db);
-  tenantId = tenant.id;
-  domain = tenant.domain;
-  const passwordHash = await hashPassword(PASSWORD);
-  await buildUser(t.db, tenantId, { email: `admin@${domain}`, role: 'admin', passwordHash });
-  await buildUser(t.db, tenantId, { email: `ana@${domain}`, role: 'user', passwordHash });
-  admin = new Jar();
-  expect((await login(t.app, admin, `admin@${domain}`, PASSWORD)).json()).toMatchObject({ next: 'done' });
+  const set = await tenantWithAdminSignedIn(t.app, t.db, PASSWORD);
+  ({ tenantId, domain, admin } = set);
+  expect(set.signedIn.json()).toMatchObject({ next: 'done' });
   const saved = await postJson(
     t.app,
     admin,

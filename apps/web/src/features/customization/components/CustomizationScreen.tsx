@@ -19,6 +19,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { BrandLogo } from '../../../components/ui/BrandLogo';
+import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { useTranslation } from '../../../lib/i18n';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import {
@@ -151,13 +152,7 @@ function LogoSection() {
           </Button>
         </Group>
         {error && <ApiErrorAlert error={error} showServerMessage />}
-        <div role="status" aria-live="polite">
-          {done && (
-            <Alert color="green" variant="light">
-              {done}
-            </Alert>
-          )}
-        </div>
+        <StatusNotice message={done} />
       </Stack>
     </Paper>
   );

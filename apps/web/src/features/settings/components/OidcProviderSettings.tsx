@@ -2,10 +2,11 @@ import { Alert, Button, Group, PasswordInput, Stack, Switch, Text, TextInput } f
 import type { Role } from '@moat/contracts/deployment';
 import { type OidcSettingsAnswer, type SignInSettingsUpdate, SSO_API } from '@moat/contracts/sso';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import type { FormEvent } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { apiPost, isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
+import { useDraft } from '../../../lib/use-draft';
 import { signInSettingsQueryOptions, useSaveSignInSettings } from '../api/sign-in-settings';
 import { CopyField, JitFields, MONO, SaveFooter } from './SsoFormParts';
 
@@ -61,21 +62,12 @@ export function OidcProviderSettings({ provider }: { provider: Provider }) {
     mutationFn: (issuer: string) =>
       apiPost<{ issuer: string; authorization_endpoint: string }>(SSO_API.oidcTest, { issuer }),
   });
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [saved, setSaved] = useState(false);
   const current = settings.data?.[provider];
-
-  useEffect(() => {
-    if (current && draft === null) setDraft(draftOf(current));
-  }, [current, draft]);
+  const { draft, set, justSaved, savedAs, discard } = useDraft(current, draftOf);
 
   if (!current || !draft) return null;
   const changes = changesOf(current, draft);
   const dirty = Object.keys(changes).length > 0;
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setSaved(false);
-    setDraft({ ...draft, [key]: value });
-  };
   const fieldError = (field: string) =>
     isApiError(save.error) &&
     save.error.details?.some(
@@ -86,15 +78,7 @@ export function OidcProviderSettings({ provider }: { provider: Provider }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!dirty) return;
-    save.mutate(
-      { [provider]: changes },
-      {
-        onSuccess: (stored) => {
-          setDraft(draftOf(stored[provider]));
-          setSaved(true);
-        },
-      },
-    );
+    save.mutate({ [provider]: changes }, { onSuccess: (stored) => savedAs(stored[provider]) });
   };
 
   return (
@@ -158,10 +142,10 @@ export function OidcProviderSettings({ provider }: { provider: Provider }) {
         />
         {save.isError && <ApiErrorAlert error={save.error} showServerMessage />}
         <SaveFooter
-          saved={saved && t('settings.oidc.saved')}
+          saved={justSaved && t('settings.oidc.saved')}
           dirty={dirty}
           pending={save.isPending}
-          onDiscard={() => setDraft(draftOf(current))}
+          onDiscard={() => discard(current)}
           saveLabel={t(`settings.oidc.${provider}.save`)}
         />
       </Stack>

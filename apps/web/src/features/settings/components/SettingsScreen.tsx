@@ -16,12 +16,14 @@ import {
 import { DIGEST_SCHEDULES, type DigestSchedule } from '@moat/contracts/deployment';
 import { SETTINGS_BOUNDS, type Settings, type SettingsUpdate } from '@moat/contracts/settings';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import type { FormEvent } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { Section } from '../../../components/ui/Section';
+import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
+import { useDraft } from '../../../lib/use-draft';
 import { MailFlowSettings } from '../../onboarding/components/MailFlowSettings';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { settingsQueryOptions, useSaveSettings } from '../api/settings';
@@ -90,12 +92,7 @@ export function SettingsScreen() {
   const settings = useQuery(settingsQueryOptions());
   const canChange = useQuery(currentUserQueryOptions()).data?.role === 'admin';
   const save = useSaveSettings();
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [saved, setSaved] = useState(false);
-
-  useEffect(() => {
-    if (settings.data && draft === null) setDraft(draftOf(settings.data));
-  }, [settings.data, draft]);
+  const { draft, set, justSaved, savedAs, discard } = useDraft(settings.data, draftOf);
 
   if (settings.isPending || (settings.data && !draft)) {
     return (
@@ -112,19 +109,10 @@ export function SettingsScreen() {
   const errorField = fieldOfError(save.error);
   const errorOf = (field: keyof Draft) =>
     errorField === field && isApiError(save.error) ? save.error.message : undefined;
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setSaved(false);
-    setDraft({ ...draft, [key]: value });
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!dirty) return;
-    save.mutate(changes, {
-      onSuccess: (stored) => {
-        setDraft(draftOf(stored));
-        setSaved(true);
-      },
-    });
+    save.mutate(changes, { onSuccess: savedAs });
   };
   const B = SETTINGS_BOUNDS;
   const domains = settings.data.domains.join(', ');
@@ -260,16 +248,10 @@ export function SettingsScreen() {
             />
           </Section>
           {save.isError && !errorField && <ApiErrorAlert error={save.error} showServerMessage />}
-          <div role="status" aria-live="polite">
-            {saved && (
-              <Alert color="green" variant="light">
-                {t('settings.saved')}
-              </Alert>
-            )}
-          </div>
+          <StatusNotice message={justSaved && t('settings.saved')} />
           {canChange && (
             <Group justify="flex-end" gap="sm">
-              <Button variant="default" disabled={!dirty} onClick={() => setDraft(draftOf(settings.data))}>
+              <Button variant="default" disabled={!dirty} onClick={() => discard(settings.data)}>
                 {t('settings.discard')}
               </Button>
               <Button type="submit" disabled={!dirty} loading={save.isPending}>

@@ -14,11 +14,12 @@ import {
 import type { Role } from '@moat/contracts/deployment';
 import type { SamlIdp, SignInSettings, SignInSettingsUpdate } from '@moat/contracts/sso';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import type { FormEvent } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
+import { useDraft } from '../../../lib/use-draft';
 import {
   signInSettingsQueryOptions,
   useSaveSignInSettings,
@@ -90,12 +91,7 @@ export function SingleSignOnSettings() {
   const settings = useQuery(signInSettingsQueryOptions());
   const save = useSaveSignInSettings();
   const test = useTestSamlMetadata();
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [saved, setSaved] = useState(false);
-
-  useEffect(() => {
-    if (settings.data && draft === null) setDraft(draftOf(settings.data));
-  }, [settings.data, draft]);
+  const { draft, set, justSaved, savedAs, discard } = useDraft(settings.data, draftOf);
 
   if (settings.isPending || (settings.data && !draft)) {
     return (
@@ -110,10 +106,6 @@ export function SingleSignOnSettings() {
   const current = settings.data;
   const changes = changesOf(current, draft);
   const dirty = Object.keys(changes).length > 0;
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setSaved(false);
-    setDraft({ ...draft, [key]: value });
-  };
   const fieldError = (field: string) =>
     isApiError(save.error) &&
     save.error.details?.some((d) => d.field === `body.${field}` || d.field === field)
@@ -126,8 +118,7 @@ export function SingleSignOnSettings() {
     if (!dirty) return;
     save.mutate(changes, {
       onSuccess: (stored) => {
-        setDraft(draftOf(stored));
-        setSaved(true);
+        savedAs(stored);
         test.reset();
       },
     });
@@ -219,10 +210,10 @@ export function SingleSignOnSettings() {
           !fieldError('saml.enabled') &&
           !fieldError('passwords_allowed') && <ApiErrorAlert error={save.error} showServerMessage />}
         <SaveFooter
-          saved={saved && t('settings.sso.saved')}
+          saved={justSaved && t('settings.sso.saved')}
           dirty={dirty}
           pending={save.isPending}
-          onDiscard={() => setDraft(draftOf(current))}
+          onDiscard={() => discard(current)}
           saveLabel={t('settings.sso.save')}
         />
       </Stack>

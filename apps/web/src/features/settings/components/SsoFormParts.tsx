@@ -1,5 +1,6 @@
-import { Alert, Button, CopyButton, Group, NativeSelect, Switch, TextInput } from '@mantine/core';
+import { Button, CopyButton, Group, NativeSelect, Switch, TextInput } from '@mantine/core';
 import { ROLES, type Role } from '@moat/contracts/deployment';
+import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { useTranslation } from '../../../lib/i18n';
 import { ROLE_LABEL } from '../../user-management/labels';
 
@@ -76,13 +77,7 @@ export function SaveFooter({
   const { t } = useTranslation();
   return (
     <>
-      <div role="status" aria-live="polite">
-        {saved && (
-          <Alert color="green" variant="light">
-            {saved}
-          </Alert>
-        )}
-      </div>
+      <StatusNotice message={saved} />
       <Group justify="flex-end" gap="sm">
         <Button variant="default" disabled={!dirty} onClick={onDiscard}>
           {t('settings.discard')}
