@@ -64,6 +64,37 @@ function ownLocation(format) {
 }
 
 /**
+ * drizzle-orm's PGlite driver, compiled into the server, asks `@electric-sql/pglite` for its type
+ * ids (the session's result parsers) and for the class it opens when given no client. Moat gives it
+ * one (db/pglite-remote.ts: PGlite runs in its worker thread), so the server's main thread takes the
+ * ids, read from the installed package at build time, instead of loading the package's 500 KB.
+ */
+function pgliteTypesOnly() {
+  return {
+    name: 'pglite-types-only',
+    setup(build) {
+      build.onResolve({ filter: /^@electric-sql\/pglite$/ }, (args) =>
+        /[\\/]node_modules[\\/]drizzle-orm[\\/]/.test(args.importer)
+          ? { path: 'pglite-types', namespace: 'moat-pglite' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'moat-pglite' }, async () => {
+        const { types } = await import('@electric-sql/pglite');
+        return {
+          contents: `export const types = ${JSON.stringify(types)};
+export class PGlite {
+  constructor() {
+    throw new Error('PGlite runs in its worker thread (db/pglite-worker.mjs), not in the server');
+  }
+}`,
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
+
+/**
  * Packages compiled into server.cjs rather than loaded from node_modules at start: plain
  * JavaScript loaded on every start. One file to read, from V8's code cache, instead of hundreds of
  * modules to find, read, scan and compile (`npm run bench -- startup`); a package's own files are
@@ -78,7 +109,6 @@ const BUNDLED_PACKAGES = [
   'drizzle-orm',
   '@fastify/cookie',
   '@fastify/rate-limit',
-  '@fastify/compress',
   'prom-client',
   'otpauth',
   'pino',
@@ -86,13 +116,14 @@ const BUNDLED_PACKAGES = [
   'qrcode',
   '@fastify/swagger',
   '@fastify/swagger-ui',
-  '@fastify/multipart',
+  '@fastify/busboy',
   '@fastify/static',
   'smtp-server',
   'helmet',
   'fflate',
   '@xmldom/xmldom',
   'altcha-lib',
+  'nodemailer',
 ];
 
 /** Where the build notes the versions of the packages it compiled in. */
@@ -143,7 +174,7 @@ export async function buildServer() {
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     banner: { js: "const __moatPath = require('node:path');const __moatUrl = require('node:url');" },
-    plugins: [ownLocation('cjs')],
+    plugins: [ownLocation('cjs'), pgliteTypesOnly()],
   });
   await esbuild.build({
     ...common,

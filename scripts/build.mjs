@@ -20,14 +20,20 @@ const WEB_SOURCES = [
   'packages/contracts/src',
 ];
 
-function newestMtime(target) {
-  if (!fs.existsSync(target)) return 0;
-  const stat = fs.statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target))
-    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+/** The newest modification time under `dir` (itself included): one stat per entry, run on every start. */
+function newestIn(dir, newest) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = `${dir}/${entry.name}`;
+    const mtime = entry.isDirectory() ? newestIn(full, fs.statSync(full).mtimeMs) : fs.statSync(full).mtimeMs;
+    if (mtime > newest) newest = mtime;
+  }
   return newest;
+}
+
+function newestMtime(target) {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  return stat.isDirectory() ? newestIn(target, stat.mtimeMs) : stat.mtimeMs;
 }
 
 const builtAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);

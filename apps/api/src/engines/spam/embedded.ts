@@ -129,11 +129,16 @@ export interface EmbeddedSpamOptions {
 }
 
 export function createEmbeddedSpam(options: EmbeddedSpamOptions = {}): Engine {
-  const model = options.model ?? shippedModel();
+  // The shipped model is read on first use (the first scan, or the engine's version on the service
+  // status page), not when the server starts.
+  const startingModel = () => options.model ?? shippedModel();
   return {
     name: EMBEDDED_ENGINE,
     tool: 'anti_spam',
-    version: `Bayes + rules (${model.nspam + model.nham} messages in the starting model)`,
+    get version() {
+      const model = startingModel();
+      return `Bayes + rules (${model.nspam + model.nham} messages in the starting model)`;
+    },
     status: 'on',
     // A failure of Moat's own code is a failure to scan: the message is marked suspicious.
     failClosed: true,
@@ -141,6 +146,7 @@ export function createEmbeddedSpam(options: EmbeddedSpamOptions = {}): Engine {
       const { tokens, keys, rules } = analyse(input);
       const tenantId = input.tenant.id;
       const own = tenantId && options.learned ? await options.learned(tenantId, keys) : null;
+      const model = startingModel();
       const classification = classify(keys, own ? [model, own] : [model]);
       const all = [bayesRule(classification, tokens, keys), ...rules].sort(
         (a, b) => Math.abs(b.score) - Math.abs(a.score),

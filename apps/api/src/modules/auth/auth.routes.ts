@@ -1,5 +1,3 @@
-import { Transform } from 'node:stream';
-import multipart from '@fastify/multipart';
 import {
   authSessionSchema,
   autoLoginRequestSchema,
@@ -25,6 +23,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { acceptFormFields, isFormFields } from '../../lib/form-fields.ts';
 import { signedIn } from '../../plugins/app/session.ts';
 import { SSO_BROWSER_COOKIE, SSO_BROWSER_COOKIE_PATH } from '../sso/sso.routes.ts';
 import { PasswordExpiredError } from './password.service.ts';
@@ -46,8 +45,6 @@ const errors = {
 const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
 /** The msp brand's form: one token field and its boundaries. */
 const SERVER_LOGIN_BODY_LIMIT = 8 * 1024;
-/** What busboy says of a body that is not a well-formed multipart form. */
-const MULTIPART_ERROR = /boundary|unexpected end|malformed|multipart/i;
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const auth = app.services.auth;
@@ -329,39 +326,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // The msp brand's sign-in is a multipart form (SPEC §7): the parser lives only in this scope,
-  // takes one short text field and refuses files.
+  // takes a few short text fields and refuses files.
   await app.register(async (form) => {
-    // The form is a few hundred bytes: a longer body is refused as it streams in (the multipart
-    // parser reads the stream itself, past Fastify's body limit).
-    form.addHook('preParsing', async (request, _reply, payload) => {
-      const tooLarge = () => new AppError('payload_too_large', 'The form is larger than a sign-in token');
-      if (Number(request.headers['content-length'] ?? 0) > SERVER_LOGIN_BODY_LIMIT) throw tooLarge();
-      let seen = 0;
-      return payload.pipe(
-        new Transform({
-          transform(chunk: Buffer, _encoding, done) {
-            seen += chunk.length;
-            done(seen > SERVER_LOGIN_BODY_LIMIT ? tooLarge() : null, chunk);
-          },
-        }),
-      );
-    });
-    // A malformed multipart body (no boundary, cut short) is the sender's mistake: 400, not 500.
-    form.setErrorHandler(async (error: Error) => {
-      const status = (error as { statusCode?: number }).statusCode;
-      if (
-        !(error instanceof AppError) &&
-        (status === undefined || status >= 500) &&
-        MULTIPART_ERROR.test(error.message)
-      ) {
-        throw new AppError('bad_request', `The multipart form cannot be read: ${error.message}`);
-      }
-      throw error;
-    });
-    await form.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      // One byte over the longest token: a longer one arrives too long and is refused, not cut.
-      limits: { fieldNameSize: 100, fieldSize: PORTAL_TOKEN_MAX_LENGTH + 1, fields: 5, files: 0, parts: 5 },
+    acceptFormFields(form, {
+      bodyBytes: SERVER_LOGIN_BODY_LIMIT,
+      fieldBytes: PORTAL_TOKEN_MAX_LENGTH,
+      fields: 5,
     });
     form.withTypeProvider<ZodTypeProvider>().post(
       AUTH_API.serverLogin,
@@ -377,7 +347,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         config: perMinute(20),
         // The JSON parser is global; this call takes the form only, as SPEC §7 has it.
         preValidation: async (request) => {
-          if (!request.isMultipart()) {
+          if (!isFormFields(request)) {
             throw new AppError(
               'unsupported_media_type',
               'Send the token as a multipart/form-data field "token"',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.ts';
+import { sendUncompressed } from '../../plugins/external/compression.ts';
 
 /**
  * The built web app: hashed files under /assets are cached for a year (their names change
@@ -23,9 +24,9 @@ export async function spaRoutes(app: FastifyInstance, opts: { distDir: string })
     return;
   }
   // Files the build did not compress (small ones, images) go out as they are: compressing them
-  // per request would cost more than it saves (the compression plugin leaves them alone).
+  // per request would cost more than it saves.
   app.addHook('onRequest', (request, _reply, done) => {
-    request.headers['x-no-compression'] = '1';
+    sendUncompressed(request);
     done();
   });
   await app.register(fastifyStatic, {

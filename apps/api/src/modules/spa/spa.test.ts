@@ -17,6 +17,8 @@ beforeAll(async () => {
   fs.writeFileSync(big, BIG);
   fs.writeFileSync(`${big}.br`, zlib.brotliCompressSync(BIG));
   fs.writeFileSync(`${big}.gz`, zlib.gzipSync(BIG));
+  // A large file the build left without copies is still never compressed per request.
+  fs.writeFileSync(path.join(dist, 'assets', 'uncopied-QwE456.js'), BIG);
   t = await buildTestApp({ env: { WEB_DIST_DIR: dist } });
 });
 afterAll(() => t.close());
@@ -69,6 +71,14 @@ describe('the built web app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.body).toBe('console.log(1)');
+    const large = await t.app.inject({
+      method: 'GET',
+      url: '/assets/uncopied-QwE456.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(large.statusCode).toBe(200);
+    expect(large.headers['content-encoding']).toBeUndefined();
+    expect(large.body).toBe(BIG);
   });
 
   it('sends a browser asking for another page path to the hash router, query kept', async () => {

@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, CSRF } from '../../test/app.ts';
-import { COMPRESSION_THRESHOLD } from './compression.ts';
+import { acceptedEncoding, COMPRESSION_THRESHOLD } from './compression.ts';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
 beforeAll(async () => {
@@ -33,6 +33,31 @@ describe('compressed answers', () => {
     const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+  });
+
+  it('compresses a file sent as a stream (the API docs’ stylesheet), the same bytes inside', async () => {
+    const cssUrl = '/api/docs/static/swagger-ui.css';
+    const plain = await t.app.inject({ method: 'GET', url: cssUrl });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const gz = await t.app.inject({ method: 'GET', url: cssUrl, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['content-length']).toBeUndefined();
+    expect(gz.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+  });
+
+  it('takes the encoding the client prefers by its q-values; none when it refuses both', () => {
+    expect(acceptedEncoding('gzip, deflate, br')).toBe('br');
+    expect(acceptedEncoding('gzip;q=1, br;q=0.5')).toBe('gzip');
+    expect(acceptedEncoding('BR')).toBe('br');
+    expect(acceptedEncoding('*')).toBe('br');
+    expect(acceptedEncoding('gzip, *;q=0')).toBe('gzip');
+    expect(acceptedEncoding('br;q=0, gzip;q=0')).toBeNull();
+    expect(acceptedEncoding('identity, deflate')).toBeNull();
+    expect(acceptedEncoding('br;q=abc')).toBeNull();
+    expect(acceptedEncoding('')).toBeNull();
+    expect(acceptedEncoding(undefined)).toBeNull();
   });
 
   it('sends a small answer as it is', async () => {

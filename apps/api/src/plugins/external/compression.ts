@@ -1,7 +1,8 @@
+import { pipeline, type Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import compress from '@fastify/compress';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
 
@@ -10,6 +11,27 @@ export const COMPRESSION_THRESHOLD = 1024;
 const READS = new Set(['GET', 'HEAD']);
 /** Requests the page itself made (same-origin), or the user typed or bookmarked (none). */
 const OWN_REQUESTS = new Set(['same-origin', 'none']);
+/** Text of some kind: JSON, HTML, CSS, JavaScript, SVG, CSV, XML. Images and archives are packed already. */
+const COMPRESSIBLE =
+  /^\s*(text\/|image\/svg\+xml|application\/(json|javascript|x-javascript|xml|[\w.-]+\+(json|xml))\b)/i;
+/** What Moat compresses with, in order of preference. */
+type Encoding = 'br' | 'gzip';
+// Quality 4 and level 6: per request, speed matters more than the last few per cent.
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+const GZIP_OPTIONS = { level: 6 };
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Requests whose answers go out as they are, whatever their type and size. */
+const uncompressed = new WeakSet<FastifyRequest>();
+
+/**
+ * This request's answer goes out as it is: the web app's files, which the build compressed when
+ * that was worth it (modules/spa/spa.routes.ts).
+ */
+export function sendUncompressed(request: FastifyRequest): void {
+  uncompressed.add(request);
+}
 
 /** A request another site could have made: it carries no proof that it is the page's own. */
 function mayBeForeign(request: FastifyRequest): boolean {
@@ -17,6 +39,55 @@ function mayBeForeign(request: FastifyRequest): boolean {
   if (typeof site === 'string') return !OWN_REQUESTS.has(site);
   // Browsers without Fetch Metadata: only answers without a session are safe to compress.
   return Boolean(request.headers.cookie?.includes(`${SESSION_COOKIE}=`));
+}
+
+/** The encoding the client prefers among Brotli and gzip (Accept-Encoding, q-values, `*`), if any. */
+export function acceptedEncoding(header: string | undefined): Encoding | null {
+  if (!header) return null;
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (name) weights.set(name, Number.isFinite(weight) ? weight : 0);
+  }
+  let best: Encoding | null = null;
+  let bestWeight = 0;
+  for (const encoding of ['br', 'gzip'] as const) {
+    const weight = weights.get(encoding) ?? weights.get('*') ?? 0;
+    if (weight > bestWeight) [best, bestWeight] = [encoding, weight];
+  }
+  return best;
+}
+
+function varyOnEncoding(reply: FastifyReply): void {
+  const vary = String(reply.getHeader('vary') ?? '');
+  if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary)) {
+    reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+  }
+}
+
+/** The payload as it goes out: compressed when it is text, large enough and the client takes it. */
+async function compressed(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  if (payload === null || payload === undefined || reply.hasHeader('content-encoding')) return payload;
+  if (uncompressed.has(request)) return payload;
+  if (!COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) return payload;
+  let bytes: Buffer | null = null;
+  if (typeof payload === 'string') bytes = Buffer.from(payload);
+  else if (Buffer.isBuffer(payload)) bytes = payload;
+  else if (typeof (payload as Partial<Readable>).pipe !== 'function') return payload;
+  const length = bytes ? bytes.length : Number(reply.getHeader('content-length') ?? Number.POSITIVE_INFINITY);
+  if (length < COMPRESSION_THRESHOLD) return payload;
+  varyOnEncoding(reply);
+  const encoding = acceptedEncoding(request.headers['accept-encoding']);
+  if (!encoding || !READS.has(request.method) || mayBeForeign(request)) return payload;
+  reply.header('content-encoding', encoding);
+  reply.removeHeader('content-length');
+  if (bytes) return encoding === 'br' ? brotli(bytes, BROTLI_OPTIONS) : gzip(bytes, GZIP_OPTIONS);
+  const compressor =
+    encoding === 'br' ? zlib.createBrotliCompress(BROTLI_OPTIONS) : zlib.createGzip(GZIP_OPTIONS);
+  // A failed read (a file gone) ends the compressed stream with the same error.
+  return pipeline(payload as Readable, compressor, () => undefined);
 }
 
 /**
@@ -38,15 +109,6 @@ export const compressionPlugin = fp(async (app: FastifyInstance) => {
         'Request bodies are accepted without Content-Encoding only',
       );
     }
-    if (!READS.has(request.method) || mayBeForeign(request)) request.headers['x-no-compression'] = '1';
   });
-  await app.register(compress, {
-    global: true,
-    globalDecompression: false,
-    threshold: COMPRESSION_THRESHOLD,
-    encodings: ['br', 'gzip'],
-    // Quality 4 and level 6: per request, speed matters more than the last few per cent.
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
-  });
+  app.addHook('onSend', async (request, reply, payload) => compressed(request, reply, payload));
 });
