@@ -5,9 +5,11 @@
 // external (node_modules). Each source module's own directory and URL (import.meta.dirname / .url)
 // keep pointing at its source directory, where its SQL migrations, workers and assets are. Run by
 // `npm start` when the sources are newer than the build.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { V8_DEFAULTS_FILE } from './run-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const apiDir = path.join(root, 'apps/api');
@@ -141,10 +143,38 @@ function installedVersions() {
   return `${JSON.stringify(versions, null, 2)}\n`;
 }
 
-/** Whether a package compiled into the build has been updated (or removed) since. */
+/** npm rewrites this whenever it changes node_modules (its "hidden lockfile"). */
+const NPM_HIDDEN_LOCKFILE = path.join(root, 'node_modules/.package-lock.json');
+
+/**
+ * Whether a package compiled into the build has been updated (or removed) since. Asked on every
+ * start: when npm has not touched node_modules since the build, no package's manifest is read.
+ */
 export function bundledPackagesChanged() {
-  const noted = fs.existsSync(BUNDLED_VERSIONS_FILE) ? fs.readFileSync(BUNDLED_VERSIONS_FILE, 'utf8') : '';
-  return noted !== installedVersions();
+  const noted = fs.statSync(BUNDLED_VERSIONS_FILE, { throwIfNoEntry: false });
+  if (!noted) return true;
+  const installed = fs.statSync(NPM_HIDDEN_LOCKFILE, { throwIfNoEntry: false });
+  if (installed && installed.mtimeMs < noted.mtimeMs) return false;
+  if (fs.readFileSync(BUNDLED_VERSIONS_FILE, 'utf8') !== installedVersions()) return true;
+  // The same versions (npm wrote its lockfile after the build, at install): noted as checked now.
+  try {
+    const now = new Date();
+    fs.utimesSync(BUNDLED_VERSIONS_FILE, now, now);
+  } catch {
+    // A read-only installation checks the versions on every start, as it did before.
+  }
+  return false;
+}
+
+/**
+ * V8's defaults that scripts/run-server.mjs changes while the server starts, read from the Node
+ * that builds (`--v8-options`), so it can put them back; noted with that V8's version.
+ */
+function noteV8Defaults() {
+  const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+  const interruptBudget = Number(/--interrupt-budget=(\d+)/.exec(options)?.[1]);
+  const noted = Number.isInteger(interruptBudget) ? { v8: process.versions.v8, interruptBudget } : {};
+  fs.writeFileSync(path.join(SERVER_DIST_DIR, V8_DEFAULTS_FILE), `${JSON.stringify(noted, null, 2)}\n`);
 }
 
 /** The compiled server, run by scripts/run-server.mjs. */
@@ -195,6 +225,7 @@ export async function buildServer() {
     fs.rmSync(path.join(SERVER_DIST_DIR, stale), { force: true });
   }
   fs.writeFileSync(BUNDLED_VERSIONS_FILE, installedVersions());
+  noteV8Defaults();
   // esbuild's service process is not needed once the build is done.
   await esbuild.stop();
 }

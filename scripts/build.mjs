@@ -20,9 +20,16 @@ const WEB_SOURCES = [
   'packages/contracts/src',
 ];
 
-/** The newest modification time under `dir` (itself included): one stat per entry, run on every start. */
+/** Tests (name.test.ts, name.spec.tsx) are not part of either build. */
+const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/**
+ * The newest modification time under `dir` (itself included), tests left out: one stat per entry,
+ * on every start.
+ */
 function newestIn(dir, newest) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isFile() && TEST_FILE.test(entry.name)) continue;
     const full = `${dir}/${entry.name}`;
     const mtime = entry.isDirectory() ? newestIn(full, fs.statSync(full).mtimeMs) : fs.statSync(full).mtimeMs;
     if (mtime > newest) newest = mtime;

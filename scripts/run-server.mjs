@@ -19,6 +19,31 @@ import vm from 'node:vm';
  */
 const WASM_TIERING_BUDGET = 600_000_000;
 
+/**
+ * V8 optimises a JavaScript function once it has run about this many bytes of bytecode (V8's
+ * default is 67,584 on Node 20). Until the server has started, 15 times as many: at the default,
+ * V8 compiled some thirty functions with TurboFan during every start (schema definitions, the
+ * router, the embedded database's file system), about 50 CPU-ms for code that mostly never runs
+ * again (`npm run bench -- startup`). Once started, V8's own budget is back, so what stays hot is
+ * optimised as usual.
+ */
+const START_INTERRUPT_BUDGET = 1_000_000;
+
+/** Where the build notes V8's defaults that the start changes for a while (build-server.mjs). */
+export const V8_DEFAULTS_FILE = 'v8-defaults.json';
+
+/** V8's own interrupt budget, as the build read it from this Node; null when it did not. */
+function v8InterruptBudget(distDir) {
+  try {
+    const noted = JSON.parse(fs.readFileSync(path.join(distDir, V8_DEFAULTS_FILE), 'utf8'));
+    return noted.v8 === process.versions.v8 && Number.isInteger(noted.interruptBudget)
+      ? noted.interruptBudget
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The cache's first line: the script's size and time, so a rebuilt server never gets another's code. */
 function cacheKey(file) {
   const stat = fs.statSync(file);
@@ -47,9 +72,17 @@ function writeCache(cacheFile, key, script) {
   }
 }
 
-/** The V8 flags of Moat's start; before anything is compiled. */
-export function setStartFlags() {
+/**
+ * The V8 flags of Moat's start, before anything is compiled; returns the way back to V8's own
+ * interrupt budget, for once the server has started. Without the build's note of that budget for
+ * this Node (another Node than the build's), it is left as it is.
+ */
+export function setStartFlags(distDir) {
   v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+  const interruptBudget = v8InterruptBudget(distDir);
+  if (interruptBudget === null) return () => {};
+  v8.setFlagsFromString(`--interrupt-budget=${START_INTERRUPT_BUDGET}`);
+  return () => v8.setFlagsFromString(`--interrupt-budget=${interruptBudget}`);
 }
 
 /**
@@ -65,10 +98,11 @@ function lendImport(file) {
 
 /**
  * Runs `file` as a CommonJS module of this process. Says whether V8 took the code cache; when it
- * had none or refused it, one is written once the server says it has started.
+ * had none or refused it, one is written once the server says it has started, and then V8's own
+ * flags are back.
  */
 export function runServer(file) {
-  setStartFlags();
+  const endStartFlags = setStartFlags(path.dirname(file));
   lendImport(file);
   const cacheFile = `${file}.cache`;
   const key = cacheKey(file);
@@ -79,9 +113,13 @@ export function runServer(file) {
     cachedData,
   });
   const usedCache = Boolean(cachedData) && !script.cachedDataRejected;
-  if (!usedCache) {
-    process.once('moat:started', () => setImmediate(() => writeCache(cacheFile, key, script)));
-  }
+  process.once('moat:started', () =>
+    setImmediate(() => {
+      if (!usedCache) writeCache(cacheFile, key, script);
+      // After the cache is written: it holds only for the flags it was made with.
+      endStartFlags();
+    }),
+  );
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
   return { usedCache };

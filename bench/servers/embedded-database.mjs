@@ -1,16 +1,19 @@
 /**
  * The floor under Moat's start on its embedded database: Node, the embedded PostgreSQL (PGlite) in
  * its worker thread on an existing DATA_DIR, and a bare `node:http` answering /healthz once the
- * database is ready. Nothing of Moat's own; the V8 flags Moat's start sets (scripts/run-server.mjs),
- * or V8's own with V8_DEFAULTS=1. `GET /query?n=N` runs N catalog queries one after another and
- * answers how long they took, to compare the database's speed once started under both.
+ * database is ready. Nothing of Moat's own; the V8 flags Moat's start sets (scripts/run-server.mjs)
+ * until it listens, or V8's own with V8_DEFAULTS=1. `GET /query?n=N` runs N catalog queries one
+ * after another and answers how long they took, to compare the database's speed once started under
+ * both.
  */
 import http from 'node:http';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { setStartFlags } from '../../scripts/run-server.mjs';
 
-if (!process.env.V8_DEFAULTS) setStartFlags();
+const endStartFlags = process.env.V8_DEFAULTS
+  ? () => {}
+  : setStartFlags(path.join(import.meta.dirname, '../../apps/api/dist'));
 const worker = new Worker(path.join(import.meta.dirname, '../../apps/api/src/db/pglite-worker.mjs'), {
   workerData: { dataDir: path.join(process.env.DATA_DIR, 'pgdata') },
 });
@@ -50,7 +53,8 @@ const server = http.createServer(async (request, response) => {
   response.setHeader('content-type', 'application/json');
   response.end(body);
 });
-server.listen(Number(process.env.PORT), '127.0.0.1');
+// Started, as Moat is once it listens: V8's own interrupt budget is back.
+server.listen(Number(process.env.PORT), '127.0.0.1', () => setImmediate(endStartFlags));
 process.on('SIGTERM', async () => {
   await ask('close');
   process.exit(0);

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import v8 from 'node:v8';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error: plain JavaScript of npm start's, without declarations
-import { runServer } from '../../../../scripts/run-server.mjs';
+import { runServer, setStartFlags, V8_DEFAULTS_FILE } from '../../../../scripts/run-server.mjs';
 import { LENT_IMPORT } from '../lib/on-first-use.ts';
 
 // The layout of the API: the compiled server in dist/, the import lender in src/lib/.
@@ -73,5 +74,34 @@ describe('npm start runs the compiled server with V8 code cache (scripts/run-ser
     expect(state.ranServer.label).toBe('other');
     await afterStart();
     expect(runServer(file)).toEqual({ usedCache: true });
+  });
+
+  it("raises V8's interrupt budget while starting and puts back the one the build noted for this V8", () => {
+    const set = vi.spyOn(v8, 'setFlagsFromString').mockImplementation(() => undefined);
+    const dist = path.join(api, 'dist');
+    const note = (content: object) =>
+      fs.writeFileSync(path.join(dist, V8_DEFAULTS_FILE), JSON.stringify(content));
+    try {
+      note({ v8: process.versions.v8, interruptBudget: 12_345 });
+      const endStart = setStartFlags(dist);
+      expect(set.mock.calls.flat()).toEqual([
+        expect.stringMatching(/^--wasm-tiering-budget=\d+$/),
+        '--interrupt-budget=1000000',
+      ]);
+      set.mockClear();
+      endStart();
+      expect(set.mock.calls.flat()).toEqual(['--interrupt-budget=12345']);
+
+      // Another Node's V8, a damaged note or none: V8's interrupt budget is left alone.
+      for (const content of [{ v8: '1.2.3', interruptBudget: 12_345 }, { v8: process.versions.v8 }, null]) {
+        if (content) note(content);
+        else fs.rmSync(path.join(dist, V8_DEFAULTS_FILE));
+        set.mockClear();
+        setStartFlags(dist)();
+        expect(set.mock.calls.flat()).toEqual([expect.stringMatching(/^--wasm-tiering-budget=/)]);
+      }
+    } finally {
+      set.mockRestore();
+    }
   });
 });
