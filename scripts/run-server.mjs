@@ -11,10 +11,11 @@ import vm from 'node:vm';
 
 /**
  * V8 optimises a WebAssembly function once it has run this many bytes of code (V8's default is
- * 1,800,000). The embedded PostgreSQL's start-up runs much of its code a few times over, and at the
- * default V8 optimised it all, about 0.25 CPU-s of every start for code that then never runs again.
- * What stays hot is still optimised, later: in `npm run bench -- startup` the CPU of a start and
- * 1,200 queries is 14 % lower, and the fourth round of 300 queries 6 % slower, than at the default.
+ * 1,800,000). The embedded PostgreSQL's start-up, and Moat's first queries, run much of its code a
+ * few times over; at lower budgets V8 optimised its largest functions on every start (0.25 CPU-s at
+ * the default, 0.12 at 180,000,000), code that then mostly never runs again. What stays hot is
+ * still optimised, later: in `npm run bench -- startup` the CPU of a start and 1,200 queries is
+ * 24 % lower, and the fourth round of 300 queries 13 % slower, than at the default.
  * Set before anything is compiled: V8's code cache holds only for the flags it was made with.
  */
 const WASM_TIERING_BUDGET = 600_000_000;
