@@ -33,6 +33,12 @@ const START_INTERRUPT_BUDGET = 1_000_000;
 /** Where the build notes V8's defaults that the start changes for a while (build-server.mjs). */
 export const V8_DEFAULTS_FILE = 'v8-defaults.json';
 
+/** An interrupt budget given on the command line or in NODE_OPTIONS is the operator's: kept. */
+function operatorSetsInterruptBudget() {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return given.some((option) => /^--interrupt[-_]budget/.test(option));
+}
+
 /** V8's own interrupt budget, as the build read it from this Node; null when it did not. */
 function v8InterruptBudget(distDir) {
   try {
@@ -76,12 +82,12 @@ function writeCache(cacheFile, key, script) {
 /**
  * The V8 flags of Moat's start, before anything is compiled; returns the way back to V8's own
  * interrupt budget, for once the server has started. Without the build's note of that budget for
- * this Node (another Node than the build's), it is left as it is.
+ * this Node (another Node than the build's), or when the operator set it, it is left as it is.
  */
 export function setStartFlags(distDir) {
   v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
   const interruptBudget = v8InterruptBudget(distDir);
-  if (interruptBudget === null) return () => {};
+  if (interruptBudget === null || operatorSetsInterruptBudget()) return () => {};
   v8.setFlagsFromString(`--interrupt-budget=${START_INTERRUPT_BUDGET}`);
   return () => v8.setFlagsFromString(`--interrupt-budget=${interruptBudget}`);
 }

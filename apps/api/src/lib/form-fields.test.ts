@@ -84,6 +84,38 @@ describe('acceptFormFields', () => {
     expect(handled).toBe(before);
   });
 
+  it('refuses a part without a name and a name over 100 characters', async () => {
+    const boundary = 'XyZ';
+    const body = (disposition: string) =>
+      `--${boundary}\r\ncontent-disposition: form-data${disposition}\r\n\r\nv\r\n--${boundary}--\r\n`;
+    const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+    for (const disposition of ['', `; name="${'n'.repeat(101)}"`]) {
+      const res = await post({ payload: body(disposition), headers });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().app).toBe(true);
+    }
+    // Whitespace before the parameters is still a form.
+    const spaced = await post({
+      payload: body('; name="token"'),
+      headers: { 'content-type': `multipart/form-data ; boundary=${boundary}` },
+    });
+    expect(spaced.statusCode, spaced.body).toBe(200);
+    expect(spaced.json()).toEqual({ fields: { token: 'v' }, form: true });
+  });
+
+  it('answers a form whose sender went away mid-way with a 400, not a 500', async () => {
+    const whole = await form([['token', 'abc']]);
+    const broken = new Readable({
+      read() {
+        this.push(whole.payload.subarray(0, 40));
+        this.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      },
+    });
+    const res = await post({ payload: broken, headers: whole.headers });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ app: true, message: 'The form was not sent whole' });
+  });
+
   it('refuses a body over the limit with a 413, by its Content-Length or as it streams in', async () => {
     const big = await form([
       ['token', 'a'],

@@ -2,6 +2,9 @@ import { Busboy } from '@fastify/busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, badRequest } from '../errors.ts';
 
+/** The longest form field name taken. */
+const MAX_NAME_LENGTH = 100;
+
 /**
  * A short multipart/form-data form of text fields only (a sign-in token), read by busboy into
  * `request.body` as { name: value }: the scope that registers it takes such forms and nothing
@@ -30,17 +33,23 @@ export function acceptFormFields(
     try {
       parser = new Busboy({
         headers: request.headers as { 'content-type': string },
-        limits: { fieldNameSize: 100, fieldSize: limits.fieldBytes, fields: limits.fields, files: 0 },
+        limits: { fieldSize: limits.fieldBytes, fields: limits.fields, files: 0 },
       });
     } catch (error) {
       return finish(badRequest(`The multipart form cannot be read: ${(error as Error).message}`));
     }
     const fields: Record<string, string> = Object.create(null);
-    parser.on('field', (name: string, value: string, nameTruncated: boolean, valueTruncated: boolean) => {
-      if (nameTruncated || valueTruncated) return finish(badRequest(`The form field "${name}" is too long`));
-      if (name in fields) return finish(badRequest(`The form field "${name}" is given twice`));
-      fields[name] = value;
-    });
+    parser.on(
+      'field',
+      (name: string | undefined, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
+        // busboy does not apply its own limit on names.
+        if (name === undefined || name === '') return finish(badRequest('Every form field needs a name'));
+        if (name.length > MAX_NAME_LENGTH) return finish(badRequest('A form field name is too long'));
+        if (valueTruncated) return finish(badRequest(`The form field "${name}" is too long`));
+        if (name in fields) return finish(badRequest(`The form field "${name}" is given twice`));
+        fields[name] = value;
+      },
+    );
     parser.on('file', (name: string, stream: NodeJS.ReadableStream) => {
       stream.resume();
       finish(badRequest(`The form takes text fields only, not the file "${name}"`));
@@ -57,12 +66,13 @@ export function acceptFormFields(
       seen += chunk.length;
       if (seen > limits.bodyBytes) finish(tooLarge());
     });
-    payload.on('error', (error) => finish(error));
+    // The client went away mid-form (the connection reset): its mistake, not the server's.
+    payload.on('error', () => finish(badRequest('The form was not sent whole')));
     payload.pipe(parser);
   });
 }
 
 /** Whether the request says it sends a multipart form (the scope's other bodies parse as JSON). */
 export function isFormFields(request: FastifyRequest): boolean {
-  return /^multipart\/form-data(;|$)/i.test(request.headers['content-type']?.trim() ?? '');
+  return /^multipart\/form-data\s*(;|$)/i.test(request.headers['content-type']?.trim() ?? '');
 }

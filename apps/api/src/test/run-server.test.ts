@@ -92,6 +92,15 @@ describe('npm start runs the compiled server with V8 code cache (scripts/run-ser
       endStart();
       expect(set.mock.calls.flat()).toEqual(['--interrupt-budget=12345']);
 
+      // The operator's own budget (NODE_OPTIONS) is kept.
+      const nodeOptions = process.env.NODE_OPTIONS;
+      process.env.NODE_OPTIONS = `${nodeOptions ?? ''} --interrupt-budget=50000`;
+      set.mockClear();
+      setStartFlags(dist)();
+      expect(set.mock.calls.flat()).toEqual([expect.stringMatching(/^--wasm-tiering-budget=/)]);
+      if (nodeOptions === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = nodeOptions;
+
       // Another Node's V8, a damaged note or none: V8's interrupt budget is left alone.
       for (const content of [{ v8: '1.2.3', interruptBudget: 12_345 }, { v8: process.versions.v8 }, null]) {
         if (content) note(content);

@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import { SESSION_COOKIE } from '@moat/contracts/current-user';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, CSRF } from '../../test/app.ts';
-import { acceptedEncoding, COMPRESSION_THRESHOLD } from './compression.ts';
+import { acceptedEncoding, COMPRESSION_THRESHOLD, compressionPlugin } from './compression.ts';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
 beforeAll(async () => {
@@ -112,5 +115,48 @@ describe('compressed answers', () => {
       expect(res.statusCode, encoding).toBe(415);
       expect(res.json().code).toBe('unsupported_media_type');
     }
+  });
+});
+
+describe('compressed answers: streams', () => {
+  const app = Fastify();
+  const text = 'a line of text\n'.repeat(500);
+  beforeAll(async () => {
+    await app.register(compressionPlugin);
+    // A file that cannot be read: the stream fails before its first byte.
+    app.get('/gone', (_request, reply) =>
+      reply.type('text/plain').send(fs.createReadStream('/nonexistent/moat-file')),
+    );
+    app.get('/part', (_request, reply) =>
+      reply
+        .code(206)
+        .type('text/plain')
+        .header('content-range', `bytes 0-${text.length - 1}/${text.length * 2}`)
+        .send(text),
+    );
+    app.get('/events', (_request, reply) => {
+      const stream = new PassThrough();
+      stream.end(`data: ${text}\n\n`);
+      return reply.type('text/event-stream').send(stream);
+    });
+  });
+  afterAll(() => app.close());
+  const get = (url: string) => app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
+
+  it('sends the error of a stream that failed at once as it is, not labelled compressed', async () => {
+    const res = await get('/gone');
+    expect(res.statusCode).toBe(500);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(() => JSON.parse(res.body)).not.toThrow();
+  });
+
+  it('sends a part of a file (206) and an event stream as they are', async () => {
+    const part = await get('/part');
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-encoding']).toBeUndefined();
+    expect(part.body).toBe(text);
+    const events = await get('/events');
+    expect(events.headers['content-encoding']).toBeUndefined();
+    expect(events.body).toBe(`data: ${text}\n\n`);
   });
 });

@@ -11,7 +11,11 @@ export const COMPRESSION_THRESHOLD = 1024;
 const READS = new Set(['GET', 'HEAD']);
 /** Requests the page itself made (same-origin), or the user typed or bookmarked (none). */
 const OWN_REQUESTS = new Set(['same-origin', 'none']);
-/** Text of some kind: JSON, HTML, CSS, JavaScript, SVG, CSV, XML. Images and archives are packed already. */
+/**
+ * Text of some kind: JSON, HTML, CSS, JavaScript, SVG, CSV, XML. Images and archives are packed
+ * already; an event stream must reach the browser event by event, not when a compressor is full.
+ */
+const NOT_COMPRESSED = /^\s*text\/event-stream\b/i;
 const COMPRESSIBLE =
   /^\s*(text\/|image\/svg\+xml|application\/(json|javascript|x-javascript|xml|[\w.-]+\+(json|xml))\b)/i;
 /** What Moat compresses with, in order of preference. */
@@ -24,6 +28,8 @@ const gzip = promisify(zlib.gzip);
 
 /** Requests whose answers go out as they are, whatever their type and size. */
 const uncompressed = new WeakSet<FastifyRequest>();
+/** The stream each reply is sending through a compressor. */
+const compressing = new WeakMap<FastifyReply, unknown>();
 
 /**
  * This request's answer goes out as it is: the web app's files, which the build compressed when
@@ -69,9 +75,21 @@ function varyOnEncoding(reply: FastifyReply): void {
 
 /** The payload as it goes out: compressed when it is text, large enough and the client takes it. */
 async function compressed(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (payload === null || payload === undefined || reply.hasHeader('content-encoding')) return payload;
-  if (uncompressed.has(request)) return payload;
-  if (!COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) return payload;
+  if (reply.hasHeader('content-encoding')) {
+    const ours = compressing.get(reply);
+    if (ours === undefined || ours === payload) return payload;
+    // The stream failed before its first byte and an error answer replaces it: that answer goes
+    // out as it is, so it must not say it is compressed (the header was copied to the response).
+    compressing.delete(reply);
+    reply.removeHeader('content-encoding');
+    reply.raw.removeHeader('content-encoding');
+    return payload;
+  }
+  if (payload === null || payload === undefined || uncompressed.has(request)) return payload;
+  // A part of a file (Range) is counted in the file's own bytes: it goes out as it is.
+  if (reply.statusCode === 206 || reply.hasHeader('content-range')) return payload;
+  const type = String(reply.getHeader('content-type') ?? '');
+  if (!COMPRESSIBLE.test(type) || NOT_COMPRESSED.test(type)) return payload;
   let bytes: Buffer | null = null;
   if (typeof payload === 'string') bytes = Buffer.from(payload);
   else if (Buffer.isBuffer(payload)) bytes = payload;
@@ -87,7 +105,9 @@ async function compressed(request: FastifyRequest, reply: FastifyReply, payload:
   const compressor =
     encoding === 'br' ? zlib.createBrotliCompress(BROTLI_OPTIONS) : zlib.createGzip(GZIP_OPTIONS);
   // A failed read (a file gone) ends the compressed stream with the same error.
-  return pipeline(payload as Readable, compressor, () => undefined);
+  const stream = pipeline(payload as Readable, compressor, () => undefined);
+  compressing.set(reply, stream);
+  return stream;
 }
 
 /**
