@@ -37,13 +37,13 @@ function newestIn(dir, newest) {
   return newest;
 }
 
+/** A file's modification time, or the newest under a directory; 0 when it is missing. */
 function newestMtime(target) {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
   if (!stat) return 0;
   return stat.isDirectory() ? newestIn(target, stat.mtimeMs) : stat.mtimeMs;
 }
 
-const builtAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 const changedAt = (sources) => Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
 
 /** One line now and one every 5 s while `work` runs, then how long it took. */
@@ -79,11 +79,11 @@ function buildWeb() {
 
 /** Builds whichever of the two is missing or older than its sources; `skipWeb` when served from elsewhere. */
 export async function ensureBuilt({ skipWeb = false } = {}) {
-  const web = builtAt(WEB_INDEX);
+  const web = newestMtime(WEB_INDEX);
   if (!skipWeb && changedAt(WEB_SOURCES) > web) {
     await withProgress(web ? 'Rebuilding the web app (it changed)' : 'Building the web app', buildWeb);
   }
-  const server = builtAt(SERVER_ENTRY);
+  const server = newestMtime(SERVER_ENTRY);
   if (changedAt(SERVER_SOURCES) > server || (server && bundledPackagesChanged())) {
     await withProgress(server ? 'Compiling the server (it changed)' : 'Compiling the server', buildServer);
   }

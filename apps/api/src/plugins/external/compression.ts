@@ -15,9 +15,8 @@ const OWN_REQUESTS = new Set(['same-origin', 'none']);
  * Text of some kind: JSON, HTML, CSS, JavaScript, SVG, CSV, XML. Images and archives are packed
  * already; an event stream must reach the browser event by event, not when a compressor is full.
  */
-const NOT_COMPRESSED = /^\s*text\/event-stream\b/i;
 const COMPRESSIBLE =
-  /^\s*(text\/|image\/svg\+xml|application\/(json|javascript|x-javascript|xml|[\w.-]+\+(json|xml))\b)/i;
+  /^\s*(?!text\/event-stream\b)(text\/|image\/svg\+xml|application\/(json|javascript|x-javascript|xml|[\w.-]+\+(json|xml))\b)/i;
 /** What Moat compresses with, in order of preference. */
 type Encoding = 'br' | 'gzip';
 // Quality 4 and level 6: per request, speed matters more than the last few per cent.
@@ -88,8 +87,7 @@ async function compressed(request: FastifyRequest, reply: FastifyReply, payload:
   if (payload === null || payload === undefined || uncompressed.has(request)) return payload;
   // A part of a file (Range) is counted in the file's own bytes: it goes out as it is.
   if (reply.statusCode === 206 || reply.hasHeader('content-range')) return payload;
-  const type = String(reply.getHeader('content-type') ?? '');
-  if (!COMPRESSIBLE.test(type) || NOT_COMPRESSED.test(type)) return payload;
+  if (!COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) return payload;
   let bytes: Buffer | null = null;
   if (typeof payload === 'string') bytes = Buffer.from(payload);
   else if (Buffer.isBuffer(payload)) bytes = payload;
