@@ -18,6 +18,8 @@ const WEB_SOURCES = [
   'apps/web/vite.config.ts',
   'apps/web/public',
   'packages/contracts/src',
+  // A dependency installed in another version (React, Mantine) is a new web app too.
+  'package-lock.json',
 ];
 
 /** Tests (name.test.ts, name.spec.tsx) are not part of either build. */

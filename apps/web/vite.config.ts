@@ -40,19 +40,6 @@ function versionFile(buildId: string): Plugin {
   };
 }
 
-/**
- * `react` and `react-dom` as Preact's compatibility layer, for the production build: React DOM
- * alone is about 60 KB gzip, Preact's layer about 5 KB. `react` itself is `src/react-on-preact`
- * (the layer plus React 19.2's `Activity`, which Mantine imports).
- */
-const REACT_ON_PREACT = [
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-  { find: /^react$/, replacement: path.join(import.meta.dirname, 'src/react-on-preact/react.ts') },
-];
-
 export default defineConfig(({ command }) => {
   // A new id for every production build; 'dev' for the dev server.
   const buildId =
@@ -60,14 +47,7 @@ export default defineConfig(({ command }) => {
   return {
     base: '/',
     plugins: [
-      // The public pages' files are Preact (`@jsxImportSource preact`): no React Fast Refresh there.
-      react({
-        exclude: [
-          /\/src\/public-main\.tsx$/,
-          /\/src\/(features|areas)\/email-actions\/.*\.tsx$/,
-          /\/src\/test\/render-public-page\.tsx$/,
-        ],
-      }),
+      react(),
       mantineStyles({
         srcDir: path.join(import.meta.dirname, 'src'),
         coreDir: packageDir('@mantine/core'),
@@ -77,9 +57,6 @@ export default defineConfig(({ command }) => {
       precompress(),
     ],
     define: { __MOAT_BUILD_ID__: JSON.stringify(buildId) },
-    // The console's production build runs on Preact's React compatibility layer (issue 14's
-    // dashboard budget); the dev server and the unit tests run it on React.
-    resolve: command === 'build' ? { alias: REACT_ON_PREACT } : {},
     build: {
       outDir: 'dist',
       emptyOutDir: true,
@@ -92,6 +69,17 @@ export default defineConfig(({ command }) => {
           entryFileNames: 'assets/[name]-[hash].js',
           chunkFileNames: 'assets/[name]-[hash].js',
           assetFileNames: 'assets/[name]-[hash][extname]',
+          codeSplitting: {
+            groups: [
+              // React and what every page of both bundles runs with it (the words, the plain
+              // controls and frames, the HTTP client): one file, not a dozen small ones.
+              {
+                name: 'react',
+                test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+                priority: 10,
+              },
+            ],
+          },
         },
       },
     },

@@ -6,16 +6,17 @@ import { ROOT, runCli } from '../support/server.ts';
 import { openSignInLink } from '../support/sign-in-link.ts';
 
 /**
- * Bundle budgets (issue 14): the JavaScript and CSS each kind of page loads until the network is
- * idle, gzip (level 9), in Chromium, from the production build `npm start` serves. A change that
- * makes a page heavier than its budget fails `npm test`. The public pages and the login page, as
- * opened, have their own bundle (Preact, src/public-main.tsx). Each budget is issue 14's goal.
+ * Bundle budgets: the JavaScript and CSS each kind of page loads until the network is idle, gzip
+ * (level 9), in Chromium, from the production build `npm start` serves. A change that makes a page
+ * heavier than its budget fails `npm test`. Every page runs React 19 (React DOM alone is about
+ * 59 KB of each); the public pages and the login page, as opened, have their own lean bundle
+ * (src/public-main.tsx). The budgets are issue 33's.
  */
 const BUDGETS = {
-  'public restore page': 60_000,
-  'public action page': 60_000,
-  'login page': 120_000,
-  'signed-in dashboard': 250_000,
+  'public restore page': 90_000,
+  'public action page': 90_000,
+  'login page': 100_000,
+  'signed-in dashboard': 320_000,
 };
 /** Bytes as sent against the gzip figure: the server sends pre-compressed files (goal ≤ 1.1). */
 const MAX_SENT_TO_GZIP = 1.1;

@@ -1,7 +1,7 @@
 /** The console's bundle; `src/boot.ts` loads it (with the entry URL already settled). */
 import 'virtual:mantine-styles.css';
 import './styles/app.css';
-import './styles/page-loader.css';
+import './styles/public-controls.css';
 import './styles/brand.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

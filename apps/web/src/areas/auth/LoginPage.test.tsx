@@ -133,7 +133,7 @@ describe('login page', () => {
     await openLogin();
     expect(screen.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute(
       'href',
-      '/auth/forgot-password',
+      '#/auth/forgot-password',
     );
     expect(screen.queryByRole('link', { name: 'Sign in with SAML' })).not.toBeInTheDocument();
   });
@@ -146,7 +146,7 @@ describe('login page', () => {
     await openLogin();
     expect(await screen.findByRole('link', { name: 'Sign in with SAML' })).toHaveAttribute(
       'href',
-      '/auth/saml/login',
+      '#/auth/saml/login',
     );
   });
 });

@@ -1,15 +1,14 @@
-/** @jsxImportSource preact */
 import { ROUTES } from '@moat/contracts/routes';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'react';
 import { hashLocation } from '../../app/public-paths';
 import { PageLoader } from '../../components/public/ui';
 import { getAuthSession } from '../../features/auth/api/get-auth-session';
 import type { LoginStepAnswer } from '../../features/auth/api/sign-in-answers';
-import { PublicLoginForm } from '../../features/auth/components/PublicLoginForm';
+import { LoginForm } from '../../features/auth/components/LoginForm';
 import { saveSignInResume } from '../../features/auth/sign-in-handover';
 import { NO_SSO, onSsoAnswer } from '../../features/auth/sso-popup';
 import {
-  BrandLogo,
+  SignInFrame,
   usePublicDocumentTitle,
   usePublicSettings,
 } from '../../features/public-settings/components/PublicLayout';
@@ -67,23 +66,17 @@ export function PublicLoginPage() {
 
   const ready = settings !== 'pending' && session !== 'pending' && session !== 'signedIn';
   return (
-    <main class="sign-in-layout">
+    <>
       <PageLoader done={ready} />
-      <div class="sign-in-panel">
-        <div class="sign-in-panel__brand">
-          <BrandLogo />
-        </div>
-        <hr class="sign-in-panel__divider" />
-        <div class="sign-in-panel__content">
-          {ready && (
-            <PublicLoginForm
-              sso={typeof settings === 'object' ? settings : NO_SSO}
-              onAnswer={onAnswer}
-              onPasswordExpired={(email) => openRoute(ROUTES.auth.passwordExpired(email), 'push')}
-            />
-          )}
-        </div>
-      </div>
-    </main>
+      <SignInFrame>
+        {ready && (
+          <LoginForm
+            sso={typeof settings === 'object' ? settings : NO_SSO}
+            onAnswer={onAnswer}
+            onPasswordExpired={(email) => openRoute(ROUTES.auth.passwordExpired(email), 'push')}
+          />
+        )}
+      </SignInFrame>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
-import { act } from 'preact/test-utils';
+import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderPublicPage } from '../../test/render-public-page';
 import { errorResponse, jsonResponse, PUBLIC_FEATURES, stubApi } from '../../test/render-route';

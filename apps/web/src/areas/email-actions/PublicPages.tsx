@@ -1,7 +1,6 @@
-/** @jsxImportSource preact */
 import { REQUIRED_ACTION_PARAMS } from '@moat/contracts/public-actions';
 import { ROUTES } from '@moat/contracts/routes';
-import { useState } from 'preact/hooks';
+import { useState } from 'react';
 import { Message, PageLoader } from '../../components/public/ui';
 import { readActionParams } from '../../features/email-actions/action-params';
 import { mailActionFlow } from '../../features/email-actions/adapters/mail-action';
@@ -66,11 +65,11 @@ function PublicActionPage({ config, search }: { config: PageConfig; search: URLS
   return (
     <>
       <PageLoader done={settings !== 'pending'} />
-      <section class="panel">
+      <section className="panel">
         {settings !== 'pending' && settings !== 'failed' && params ? (
           <PublicFlow adapter={config.flow} params={params} />
         ) : (
-          <div class="stack">
+          <div className="stack">
             <FlowTitle>{title}</FlowTitle>
             {content}
           </div>
@@ -86,7 +85,7 @@ function RestoreAttachmentPage() {
   usePublicDocumentTitle(title);
   usePublicSettings();
   return (
-    <section class="panel">
+    <section className="panel">
       <FlowTitle>{title}</FlowTitle>
     </section>
   );

@@ -1,7 +1,7 @@
 import { RESTORE_POLL_INTERVAL_MS } from '@moat/contracts/constants';
 import { screen, waitFor } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
-import { act } from 'preact/test-utils';
+import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeRestoreApi, RIGHT_CODE, WRONG_CODE } from '../../test/public-restore-api';
 import { renderPublicPage } from '../../test/render-public-page';

@@ -1,7 +1,6 @@
-/** @jsxImportSource preact */
 import { PAGE_LOADER_FADE_MS } from '@moat/contracts/constants';
-import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes } from 'preact';
-import { useEffect, useId, useState } from 'preact/hooks';
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { t } from '../../lib/public-texts';
 
 /**
@@ -12,7 +11,7 @@ import { t } from '../../lib/public-texts';
 
 /** A spinner; decorative (the words beside it say what is going on). */
 export function Spinner({ small = false }: { small?: boolean }) {
-  return <span class={small ? 'spinner spinner--small' : 'spinner'} aria-hidden="true" />;
+  return <span className={small ? 'spinner spinner--small' : 'spinner'} aria-hidden="true" />;
 }
 
 /** A button; while `loading` it is busy and does not submit again. */
@@ -26,14 +25,14 @@ export function Button({
     <button
       type="button"
       {...rest}
-      class={`button button--${variant}`}
+      className={`button button--${variant}`}
       // Busy: disabled, as Mantine's loading button is.
       disabled={rest.disabled || loading}
       aria-busy={loading || undefined}
       data-loading={loading || undefined}
     >
       {loading && <Spinner small />}
-      <span class="button__label">{children}</span>
+      <span className="button__label">{children}</span>
     </button>
   );
 }
@@ -71,23 +70,23 @@ export function Field({
     'aria-describedby': describedBy || undefined,
   };
   return (
-    <div class="field" data-error={error ? true : undefined}>
-      <label class="field__label" for={id}>
+    <div className="field" data-error={error ? true : undefined}>
+      <label className="field__label" htmlFor={id}>
         {label}
         {input.required && (
-          <span class="field__required" aria-hidden="true">
+          <span className="field__required" aria-hidden="true">
             {' *'}
           </span>
         )}
       </label>
       {description && (
-        <p class="field__description" id={`${id}-description`}>
+        <p className="field__description" id={`${id}-description`}>
           {description}
         </p>
       )}
       {multiline ? <textarea {...(input as object)} {...common} /> : <input {...input} {...common} />}
       {error && (
-        <p class="field__error" id={`${id}-error`}>
+        <p className="field__error" id={`${id}-error`}>
           {error}
         </p>
       )}
@@ -108,11 +107,11 @@ export function Message({
 }: {
   tone: ResultTone;
   notice?: boolean;
-  children: ComponentChildren;
+  children: ReactNode;
 }) {
   if (tone === 'progress') {
     return (
-      <div class="progress" role="status">
+      <div className="progress" role="status">
         <Spinner />
         <p>{children}</p>
       </div>
@@ -121,7 +120,7 @@ export function Message({
   return (
     <div
       role={tone === 'error' ? 'alert' : 'status'}
-      class={`message message--${tone}${notice ? ' message--notice' : ''}`}
+      className={`message message--${tone}${notice ? ' message--notice' : ''}`}
     >
       {typeof children === 'string' ? <p>{children}</p> : children}
     </div>
@@ -142,14 +141,14 @@ export function PageLoader({ done }: { done: boolean }) {
   if (!present) return null;
   return (
     <div
-      class="page-loader"
+      className="page-loader"
       data-done={done || undefined}
       aria-hidden={done || undefined}
       style={{ transitionDuration: `${PAGE_LOADER_FADE_MS}ms` }}
     >
       <Spinner />
       {!done && (
-        <span class="visually-hidden" role="status">
+        <span className="visually-hidden" role="status">
           {t('app.loading')}
         </span>
       )}

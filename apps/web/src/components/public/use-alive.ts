@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'react';
 
 /**
  * True while the component is on the page, false once it has gone: an answer arriving later

@@ -4,7 +4,7 @@ import {
   RESTORE_MAX_RETRIES,
 } from '@moat/contracts/constants';
 import { ROUTES } from '@moat/contracts/routes';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAlive } from '../../components/public/use-alive';
 import { isApiError } from '../../lib/http';
 import type { TranslationKey } from '../../lib/i18n';

@@ -1,33 +1,69 @@
-import { Anchor, Button, PasswordInput, TextInput } from '@mantine/core';
-import type { LoginStepResponse } from '@moat/contracts/auth';
-import { PASSWORD_EXPIRED_MESSAGE } from '@moat/contracts/auth-paths';
+import { API } from '@moat/contracts/api-paths';
+import { AUTH_API, PASSWORD_EXPIRED_MESSAGE } from '@moat/contracts/auth-paths';
 import { ROUTES } from '@moat/contracts/routes';
-import { type MouseEvent, Suspense, useState } from 'react';
-import { Link } from 'react-router';
-import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
-import { NoticeAlert } from '../../../components/ui/NoticeAlert';
-import { isApiError } from '../../../lib/http';
+import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { Button, Field, Message } from '../../../components/public/ui';
+import { useAlive } from '../../../components/public/use-alive';
+import { messageKeyOf } from '../../../lib/error-messages';
+import { serverFieldErrors } from '../../../lib/form-errors';
+import { apiGet, apiPost, isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
-import { useTranslation } from '../../../lib/i18n';
-import { useForm } from '../../../lib/use-form';
-import { useLogin } from '../api/login';
-import { useCaptcha } from '../captcha/use-captcha';
+import { t } from '../../../lib/public-texts';
+import type { FieldMessage } from '../../../lib/use-form';
+import { captchaConfigAnswer, type LoginStepAnswer, loginStepAnswer } from '../api/sign-in-answers';
+import { type CaptchaSession, createCaptchaSession } from '../captcha/captcha-session';
 import { openSsoPopup, SSO_BUTTONS, SSO_POPUP_ROUTE, type SsoFlags } from '../sso-popup';
 import { validateLogin } from '../validation';
-import { AuthForm } from './AuthForm';
-import { TenantApprovalDialog } from './lazy-dialogs';
+
+type FieldName = 'email' | 'password';
+type Errors = Partial<Record<FieldName, FieldMessage>>;
+
+/** The API's field names (`details`, e.g. "body.current_password") and the form's. */
+const SERVER_FIELDS: Record<string, { field: FieldName; message: FieldMessage }> = {
+  email: { field: 'email', message: { key: 'validation.invalid_email' } },
+  current_password: { field: 'password', message: { key: 'validation.invalid_password' } },
+};
 
 /** A wrong email or password, or a locked account, reads the same (no account oracle). */
-function loginErrorKey(error: unknown): TranslationKey | undefined {
-  if (!isApiError(error)) return undefined;
-  switch (error.code) {
-    case 'invalid_credentials':
-    case 'unauthorized':
-    case 'forbidden':
-      return 'auth.login.invalidCredentials';
-    default:
-      return undefined;
+function failureKey(error: unknown): TranslationKey {
+  if (isApiError(error) && ['invalid_credentials', 'unauthorized', 'forbidden'].includes(error.code)) {
+    return 'auth.login.invalidCredentials';
   }
+  return messageKeyOf(error);
+}
+
+/**
+ * The invisible ALTCHA captcha (SPEC §2.1). Its widget and proof of work start when the visitor
+ * first turns to the form (`warmUp`: a focus or a press in it), not with the page: its first
+ * paint and a visitor who only looks stay free of that work. A submission before then waits for it.
+ */
+function useCaptchaSession() {
+  const session = useRef<CaptchaSession | null>(null);
+  const warm = useRef(false);
+  useEffect(() => {
+    const created = createCaptchaSession({
+      loadConfig: () => apiGet(API.recaptchaConfig, { schema: captchaConfigAnswer }),
+      loadSolver: (url) =>
+        import('../captcha/altcha-solver').then((module) => module.createAltchaSolver(url)),
+    });
+    session.current = created;
+    // A focus before this effect ran still warms it up.
+    if (warm.current) created.prepare();
+    return () => {
+      created.dispose();
+      if (session.current === created) session.current = null;
+    };
+  }, []);
+  const warmUp = () => {
+    if (warm.current) return;
+    warm.current = true;
+    session.current?.prepare();
+  };
+  const take = async () => {
+    warm.current = true;
+    return (await session.current?.take()) ?? null;
+  };
+  return { warmUp, take };
 }
 
 /** A notice shown above the form: why the user is back here. */
@@ -36,107 +72,169 @@ export interface LoginNotice {
   tone: 'info' | 'error';
 }
 
+/**
+ * The login form (SPEC §2.1, §4 "Login"), the one both the public bundle's login page and the
+ * console's sign-in show: plain controls (`components/public/ui`), no Mantine, so the page a
+ * visitor opens stays light. The server's answer (a session, or the next step) goes to
+ * `onAnswer`; an expired password to its page.
+ */
 export function LoginForm({
   sso,
   initialEmail = '',
-  notice,
-  onStep,
+  notice = null,
+  onAnswer,
   onPasswordExpired,
 }: {
   sso: SsoFlags;
   initialEmail?: string;
   notice?: LoginNotice | null;
-  onStep: (answer: LoginStepResponse) => void;
+  onAnswer: (answer: LoginStepAnswer) => void;
   onPasswordExpired: (email: string) => void;
 }) {
-  const { t } = useTranslation();
-  const login = useLogin();
-  const captcha = useCaptcha();
+  const titleId = useId();
+  const form = useRef<HTMLFormElement>(null);
+  const captcha = useCaptchaSession();
+  const [values, setValues] = useState({ email: initialEmail, password: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<unknown>(null);
   const [approvalNeeded, setApprovalNeeded] = useState(false);
-  const form = useForm({ initialValues: { email: initialEmail, password: '' }, validate: validateLogin });
+  const [pending, setPending] = useState(false);
+  const alive = useAlive();
 
-  const submit = form.onSubmit(async ({ email, password }) => {
-    const recaptchaToken = await captcha.takeToken();
-    login.mutate(
-      { email: email.trim(), current_password: password, recaptcha_token: recaptchaToken },
-      {
-        onSuccess: onStep,
-        onError: (error) => {
-          if (!isApiError(error)) return;
-          if (error.code === 'password_expired' || error.message.includes(PASSWORD_EXPIRED_MESSAGE)) {
-            onPasswordExpired(email.trim());
-            return;
-          }
-          if (error.code === 'tenant_approval_required') {
-            setApprovalNeeded(true);
-            return;
-          }
-          form.setServerErrors(error, {
-            email: { field: 'email', message: { key: 'validation.invalid_email' } },
-            current_password: { field: 'password', message: { key: 'validation.invalid_password' } },
-          });
-        },
-      },
-    );
-  });
+  const focusFirst = (found: Errors) => {
+    const first = (['email', 'password'] as const).find((name) => found[name]);
+    const element = first ? form.current?.elements.namedItem(first) : null;
+    if (element instanceof HTMLElement) element.focus();
+  };
 
-  const showError =
-    login.isError && !(isApiError(login.error) && login.error.code === 'tenant_approval_required');
+  const change = (name: FieldName) => (event: ChangeEvent<HTMLInputElement>) => {
+    const value = (event.currentTarget as HTMLInputElement).value;
+    setValues((current) => ({ ...current, [name]: value }));
+    setErrors((current) => (current[name] ? { ...current, [name]: undefined } : current));
+  };
+
+  const fail = (error: unknown, email: string) => {
+    if (isApiError(error)) {
+      if (error.code === 'password_expired' || error.message.includes(PASSWORD_EXPIRED_MESSAGE)) {
+        onPasswordExpired(email);
+        return;
+      }
+      if (error.code === 'tenant_approval_required') {
+        setApprovalNeeded(true);
+        return;
+      }
+      const found: Errors = serverFieldErrors<Record<FieldName, string>>(error, SERVER_FIELDS);
+      if (Object.keys(found).length > 0) {
+        setErrors((current) => ({ ...current, ...found }));
+        focusFirst(found);
+      }
+    }
+    setFailure(error);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending) return;
+    const found = Object.fromEntries(
+      Object.entries(validateLogin(values)).filter(([, message]) => message),
+    ) as Errors;
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      focusFirst(found);
+      return;
+    }
+    const email = values.email.trim();
+    setPending(true);
+    setFailure(null);
+    setApprovalNeeded(false);
+    try {
+      const token = await captcha.take();
+      const answer = await apiPost(
+        AUTH_API.login,
+        { email, current_password: values.password, recaptcha_token: token },
+        { schema: loginStepAnswer },
+      );
+      if (!alive.current) return;
+      // The button stays busy while the console takes over.
+      onAnswer(answer);
+    } catch (error) {
+      if (!alive.current) return;
+      setPending(false);
+      fail(error, email);
+    }
+  };
+
+  const errorText = (name: FieldName) => {
+    const message = errors[name];
+    return message ? t(message.key, message.values) : undefined;
+  };
 
   return (
-    <>
-      <AuthForm
-        formRef={form.formRef}
-        onSubmit={submit}
-        title={t('auth.login.title')}
-        submitLabel={t('auth.login.submit')}
-        pending={captcha.solving || login.isPending}
-        footer={
-          <>
-            <Anchor component={Link} to={ROUTES.auth.forgotPassword} size="sm">
-              {t('auth.login.forgotPassword')}
-            </Anchor>
-            {SSO_BUTTONS.filter((button) => sso[button.flag]).map((button) => (
-              <Button
-                key={button.provider}
-                component={Link}
-                to={SSO_POPUP_ROUTE[button.provider]}
-                variant="default"
-                fullWidth
-                // The popup of SPEC §4; where popups are blocked, the page opens in this tab.
-                onClick={(event: MouseEvent) => {
-                  if (openSsoPopup(button.provider)) event.preventDefault();
-                }}
-              >
-                {t(button.label)}
-              </Button>
-            ))}
-          </>
-        }
-      >
-        {notice && !login.isError && <NoticeAlert tone={notice.tone}>{t(notice.key)}</NoticeAlert>}
-        {showError && <ApiErrorAlert error={login.error} messageKey={loginErrorKey(login.error)} />}
-        <TextInput
-          {...form.inputProps('email')}
-          type="email"
-          label={t('auth.login.email')}
-          autoComplete="username"
-          required
-          error={form.errorOf('email')}
-        />
-        <PasswordInput
-          {...form.inputProps('password')}
-          label={t('auth.login.password')}
-          autoComplete="current-password"
-          required
-          error={form.errorOf('password')}
-        />
-      </AuthForm>
-      {approvalNeeded && (
-        <Suspense fallback={null}>
-          <TenantApprovalDialog opened onClose={() => setApprovalNeeded(false)} />
-        </Suspense>
+    <form
+      ref={form}
+      onSubmit={submit}
+      onFocus={captcha.warmUp}
+      onPointerDown={captcha.warmUp}
+      noValidate
+      aria-labelledby={titleId}
+      className="stack"
+    >
+      <h1 className="flow-title" id={titleId}>
+        {t('auth.login.title')}
+      </h1>
+      {notice && failure === null && <Message tone={notice.tone}>{t(notice.key)}</Message>}
+      {failure !== null && (
+        <Message tone="error">
+          <p>{t(failureKey(failure))}</p>
+          {isApiError(failure) && failure.reqId && (
+            <p className="message__reference">{t('errors.referenceId', { reqId: failure.reqId })}</p>
+          )}
+        </Message>
       )}
-    </>
+      {approvalNeeded && (
+        <Message tone="info">
+          <p className="message__title">{t('auth.tenantApproval.title')}</p>
+          <p>{t('auth.tenantApproval.text')}</p>
+        </Message>
+      )}
+      <Field
+        label={t('auth.login.email')}
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        value={values.email}
+        onChange={change('email')}
+        error={errorText('email')}
+      />
+      <Field
+        label={t('auth.login.password')}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={values.password}
+        onChange={change('password')}
+        error={errorText('password')}
+      />
+      <Button type="submit" loading={pending}>
+        {t('auth.login.submit')}
+      </Button>
+      <a className="link" href={`#${ROUTES.auth.forgotPassword}`}>
+        {t('auth.login.forgotPassword')}
+      </a>
+      {SSO_BUTTONS.filter((button) => sso[button.flag]).map((button) => (
+        <a
+          key={button.provider}
+          className="button button--default"
+          href={`#${SSO_POPUP_ROUTE[button.provider]}`}
+          onClick={(event) => {
+            if (openSsoPopup(button.provider)) event.preventDefault();
+          }}
+        >
+          <span className="button__label">{t(button.label)}</span>
+        </a>
+      ))}
+    </form>
   );
 }

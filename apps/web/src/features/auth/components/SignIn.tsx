@@ -121,7 +121,7 @@ export function SignIn({
         sso={sso}
         initialEmail={email}
         notice={notice}
-        onStep={onStep}
+        onAnswer={onStep}
         onPasswordExpired={onPasswordExpired}
       />
       <Suspense fallback={null}>

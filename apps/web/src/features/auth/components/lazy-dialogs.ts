@@ -20,8 +20,3 @@ export const LoginReasonDialog = lazy(() =>
     default: module.LoginReasonDialog,
   })),
 );
-export const TenantApprovalDialog = lazy(() =>
-  withAreaTexts(() => import('./TenantApprovalDialog')).then((module) => ({
-    default: module.TenantApprovalDialog,
-  })),
-);

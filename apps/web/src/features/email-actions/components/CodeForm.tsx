@@ -1,6 +1,5 @@
-/** @jsxImportSource preact */
 import { ONE_TIME_CODE_LENGTH } from '@moat/contracts/constants';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button, Field } from '../../../components/public/ui';
 import { t } from '../../../lib/public-texts';
 import type { Notice } from '../use-public-flow';
@@ -40,7 +39,7 @@ export function CodeForm({
     fieldRef.current?.focus();
   }, []);
 
-  const submit = (event: Event) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (maxedOut || pending) return;
     if (!code) {
@@ -56,14 +55,14 @@ export function CodeForm({
   };
 
   return (
-    <form noValidate onSubmit={submit} class="stack">
+    <form noValidate onSubmit={submit} className="stack">
       <FlowNotice notice={notice} />
       <Field
         fieldRef={fieldRef}
         name="code"
         label={t('emailActions.codeLabel')}
         value={code}
-        onInput={(event) => {
+        onChange={(event) => {
           // Digits only, at most the code's length; the field shows what is kept.
           const kept = event.currentTarget.value.replace(/\D/g, '').slice(0, ONE_TIME_CODE_LENGTH);
           event.currentTarget.value = kept;
@@ -75,11 +74,11 @@ export function CodeForm({
         inputMode="numeric"
         autoComplete="one-time-code"
         maxLength={ONE_TIME_CODE_LENGTH}
-        spellcheck={false}
+        spellCheck={false}
       />
-      <div class="row">
+      <div className="row">
         {resendIn > 0 ? (
-          <span class="dimmed small" aria-disabled="true">
+          <span className="dimmed small" aria-disabled="true">
             {t('emailActions.resendIn', { seconds: resendIn })}
           </span>
         ) : (

@@ -1,6 +1,5 @@
-/** @jsxImportSource preact */
 import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/public-actions';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button, Field, Message } from '../../../components/public/ui';
 import type { TranslationKey } from '../../../lib/i18n';
 import { t } from '../../../lib/public-texts';
@@ -48,7 +47,7 @@ export function EmailForm({
     fieldRef.current?.focus();
   }, []);
 
-  const submit = (event: Event) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const value = email.trim();
     const invalid = !value
@@ -65,7 +64,7 @@ export function EmailForm({
   };
 
   return (
-    <form noValidate onSubmit={submit} class="stack">
+    <form noValidate onSubmit={submit} className="stack">
       <FlowNotice notice={notice} />
       <Field
         fieldRef={fieldRef}
@@ -75,7 +74,7 @@ export function EmailForm({
         description={t('emailActions.emailNote')}
         error={error ? t(error) : undefined}
         value={email}
-        onInput={(event) => {
+        onChange={(event) => {
           setEmail(event.currentTarget.value);
           setError(null);
         }}
@@ -83,7 +82,7 @@ export function EmailForm({
         pattern={EMAIL_INPUT_PATTERN}
         autoComplete="email"
         inputMode="email"
-        spellcheck={false}
+        spellCheck={false}
       />
       <div>
         <Button type="submit" loading={pending}>

@@ -1,6 +1,5 @@
-/** @jsxImportSource preact */
-import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import type { ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
 import { Message } from '../../../components/public/ui';
 import type { TranslationKey } from '../../../lib/i18n';
 import { t } from '../../../lib/public-texts';
@@ -14,13 +13,13 @@ import { RequestedStatus } from './RequestedStatus';
 import { RequestForm } from './RequestForm';
 
 /** A panel's heading; result panels take the focus so keyboard and screen-reader users follow. */
-export function FlowTitle({ children, focus = false }: { children: ComponentChildren; focus?: boolean }) {
+export function FlowTitle({ children, focus = false }: { children: ReactNode; focus?: boolean }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (focus) ref.current?.focus();
   }, [focus]);
   return (
-    <h1 ref={ref} tabIndex={-1} class="flow-title">
+    <h1 ref={ref} tabIndex={-1} className="flow-title">
       {children}
     </h1>
   );
@@ -50,7 +49,7 @@ export function PublicFlow({ adapter, params }: { adapter: FlowAdapter; params: 
   const flow = usePublicFlow(adapter, params);
   const { step, actions, pending } = flow;
 
-  let body: ComponentChildren;
+  let body: ReactNode;
   switch (step.name) {
     case 'progress':
       body = <Message tone="progress">{t(texts.progress)}</Message>;
@@ -99,7 +98,7 @@ export function PublicFlow({ adapter, params }: { adapter: FlowAdapter; params: 
   }
 
   return (
-    <div class="stack">
+    <div className="stack">
       <FlowTitle focus={step.name === 'result'}>{t(titleOf(step, adapter))}</FlowTitle>
       {body}
     </div>
@@ -125,7 +124,7 @@ function OutcomeMessage({
       return (
         <Message tone="success">
           <p>{outcome.primary ?? t(texts.success)}</p>
-          {outcome.secondary && <p class="dimmed small">{outcome.secondary}</p>}
+          {outcome.secondary && <p className="dimmed small">{outcome.secondary}</p>}
         </Message>
       );
     case 'requested':

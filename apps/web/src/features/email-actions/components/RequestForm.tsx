@@ -1,6 +1,5 @@
-/** @jsxImportSource preact */
 import { sanitiseCommentary } from '@moat/contracts/public-actions';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button, Field } from '../../../components/public/ui';
 import type { TranslationKey } from '../../../lib/i18n';
 import { t } from '../../../lib/public-texts';
@@ -33,7 +32,7 @@ export function RequestForm({
     fieldRef.current?.focus();
   }, []);
 
-  const submit = (event: Event) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (pending) return;
     if (!sanitiseCommentary(value)) {
@@ -45,7 +44,7 @@ export function RequestForm({
   };
 
   return (
-    <form noValidate onSubmit={submit} class="stack">
+    <form noValidate onSubmit={submit} className="stack">
       <FlowNotice notice={notice} />
       <Field
         multiline
@@ -53,7 +52,7 @@ export function RequestForm({
         name="commentary"
         label={t(labelKey)}
         value={value}
-        onInput={(event) => {
+        onChange={(event) => {
           setValue(event.currentTarget.value);
           setInvalid(false);
         }}

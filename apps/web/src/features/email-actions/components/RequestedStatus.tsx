@@ -1,6 +1,5 @@
-/** @jsxImportSource preact */
 import { RESTORE_POLL_INTERVAL_MS } from '@moat/contracts/constants';
-import { useEffect } from 'preact/hooks';
+import { useEffect } from 'react';
 import { Message } from '../../../components/public/ui';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
@@ -53,7 +52,7 @@ export function RequestedStatus({
   return (
     <Message tone="info">
       <p>{t(requestedKey)}</p>
-      <p class="dimmed small">{t('emailActions.waitingForAdmin')}</p>
+      <p className="dimmed small">{t('emailActions.waitingForAdmin')}</p>
     </Message>
   );
 }

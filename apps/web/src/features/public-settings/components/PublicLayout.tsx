@@ -1,14 +1,13 @@
-/** @jsxImportSource preact */
 import { API } from '@moat/contracts/api-paths';
-import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import type { ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { apiGet } from '../../../lib/http';
 import { t } from '../../../lib/public-texts';
 import { withRetries } from '../../../lib/retry';
 import { type PublicSettings, publicSettingsAnswer } from '../api/public-settings-answer';
 import { applyBrandBodyClass, brandBodyClass } from '../brand-class';
 
-/** The frame of the public bundle's pages (the email-actions pages, the login page), in Preact. */
+/** The frames of the public pages (the email-actions pages) and of the sign-in area. */
 
 /** Sets the browser tab title to "<title> - <app name>". */
 export function usePublicDocumentTitle(title: string): void {
@@ -53,11 +52,11 @@ export function BrandLogo() {
         width="56"
         height="56"
         viewBox="0 0 48 48"
-        class="app-logo"
+        className="app-logo"
       >
-        <circle cx="24" cy="24" r="22" fill="none" stroke="currentColor" stroke-width="3" />
+        <circle cx="24" cy="24" r="22" fill="none" stroke="currentColor" strokeWidth="3" />
         <path d="M24 9l12 5v9c0 8-5.2 13.6-12 16-6.8-2.4-12-8-12-16v-9z" fill="currentColor" />
-        <path d="M18.5 24l4 4 7-8" fill="none" stroke="var(--body)" stroke-width="3" />
+        <path d="M18.5 24l4 4 7-8" fill="none" stroke="var(--body)" strokeWidth="3" />
       </svg>
     );
   }
@@ -65,20 +64,39 @@ export function BrandLogo() {
     <img
       src={API.customIconPublic}
       alt={t('emailActions.customLogoAlt')}
-      class="public-layout__logo-image"
+      className="public-layout__logo-image"
       onError={() => setFailed(true)}
     />
   );
 }
 
 /** The tenant's logo above the page. */
-export function PublicLayout({ children }: { children: ComponentChildren }) {
+export function PublicLayout({ children }: { children: ReactNode }) {
   return (
-    <main class="public-layout">
-      <div class="public-layout__logo">
+    <main className="public-layout">
+      <div className="public-layout__logo">
         <BrandLogo />
       </div>
-      <div class="public-layout__content">{children}</div>
+      <div className="public-layout__content">{children}</div>
+    </main>
+  );
+}
+
+/**
+ * The sign-in area's panel (SPEC §2.1): the organisation's logo, a vertical divider (horizontal
+ * on narrow screens) and the page. The public bundle's login page and the console's sign-in pages
+ * share it.
+ */
+export function SignInFrame({ children }: { children: ReactNode }) {
+  return (
+    <main className="sign-in-layout">
+      <div className="sign-in-panel">
+        <div className="sign-in-panel__brand">
+          <BrandLogo />
+        </div>
+        <hr className="sign-in-panel__divider" />
+        <div className="sign-in-panel__content">{children}</div>
+      </div>
     </main>
   );
 }
