@@ -227,7 +227,7 @@ test.describe('quarantine in a real browser', () => {
     await expect(page.getByText('Requested action performed successfully')).toBeVisible();
   });
 
-  test('the public restore page (its own Preact bundle): no axe violations and no sideways scroll, both themes, 360 and 1440 px', async ({
+  test('the public restore page (its own lean bundle): no axe violations and no sideways scroll, both themes, 360 and 1440 px', async ({
     page,
   }) => {
     for (const theme of ['mixed', 'dark'] as const) {

@@ -4,7 +4,7 @@ import { hasSignInResume } from './features/auth/sign-in-handover';
 
 /**
  * The one script `index.html` loads. It settles the entry URL (legacy paths, `route`, sign-in
- * tokens), then loads one of two bundles: the public one (Preact, a few kilobytes: the pages a
+ * tokens), then loads one of two bundles: the public one (React and the few kilobytes of the pages a
  * recipient opens from a notification on a phone, and the login page) or the console's (React,
  * Mantine, the router).
  */
