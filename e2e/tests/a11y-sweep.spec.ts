@@ -108,7 +108,7 @@ test.beforeAll(async ({ browser }) => {
   await expect(page).toHaveURL(/#\/security-events\/[0-9a-f-]{36}$/);
   eventPath = new URL(page.url()).hash.slice(1);
   await page.goto(`${env.moat.url}/#/mail-explorer`);
-  const trace = page.getByRole('link', { name: 'Trace of Sweep lunch' });
+  const trace = page.getByRole('link', { name: 'Open the trace of Sweep lunch' });
   tracePath = (await trace.getAttribute('href'))!.replace(/^#/, '');
 });
 test.afterAll(async () => {
