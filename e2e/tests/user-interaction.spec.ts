@@ -148,7 +148,7 @@ test('the trace of a message from the Mail Explorer, and of a held one from Quar
   );
   await expect(page.getByRole('heading', { name: 'Message trace', level: 1 })).toBeVisible();
   await expect(timeline.locator('[data-kind="received"]')).toContainText('RCPT TO <dan@acme.test>');
-  await expect(timeline.locator('[data-kind="decision"]')).toContainText('Decision: phishing, quarantined');
+  await expect(timeline.locator('[data-kind="decision"]')).toContainText('Decision: phishing, held');
   await expect(timeline.locator('[data-kind="hold"]')).toContainText('Held in quarantine');
   await expect(timeline).not.toContainText('Delivery to dan@acme.test');
 });

@@ -655,7 +655,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       clock,
       logger: app.log,
     }),
-    overview: createOverviewService({ repo: repos.overview, clock }),
+    overview: createOverviewService({ repo: repos.overview, mail: repos.analytics, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
     securityEvents: createSecurityEventsService({ repo: repos.securityEvents }),
     exceptions: createExceptionsService({
