@@ -18,7 +18,11 @@ const ADMIN_SCREENS: SweptScreen[] = [
   {
     name: 'user-management',
     path: () => '/system-settings/user-management',
-    ready: (p) => p.getByRole('table', { name: 'Users' }).getByText('ivy@acme.test'),
+    ready: (p) =>
+      p
+        .getByRole('table', { name: 'Users' })
+        .or(p.getByRole('list', { name: 'Users' }))
+        .getByText('ivy@acme.test'),
   },
   {
     name: 'settings',
@@ -28,7 +32,12 @@ const ADMIN_SCREENS: SweptScreen[] = [
   {
     name: 'system-logs',
     path: () => '/system-settings/system-logs',
-    ready: (p) => p.getByRole('table', { name: 'Audit log' }).getByText('user.create').first(),
+    ready: (p) =>
+      p
+        .getByRole('table', { name: 'Audit log' })
+        .or(p.getByRole('list', { name: 'Audit log' }))
+        .getByText('Created a user')
+        .first(),
   },
   {
     name: 'customization',
@@ -112,7 +121,11 @@ test("a plain user's own Quarantined Items in both themes at both widths", async
     {
       name: 'my-quarantine',
       path: () => '/user-interaction/quarantine-item',
-      ready: (p) => p.getByRole('table', { name: 'Your held messages' }).getByText('Sweep for Ivy'),
+      ready: (p) =>
+        p
+          .getByRole('table', { name: 'Your held messages' })
+          .or(p.getByRole('list', { name: 'Your held messages' }))
+          .getByText('Sweep for Ivy'),
     },
   ];
   for (const [theme, slug] of THEMES) await sweep(ivy, env.moat.url, own, theme, slug);

@@ -19,7 +19,7 @@ const overflow = (p: Page) =>
   p.evaluate(() => {
     const root = document.documentElement;
     // Any element wider than its scrolling box: the page, or a box that scrolls sideways inside it.
-    const inner = Array.from(document.querySelectorAll<HTMLElement>("main *")).filter(
+    const inner = Array.from(document.querySelectorAll<HTMLElement>('main *')).filter(
       (el) =>
         el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX),
     );

@@ -159,7 +159,7 @@ export function ListToolbar({
             variant="default"
             onClick={() => setUnfolded((open) => !open)}
             aria-expanded={unfolded}
-            aria-controls={panelId}
+            aria-controls={unfolded ? panelId : undefined}
           >
             {active > 0 ? t('list.filtersActive', { count: active }) : t('list.filters')}
           </Button>
@@ -169,11 +169,11 @@ export function ListToolbar({
             </Group>
           )}
         </Group>
-        <div id={panelId} hidden={!unfolded}>
-          <Group gap="sm" align="flex-end" wrap="wrap">
+        {unfolded && (
+          <Group id={panelId} gap="sm" align="flex-end" wrap="wrap">
             {filterFields}
           </Group>
-        </div>
+        )}
       </Stack>
     );
   }
