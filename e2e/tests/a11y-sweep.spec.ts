@@ -23,7 +23,12 @@ const SCREENS: SweptScreen[] = [
   {
     name: 'events',
     path: () => '/security-events',
-    ready: (p) => p.getByRole('table', { name: 'Security events' }).getByText('Sweep held').first(),
+    ready: (p) =>
+      p
+        .getByRole('table', { name: 'Security events' })
+        .or(p.getByRole('list', { name: 'Security events' }))
+        .getByText('Sweep held')
+        .first(),
   },
   {
     name: 'event-detail',
@@ -33,7 +38,11 @@ const SCREENS: SweptScreen[] = [
   {
     name: 'mail-explorer',
     path: () => '/mail-explorer',
-    ready: (p) => p.getByRole('table', { name: 'Processed messages' }).getByText('Sweep lunch'),
+    ready: (p) =>
+      p
+        .getByRole('table', { name: 'Processed messages' })
+        .or(p.getByRole('list', { name: 'Processed messages' }))
+        .getByText('Sweep lunch'),
   },
   {
     name: 'trace',
@@ -43,12 +52,12 @@ const SCREENS: SweptScreen[] = [
   {
     name: 'quarantine-items',
     path: () => '/user-interaction/quarantine-item',
-    ready: (p) => p.getByRole('table').getByText('Sweep held').first(),
+    ready: (p) => p.getByRole('table').or(p.getByRole('list')).getByText('Sweep held').first(),
   },
   {
     name: 'restore-requests',
     path: () => '/user-interaction/restore-request-and-clean-attachments',
-    ready: (p) => p.getByRole('table').getByText('Please let this one through'),
+    ready: (p) => p.getByRole('table').or(p.getByRole('list')).getByText('Please let this one through'),
   },
   {
     name: 'policy',
@@ -59,27 +68,38 @@ const SCREENS: SweptScreen[] = [
   {
     name: 'exceptions',
     path: () => '/configuration/security-exceptions',
-    ready: (p) => p.getByRole('table').getByText('offers@bulk.test'),
+    ready: (p) => p.getByRole('table').or(p.getByRole('list')).getByText('offers@bulk.test'),
   },
   {
     name: 'phishing-reports',
     path: () => '/user-interaction/reported-phishing',
-    ready: (p) => p.getByRole('table', { name: 'Reported messages' }).getByText('Sweep reported'),
+    ready: (p) =>
+      p
+        .getByRole('table', { name: 'Reported messages' })
+        .or(p.getByRole('list', { name: 'Reported messages' }))
+        .getByText('Sweep reported'),
   },
   {
     name: 'user-interaction-dashboard',
     path: () => '/user-interaction/dashboard',
-    ready: (p) => p.getByRole('table', { name: 'Restore requests and reports per day' }),
+    ready: (p) =>
+      p
+        .getByRole('table', { name: 'Restore requests and reports per day' })
+        .or(p.getByRole('list', { name: 'Restore requests and reports per day' })),
   },
   {
     name: 'modified-attachments',
     path: () => '/user-interaction/modified-attachments',
-    ready: (p) => p.getByRole('table').getByText('update.exe'),
+    ready: (p) => p.getByRole('table').or(p.getByRole('list')).getByText('update.exe'),
   },
   {
     name: 'analytics',
     path: () => '/analytics/dashboard',
-    ready: (p) => p.getByRole('table', { name: 'Top targeted recipients' }).getByText('ana@acme.test'),
+    ready: (p) =>
+      p
+        .getByRole('table', { name: 'Top targeted recipients' })
+        .or(p.getByRole('list', { name: 'Top targeted recipients' }))
+        .getByText('ana@acme.test'),
   },
 ];
 
@@ -108,7 +128,7 @@ test.beforeAll(async ({ browser }) => {
   await expect(page).toHaveURL(/#\/security-events\/[0-9a-f-]{36}$/);
   eventPath = new URL(page.url()).hash.slice(1);
   await page.goto(`${env.moat.url}/#/mail-explorer`);
-  const trace = page.getByRole('link', { name: 'Trace of Sweep lunch' });
+  const trace = page.getByRole('link', { name: 'Open the trace of Sweep lunch' });
   tracePath = (await trace.getAttribute('href'))!.replace(/^#/, '');
 });
 test.afterAll(async () => {

@@ -69,11 +69,16 @@ test('an admin finds the gateway’s events, filters them, opens one, follows it
   await expect(page).toHaveURL(/#\/dashboard$/);
   await expect(page.getByRole('link', { name: 'Quarterly figures' })).toBeVisible();
   await expectNoAxeViolations(page);
-  // The Overview's malware count opens Events filtered to malware over its 30 days.
+  // The Overview's malware count opens Mail Explorer filtered to malware over its 30 days.
   await page.getByRole('link', { name: 'Malware: 1' }).click();
-  await expect(page).toHaveURL(/#\/security-events\?verdict=malware&range=30d$/);
+  await expect(page).toHaveURL(/#\/mail-explorer\?verdict=malware&range=30d$/);
+  await expect(
+    page.getByRole('table', { name: 'Processed messages' }).getByText('Quarterly figures'),
+  ).toBeVisible();
+  await page.goto(`${env.moat.url}/#/security-events?range=30d`);
   await expect(page.getByRole('heading', { name: 'Events', level: 1 })).toBeVisible();
   const table = page.getByRole('table', { name: 'Security events' });
+  await page.getByRole('combobox', { name: 'Verdict' }).selectOption('malware');
   await expect(table.getByText('Quarterly figures')).toBeVisible();
   await expect(table.getByText('Your password expires today')).toBeHidden();
 

@@ -79,7 +79,7 @@ test('release in bulk, delete, download the original, block a sender and see its
   await env.sink.waitFor('ana@acme.test', (m) => m.subject === 'Bulk B');
 
   // Download the original of one, then delete it: gone from the list.
-  await page.getByRole('button', { name: 'Preview Delete me' }).click();
+  await page.getByRole('button', { name: 'Open Delete me' }).click();
   const drawer = page.getByRole('dialog', { name: 'Message preview' });
   const downloading = page.waitForEvent('download');
   await drawer.getByRole('link', { name: 'Download .eml' }).click();
@@ -95,7 +95,7 @@ test('release in bulk, delete, download the original, block a sender and see its
   await expect(table.getByText('Delete me')).toHaveCount(0);
 
   // Block the sender from a message; its next mail (even a clean one) is held, not delivered.
-  await page.getByRole('button', { name: 'Preview Bulk A' }).click();
+  await page.getByRole('button', { name: 'Open Bulk A' }).click();
   await drawer.getByRole('button', { name: 'Block sender' }).click();
   const blocking = page.getByRole('dialog', { name: 'Block mal@evil.test?' });
   await expectNoAxeViolations(page);
@@ -112,7 +112,7 @@ test('release in bulk, delete, download the original, block a sender and see its
     await page.reload();
     await expect(page.getByRole('table').getByText('After block')).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Preview After block' }).click();
+  await page.getByRole('button', { name: 'Open After block' }).click();
   // The preview names the entry that held it: the block the admin just added from the message.
   await expect(
     drawer.getByText(

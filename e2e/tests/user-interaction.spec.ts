@@ -112,7 +112,7 @@ test('the trace of a message from the Mail Explorer, and of a held one from Quar
   await mail.signInAdmin(page);
   await page.goto(`${env.moat.url}/#/mail-explorer?q=Trace%20me`);
   const list = page.getByRole('table', { name: 'Processed messages' });
-  await list.getByRole('link', { name: 'Trace of Trace me' }).click();
+  await list.getByRole('link', { name: 'Open the trace of Trace me' }).click();
   await expect(page).toHaveURL(/#\/mail-explorer\/message\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { name: 'Message trace', level: 1 })).toBeVisible();
   await expect(page.getByTestId('trace-explanation')).toHaveText(
@@ -141,14 +141,14 @@ test('the trace of a message from the Mail Explorer, and of a held one from Quar
 
   // A held message's trace from Quarantined Items: why it was held, and that it is held.
   await page.goto(`${env.moat.url}/#/user-interaction/quarantine-item`);
-  await page.getByRole('link', { name: 'Trace of Urgent invoice' }).click();
+  await page.getByRole('link', { name: 'Open the trace of Urgent invoice' }).click();
   await expect(page).toHaveURL(/#\/mail-explorer\/message\?held=/);
   await expect(page.getByTestId('trace-explanation')).toContainText(
     'Held because anti_phishing found Lookalike sender domain acrne.test imitates acme.test',
   );
   await expect(page.getByRole('heading', { name: 'Message trace', level: 1 })).toBeVisible();
   await expect(timeline.locator('[data-kind="received"]')).toContainText('RCPT TO <dan@acme.test>');
-  await expect(timeline.locator('[data-kind="decision"]')).toContainText('Decision: phishing, quarantined');
+  await expect(timeline.locator('[data-kind="decision"]')).toContainText('Decision: phishing, held');
   await expect(timeline.locator('[data-kind="hold"]')).toContainText('Held in quarantine');
   await expect(timeline).not.toContainText('Delivery to dan@acme.test');
 });

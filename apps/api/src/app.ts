@@ -73,6 +73,7 @@ import { exceptionsRoutes } from './modules/exceptions/exceptions.routes.ts';
 import { createExceptionsService, type ExceptionsService } from './modules/exceptions/exceptions.service.ts';
 import { createFeaturesRepo } from './modules/features/features.repo.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { helpRoutes } from './modules/help/help.routes.ts';
 import { createMailExplorerRepo } from './modules/mail-explorer/mail-explorer.repo.ts';
 import { mailExplorerRoutes } from './modules/mail-explorer/mail-explorer.routes.ts';
 import {
@@ -655,7 +656,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       clock,
       logger: app.log,
     }),
-    overview: createOverviewService({ repo: repos.overview, clock }),
+    overview: createOverviewService({ repo: repos.overview, mail: repos.analytics, clock }),
     mailExplorer: createMailExplorerService({ repo: repos.mailExplorer }),
     securityEvents: createSecurityEventsService({ repo: repos.securityEvents }),
     exceptions: createExceptionsService({
@@ -811,6 +812,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(openApiPlugin, { version: VERSION });
 
   await app.register(healthRoutes);
+  await app.register(helpRoutes);
   await app.register(metricsRoutes);
   await app.register(publicConfigRoutes);
   await app.register(currentUserRoutes);

@@ -3,6 +3,8 @@ export const API = {
   health: '/healthz',
   ready: '/readyz',
   docs: '/api/docs',
+  /** The user guide (docs/user-guide.md as a page): Help → Documentation. */
+  userGuide: '/help',
   docsJson: '/api/docs/json',
   uiFeaturesPublic: '/api/v1/generic/ui_features_public',
   recaptchaConfig: '/api/v1/generic/recaptcha_config',

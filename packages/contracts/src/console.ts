@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { mailSummarySchema } from './analytics.ts';
 import { LICENCE_WARNING_WINDOW_DAYS, QUICK_SEARCH_DATE_RANGES, THEMES } from './constants.ts';
 import {
   APP_STATES,
@@ -300,14 +301,8 @@ export const overviewSchema = z
     pending_requests: z.int(),
     /** Messages released to their recipients in the last 30 days. */
     restored_30d: z.int(),
-    /** Security events of the last 30 days, by verdict. */
-    events_30d: z.object({
-      total: z.int(),
-      phishing: z.int(),
-      malware: z.int(),
-      spam: z.int(),
-      suspicious: z.int(),
-    }),
+    /** The gateway's mail of the last 30 days (MAIL_SUMMARY_DAYS), counted as the Analytics dashboard counts it. */
+    mail_30d: mailSummarySchema,
     /** The newest events (at most 5). */
     recent_events: z.array(
       z.object({

@@ -22,18 +22,26 @@ export const EXCEPTION_LISTS = ['allow', 'block'] as const;
 export type ExceptionList = (typeof EXCEPTION_LISTS)[number];
 export const EXCEPTION_KINDS = ['sender', 'domain', 'ip_range', 'url', 'sha256'] as const;
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
-/** The Exceptions pages of SPEC §2.4; `all` is an entry for every engine. */
+/**
+ * The Exceptions pages, one per engine this edition has; `all` is an entry for every engine. New
+ * entries are filed under one of these only.
+ */
 export const EXCEPTION_SCOPES = [
   'all',
   'anti_phishing',
   'anti_malware',
-  'anomaly',
-  'click_time',
   'anti_spam',
   'url_reputation',
-  'dlp',
 ] as const;
 export type ExceptionScope = (typeof EXCEPTION_SCOPES)[number];
+/**
+ * Pages of engines this edition does not have (Anomaly has none; Click-Time and DLP come with
+ * the engines that build them). Entries stored under them earlier are kept as they were and
+ * still count as they did: listed on the Exceptions page, deletable, never added anew.
+ */
+export const RETIRED_EXCEPTION_SCOPES = ['anomaly', 'click_time', 'dlp'] as const;
+export const STORED_EXCEPTION_SCOPES = [...EXCEPTION_SCOPES, ...RETIRED_EXCEPTION_SCOPES] as const;
+export type StoredExceptionScope = (typeof STORED_EXCEPTION_SCOPES)[number];
 
 export const EXCEPTION_COMMENT_MAX = 500;
 /**
@@ -186,7 +194,7 @@ export const exceptionEntrySchema = z.object({
   id: z.string(),
   list: z.enum(EXCEPTION_LISTS),
   kind: z.enum(EXCEPTION_KINDS),
-  scope: z.enum(EXCEPTION_SCOPES),
+  scope: z.enum(STORED_EXCEPTION_SCOPES),
   value: z.string(),
   comment: z.string(),
   /** The admin's email, or `cli`. */

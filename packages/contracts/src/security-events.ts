@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder, textFilterParam } from './list.ts';
 import { MAIL_VERDICTS } from './mail-explorer.ts';
+import { POLICY_ACTIONS } from './policy.ts';
 import { heldMessageTracePath, messageTracePath } from './routes.ts';
 
 /** The Events screen (issue 11, SPEC §2.4 "Events /security-events"): what the security side saw and did. */
@@ -38,6 +39,27 @@ export const EVENT_VERDICTS = MAIL_VERDICTS;
 export type EventVerdict = (typeof EVENT_VERDICTS)[number];
 
 /** The engines that write events (a free text column: an engine added later needs no migration). */
+/**
+ * Who can judge a message or act on it, as events and findings name them: Moat's own engines, the
+ * outside ones a deployment connects, and the other deciders (the gateway, the policy, an admin,
+ * the recipient, an import). An event found by several names them joined with commas.
+ */
+export const ENGINE_NAMES = [
+  'anti_malware',
+  'anti_phishing',
+  'anti_spam',
+  'moat_spam',
+  'clamav',
+  'rspamd',
+  'spamassassin',
+  'gateway',
+  'policy',
+  'admin',
+  'recipient',
+  'import',
+] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
 export const engineParam = z.optional(
   z
     .string()
@@ -92,6 +114,19 @@ export const POLICY_SOURCES = [
   'gateway',
   'import',
 ] as const;
+/**
+ * What a decision of an event did: the policy's actions, an admin's release of the message or of
+ * its original attachments, and a recipient's report.
+ */
+export const DECISION_ACTIONS = [
+  ...POLICY_ACTIONS,
+  'release_email',
+  'release_original',
+  'report_phishing',
+  'report_safe',
+] as const;
+export type DecisionAction = (typeof DECISION_ACTIONS)[number];
+
 export const policyDecisionSchema = z.object({
   verdict: z.string(),
   action: z.string(),

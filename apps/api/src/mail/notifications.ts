@@ -152,7 +152,10 @@ export function quarantineNoticeEmail(
           ? 'If you trust it, you can restore it with the button below. You will be asked to confirm your email address.'
           : 'If you need it, you can ask your administrator to release it with the button below.'
         : 'It cannot be restored because it is dangerous. Contact your administrator if you need it.',
-      `This link works until ${input.expiresAt.toUTCString()}.`,
+      // Only a message that can be restored has a link to speak of; a dangerous one says how long it is kept.
+      restorable
+        ? `This link works until ${input.expiresAt.toUTCString()}.`
+        : `Moat keeps it, out of your reach, until ${input.expiresAt.toUTCString()}; then it is deleted.`,
     ],
     action: !restorable
       ? undefined

@@ -121,6 +121,15 @@ export function spamFinding(scores: Finding[], thresholds: SpamThresholds): Find
   };
 }
 
+/** What a policy action does, in the trace's words ("Under the default policy, phishing mail is held"). */
+const POLICY_PHRASE: Record<GatewayAction, string> = {
+  deliver: 'delivered',
+  deliver_banner: 'delivered with a warning banner',
+  strip: 'delivered without its attachments',
+  quarantine: 'held',
+  quarantine_silent: 'held without telling the recipient',
+};
+
 /** The scoring engines' names in the trace's words. */
 const ENGINE_WORDS: Record<string, string> = {
   moat_spam: 'Moat',
@@ -455,8 +464,8 @@ export function createGatewayProcessor(deps: {
         decided?.list === 'allow'
           ? `${note} (sender authenticated)`
           : findings.length === 0
-            ? 'policy: no engine found anything→deliver'
-            : 'policy: clean→deliver';
+            ? 'No security engine found anything, so it was delivered'
+            : 'Judged clean, so it was delivered';
       return {
         tenant,
         verdict,
@@ -488,13 +497,13 @@ export function createGatewayProcessor(deps: {
     const stored = await actions.get(tenant.id, () => policies.actionsOf(tenant.id));
     let action = gatewayActionFrom(stored, verdict);
     const origin = stored[verdict] ? "the organisation's policy" : 'the default policy';
-    let why = `policy: ${verdict}→${action} (${origin})`;
+    let why = `Under ${origin}, ${verdict} mail is ${POLICY_PHRASE[action]}`;
     if (stored[verdict] && stored[verdict] !== action) {
-      why = `known malware is never delivered (policy said ${stored[verdict]})→${action}`;
+      why = `Known malware is never delivered, whatever ${origin} says: it was ${POLICY_PHRASE[action]}`;
     }
     if (action === 'strip' && !hasAttachments) {
       action = 'deliver_banner';
-      why = `policy: ${verdict}→strip (${origin}); no attachments to strip→deliver_banner`;
+      why = `Under ${origin}, ${verdict} mail is delivered without its attachments; this message had none, so it was delivered with a warning banner`;
     }
     const source: PolicyDecision['source'] =
       stored[verdict] === undefined ? 'default_policy' : 'tenant_policy';
@@ -583,7 +592,7 @@ export function createGatewayProcessor(deps: {
     let action = recipientActionFrom(stored, list, decision.verdict, recipient);
     if (action === 'strip' && !decision.hasAttachments) action = 'deliver_banner';
     if (action === decision.action) return decision;
-    const why = `override on the Policy screen for ${recipient}: ${decision.verdict}→${action}`;
+    const why = `Under the Policy screen's override for ${recipient}, ${decision.verdict} mail is ${POLICY_PHRASE[action]}`;
     return { ...decision, action, source: 'recipient_override', why };
   }
 

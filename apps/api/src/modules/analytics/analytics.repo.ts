@@ -1,6 +1,6 @@
 import { ANALYTICS_TOP, BLOCKED_ACTIONS } from '@moat/contracts/analytics';
 import { type AnyColumn, and, count, desc, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, rowsOf } from '../../db/client.ts';
 import { mailLog, securityEvents } from '../../db/schema.ts';
 
 export interface AnalyticsRange {
@@ -36,6 +36,21 @@ const passes = (column: AnyColumn) => sql<number>`count(*) filter (where lower($
  */
 export function createAnalyticsRepo(db: DbOrTx) {
   return {
+    /**
+     * Messages by verdict and action over the range (the Overview's and the dashboard's summary);
+     * `recipient` narrows it to mail sent to that address (addresses compared without case).
+     */
+    async counts(r: AnalyticsRange, recipient: string | null = null, tx?: DbOrTx) {
+      const rows = await (tx ?? db)
+        .select({ verdict: mailLog.verdict, action: mailLog.action, n: count() })
+        .from(mailLog)
+        .where(
+          recipient === null ? inRange(r) : and(inRange(r), eq(recipientAddress, recipient.toLowerCase())),
+        )
+        .groupBy(mailLog.verdict, mailLog.action);
+      return rows.map((row) => ({ verdict: row.verdict, action: row.action, n: Number(row.n) }));
+    },
+
     /** Messages per bucket (its start in UTC), verdict and action. */
     async volume(r: AnalyticsRange, bucket: Bucket, tx?: DbOrTx): Promise<VolumeRow[]> {
       // The unit is written into the SQL (one of two words), so GROUP BY repeats the select's expression exactly.
@@ -86,21 +101,20 @@ export function createAnalyticsRepo(db: DbOrTx) {
         .limit(ANALYTICS_TOP);
     },
 
-    /** Security events per engine, most first. */
+    /**
+     * Detections per engine, most first: an event found by several engines
+     * (`anti_phishing,anti_spam`) counts once for each of them.
+     */
     async engines(r: AnalyticsRange, tx?: DbOrTx) {
-      const n = count();
-      return (tx ?? db)
-        .select({ engine: securityEvents.engine, count: n })
-        .from(securityEvents)
-        .where(
-          and(
-            eq(securityEvents.tenantId, r.tenantId),
-            gte(securityEvents.createdAt, r.from),
-            lt(securityEvents.createdAt, r.to),
-          ),
-        )
-        .groupBy(securityEvents.engine)
-        .orderBy(desc(n), securityEvents.engine);
+      const result = await (tx ?? db).execute(sql`select engine, count(*)::int as count
+          from (select trim(unnest(string_to_array(${securityEvents.engine}, ','))) as engine
+                from ${securityEvents}
+                where ${securityEvents.tenantId} = ${r.tenantId}
+                  and ${securityEvents.createdAt} >= ${r.from} and ${securityEvents.createdAt} < ${r.to}) e
+          where engine <> ''
+          group by engine
+          order by count desc, engine`);
+      return rowsOf(result).map((row) => ({ engine: String(row.engine), count: Number(row.count) }));
     },
 
     /** How many messages passed SPF, DKIM and DMARC, out of all. */

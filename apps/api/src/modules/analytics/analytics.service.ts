@@ -6,6 +6,7 @@ import {
   type analyticsQuerySchema,
   type MailActionCounts,
   type MailVerdictCounts,
+  summariseMail,
 } from '@moat/contracts/analytics';
 import { MAIL_ACTIONS, MAIL_VERDICTS } from '@moat/contracts/mail-explorer';
 import type { z } from 'zod';
@@ -59,7 +60,8 @@ export function createAnalyticsService(deps: { repo: AnalyticsRepo; clock: Clock
         to.getTime() - from.getTime() <= ANALYTICS_HOURLY_MAX_HOURS * HOUR ? 'hour' : 'day';
       const range = { tenantId, from, to };
 
-      const [volume, recipients, senders, domains, engines, auth] = await Promise.all([
+      const [counts, volume, recipients, senders, domains, engines, auth] = await Promise.all([
+        deps.repo.counts(range),
         deps.repo.volume(range, bucket),
         deps.repo.topRecipients(range),
         deps.repo.topSenders(range),
@@ -93,6 +95,7 @@ export function createAnalyticsService(deps: { repo: AnalyticsRepo; clock: Clock
         to: to.toISOString(),
         bucket,
         totals,
+        summary: summariseMail(counts, from, to),
         volume: [...buckets].map(([start, counts]) => ({ start: new Date(start).toISOString(), ...counts })),
         top_recipients: recipients.map((r) => ({ address: r.address, count: Number(r.count) })),
         top_senders: senders.map((s) => ({ address: s.address, count: Number(s.count) })),

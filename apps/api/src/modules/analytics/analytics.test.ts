@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { securityEvents } from '../../db/schema.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp } from '../../test/app.ts';
+import { ManualClock } from '../../test/clock.ts';
 import { buildMailLogEntry, buildTenant, buildUser } from '../../test/factories.ts';
 import { Jar, login } from '../../test/sign-in.ts';
 
@@ -158,6 +159,16 @@ describe('GET /api/v1/analytics', () => {
         { engine: 'anti_phishing', count: 1 },
       ],
       auth: { spf: { pass: 3, total: 5 }, dkim: { pass: 3, total: 5 }, dmarc: { pass: 2, total: 5 } },
+      summary: {
+        from: '2025-11-10T00:00:00.000Z',
+        to: '2025-11-13T00:00:00.000Z',
+        messages: 5,
+        not_clean: 3,
+        verdict: { ...zeroVerdicts, clean: 2, spam: 1, phishing: 1, malware: 1 },
+        held: 4,
+        delivered_banner: 0,
+        attachments_removed: 0,
+      },
     });
   });
 
@@ -189,7 +200,7 @@ describe('GET /api/v1/analytics', () => {
     ]);
   });
 
-  it('covers the last 7 days up to now without a range', async () => {
+  it('covers the last 30 days up to now without a range', async () => {
     const now = Date.now();
     const tenant = await buildTenant(t.db);
     await buildUser(t.db, tenant.id, {
@@ -200,9 +211,9 @@ describe('GET /api/v1/analytics', () => {
     const jar = new Jar();
     await login(t.app, jar, `admin@${tenant.domain}`, password);
     await buildMailLogEntry(t.db, tenant.id, { receivedAt: new Date(now - 2 * 24 * 3600_000) });
-    await buildMailLogEntry(t.db, tenant.id, { receivedAt: new Date(now - 8 * 24 * 3600_000) });
+    await buildMailLogEntry(t.db, tenant.id, { receivedAt: new Date(now - 31 * 24 * 3600_000) });
     const body = JSON.parse((await get(jar, '/api/v1/analytics')).body);
-    expect(Date.parse(body.to) - Date.parse(body.from)).toBe(7 * 24 * 3600_000);
+    expect(Date.parse(body.to) - Date.parse(body.from)).toBe(30 * 24 * 3600_000);
     expect(body.bucket).toBe('day');
     expect(body.totals.messages).toBe(1);
     expect(
@@ -238,5 +249,70 @@ describe('GET /api/v1/analytics', () => {
   it('is for admins only', async () => {
     expect((await get(plainUser, RANGE)).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: RANGE })).statusCode).toBe(403);
+  });
+});
+
+describe('the Overview and the Analytics dashboard', () => {
+  it('count the same mail the same way over the same 30 days', async () => {
+    // Whole seconds, as the ISO answers carry them; near today (the session cookie's expiry is real time).
+    const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const clock = new ManualClock(now);
+    const day = 24 * 3600_000;
+    const app = await buildTestApp({ env: { CAPTCHA_DIFFICULTY: '10' }, clock });
+    try {
+      const tenant = await buildTenant(app.db);
+      await buildUser(app.db, tenant.id, {
+        email: `admin@${tenant.domain}`,
+        role: 'admin',
+        passwordHash: await hashPassword(password),
+      });
+      const jar = new Jar();
+      await login(app.app, jar, `admin@${tenant.domain}`, password);
+      const ago = (days: number) => new Date(now.getTime() - days * day);
+      const mail = (days: number, verdict: string, action: string) =>
+        buildMailLogEntry(app.db, tenant.id, { receivedAt: ago(days), verdict, action });
+      await mail(1, 'clean', 'delivered');
+      await mail(2, 'spam', 'delivered_banner');
+      await mail(3, 'spam', 'quarantined');
+      await mail(4, 'phishing', 'quarantined');
+      await mail(5, 'malware', 'quarantined_silent');
+      await mail(6, 'suspicious', 'attachments_removed');
+      await mail(7, 'clean', 'failed');
+      await mail(29.9, 'suspicious', 'delivered_banner');
+      // Older than the 30 days: counted by neither.
+      await mail(30.1, 'phishing', 'quarantined');
+      await buildMailLogEntry(app.db, (await buildTenant(app.db)).id, {
+        receivedAt: ago(1),
+        verdict: 'spam',
+      });
+
+      const overview = (
+        await app.app.inject({ method: 'GET', url: '/api/v1/dashboard/overview', cookies: jar.cookies })
+      ).json();
+      const analytics = (
+        await app.app.inject({ method: 'GET', url: '/api/v1/analytics', cookies: jar.cookies })
+      ).json();
+      expect(overview.mail_30d).toEqual(analytics.summary);
+      expect(overview.mail_30d).toEqual({
+        from: ago(30).toISOString(),
+        to: now.toISOString(),
+        messages: 8,
+        not_clean: 6,
+        verdict: { clean: 2, spam: 2, phishing: 1, malware: 1, suspicious: 2 },
+        held: 4,
+        delivered_banner: 2,
+        attachments_removed: 1,
+      });
+      // The dashboard's own totals say the same as its summary.
+      expect(analytics.totals.messages).toBe(analytics.summary.messages);
+      expect(analytics.totals.verdict).toEqual(analytics.summary.verdict);
+      expect(
+        analytics.totals.action.quarantined +
+          analytics.totals.action.quarantined_silent +
+          analytics.totals.action.failed,
+      ).toBe(analytics.summary.held);
+    } finally {
+      await app.close();
+    }
   });
 });

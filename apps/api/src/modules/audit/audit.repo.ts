@@ -1,4 +1,4 @@
-import type { AuditSort } from '@moat/contracts/audit';
+import type { AuditAction, AuditSort, AuditTargetType } from '@moat/contracts/audit';
 import type { SortDirection } from '@moat/contracts/list';
 import { type AnyColumn, and, count, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
@@ -9,8 +9,8 @@ import { containsPattern } from '../../lib/contains-pattern.ts';
 
 export interface AuditEvent {
   tenantId: string | null;
-  action: string;
-  targetType?: string | null;
+  action: AuditAction;
+  targetType?: AuditTargetType | null;
   targetId?: string | null;
   details?: Record<string, unknown>;
 }

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@moat/contracts/audit';
 import { INVALID_CREDENTIALS_MESSAGE } from '@moat/contracts/auth-paths';
 import { AppError } from '../../errors.ts';
 import { createKeyedMutex } from '../../lib/keyed-mutex.ts';
@@ -26,7 +27,7 @@ export async function confirmOwnPassword(
   user: UserRow,
   password: string,
   meta: RequestMeta,
-  failedAction: string,
+  failedAction: AuditAction,
 ): Promise<void> {
   const blocked = await deps.throttle.isBlocked([accountKey(user.email)]);
   const ok =
@@ -105,7 +106,7 @@ export function createCredentials(deps: {
       return accountLock(`sign-in:${email.toLowerCase()}`, () => provePasswordNow(email, password, meta));
     },
 
-    confirmOwnPassword: (user: UserRow, password: string, meta: RequestMeta, failedAction: string) =>
+    confirmOwnPassword: (user: UserRow, password: string, meta: RequestMeta, failedAction: AuditAction) =>
       confirmOwnPassword(deps, user, password, meta, failedAction),
 
     async assertVerifiedCaptcha(token: string | null | undefined, meta: RequestMeta): Promise<void> {

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@moat/contracts/audit';
 import { PASSWORD_EXPIRED_MESSAGE } from '@moat/contracts/auth-paths';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -51,7 +52,7 @@ export function createPasswordService(deps: {
     user: UserRow,
     password: string,
     meta: RequestMeta,
-    action: string,
+    action: AuditAction,
     exceptSessionId?: number,
   ) {
     const passwordHash = await hashPassword(password);
@@ -150,7 +151,7 @@ export function createPasswordService(deps: {
       const tokenHash = hashToken(input.token);
       const userId = await userTokens.use(tokenHash, 'password_reset', clock.now());
       let user = userId ? await users.findById(userId) : null;
-      let action = 'auth.password_reset';
+      let action: AuditAction = 'auth.password_reset';
       if (!user) {
         const invited = await users.findByInviteHash(tokenHash);
         if (

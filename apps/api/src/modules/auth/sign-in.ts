@@ -1,3 +1,4 @@
+import type { AuditAction } from '@moat/contracts/audit';
 import type { LoginStepResponse } from '@moat/contracts/auth';
 import { domainOfEmail } from '@moat/contracts/validation';
 import type { Config } from '../../config.ts';
@@ -73,7 +74,7 @@ export function createSignIn(deps: {
   const auditUser = (
     user: UserRow,
     meta: RequestMeta,
-    action: string,
+    action: AuditAction,
     details?: Record<string, unknown>,
     tx?: DbOrTx,
   ) =>

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@moat/contracts/audit';
 import type { ThemeMode } from '@moat/contracts/constants';
 import type { Customization, LogoMime } from '@moat/contracts/customization';
 import type { Db } from '../../db/client.ts';
@@ -33,7 +34,7 @@ export function createCustomizationService(deps: {
   async function audited(
     tenantId: string,
     actor: Actor,
-    action: string,
+    action: AuditAction,
     details: Record<string, unknown>,
     work: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<void>,
   ) {

@@ -1,4 +1,10 @@
-import type { ExceptionKind, ExceptionList, ExceptionScope, ExceptionSort } from '@moat/contracts/exceptions';
+import type {
+  ExceptionKind,
+  ExceptionList,
+  ExceptionScope,
+  ExceptionSort,
+  StoredExceptionScope,
+} from '@moat/contracts/exceptions';
 import type { SortDirection } from '@moat/contracts/list';
 import { type AnyColumn, and, count, eq, gt, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
@@ -23,7 +29,7 @@ export interface ExceptionRow {
   id: string;
   list: ExceptionList;
   kind: ExceptionKind;
-  scope: ExceptionScope;
+  scope: StoredExceptionScope;
   value: string;
   comment: string;
   createdBy: string;
@@ -101,7 +107,7 @@ export function createExceptionsRepo(db: DbOrTx) {
       tenantId: string,
       pairs: Array<{ list: ExceptionList; value: string }>,
       tx?: DbOrTx,
-    ): Promise<Array<{ list: ExceptionList; value: string; scope: ExceptionScope }>> {
+    ): Promise<Array<{ list: ExceptionList; value: string; scope: StoredExceptionScope }>> {
       if (pairs.length === 0) return [];
       const rows = await (tx ?? db)
         .select({ list: senderLists.list, value: senderLists.value, scope: senderLists.scope })
@@ -116,8 +122,8 @@ export function createExceptionsRepo(db: DbOrTx) {
           ),
         );
       const wanted = new Set(pairs.map((p) => `${p.list}\n${p.value}`));
-      return (rows as Array<{ list: ExceptionList; value: string; scope: ExceptionScope }>).filter((r) =>
-        wanted.has(`${r.list}\n${r.value}`),
+      return (rows as Array<{ list: ExceptionList; value: string; scope: StoredExceptionScope }>).filter(
+        (r) => wanted.has(`${r.list}\n${r.value}`),
       );
     },
 

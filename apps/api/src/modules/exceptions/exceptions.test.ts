@@ -283,3 +283,33 @@ describe('sender_lists written without the new columns (other writers)', () => {
     ]);
   });
 });
+
+describe('pages of engines this edition lacks (Anomaly, Click-Time, DLP)', () => {
+  it('takes no new entry for them, typed or imported, and keeps the ones stored before: listed, still counted, deletable', async () => {
+    for (const scope of ['anomaly', 'click_time', 'dlp']) {
+      const res = await postJson(t.app, admin, URL_, {
+        list: 'allow',
+        kind: 'domain',
+        scope,
+        value: `${scope}.example`,
+      });
+      expect(res.statusCode, scope).toBe(400);
+      const csv = `list,kind,scope,value,comment,expires_at\nallow,domain,${scope},${scope}-csv.example,,`;
+      expect((await postJson(t.app, admin, `${URL_}/import`, { csv })).statusCode, scope).toBe(400);
+      expect((await get(admin, `${URL_}?scope=${scope}`)).statusCode, scope).toBe(400);
+    }
+    // An entry filed under Anomaly before the page went: as it was, on the Exceptions page.
+    await t.db.insert(senderLists).values({
+      tenantId: tenant.id,
+      list: 'allow',
+      kind: 'domain',
+      value: 'legacy-anomaly.example',
+      scope: 'anomaly',
+    });
+    const listed = JSON.parse((await get(admin, `${URL_}?q=legacy-anomaly`)).body).items;
+    expect(listed).toMatchObject([{ value: 'legacy-anomaly.example', scope: 'anomaly' }]);
+    const del = await postJson(t.app, admin, `${URL_}/${listed[0].id}`, undefined, 'DELETE');
+    expect(del.statusCode).toBe(200);
+    expect(JSON.parse((await get(admin, `${URL_}?q=legacy-anomaly`)).body).items).toEqual([]);
+  });
+});

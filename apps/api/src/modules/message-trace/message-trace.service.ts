@@ -46,6 +46,16 @@ const OUTCOME_WORDS: Record<string, string> = {
   failed: 'Held unscanned',
 };
 
+/** What the gateway did with a message, in the trace's words. */
+const LOGGED_ACTION_WORDS: Record<string, string> = {
+  delivered: 'delivered',
+  delivered_banner: 'delivered with a warning banner',
+  attachments_removed: 'delivered without its attachments',
+  quarantined: 'held',
+  quarantined_silent: 'held without telling the recipient',
+  failed: 'held, processing failed',
+};
+
 const ACTION_OUTCOME: Record<string, Outcome> = {
   delivered: 'good',
   delivered_banner: 'warn',
@@ -329,8 +339,10 @@ export function createMessageTraceService(deps: {
     opening.push({
       at: processedAt,
       kind: 'decision',
-      title: `Decision: ${row.verdict}, ${row.action.replace(/_/g, ' ')}`,
-      detail: source ?? `${row.verdict}→${row.action}`,
+      title: `Decision: ${row.verdict}, ${LOGGED_ACTION_WORDS[row.action] ?? row.action.replace(/_/g, ' ')}`,
+      detail:
+        source ??
+        `Judged ${row.verdict}: ${LOGGED_ACTION_WORDS[row.action] ?? row.action.replace(/_/g, ' ')}`,
       outcome: ACTION_OUTCOME[row.action] ?? 'info',
     });
     const rest = [...heldEntries(held, history), ...deliveryEntries(deliveries)].sort(byTime);

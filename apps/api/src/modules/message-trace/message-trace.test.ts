@@ -130,7 +130,10 @@ describe('GET /api/v1/mail_explorer/:id/trace', () => {
     expect(received!.detail).toContain('HELO client.test');
     expect(received!.detail).toContain('without TLS');
     expect(received!.detail).toContain('MAIL FROM <bob@outside.test>');
-    expect(trace.timeline[5]).toMatchObject({ kind: 'decision', detail: expect.stringContaining('policy') });
+    expect(trace.timeline[5]).toMatchObject({
+      kind: 'decision',
+      detail: expect.stringContaining('so it was delivered'),
+    });
     expect(trace.timeline[6]).toMatchObject({
       kind: 'delivery',
       title: 'Delivery to ana@trace.test: sent',

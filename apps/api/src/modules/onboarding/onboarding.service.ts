@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import dns from 'node:dns';
 import os from 'node:os';
+import type { AuditAction } from '@moat/contracts/audit';
 import type {
   DnsCheck,
   DnsCheckStatus,
@@ -277,7 +278,12 @@ export function createOnboardingService(deps: {
     return addresses.some((address) => address.startsWith('127.') || ownAddresses().has(address));
   }
 
-  async function record(actor: Actor, tenantId: string, action: string, details: Record<string, unknown>) {
+  async function record(
+    actor: Actor,
+    tenantId: string,
+    action: AuditAction,
+    details: Record<string, unknown>,
+  ) {
     await deps.db.transaction((tx) =>
       deps.audit.record(actor, { tenantId, action, targetType: 'tenant', targetId: tenantId, details }, tx),
     );

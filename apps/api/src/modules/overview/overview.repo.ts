@@ -36,19 +36,6 @@ export function createOverviewRepo(db: DbOrTx) {
             and (${recipient}::text is null or m.recipient = ${recipient})`),
       );
     },
-    async eventCountsSince(
-      tenantId: string,
-      recipient: string | null,
-      since: Date,
-      tx?: DbOrTx,
-    ): Promise<Array<{ verdict: string; n: number }>> {
-      // The recipient kept on the event (migration 0015), as the Events list filters it.
-      const result = await (tx ?? db).execute(sql`select e.verdict, count(*)::int as n from security_events e
-          where e.tenant_id = ${tenantId} and e.created_at >= ${since}
-            and (${recipient}::text is null or lower(e.recipient) = lower(${recipient}))
-          group by e.verdict`);
-      return rowsOf(result).map((r) => ({ verdict: String(r.verdict), n: Number(r.n) }));
-    },
     /** The newest events, with their message's subject (or the event's description) and recipient. */
     async recentEvents(tenantId: string, recipient: string | null, limit: number, tx?: DbOrTx) {
       const result = await (tx ?? db).execute(sql`select e.id, e.verdict, e.created_at,

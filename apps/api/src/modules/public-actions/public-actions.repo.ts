@@ -118,6 +118,15 @@ export function createPublicActionsRepo(db: DbOrTx) {
     },
 
     /** The message's raw bytes: only to send it. */
+    /** What the warning of a released message is made of: its verdict and the engines' reasons. */
+    async verdictOf(messageId: string, tx?: DbOrTx): Promise<{ verdict: string; reasons: string[] } | null> {
+      const [row] = await (tx ?? db)
+        .select({ verdict: quarantineMessages.verdict, reasons: quarantineMessages.reasons })
+        .from(quarantineMessages)
+        .where(eq(quarantineMessages.id, messageId));
+      return row ?? null;
+    },
+
     async rawOf(messageId: string, tx?: DbOrTx): Promise<Uint8Array> {
       const [row] = await (tx ?? db)
         .select({ raw: quarantineMessages.raw })

@@ -1,11 +1,14 @@
 import { type RestoreStatus, sanitiseCommentary, type Verdict } from '@moat/contracts/quarantine';
 import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/validation';
+import type { DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Cache } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { bannerCopy, warningText } from '../../mail/gateway/banner.ts';
 import { recipientVerificationCodeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
+import { parseMessage } from '../../mail/parse.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import type { Alerts } from '../alerts/alerts.service.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
@@ -58,6 +61,9 @@ const REQUESTED_TEXT: Record<Kind, string> = {
  * never changes anything: a restore needs the emailed code (or a browser that proved the
  * recipient with one before), and it happens once however often it is asked for.
  */
+/** The verdicts whose released copy carries the warning banner. */
+const WARNED_ON_RELEASE: ReadonlySet<string> = new Set<Verdict>(['spam', 'suspicious']);
+
 export function createPublicActionsService(deps: {
   repo: Pick<
     PublicActionsRepo,
@@ -67,6 +73,7 @@ export function createPublicActionsService(deps: {
     | 'restoreStateOf'
     | 'claimRelease'
     | 'rawOf'
+    | 'verdictOf'
     | 'markReleased'
     | 'lockState'
     | 'performAction'
@@ -156,6 +163,32 @@ export function createPublicActionsService(deps: {
    * Send the original message to its recipient, once: the releases row is the idempotency key.
    * Its raw bytes are read only here, once the release is claimed.
    */
+  /**
+   * Released spam (or a suspicious message) reaches its recipient with the warning its verdict
+   * carries, as the gateway delivers a message whose policy is `deliver_banner`: restoring spam
+   * does not make it less likely to be spam. The banner names no link, host or address from the
+   * message. Phishing and malware go out as they were held: releasing them is an administrator's
+   * decision after review, and the recipient's copy stays byte for byte the original.
+   */
+  async function withWarning(
+    m: Pick<PublicMessage, 'id'>,
+    recipient: string,
+    raw: Uint8Array,
+    tenantText: string | null | undefined,
+    tx: DbOrTx,
+  ): Promise<Buffer> {
+    const bytes = Buffer.from(raw);
+    const judged = await repo.verdictOf(m.id, tx);
+    if (!judged || !WARNED_ON_RELEASE.has(judged.verdict)) return bytes;
+    const parsed = await parseMessage(bytes);
+    return bannerCopy(
+      parsed,
+      recipient,
+      warningText(judged.verdict as Verdict, judged.reasons, tenantText),
+      '',
+    );
+  }
+
   async function releaseOnce(
     m: Pick<PublicMessage, 'id' | 'publicId' | 'tenantId' | 'recipient' | 'subject'>,
     kind: Kind,
@@ -165,7 +198,8 @@ export function createPublicActionsService(deps: {
     to?: string,
   ): Promise<void> {
     const recipient = to ?? m.recipient;
-    const brand = mailBrand(await deps.settings.tenantById(m.tenantId));
+    const tenant = await deps.settings.tenantById(m.tenantId);
+    const brand = mailBrand(tenant);
     let outboxId: string | null = null;
     await repo.transaction(async (tx) => {
       const state = await repo.lockState(m.id, tx);
@@ -174,6 +208,7 @@ export function createPublicActionsService(deps: {
       }
       const releaseId = await repo.claimRelease(m.id, kind, by, tx);
       if (!releaseId) return;
+      const raw = await repo.rawOf(m.id, tx);
       const sent = await deps.mailer.send(
         {
           tenantId: m.tenantId,
@@ -183,7 +218,7 @@ export function createPublicActionsService(deps: {
           subject: m.subject,
           text: `Released ${kind === 'email' ? 'message' : 'original attachments'}: ${m.subject}`,
           html: '',
-          raw: await repo.rawOf(m.id, tx),
+          raw: kind === 'email' ? await withWarning(m, recipient, raw, tenant?.bannerText, tx) : raw,
         },
         tx,
       );

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../cli/commands.ts';
 import { outbox, quarantineMessages, releases, restoreRequests, securityEvents } from '../../db/schema.ts';
 import { systemClock } from '../../lib/clock.ts';
+import { parseMessage } from '../../mail/parse.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { ManualClock } from '../../test/clock.ts';
 import { buildTenant } from '../../test/factories.ts';
@@ -288,8 +289,17 @@ describe('automatic restore (spam)', () => {
       .from(outbox)
       .where(and(eq(outbox.toAddress, recipient), eq(outbox.kind, 'release')));
     expect(released).toHaveLength(1);
-    expect(createHash('sha256').update(released[0]!.raw!).digest('hex')).toBe(
-      createHash('sha256').update(original).digest('hex'),
+    // Restored spam keeps the warning it would have had delivered with a banner; the message is
+    // otherwise the one held: its text under the warning, its attachment byte for byte.
+    const delivered = await parseMessage(Buffer.from(released[0]!.raw!));
+    const held = await parseMessage(original);
+    expect(Buffer.from(released[0]!.raw!).toString('latin1')).toMatch(
+      /^X-Moat-Warning: Caution: this message is probably spam/m,
+    );
+    expect(delivered.text).toMatch(/^Caution: this message is probably spam\./);
+    expect(delivered.text).toContain(held.text.trim());
+    expect(delivered.attachments.map((a) => createHash('sha256').update(a.content).digest('hex'))).toEqual(
+      held.attachments.map((a) => createHash('sha256').update(a.content).digest('hex')),
     );
     const status = await call(new Jar(), 'GET', `/api/v1/office365_emails/restore/${msg}/status`);
     expect(status.json().status).toBe('restored');

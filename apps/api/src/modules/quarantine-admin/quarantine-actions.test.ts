@@ -10,6 +10,8 @@ import {
   tenants,
 } from '../../db/schema.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { warningText } from '../../mail/gateway/banner.ts';
+import { parseMessage } from '../../mail/parse.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildQuarantinedMessage, buildTenant, buildUser } from '../../test/factories.ts';
 import { Jar, login, postJson } from '../../test/sign-in.ts';
@@ -439,5 +441,62 @@ describe('retention and the purge job', () => {
       .from(auditLog)
       .where(and(eq(auditLog.action, 'quarantine.purge'), eq(auditLog.tenantId, otherTenantId)));
     expect(otherSummary.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('a released message keeps its warning', () => {
+  const original = Buffer.from(
+    [
+      'From: Deals <deals@bulk.example>',
+      `To: someone@${'example.test'}`,
+      'Subject: Cheap watches',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/alternative; boundary="b"',
+      '',
+      '--b',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'Buy two, get one free at http://bulk.example/offer',
+      '--b',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<html><body><p>Buy two, get one free</p></body></html>',
+      '--b--',
+      '',
+    ].join('\r\n'),
+  );
+
+  it('delivers released spam with the banner the gateway gives a deliver_banner message, the tenant’s wording first', async () => {
+    await t.db
+      .update(tenants)
+      .set({ bannerText: 'Careful: our filter thinks this is spam.' })
+      .where(eq(tenants.id, tenantId));
+    const reasons = ['Spam score 9 (spam from 6): Moat 9'];
+    const m = await held({ verdict: 'spam', reasons, raw: original, size: original.length });
+    const res = await postJson(t.app, admin, `/api/v1/quarantine/messages/${m.id}/release`, {});
+    expect(res.statusCode).toBe(200);
+    const [mail] = await sentTo(m.recipient);
+    const delivered = await parseMessage(Buffer.from(mail!.raw!));
+    // The same warning the gateway writes for the verdict and reasons (banner.ts), on top of the text…
+    const warning = warningText('spam', reasons, 'Careful: our filter thinks this is spam.');
+    expect(warning).toMatch(/^Careful: our filter thinks this is spam\. Why: /);
+    expect(delivered.text.startsWith(warning)).toBe(true);
+    expect(delivered.text).toContain('Buy two, get one free');
+    // …and inside the HTML body, and in its header.
+    expect(delivered.html).toContain('Careful: our filter thinks this is spam.');
+    expect(delivered.html).toContain('<p>Buy two, get one free</p>');
+    expect(Buffer.from(mail!.raw!).toString('latin1')).toMatch(/^X-Moat-Warning: Careful: our filter/m);
+    // The banner names no link or host of the message.
+    expect(warning).not.toContain('bulk.example');
+    await t.db.update(tenants).set({ bannerText: null }).where(eq(tenants.id, tenantId));
+  });
+
+  it('releases phishing as it was held, byte for byte: an administrator decided after review', async () => {
+    const m = await held({ verdict: 'phishing', raw: original, size: original.length });
+    expect((await postJson(t.app, admin, `/api/v1/quarantine/messages/${m.id}/release`, {})).statusCode).toBe(
+      200,
+    );
+    const [mail] = await sentTo(m.recipient);
+    expect(Buffer.from(mail!.raw!).equals(original)).toBe(true);
   });
 });

@@ -33,7 +33,7 @@ afterAll(() => t.close());
 
 let n = 0;
 async function requested(
-  verdict: 'suspicious' | 'malware' = 'suspicious',
+  verdict: 'suspicious' | 'malware' | 'phishing' = 'suspicious',
   body = 'Hello, see https://pay.example/now',
 ) {
   const recipient = `r${++n}@${domain}`;
@@ -92,8 +92,8 @@ describe('GET /api/v1/restore_requests', () => {
 });
 
 describe('approve and decline', () => {
-  it('approve releases the original once and marks the request restored; the audit log has it', async () => {
-    const { request, recipient, raw } = await requested();
+  it('approve releases the original once (phishing: byte for byte) and marks the request restored; the audit log has it', async () => {
+    const { request, recipient, raw } = await requested('phishing');
     const first = await postJson(t.app, admin, `/api/v1/restore_requests/${request.id}/approve`);
     expect(first.json()).toEqual({ status: 'restored' });
     await postJson(t.app, admin, `/api/v1/restore_requests/${request.id}/approve`);

@@ -222,7 +222,7 @@ describe('GET /api/v1/search', () => {
 });
 
 describe('GET /api/v1/dashboard/overview', () => {
-  it('counts held messages, pending requests, releases and the events of 30 days by verdict', async () => {
+  it('counts held messages, pending requests, releases and the mail of 30 days by verdict', async () => {
     const fresh = await signedInAs(t.app, t.db);
     const empty = (await fresh.get(CONSOLE_API.overview)).json();
     expect(empty).toMatchObject({ quarantined: 0, pending_requests: 0, restored_30d: 0, recent_events: [] });
@@ -249,12 +249,21 @@ describe('GET /api/v1/dashboard/overview', () => {
       status: 'requested',
     });
     await t.db.insert(releases).values({ messageId: b.id, kind: 'email', releasedBy: 'admin' });
+    await buildMailLogEntry(t.db, fresh.tenant.id, { verdict: 'malware', action: 'quarantined' });
+    await buildMailLogEntry(t.db, fresh.tenant.id, { verdict: 'spam', action: 'delivered_banner' });
+    await buildMailLogEntry(t.db, fresh.tenant.id, { receivedAt: new Date(Date.now() - 40 * DAY) });
     const overview = (await fresh.get(CONSOLE_API.overview)).json();
     expect(overview).toMatchObject({
       quarantined: 2,
       pending_requests: 1,
       restored_30d: 1,
-      events_30d: { total: 2, malware: 1, phishing: 1, spam: 0, suspicious: 0 },
+      mail_30d: {
+        messages: 2,
+        not_clean: 2,
+        verdict: { clean: 0, malware: 1, phishing: 0, spam: 1, suspicious: 0 },
+        held: 1,
+        delivered_banner: 1,
+      },
     });
     expect(overview.recent_events.map((e: { subject: string }) => e.subject)).toEqual(['B', 'A', 'C']);
   });

@@ -29,7 +29,7 @@ export function HelpMenu({
         <Menu.Item component={Link} to={PRODUCT_UPDATES_PATH}>
           {t('shell.help.productUpdates')}
         </Menu.Item>
-        <Menu.Item component="a" href={API.docs} target="_blank" rel="noopener noreferrer">
+        <Menu.Item component="a" href={API.userGuide} target="_blank" rel="noopener noreferrer">
           {t('shell.help.documentation')}
           <VisuallyHidden> {t('shell.help.newTab')}</VisuallyHidden>
         </Menu.Item>

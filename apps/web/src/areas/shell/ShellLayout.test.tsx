@@ -256,7 +256,7 @@ describe('signed-in shell: top bar', () => {
     const app = renderRoute('/dashboard');
     await userEvent.click(await screen.findByRole('button', { name: 'Help' }));
     const docs = await screen.findByRole('menuitem', { name: 'Documentation (opens in a new tab)' });
-    expect(docs).toHaveAttribute('href', '/api/docs');
+    expect(docs).toHaveAttribute('href', '/help');
     expect(docs).toHaveAttribute('target', '_blank');
     expect(screen.getByRole('menuitem', { name: 'Product updates' })).toHaveAttribute(
       'href',

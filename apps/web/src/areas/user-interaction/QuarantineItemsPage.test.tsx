@@ -169,7 +169,7 @@ describe('Quarantined Items (user-interaction/quarantine-item)', { timeout: 30_0
         }),
     });
     renderRoute(PAGE);
-    await user.click(await screen.findByRole('button', { name: 'Preview Invoice 4711' }));
+    await user.click(await screen.findByRole('button', { name: 'Open Invoice 4711' }));
     const drawer = await screen.findByRole('dialog', { name: 'Message preview' });
     expect(within(drawer).getByRole('link', { name: 'Download .eml' })).toHaveAttribute(
       'href',
@@ -197,7 +197,7 @@ describe('Quarantined Items (user-interaction/quarantine-item)', { timeout: 30_0
         jsonResponse(200, buildMessageDetail(message, { body_text: null })),
     });
     renderRoute(PAGE);
-    await user.click(await screen.findByRole('button', { name: 'Preview Invoice 4711' }));
+    await user.click(await screen.findByRole('button', { name: 'Open Invoice 4711' }));
     const drawer = await screen.findByRole('dialog', { name: 'Message preview' });
     expect(await within(drawer).findByText('This message has no text body.')).toBeInTheDocument();
     await user.click(within(drawer).getByRole('button', { name: 'Headers (2)' }));

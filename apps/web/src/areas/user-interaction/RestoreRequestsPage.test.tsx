@@ -178,7 +178,7 @@ describe('Restore Requests (user-interaction/restore-request-and-clean-attachmen
         ),
     });
     renderRoute(PAGE);
-    await user.click(await screen.findByRole('button', { name: 'Preview Invoice 4711' }));
+    await user.click(await screen.findByRole('button', { name: 'Open Invoice 4711' }));
     const drawer = await screen.findByRole('dialog', { name: 'Message preview' });
     const body = await within(drawer).findByText(/Pay now/);
     expect(body.tagName).toBe('PRE');

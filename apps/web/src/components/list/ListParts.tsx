@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { formatDateTime } from '../../lib/format';
 import type { TFunction } from '../../lib/i18n';
 import { useTranslation } from '../../lib/i18n';
+import { Breakable } from '../ui/Breakable';
 
 export function subjectOf(t: TFunction, subject: string): string {
   return subject || t('quarantine.list.noSubject');
@@ -14,17 +15,26 @@ export function subjectOf(t: TFunction, subject: string): string {
 export function MessageCell({ subject, sender }: { subject: string; sender: string }) {
   return (
     <>
-      <Text size="sm" fw={600} lineClamp={1}>
+      <Text size="sm" fw={600} lineClamp={2} className="list-text-anywhere">
         {subject}
       </Text>
-      <Text size="xs" c="dimmed" lineClamp={1}>
-        {sender}
+      <Text size="xs" c="dimmed">
+        <Breakable text={sender} />
       </Text>
     </>
   );
 }
 
-/** The last cell of a row: Preview, then the row's own actions. */
+/** An address (or a domain) in a list: it wraps at its @ and dots. */
+export function AddressText({ address, size = 'sm' }: { address: string; size?: 'sm' | 'xs' }) {
+  return (
+    <Text size={size}>
+      <Breakable text={address} />
+    </Text>
+  );
+}
+
+/** A row's actions: Preview, then the row's own. */
 export function RowActions({
   subject,
   onPreview,
@@ -36,31 +46,39 @@ export function RowActions({
 }) {
   const { t } = useTranslation();
   return (
-    <Table.Td>
-      <Group gap={4} wrap="nowrap" justify="flex-end">
-        <Button
-          size="xs"
-          variant="subtle"
-          onClick={onPreview}
-          aria-label={t('quarantine.actions.previewOf', { subject })}
-        >
-          {t('quarantine.actions.preview')}
-        </Button>
-        {children}
-      </Group>
-    </Table.Td>
+    <>
+      <Button
+        size="xs"
+        variant="subtle"
+        onClick={onPreview}
+        aria-label={t('quarantine.actions.previewOf', { subject })}
+      >
+        {t('quarantine.actions.preview')}
+      </Button>
+      {children}
+    </>
   );
 }
 
-/** A cell with a date and time of the API. */
-export function DateCell({ iso }: { iso: string }) {
+/** A date and time of the API: the date and the time each kept whole, on two lines where the column is narrow. */
+export function DateText({ iso }: { iso: string }) {
   const { i18n } = useTranslation();
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return <Text size="sm">{iso}</Text>;
+  const day = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(date);
+  const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(date);
+  return (
+    <Text size="sm" component="time" dateTime={iso} title={formatDateTime(iso, i18n.language)}>
+      <span className="nowrap">{day},</span> <span className="nowrap">{time}</span>
+    </Text>
+  );
+}
+
+/** A table cell with a date and time of the API (tables that are not a list of ListTable). */
+export function DateCell({ iso }: { iso: string }) {
   return (
     <Table.Td>
-      {/* One line: the table scrolls sideways on a phone rather than stacking a date on three lines. */}
-      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-        {formatDateTime(iso, i18n.language)}
-      </Text>
+      <DateText iso={iso} />
     </Table.Td>
   );
 }

@@ -1,6 +1,7 @@
-import { Group, NativeSelect, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { DATE_RANGE_PRESETS } from '@moat/contracts/list';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import type { RangeChoice } from './use-list-state';
 
@@ -94,7 +95,7 @@ function RangeFilter({ range }: { range: RangeControl }) {
   );
 }
 
-/** Above a list: the search field (subject, sender, recipient), the time range, the filters and the list's own buttons. */
+/** Above a list: the search field (subject, sender, recipient), the time range, the filters and the list's own buttons. On a phone the filters fold under a button, so the list itself is in view. */
 export function ListToolbar({
   search,
   onSearchChange,
@@ -112,17 +113,23 @@ export function ListToolbar({
   actions?: ReactNode;
 }) {
   const { t } = useTranslation();
-  return (
-    <Group gap="sm" align="flex-end" wrap="wrap" role="search">
-      <TextInput
-        type="search"
-        label={t('quarantine.list.search')}
-        placeholder={searchPlaceholder ?? t('quarantine.list.searchPlaceholder')}
-        value={search}
-        onChange={(event) => onSearchChange(event.currentTarget.value)}
-        className="list-toolbar__search"
-        maxLength={200}
-      />
+  const narrow = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
+  const [unfolded, setUnfolded] = useState(false);
+  const panelId = useId();
+  const active = filters.filter((filter) => filter.value !== '').length + (range?.value ? 1 : 0);
+  const searchField = (
+    <TextInput
+      type="search"
+      label={t('quarantine.list.search')}
+      placeholder={searchPlaceholder ?? t('quarantine.list.searchPlaceholder')}
+      value={search}
+      onChange={(event) => onSearchChange(event.currentTarget.value)}
+      className="list-toolbar__search"
+      maxLength={200}
+    />
+  );
+  const filterFields = (
+    <>
       {range && <RangeFilter range={range} />}
       {filters.map((filter) =>
         filter.options ? (
@@ -139,6 +146,41 @@ export function ListToolbar({
           <TextFilter key={filter.name} filter={filter} />
         ),
       )}
+    </>
+  );
+  const hasFilters = filters.length > 0 || range !== undefined;
+  if (narrow && hasFilters) {
+    return (
+      <Stack gap="sm" role="search">
+        {searchField}
+        <Group gap="xs" wrap="wrap" justify="space-between">
+          <Button
+            size="sm"
+            variant="default"
+            onClick={() => setUnfolded((open) => !open)}
+            aria-expanded={unfolded}
+            aria-controls={unfolded ? panelId : undefined}
+          >
+            {active > 0 ? t('list.filtersActive', { count: active }) : t('list.filters')}
+          </Button>
+          {actions && (
+            <Group gap="xs" wrap="wrap">
+              {actions}
+            </Group>
+          )}
+        </Group>
+        {unfolded && (
+          <Group id={panelId} gap="sm" align="flex-end" wrap="wrap">
+            {filterFields}
+          </Group>
+        )}
+      </Stack>
+    );
+  }
+  return (
+    <Group gap="sm" align="flex-end" wrap="wrap" role="search">
+      {searchField}
+      {filterFields}
       {actions && (
         <Group gap="xs" ml="auto" wrap="wrap">
           {actions}

@@ -1,4 +1,4 @@
-import type { ExceptionKind, ExceptionList, ExceptionScope } from '@moat/contracts/exceptions';
+import type { ExceptionKind, ExceptionList, StoredExceptionScope } from '@moat/contracts/exceptions';
 import type { TranslationKey } from '../../lib/i18n';
 
 /** The words of each list, kind and page (literal keys, so the translation check sees them). */
@@ -15,7 +15,8 @@ export const KIND_LABEL: Record<ExceptionKind, TranslationKey> = {
   sha256: 'exceptions.kinds.sha256',
 };
 
-export const SCOPE_LABEL: Record<ExceptionScope, TranslationKey> = {
+/** Every page an entry may be filed under, those of engines this edition lacks included (older entries). */
+export const SCOPE_LABEL: Record<StoredExceptionScope, TranslationKey> = {
   all: 'exceptions.scopes.all',
   anti_phishing: 'exceptions.scopes.anti_phishing',
   anti_malware: 'exceptions.scopes.anti_malware',

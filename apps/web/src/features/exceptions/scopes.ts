@@ -7,14 +7,14 @@ export const EXCEPTIONS_PATH = `${ROUTES.configuration}/security-exceptions`;
 export const SCOPE_PATHS: Record<Exclude<ExceptionScope, 'all'>, string> = {
   anti_phishing: `${EXCEPTIONS_PATH}/anti-phishing`,
   anti_malware: `${EXCEPTIONS_PATH}/external/anti-malware`,
-  anomaly: `${EXCEPTIONS_PATH}/anomaly-exceptions`,
-  click_time: `${EXCEPTIONS_PATH}/clicktime-protection-list-management`,
   anti_spam: `${EXCEPTIONS_PATH}/spam-exceptions`,
   url_reputation: `${EXCEPTIONS_PATH}/external/url-reputation`,
-  dlp: `${EXCEPTIONS_PATH}/external/dlp`,
 };
 
-/** The page's scope: the Exceptions page itself lists every engine's entries ('all'). */
+/**
+ * The page's scope: the Exceptions page itself lists every engine's entries ('all'), and so does
+ * an address of a page this edition does not have (an old link to Anomaly, Click-Time or DLP).
+ */
 export function scopeOfPath(pathname: string): ExceptionScope {
   const path = pathname.replace(/\/+$/, '');
   for (const [scope, scopePath] of Object.entries(SCOPE_PATHS)) {
@@ -28,9 +28,6 @@ export const DEFAULT_KIND: Record<ExceptionScope, ExceptionKind> = {
   all: 'sender',
   anti_phishing: 'sender',
   anti_malware: 'sha256',
-  anomaly: 'sender',
-  click_time: 'url',
   anti_spam: 'domain',
   url_reputation: 'url',
-  dlp: 'sender',
 };

@@ -30,20 +30,27 @@ export const MAIL_ACTION_LABEL: Record<MailAction, TranslationKey> = {
   failed: 'mailExplorer.action.failed',
 };
 
+/** How a result reads: a pass, a failure, or neither. */
+export type AuthTone = 'good' | 'bad' | 'neutral';
+
 /** SPF, DKIM and DMARC results (RFC 8601); a result not listed here is shown as the server wrote it. */
-const AUTH_RESULTS = new Map<string, { label: TranslationKey; color: string }>([
-  ['pass', { label: 'mailExplorer.auth.pass', color: 'green' }],
-  ['fail', { label: 'mailExplorer.auth.fail', color: 'red' }],
-  ['softfail', { label: 'mailExplorer.auth.softfail', color: 'orange' }],
-  ['neutral', { label: 'mailExplorer.auth.neutral', color: 'gray' }],
-  ['none', { label: 'mailExplorer.auth.none', color: 'gray' }],
-  ['policy', { label: 'mailExplorer.auth.policy', color: 'orange' }],
-  ['temperror', { label: 'mailExplorer.auth.temperror', color: 'yellow' }],
-  ['permerror', { label: 'mailExplorer.auth.permerror', color: 'red' }],
+const AUTH_RESULTS = new Map<string, { label: TranslationKey; color: string; tone: AuthTone }>([
+  ['pass', { label: 'mailExplorer.auth.pass', color: 'green', tone: 'good' }],
+  ['fail', { label: 'mailExplorer.auth.fail', color: 'red', tone: 'bad' }],
+  ['softfail', { label: 'mailExplorer.auth.softfail', color: 'orange', tone: 'bad' }],
+  ['neutral', { label: 'mailExplorer.auth.neutral', color: 'gray', tone: 'neutral' }],
+  ['none', { label: 'mailExplorer.auth.none', color: 'gray', tone: 'neutral' }],
+  ['policy', { label: 'mailExplorer.auth.policy', color: 'orange', tone: 'bad' }],
+  ['temperror', { label: 'mailExplorer.auth.temperror', color: 'yellow', tone: 'neutral' }],
+  ['permerror', { label: 'mailExplorer.auth.permerror', color: 'red', tone: 'bad' }],
 ]);
 
-export function authResultOf(result: string): { label: TranslationKey | null; color: string } {
-  return AUTH_RESULTS.get(result.toLowerCase()) ?? { label: null, color: 'gray' };
+export function authResultOf(result: string): {
+  label: TranslationKey | null;
+  color: string;
+  tone: AuthTone;
+} {
+  return AUTH_RESULTS.get(result.toLowerCase()) ?? { label: null, color: 'gray', tone: 'neutral' };
 }
 
 /** What became of the delivery (the outbox), in words and colours. */

@@ -283,16 +283,17 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
     expect(sees({ features: { enableTrustedSenders: false } }, 'exceptions-anti-spam')).toBe(false);
   });
 
-  it('always shows admins the Anti-Malware, Anomaly, Click-Time, URL Reputation and DLP exceptions', () => {
+  it('always shows admins the Anti-Malware and URL Reputation exceptions', () => {
     const ctx = { user: { role: 'admin' as const }, apps: { apps: [], tools: [] } };
-    for (const id of [
-      'exceptions-anti-malware',
-      'exceptions-anomaly',
-      'exceptions-click-time',
-      'exceptions-url-reputation',
-      'exceptions-dlp',
-    ]) {
+    for (const id of ['exceptions-anti-malware', 'exceptions-url-reputation']) {
       expect(sees(ctx, id)).toBe(true);
+    }
+  });
+
+  it('has no exception page for an engine this edition lacks (Anomaly, Click-Time, DLP)', () => {
+    const ids = flattenNavItems().map((item) => item.id);
+    for (const id of ['exceptions-anomaly', 'exceptions-click-time', 'exceptions-dlp']) {
+      expect(ids).not.toContain(id);
     }
   });
 
@@ -502,11 +503,9 @@ describe('what each profile sees at the top level', () => {
 
 describe('navTrail', () => {
   it('finds the deepest item whose link matches the path', () => {
-    expect(navTrail('/configuration/security-exceptions/external/dlp').map((item) => item.id)).toEqual([
-      'configuration',
-      'security-exceptions',
-      'exceptions-dlp',
-    ]);
+    expect(
+      navTrail('/configuration/security-exceptions/external/url-reputation').map((item) => item.id),
+    ).toEqual(['configuration', 'security-exceptions', 'exceptions-url-reputation']);
   });
 
   it('keeps the section for a path below it that has no entry of its own', () => {

@@ -476,18 +476,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
             href: `${EXCEPTIONS}/external/anti-malware`,
           },
           {
-            id: 'exceptions-anomaly',
-            title: 'nav.items.anomaly',
-            icon: 'risk',
-            href: `${EXCEPTIONS}/anomaly-exceptions`,
-          },
-          {
-            id: 'exceptions-click-time',
-            title: 'nav.items.clickTime',
-            icon: 'events',
-            href: `${EXCEPTIONS}/clicktime-protection-list-management`,
-          },
-          {
             id: 'exceptions-anti-spam',
             title: 'nav.items.antiSpam',
             icon: 'mail',
@@ -499,12 +487,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
             title: 'nav.items.urlReputation',
             icon: 'shadowIt',
             href: `${EXCEPTIONS}/external/url-reputation`,
-          },
-          {
-            id: 'exceptions-dlp',
-            title: 'nav.items.dlp',
-            icon: 'dataType',
-            href: `${EXCEPTIONS}/external/dlp`,
           },
         ],
       },

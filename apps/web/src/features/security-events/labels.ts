@@ -1,4 +1,10 @@
-import type { EventSeverity, EventType, EventVerdict, POLICY_SOURCES } from '@moat/contracts/security-events';
+import type {
+  DecisionAction,
+  EventSeverity,
+  EventType,
+  EventVerdict,
+  POLICY_SOURCES,
+} from '@moat/contracts/security-events';
 import type { TranslationKey } from '../../lib/i18n';
 
 /** Words and colours of the Events screen's types, verdicts, severities and policy sources. */
@@ -57,7 +63,7 @@ export const POLICY_SOURCE_LABEL: Record<(typeof POLICY_SOURCES)[number], Transl
 };
 
 /** The actions a policy decision names (the gateway's, and an admin's releases). */
-export const DECISION_ACTION_LABEL: Record<string, TranslationKey> = {
+export const DECISION_ACTION_LABEL: Record<DecisionAction, TranslationKey> = {
   deliver: 'events.action.deliver',
   deliver_banner: 'events.action.deliver_banner',
   strip: 'events.action.strip',
@@ -69,11 +75,14 @@ export const DECISION_ACTION_LABEL: Record<string, TranslationKey> = {
   report_safe: 'events.action.report_safe',
 };
 
-/** A label of a closed list, or the server's own word for a value the list does not know. */
+/**
+ * A label of a closed list; a value the list does not know (an older or newer server's) is said
+ * without its underscores rather than as an identifier.
+ */
 export function labelOf<K extends string>(
   labels: Record<K, TranslationKey>,
   value: string,
   t: (key: TranslationKey) => string,
 ): string {
-  return Object.hasOwn(labels, value) ? t(labels[value as K]) : value;
+  return Object.hasOwn(labels, value) ? t(labels[value as K]) : value.replace(/_/g, ' ');
 }

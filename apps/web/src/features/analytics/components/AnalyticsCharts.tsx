@@ -15,6 +15,8 @@ import {
 import type { AnalyticsDashboard } from '@moat/contracts/analytics';
 import { useId } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { countAxis } from '../../../lib/chart-ticks';
+import { engineText } from '../../../lib/engine-words';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
 import { type DrillRange, mailExplorerHref, securityEventsHref } from '../drill-down';
@@ -70,8 +72,11 @@ export function VolumeChart<K extends string>({
   totals,
   filterOf,
   range,
+  caption,
 }: {
   title: string;
+  /** What the chart counts, over which period. */
+  caption?: string;
   data: AnalyticsDashboard;
   pick: (bucket: AnalyticsDashboard['volume'][number]) => Counts<K>;
   series: Record<K, { label: TranslationKey; color: string }>;
@@ -93,14 +98,20 @@ export function VolumeChart<K extends string>({
     ...pick(bucket),
   }));
   const number = new Intl.NumberFormat(i18n.language);
+  // The tallest stack sets the axis: even ticks up to it (0, 5, 10…), whole messages only.
+  const tallest = Math.max(
+    0,
+    ...rows.map((row) => keys.reduce((sum, key) => sum + Number(row[key] ?? 0), 0)),
+  );
   return (
-    <ChartCard title={title}>
+    <ChartCard title={title} description={caption}>
       <div aria-hidden="true">
         <BarChart
           h={240}
           data={rows}
           dataKey="label"
           type="stacked"
+          yAxisProps={countAxis(tallest)}
           barChartProps={NOT_FOCUSABLE}
           withLegend
           legendProps={{ verticalAlign: 'bottom' }}
@@ -214,16 +225,19 @@ export function TopTable({
 export function EnginesChart({
   engines,
   range,
+  caption,
 }: {
   engines: AnalyticsDashboard['engines'];
   range: DrillRange;
+  caption?: string;
 }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const number = new Intl.NumberFormat(i18n.language);
   const title = t('analytics.engines');
+  const named = engines.map((row) => ({ ...row, name: engineText(row.engine, t, i18n.language) }));
   return (
-    <ChartCard title={title}>
+    <ChartCard title={title} description={caption}>
       {engines.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('analytics.noDetections')}
@@ -233,11 +247,12 @@ export function EnginesChart({
           <div aria-hidden="true">
             <BarChart
               h={Math.max(120, engines.length * 40)}
-              data={engines}
-              dataKey="engine"
+              data={named}
+              dataKey="name"
               orientation="vertical"
               barChartProps={NOT_FOCUSABLE}
-              yAxisProps={{ width: 110 }}
+              yAxisProps={{ width: 130 }}
+              xAxisProps={countAxis(Math.max(0, ...engines.map((row) => row.count)))}
               series={[{ name: 'count', label: t('analytics.columns.detections'), color: 'blue.6' }]}
               barProps={{
                 cursor: 'pointer',
@@ -259,11 +274,11 @@ export function EnginesChart({
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {engines.map((row) => (
+              {named.map((row) => (
                 <Table.Tr key={row.engine}>
                   <Table.Td>
                     <Anchor component={Link} to={securityEventsHref(range, row.engine)} size="sm">
-                      {row.engine}
+                      {row.name}
                     </Anchor>
                   </Table.Td>
                   <Table.Td ta="right">{number.format(row.count)}</Table.Td>
@@ -308,7 +323,7 @@ export function AuthRates({ auth }: { auth: AnalyticsDashboard['auth'] }) {
                 ]}
               />
               <div>
-                <Text fw={600}>
+                <Text fw={600} className="nowrap">
                   {name}: {total > 0 ? percent.format(share) : '—'}
                 </Text>
                 <Text size="sm" c="dimmed">

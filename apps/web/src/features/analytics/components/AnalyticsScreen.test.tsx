@@ -54,6 +54,16 @@ function buildDashboard(overrides: Partial<AnalyticsDashboard> = {}): AnalyticsD
     top_sender_domains: [{ domain: 'phish.example', count: 2 }],
     engines: [{ engine: 'clamav', count: 1 }],
     auth: { spf: { pass: 2, total: 3 }, dkim: { pass: 3, total: 3 }, dmarc: { pass: 0, total: 3 } },
+    summary: {
+      from: '2025-11-10T00:00:00.000Z',
+      to: '2025-11-12T00:00:00.000Z',
+      messages: 3,
+      not_clean: 2,
+      verdict: { ...verdicts, clean: 1, spam: 1, malware: 1 },
+      held: 2,
+      delivered_banner: 0,
+      attachments_removed: 0,
+    },
     ...overrides,
   };
 }
@@ -69,9 +79,15 @@ describe('Analytics Dashboard (/analytics/dashboard)', () => {
       // The first render loads the chart library's chunk.
       { timeout: 10_000 },
     );
-    // The last 7 days by default, counted back from now.
+    // The last 30 days by default (the Overview's period), counted back from now.
     const { from } = lastQuery(api.calls);
-    expect(Date.now() - Date.parse(from ?? '')).toBeGreaterThanOrEqual(7 * 24 * 3600_000 - 60_000);
+    expect(Date.now() - Date.parse(from ?? '')).toBeGreaterThanOrEqual(30 * 24 * 3600_000 - 60_000);
+    // The headline figures are the Overview's, each saying what it counts over which days.
+    const held = screen.getByRole('region', { name: 'Held on arrival' });
+    expect(within(held).getByText('2')).toBeInTheDocument();
+    expect(
+      within(held).getByText(/^Received from Nov 10, 2025 to Nov 11, 2025 and kept from the recipient/),
+    ).toBeInTheDocument();
     const rows = within(byVerdict).getAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
       'Day (UTC)CleanPhishingMalwareSpamSuspicious',
@@ -81,26 +97,26 @@ describe('Analytics Dashboard (/analytics/dashboard)', () => {
 
     expect(screen.getByRole('link', { name: 'Spam: 1 messages, open in Mail Explorer' })).toHaveAttribute(
       'href',
-      '/mail-explorer?range=7d&verdict=spam',
+      '/mail-explorer?range=30d&verdict=spam',
     );
     expect(
       screen.getByRole('link', { name: 'Quarantined: 2 messages, open in Mail Explorer' }),
-    ).toHaveAttribute('href', '/mail-explorer?range=7d&action=quarantined');
+    ).toHaveAttribute('href', '/mail-explorer?range=30d&action=quarantined');
     const recipients = screen.getByRole('table', { name: 'Top targeted recipients' });
     expect(within(recipients).getByRole('link', { name: 'bob@acme.test' })).toHaveAttribute(
       'href',
-      '/mail-explorer?q=bob%40acme.test&range=7d',
+      '/mail-explorer?q=bob%40acme.test&range=30d',
     );
     expect(within(recipients).getByText('2')).toBeInTheDocument();
     const domains = screen.getByRole('table', { name: 'Top blocked sender domains' });
     expect(within(domains).getByRole('link', { name: 'phish.example' })).toHaveAttribute(
       'href',
-      '/mail-explorer?q=%40phish.example&range=7d',
+      '/mail-explorer?q=%40phish.example&range=30d',
     );
     const engines = screen.getByRole('table', { name: 'Detections by engine' });
-    expect(within(engines).getByRole('link', { name: 'clamav' })).toHaveAttribute(
+    expect(within(engines).getByRole('link', { name: 'ClamAV' })).toHaveAttribute(
       'href',
-      '/security-events?engine=clamav&range=7d',
+      '/security-events?engine=clamav&range=30d',
     );
     expect(screen.getByText('SPF: 66.7%')).toBeInTheDocument();
     expect(screen.getByText('2 of 3 messages passed')).toBeInTheDocument();
@@ -121,10 +137,10 @@ describe('Analytics Dashboard (/analytics/dashboard)', () => {
       '/mail-explorer?q=evil%40phish.example&range=custom&from=2025-11-10&to=2025-11-11',
     );
 
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Time range' }), '30d');
-    await waitFor(() => expect(view.location()).toBe(`${PAGE}?range=30d`));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Time range' }), '7d');
+    await waitFor(() => expect(view.location()).toBe(`${PAGE}?range=7d`));
     await waitFor(() =>
-      expect(Date.now() - Date.parse(lastQuery(api.calls).from ?? '')).toBeGreaterThan(29 * 24 * 3600_000),
+      expect(Date.now() - Date.parse(lastQuery(api.calls).from ?? '')).toBeLessThan(8 * 24 * 3600_000),
     );
   }, 20_000);
 

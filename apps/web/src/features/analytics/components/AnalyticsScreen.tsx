@@ -20,16 +20,17 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { type RangeChoice, rangeQuery } from '../../../components/list/use-list-state';
 import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
-import { useTranslation } from '../../../lib/i18n';
+import { type TranslationKey, useTranslation } from '../../../lib/i18n';
 import { useAnalytics } from '../api/get-analytics';
 import { ACTION_SERIES, type DrillRange, VERDICT_SERIES } from '../drill-down';
 import { AuthRates, EnginesChart, TopTable, VolumeChart } from './AnalyticsCharts';
 
-const DEFAULT_RANGE: DateRangePreset = '7d';
+/** The Overview's period: without a choice, the dashboard shows the figures the Overview shows. */
+const DEFAULT_RANGE: DateRangePreset = '30d';
 const isRange = (value: string): value is Exclude<RangeChoice, ''> =>
   (DATE_RANGE_PRESETS as readonly string[]).includes(value) || value === 'custom';
 
-/** The dashboard's range, held in the address like the lists' (range, from, to), last 7 days by default. */
+/** The dashboard's range, held in the address like the lists' (range, from, to), last 30 days by default. */
 function useDashboardRange() {
   const [params, setParams] = useSearchParams();
   const raw = params.get('range') ?? '';
@@ -96,16 +97,19 @@ function RangePicker({ state }: { state: ReturnType<typeof useDashboardRange> })
   );
 }
 
-/** One headline number. */
-function Total({ label, value }: { label: string; value: number }) {
+/** One headline number, and what it counts. */
+function Total({ label, value, caption }: { label: string; value: number; caption: string }) {
   const { i18n } = useTranslation();
   return (
-    <Paper withBorder p="sm" radius="md">
-      <Text size="sm" c="dimmed">
+    <Paper withBorder p="sm" radius="md" component="section" aria-label={label}>
+      <Text size="sm" c="dimmed" fw={600}>
         {label}
       </Text>
       <Text fz="xl" fw={700}>
         {new Intl.NumberFormat(i18n.language).format(value)}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {caption}
       </Text>
     </Paper>
   );
@@ -117,7 +121,7 @@ function Total({ label, value }: { label: string; value: number }) {
  * chart opens Mail Explorer or Security Events filtered to what it shows.
  */
 export function AnalyticsScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const state = useDashboardRange();
   const answer = useAnalytics(state.query);
   const drill: DrillRange = { range: state.range, fromDay: state.fromDay, toDay: state.toDay };
@@ -151,19 +155,43 @@ export function AnalyticsScreen() {
       />
     );
   } else {
-    const notClean = data.totals.messages - data.totals.verdict.clean;
-    const held =
-      data.totals.action.quarantined + data.totals.action.quarantined_silent + data.totals.action.failed;
+    const { summary } = data;
+    const day = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
+    // The range ends just before `to`: its last day is the day of the last instant.
+    const period = t('analytics.period', {
+      from: day.format(new Date(summary.from)),
+      to: day.format(new Date(new Date(summary.to).getTime() - 1)),
+    });
+    const caption = (key: TranslationKey) => t(key, { period });
+    const bucket = t(data.bucket === 'hour' ? 'analytics.bucket.hour' : 'analytics.bucket.day');
     body = (
       <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
-          <Total label={t('analytics.totals.messages')} value={data.totals.messages} />
-          <Total label={t('analytics.totals.notClean')} value={notClean} />
-          <Total label={t('analytics.totals.held')} value={held} />
+        <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="sm">
+          <Total
+            label={t('mailSummary.messages')}
+            value={summary.messages}
+            caption={caption('mailSummary.messagesCaption')}
+          />
+          <Total
+            label={t('mailSummary.notClean')}
+            value={summary.not_clean}
+            caption={caption('mailSummary.notCleanCaption')}
+          />
+          <Total
+            label={t('mailSummary.held')}
+            value={summary.held}
+            caption={caption('mailSummary.heldCaption')}
+          />
+          <Total
+            label={t('mailSummary.deliveredBanner')}
+            value={summary.delivered_banner}
+            caption={caption('mailSummary.deliveredBannerCaption')}
+          />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
           <VolumeChart
             title={t('analytics.byVerdict')}
+            caption={t('analytics.byVerdictCaption', { period, bucket })}
             data={data}
             pick={(bucket) => bucket.verdict}
             series={VERDICT_SERIES}
@@ -173,6 +201,7 @@ export function AnalyticsScreen() {
           />
           <VolumeChart
             title={t('analytics.byAction')}
+            caption={t('analytics.byActionCaption', { period, bucket })}
             data={data}
             pick={(bucket) => bucket.action}
             series={ACTION_SERIES}
@@ -216,7 +245,11 @@ export function AnalyticsScreen() {
             }))}
             range={drill}
           />
-          <EnginesChart engines={data.engines} range={drill} />
+          <EnginesChart
+            engines={data.engines}
+            range={drill}
+            caption={t('analytics.enginesCaption', { period })}
+          />
           <AuthRates auth={data.auth} />
         </SimpleGrid>
       </Stack>

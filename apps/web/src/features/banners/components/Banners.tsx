@@ -7,7 +7,8 @@ import { WelcomeBanner } from './WelcomeBanner';
 import '../banners.css';
 
 /**
- * The welcome and learning banners (SPEC §2.4 "Banners", §4), in the lower right corner; not on
+ * The welcome and learning banners (SPEC §2.4 "Banners", §4), at the top of the page in its flow
+ * (never over the page's content); not on
  * screens narrower than BANNERS_MIN_WIDTH_PX. `learning` is given only while enableLearningMode is on.
  */
 export function Banners({

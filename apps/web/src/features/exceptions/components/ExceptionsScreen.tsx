@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import {
   EXCEPTION_KINDS,
@@ -10,14 +10,13 @@ import {
 import { useState } from 'react';
 import { useLocation } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
-import { DateCell } from '../../../components/list/ListParts';
+import { AddressText, DateText } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
-import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
+import { Breakable } from '../../../components/ui/Breakable';
 import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { messageKeyOf } from '../../../lib/error-messages';
-import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { useDeleteException } from '../api/delete-exception';
 import { useExceptions } from '../api/get-exceptions';
@@ -30,17 +29,17 @@ import { ImportExceptionsDialog } from './ImportExceptionsDialog';
 const DELETE_COLOR = 'red.9';
 
 function ExpiryCell({ entry }: { entry: ExceptionEntry }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   return (
-    <Table.Td>
+    <>
       {entry.expires_at === null ? (
         <Text size="sm" c="dimmed">
           {t('exceptions.never')}
         </Text>
       ) : (
-        <Group gap={6} wrap="nowrap">
+        <Group gap={6} wrap="wrap">
           <Text size="sm" td={entry.expired ? 'line-through' : undefined}>
-            {formatDateTime(entry.expires_at, i18n.language)}
+            <DateText iso={entry.expires_at} />
           </Text>
           {entry.expired && (
             <Badge color="gray" variant="outline" className="quarantine-badge">
@@ -49,7 +48,7 @@ function ExpiryCell({ entry }: { entry: ExceptionEntry }) {
           )}
         </Group>
       )}
-    </Table.Td>
+    </>
   );
 }
 
@@ -153,28 +152,17 @@ export function ExceptionsScreen() {
         caption={t('exceptions.caption')}
         emptyTitle={t('exceptions.emptyTitle')}
         emptyDescription={t('exceptions.emptyDescription')}
-        minWidth={1100}
-        head={
-          <>
-            <Table.Th>{t('exceptions.columns.list')}</Table.Th>
-            <SortableTh column="kind" label={t('exceptions.columns.kind')} {...sortable} />
-            <SortableTh column="value" label={t('exceptions.columns.value')} {...sortable} />
-            <Table.Th>{t('exceptions.columns.scope')}</Table.Th>
-            <Table.Th>{t('exceptions.columns.comment')}</Table.Th>
-            <Table.Th>{t('exceptions.columns.createdBy')}</Table.Th>
-            <SortableTh
-              column="created_at"
-              label={t('exceptions.columns.createdAt')}
-              firstDir="desc"
-              {...sortable}
-            />
-            <SortableTh column="expires_at" label={t('exceptions.columns.expiresAt')} {...sortable} />
-          </>
-        }
-      >
-        {(list.data?.items ?? []).map((entry) => (
-          <Table.Tr key={entry.id} data-expired={entry.expired || undefined}>
-            <Table.Td>
+        minWidth={960}
+        sortable={sortable}
+        rowKey={(entry) => entry.id}
+        rowProps={(entry) => ({ 'data-expired': entry.expired })}
+        columns={[
+          {
+            key: 'list',
+            label: t('exceptions.columns.list'),
+            width: '6rem',
+            card: 'badge',
+            cell: (entry) => (
               <Badge
                 color={entry.list === 'block' ? 'red' : 'green'}
                 variant="outline"
@@ -182,41 +170,83 @@ export function ExceptionsScreen() {
               >
                 {t(LIST_LABEL[entry.list])}
               </Badge>
-            </Table.Td>
-            <Table.Td>
-              <Text size="sm">{t(KIND_LABEL[entry.kind])}</Text>
-            </Table.Td>
-            <Table.Td className="quarantine-table__message">
-              <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                {entry.value}
+            ),
+          },
+          {
+            key: 'kind',
+            label: t('exceptions.columns.kind'),
+            sort: 'kind',
+            width: '7rem',
+            cell: (entry) => <Text size="sm">{t(KIND_LABEL[entry.kind])}</Text>,
+          },
+          {
+            key: 'value',
+            label: t('exceptions.columns.value'),
+            sort: 'value',
+            card: 'title',
+            cell: (entry) => (
+              <Text size="sm" ff="monospace" fw={600}>
+                <Breakable text={entry.value} />
               </Text>
-            </Table.Td>
-            <Table.Td>
-              <Text size="sm">{t(SCOPE_LABEL[entry.scope])}</Text>
-            </Table.Td>
-            <Table.Td className="quarantine-table__message">
-              <Text size="sm" lineClamp={2}>
-                {entry.comment}
+            ),
+          },
+          {
+            key: 'scope',
+            label: t('exceptions.columns.scope'),
+            width: '8rem',
+            cell: (entry) => <Text size="sm">{t(SCOPE_LABEL[entry.scope])}</Text>,
+          },
+          {
+            key: 'comment',
+            label: t('exceptions.columns.comment'),
+            width: '11rem',
+            cell: (entry) => (
+              <Text size="sm" lineClamp={3} className="list-text-anywhere">
+                {entry.comment || '—'}
               </Text>
-            </Table.Td>
-            <Table.Td>
-              <Text size="sm">{entry.created_by || '—'}</Text>
-            </Table.Td>
-            <DateCell iso={entry.created_at} />
-            <ExpiryCell entry={entry} />
-            <Table.Td>
-              <Button
-                size="xs"
-                variant="subtle"
-                onClick={() => setConfirming(entry)}
-                aria-label={t('exceptions.deleteOf', { value: entry.value })}
-              >
-                {t('exceptions.delete')}
-              </Button>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </ListTable>
+            ),
+          },
+          {
+            key: 'createdBy',
+            label: t('exceptions.columns.createdBy'),
+            width: '10rem',
+            cell: (entry) =>
+              entry.created_by === 'cli' || !entry.created_by ? (
+                <Text size="sm">
+                  {t(entry.created_by === 'cli' ? 'exceptions.byOperator' : 'exceptions.bySystem')}
+                </Text>
+              ) : (
+                <AddressText address={entry.created_by} />
+              ),
+          },
+          {
+            key: 'createdAt',
+            label: t('exceptions.columns.createdAt'),
+            sort: 'created_at',
+            firstDir: 'desc',
+            width: '6.5rem',
+            cell: (entry) => <DateText iso={entry.created_at} />,
+          },
+          {
+            key: 'expiresAt',
+            label: t('exceptions.columns.expiresAt'),
+            sort: 'expires_at',
+            width: '7rem',
+            cell: (entry) => <ExpiryCell entry={entry} />,
+          },
+        ]}
+        actionsWidth="5rem"
+        rowActions={(entry) => (
+          <Button
+            size="xs"
+            variant="subtle"
+            onClick={() => setConfirming(entry)}
+            aria-label={t('exceptions.deleteOf', { value: entry.value })}
+          >
+            {t('exceptions.delete')}
+          </Button>
+        )}
+      />
 
       <AddExceptionDialog
         opened={adding}

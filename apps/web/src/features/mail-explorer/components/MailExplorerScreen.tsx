@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, List, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, List, Stack, Text, VisuallyHidden } from '@mantine/core';
 import {
   DELIVERY_STATUSES,
   MAIL_ACTIONS,
@@ -11,10 +11,9 @@ import { messageTracePath, USER_INTERACTION_ROUTES } from '@moat/contracts/route
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
-import { DateCell, subjectOf } from '../../../components/list/ListParts';
+import { AddressText, DateText, subjectOf } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
-import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
 import { formatBytes } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
@@ -29,9 +28,6 @@ import {
   type MailVerdict,
 } from '../labels';
 
-/** The columns of a row, the details button included: the details row spans them all. */
-const COLUMNS = 11;
-
 function VerdictBadge({ verdict }: { verdict: MailVerdict }) {
   const { t } = useTranslation();
   return (
@@ -41,16 +37,55 @@ function VerdictBadge({ verdict }: { verdict: MailVerdict }) {
   );
 }
 
-/** One SPF, DKIM or DMARC result. */
-function AuthCell({ result }: { result: string }) {
+/** SPF, DKIM and DMARC in one compact column: "SPF pass · DKIM pass · DMARC fail", a failure marked. */
+function AuthResults({ entry }: { entry: MailLogEntry }) {
   const { t } = useTranslation();
-  const { label, color } = authResultOf(result);
+  const checks = [
+    ['spf', t('mailExplorer.columns.spf'), entry.spf],
+    ['dkim', t('mailExplorer.columns.dkim'), entry.dkim],
+    ['dmarc', t('mailExplorer.columns.dmarc'), entry.dmarc],
+  ] as const;
   return (
-    <Table.Td>
-      <Badge variant="light" color={color} className="quarantine-badge">
-        {label ? t(label) : result}
+    <Text size="xs" className="auth-results">
+      {checks.map(([key, name, result], index) => {
+        const { label, tone } = authResultOf(result);
+        return (
+          <span key={key}>
+            {index > 0 && <span aria-hidden="true"> · </span>}
+            <span className="nowrap">
+              {name}{' '}
+              <span className="auth-result" data-tone={tone}>
+                {label ? t(label) : result}
+              </span>
+            </span>
+            {index < checks.length - 1 && <VisuallyHidden>,</VisuallyHidden>}
+          </span>
+        );
+      })}
+    </Text>
+  );
+}
+
+/** What the gateway did, and what became of the delivery under it. */
+function OutcomeCell({ entry, subject }: { entry: MailLogEntry; subject: string }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={4} align="flex-start">
+      <Text size="sm">{t(MAIL_ACTION_LABEL[entry.action])}</Text>
+      <Badge variant="light" color={DELIVERY_COLOR[entry.delivery]} className="quarantine-badge">
+        {t(DELIVERY_LABEL[entry.delivery])}
       </Badge>
-    </Table.Td>
+      {entry.quarantine_message_id && (
+        <Anchor
+          component={Link}
+          to={USER_INTERACTION_ROUTES.quarantineItems}
+          size="xs"
+          aria-label={t('mailExplorer.heldLinkOf', { subject })}
+        >
+          {t('mailExplorer.heldLink')}
+        </Anchor>
+      )}
+    </Stack>
   );
 }
 
@@ -96,97 +131,6 @@ function MailDetails({ entry }: { entry: MailLogEntry }) {
         <dd>{new Intl.NumberFormat(i18n.language).format(entry.attachments)}</dd>
       </div>
     </dl>
-  );
-}
-
-function MailRow({
-  entry,
-  expanded,
-  onToggle,
-}: {
-  entry: MailLogEntry;
-  expanded: boolean;
-  onToggle: () => void;
-}) {
-  const { t } = useTranslation();
-  const subject = subjectOf(t, entry.subject);
-  const detailsId = `mail-details-${entry.id}`;
-  return (
-    <>
-      <Table.Tr>
-        <DateCell iso={entry.received_at} />
-        <Table.Td className="quarantine-table__message">
-          <Text size="sm" lineClamp={1}>
-            {entry.sender_name || entry.sender}
-          </Text>
-          {entry.sender_name && (
-            <Text size="xs" c="dimmed" lineClamp={1}>
-              {entry.sender}
-            </Text>
-          )}
-        </Table.Td>
-        <Table.Td>
-          <Text size="sm">{entry.recipient}</Text>
-        </Table.Td>
-        <Table.Td className="quarantine-table__message">
-          <Text size="sm" fw={600} lineClamp={2}>
-            {subject}
-          </Text>
-        </Table.Td>
-        <Table.Td>
-          <VerdictBadge verdict={entry.verdict} />
-        </Table.Td>
-        <Table.Td>
-          <Text size="sm">{t(MAIL_ACTION_LABEL[entry.action])}</Text>
-          {entry.quarantine_message_id && (
-            <Anchor
-              component={Link}
-              to={USER_INTERACTION_ROUTES.quarantineItems}
-              size="xs"
-              aria-label={t('mailExplorer.heldLinkOf', { subject })}
-            >
-              {t('mailExplorer.heldLink')}
-            </Anchor>
-          )}
-        </Table.Td>
-        <Table.Td>
-          <Badge variant="light" color={DELIVERY_COLOR[entry.delivery]} className="quarantine-badge">
-            {t(DELIVERY_LABEL[entry.delivery])}
-          </Badge>
-        </Table.Td>
-        <AuthCell result={entry.spf} />
-        <AuthCell result={entry.dkim} />
-        <AuthCell result={entry.dmarc} />
-        <Table.Td>
-          <Anchor
-            component={Link}
-            to={messageTracePath(entry.id)}
-            size="sm"
-            mr="xs"
-            aria-label={t('mailExplorer.traceLinkOf', { subject })}
-          >
-            {t('mailExplorer.traceLink')}
-          </Anchor>
-          <Button
-            size="xs"
-            variant={expanded ? 'light' : 'subtle'}
-            onClick={onToggle}
-            aria-expanded={expanded}
-            aria-controls={expanded ? detailsId : undefined}
-            aria-label={t('mailExplorer.detailsOf', { subject })}
-          >
-            {t('mailExplorer.showDetails')}
-          </Button>
-        </Table.Td>
-      </Table.Tr>
-      {expanded && (
-        <Table.Tr id={detailsId}>
-          <Table.Td colSpan={COLUMNS}>
-            <MailDetails entry={entry} />
-          </Table.Td>
-        </Table.Tr>
-      )}
-    </>
   );
 }
 
@@ -275,36 +219,114 @@ export function MailExplorerScreen() {
         caption={t('mailExplorer.caption')}
         emptyTitle={t('mailExplorer.emptyTitle')}
         emptyDescription={t('mailExplorer.emptyDescription')}
-        minWidth={1300}
-        head={
-          <>
-            <SortableTh
-              column="received_at"
-              label={t('mailExplorer.columns.received')}
-              firstDir="desc"
-              {...sortable}
-            />
-            <SortableTh column="sender" label={t('mailExplorer.columns.from')} {...sortable} />
-            <SortableTh column="recipient" label={t('mailExplorer.columns.to')} {...sortable} />
-            <SortableTh column="subject" label={t('mailExplorer.columns.subject')} {...sortable} />
-            <SortableTh column="verdict" label={t('mailExplorer.columns.verdict')} {...sortable} />
-            <Table.Th>{t('mailExplorer.columns.action')}</Table.Th>
-            <Table.Th>{t('mailExplorer.columns.delivery')}</Table.Th>
-            <Table.Th>{t('mailExplorer.columns.spf')}</Table.Th>
-            <Table.Th>{t('mailExplorer.columns.dkim')}</Table.Th>
-            <Table.Th>{t('mailExplorer.columns.dmarc')}</Table.Th>
-          </>
+        minWidth={1040}
+        sortable={sortable}
+        rowKey={(entry) => entry.id}
+        columns={[
+          {
+            key: 'received',
+            label: t('mailExplorer.columns.received'),
+            sort: 'received_at',
+            firstDir: 'desc',
+            width: '6.5rem',
+            cell: (entry) => <DateText iso={entry.received_at} />,
+          },
+          {
+            key: 'from',
+            label: t('mailExplorer.columns.from'),
+            sort: 'sender',
+            width: '10rem',
+            cell: (entry) => (
+              <>
+                {entry.sender_name && (
+                  <Text size="sm" lineClamp={2} className="list-text-anywhere">
+                    {entry.sender_name}
+                  </Text>
+                )}
+                <AddressText address={entry.sender} size={entry.sender_name ? 'xs' : 'sm'} />
+              </>
+            ),
+          },
+          {
+            key: 'to',
+            label: t('mailExplorer.columns.to'),
+            sort: 'recipient',
+            width: '9.5rem',
+            cell: (entry) => <AddressText address={entry.recipient} />,
+          },
+          {
+            key: 'subject',
+            label: t('mailExplorer.columns.subject'),
+            sort: 'subject',
+            card: 'title',
+            cell: (entry) => (
+              <Text size="sm" fw={600} lineClamp={2} className="list-text-anywhere">
+                {subjectOf(t, entry.subject)}
+              </Text>
+            ),
+            cardCell: (entry) => (
+              <Text size="sm" fw={600} className="list-text-anywhere">
+                {subjectOf(t, entry.subject)}
+              </Text>
+            ),
+          },
+          {
+            key: 'verdict',
+            label: t('mailExplorer.columns.verdict'),
+            sort: 'verdict',
+            width: '7rem',
+            card: 'badge',
+            cell: (entry) => <VerdictBadge verdict={entry.verdict} />,
+          },
+          {
+            key: 'action',
+            label: t('mailExplorer.columns.action'),
+            width: '9.5rem',
+            cell: (entry) => <OutcomeCell entry={entry} subject={subjectOf(t, entry.subject)} />,
+          },
+          {
+            key: 'auth',
+            label: t('mailExplorer.columns.authentication'),
+            width: '7.5rem',
+            cell: (entry) => <AuthResults entry={entry} />,
+          },
+        ]}
+        actionsWidth="6.5rem"
+        rowActions={(entry) => {
+          const subject = subjectOf(t, entry.subject);
+          const open = expanded.has(entry.id);
+          return (
+            <>
+              <Button
+                component={Link}
+                to={messageTracePath(entry.id)}
+                size="xs"
+                variant="light"
+                aria-label={t('mailExplorer.traceLinkOf', { subject })}
+              >
+                {t('mailExplorer.traceLink')}
+              </Button>
+              <Button
+                size="xs"
+                variant={open ? 'light' : 'subtle'}
+                onClick={() => toggle(entry.id)}
+                aria-expanded={open}
+                aria-controls={open ? `mail-details-${entry.id}` : undefined}
+                aria-label={t('mailExplorer.detailsOf', { subject })}
+              >
+                {t('mailExplorer.showDetails')}
+              </Button>
+            </>
+          );
+        }}
+        details={(entry) =>
+          expanded.has(entry.id) ? (
+            <div id={`mail-details-${entry.id}`}>
+              <MailDetails entry={entry} />
+            </div>
+          ) : null
         }
-      >
-        {(list.data?.items ?? []).map((entry) => (
-          <MailRow
-            key={entry.id}
-            entry={entry}
-            expanded={expanded.has(entry.id)}
-            onToggle={() => toggle(entry.id)}
-          />
-        ))}
-      </ListTable>
+      />
     </Stack>
   );
 }

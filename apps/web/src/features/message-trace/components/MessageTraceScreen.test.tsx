@@ -101,7 +101,7 @@ describe('Message trace (/mail-explorer/message)', () => {
     );
     const auth = screen.getByRole('region', { name: 'Authentication' });
     expect(within(auth).getByText(/designates 1\.2\.3\.4 as permitted sender/)).toBeInTheDocument();
-    expect(within(auth).getByText('Fail')).toBeInTheDocument();
+    expect(within(auth).getByText('fail')).toBeInTheDocument();
     const timeline = screen.getByRole('region', { name: 'Timeline' });
     expect(within(timeline).getByText('Received from 1.2.3.4')).toBeInTheDocument();
     expect(within(timeline).getByText('clamav: malware')).toBeInTheDocument();
@@ -178,7 +178,7 @@ describe('Message trace (/mail-explorer/message)', () => {
     expect(within(section).getByText('suspicious from 4, spam from 6')).toBeInTheDocument();
     expect(within(section).getByText('rspamd: +2.5')).toBeInTheDocument();
     expect(
-      within(section).getByText('Moat: +4, counted × 0.25 beside the other engines'),
+      within(section).getByText("Moat's spam filter: +4, counted × 0.25 beside the other engines"),
     ).toBeInTheDocument();
     expect(
       within(section).getByText('A link goes to a bare IP address instead of a name'),

@@ -1,14 +1,9 @@
 import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { SpamExplanation } from '@moat/contracts/message-trace';
 import type { SpamLabel } from '@moat/contracts/spam-learning';
+import { engineText } from '../../../lib/engine-words';
 import { useTranslation } from '../../../lib/i18n';
 import { useLearnMessage } from '../api/learn-message';
-
-const ENGINE_NAME: Record<string, string> = {
-  moat_spam: 'Moat',
-  rspamd: 'rspamd',
-  spamassassin: 'SpamAssassin',
-};
 
 const points = (n: number, lang: string) =>
   `${n > 0 ? '+' : ''}${n.toLocaleString(lang, { maximumFractionDigits: 2 })}`;
@@ -63,7 +58,7 @@ export function SpamScoreSection({
             <Stack key={engine.engine} gap={6} data-engine={engine.engine}>
               <Text size="sm" fw={600}>
                 {t(engine.weight === 1 ? 'trace.spam.engine' : 'trace.spam.engineWeighted', {
-                  engine: ENGINE_NAME[engine.engine] ?? engine.engine,
+                  engine: engineText(engine.engine, t, lang),
                   score: points(engine.score, lang),
                   weight: engine.weight.toLocaleString(lang),
                 })}

@@ -1,14 +1,14 @@
-import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Stack, Text } from '@mantine/core';
 import { ATTACHMENT_SORTS, USER_INTERACTION_API } from '@moat/contracts/phishing-reports';
 import { ATTACHMENT_STATES } from '@moat/contracts/quarantine-admin';
 import { heldMessageTracePath } from '@moat/contracts/routes';
 import { Link } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
-import { DateCell, MessageCell, subjectOf } from '../../../components/list/ListParts';
+import { AddressText, DateText, MessageCell, subjectOf } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
-import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
+import { Breakable } from '../../../components/ui/Breakable';
 import { formatBytes } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { useModifiedAttachments } from '../api/get-modified-attachments';
@@ -66,72 +66,83 @@ export function ModifiedAttachmentsScreen() {
         emptyTitle={t('userInteraction.attachments.emptyTitle')}
         emptyDescription={t('userInteraction.attachments.emptyDescription')}
         minWidth={960}
-        head={
-          <>
-            <SortableTh
-              column="received_at"
-              label={t('userInteraction.attachments.columns.received')}
-              firstDir="desc"
-              {...sortable}
-            />
-            <SortableTh
-              column="filename"
-              label={t('userInteraction.attachments.columns.attachment')}
-              {...sortable}
-            />
-            <SortableTh
-              column="recipient"
-              label={t('userInteraction.attachments.columns.recipient')}
-              {...sortable}
-            />
-            <Table.Th>{t('userInteraction.attachments.columns.message')}</Table.Th>
-            <Table.Th>{t('userInteraction.attachments.columns.verdict')}</Table.Th>
-            <Table.Th>{t('userInteraction.attachments.columns.state')}</Table.Th>
-            <Table.Th>{t('userInteraction.attachments.columns.restore')}</Table.Th>
-          </>
-        }
-      >
-        {(list.data?.items ?? []).map((a) => (
-          <Table.Tr key={a.id}>
-            <DateCell iso={a.received_at} />
-            <Table.Td>
-              <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                {a.filename}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {a.content_type} · {formatBytes(a.size, i18n.language)}
-              </Text>
-            </Table.Td>
-            <Table.Td>
-              <Text size="sm">{a.recipient}</Text>
-            </Table.Td>
-            <Table.Td className="quarantine-table__message">
-              <MessageCell subject={subjectOf(t, a.subject)} sender={a.sender} />
-            </Table.Td>
-            <Table.Td>
-              <Text size="sm">{t(`mailExplorer.verdict.${a.verdict}`)}</Text>
-            </Table.Td>
-            <Table.Td>
-              <Text size="sm">{t(`userInteraction.attachments.state.${a.state}`)}</Text>
-            </Table.Td>
-            <Table.Td>
+        sortable={sortable}
+        rowKey={(a) => a.id}
+        columns={[
+          {
+            key: 'received',
+            label: t('userInteraction.attachments.columns.received'),
+            sort: 'received_at',
+            firstDir: 'desc',
+            width: '6.5rem',
+            cell: (a) => <DateText iso={a.received_at} />,
+          },
+          {
+            key: 'attachment',
+            label: t('userInteraction.attachments.columns.attachment'),
+            sort: 'filename',
+            width: '12rem',
+            card: 'title',
+            cell: (a) => (
+              <>
+                <Text size="sm" fw={600}>
+                  <Breakable text={a.filename} />
+                </Text>
+                <Text size="xs" c="dimmed">
+                  <Breakable text={a.content_type} /> · {formatBytes(a.size, i18n.language)}
+                </Text>
+              </>
+            ),
+          },
+          {
+            key: 'recipient',
+            label: t('userInteraction.attachments.columns.recipient'),
+            sort: 'recipient',
+            width: '10rem',
+            cell: (a) => <AddressText address={a.recipient} />,
+          },
+          {
+            key: 'message',
+            label: t('userInteraction.attachments.columns.message'),
+            cell: (a) => <MessageCell subject={subjectOf(t, a.subject)} sender={a.sender} />,
+          },
+          {
+            key: 'verdict',
+            label: t('userInteraction.attachments.columns.verdict'),
+            width: '6.5rem',
+            card: 'badge',
+            cell: (a) => <Text size="sm">{t(`mailExplorer.verdict.${a.verdict}`)}</Text>,
+          },
+          {
+            key: 'state',
+            label: t('userInteraction.attachments.columns.state'),
+            width: '7rem',
+            cell: (a) => <Text size="sm">{t(`userInteraction.attachments.state.${a.state}`)}</Text>,
+          },
+          {
+            key: 'restore',
+            label: t('userInteraction.attachments.columns.restore'),
+            width: '7.5rem',
+            card: 'badge',
+            cell: (a) => (
               <Badge variant="light" color={RESTORE_COLOR[a.restore_status]} className="quarantine-badge">
                 {t(`userInteraction.attachments.restore.${a.restore_status}`)}
               </Badge>
-            </Table.Td>
-            <Table.Td>
-              <Anchor
-                component={Link}
-                to={heldMessageTracePath(a.message_id)}
-                size="sm"
-                aria-label={t('trace.traceActionOf', { subject: subjectOf(t, a.subject) })}
-              >
-                {t('trace.traceAction')}
-              </Anchor>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </ListTable>
+            ),
+          },
+        ]}
+        actionsWidth="5.5rem"
+        rowActions={(a) => (
+          <Anchor
+            component={Link}
+            to={heldMessageTracePath(a.message_id)}
+            size="sm"
+            aria-label={t('trace.traceActionOf', { subject: subjectOf(t, a.subject) })}
+          >
+            {t('trace.traceAction')}
+          </Anchor>
+        )}
+      />
     </Stack>
   );
 }

@@ -64,11 +64,11 @@ describe("A plain user's Quarantined Items: their own held mail", () => {
     const user = userEvent.setup();
     const api = myApi();
     renderRoute(USER_INTERACTION_ROUTES.quarantineItems);
-    const table = await screen.findByRole('table', { name: 'Your held messages, scrolls sideways' });
+    const table = await screen.findByRole('table', { name: 'Your held messages' });
     const payloadRow = within(table).getByText('Payload').closest('tr')!;
     expect(within(payloadRow).getByText('Cannot be restored')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Preview Cheap watches' }));
+    await user.click(screen.getByRole('button', { name: 'Open Cheap watches' }));
     expect(await screen.findByText('Buy now')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Close' }));
 

@@ -1,8 +1,8 @@
-import { Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import type { MyMessage } from '@moat/contracts/my-quarantine';
 import { useState } from 'react';
-import { DateCell, MessageCell, PreviewDrawer, subjectOf } from '../../../components/list/ListParts';
+import { DateText, MessageCell, PreviewDrawer, subjectOf } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { ListToolbar } from '../../../components/list/ListToolbar';
 import { useListState } from '../../../components/list/use-list-state';
@@ -160,47 +160,56 @@ export function MyQuarantineScreen() {
         caption={t('myQuarantine.caption')}
         emptyTitle={t('myQuarantine.emptyTitle')}
         emptyDescription={t('myQuarantine.emptyDescription')}
-        minWidth={820}
-        head={
-          <>
-            <Table.Th>{t('myQuarantine.columns.message')}</Table.Th>
-            <Table.Th>{t('myQuarantine.columns.received')}</Table.Th>
-            <Table.Th>{t('myQuarantine.columns.verdict')}</Table.Th>
-            <Table.Th>{t('myQuarantine.columns.status')}</Table.Th>
-          </>
-        }
-      >
-        {(list.data?.items ?? []).map((m) => (
-          <Table.Tr key={m.id}>
-            <Table.Td className="quarantine-table__message">
+        minWidth={760}
+        rowKey={(m) => m.id}
+        columns={[
+          {
+            key: 'message',
+            label: t('myQuarantine.columns.message'),
+            card: 'title',
+            cell: (m) => (
               <MessageCell
                 subject={subjectOf(t, m.subject)}
                 sender={m.sender_name ? `${m.sender_name} <${m.sender}>` : m.sender}
               />
-            </Table.Td>
-            <DateCell iso={m.received_at} />
-            <Table.Td>
-              <VerdictBadge verdict={m.verdict} />
-            </Table.Td>
-            <Table.Td>
-              <StatusBadge status={m.restore.status} />
-            </Table.Td>
-            <Table.Td>
-              <Group gap={4} wrap="nowrap" justify="flex-end">
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  onClick={() => setPreviewing(m.id)}
-                  aria-label={t('myQuarantine.previewOf', { subject: subjectOf(t, m.subject) })}
-                >
-                  {t('myQuarantine.preview')}
-                </Button>
-                <RestoreAction m={m} onAsk={() => setAsking(m)} onDone={setStatus} />
-              </Group>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </ListTable>
+            ),
+          },
+          {
+            key: 'received',
+            label: t('myQuarantine.columns.received'),
+            width: '6.5rem',
+            cell: (m) => <DateText iso={m.received_at} />,
+          },
+          {
+            key: 'verdict',
+            label: t('myQuarantine.columns.verdict'),
+            width: '7rem',
+            card: 'badge',
+            cell: (m) => <VerdictBadge verdict={m.verdict} />,
+          },
+          {
+            key: 'status',
+            label: t('myQuarantine.columns.status'),
+            width: '8rem',
+            card: 'badge',
+            cell: (m) => <StatusBadge status={m.restore.status} />,
+          },
+        ]}
+        actionsWidth="9rem"
+        rowActions={(m) => (
+          <>
+            <Button
+              size="xs"
+              variant="subtle"
+              onClick={() => setPreviewing(m.id)}
+              aria-label={t('myQuarantine.previewOf', { subject: subjectOf(t, m.subject) })}
+            >
+              {t('myQuarantine.preview')}
+            </Button>
+            <RestoreAction m={m} onAsk={() => setAsking(m)} onDone={setStatus} />
+          </>
+        )}
+      />
       <PreviewDrawer opened={previewing !== null} onClose={() => setPreviewing(null)}>
         {previewing && (
           <Stack gap="md">

@@ -167,7 +167,7 @@ describe("A plain user's own allowed and blocked senders", () => {
     const user = userEvent.setup();
     const api = sendersApi();
     const section = await openSection();
-    await user.click(await screen.findByRole('button', { name: 'Preview Cheap watches' }));
+    await user.click(await screen.findByRole('button', { name: 'Open Cheap watches' }));
     expect(await screen.findByText('From deals@shop.test')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Block sender' }));
 

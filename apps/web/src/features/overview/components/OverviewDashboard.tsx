@@ -34,6 +34,8 @@ const VERDICT_LABEL = {
 
 interface Tile {
   label: TranslationKey;
+  /** What the figure counts, and over which period. */
+  caption: TranslationKey;
   value: number;
   /** The page the count comes from, and its title. */
   to: string;
@@ -42,40 +44,70 @@ interface Tile {
   breakdown?: Array<{ label: TranslationKey; value: number; to: string }>;
 }
 
-/** The Events list over the Overview's window (its counts cover the last 30 days), optionally filtered. */
-const eventsOf = (filters: Record<string, string> = {}) =>
-  `${ROUTES.securityEvents}?${new URLSearchParams({ ...filters, range: '30d' })}`;
+/** Mail Explorer over the Overview's period (its mail figures cover the last 30 days), optionally filtered. */
+const mailOf = (filters: Record<string, string> = {}) =>
+  `${ROUTES.mailExplorer}?${new URLSearchParams({ ...filters, range: '30d' })}`;
 
+/**
+ * The mail of the last 30 days, counted as the Analytics dashboard counts it (the same figures
+ * over the same period), then what waits now.
+ */
 function tiles(data: Overview): Tile[] {
+  const mail = data.mail_30d;
   return [
     {
+      label: 'mailSummary.messages',
+      caption: 'mailSummary.messagesCaption',
+      value: mail.messages,
+      to: mailOf(),
+      page: 'nav.items.mailExplorer',
+    },
+    {
+      label: 'mailSummary.notClean',
+      caption: 'mailSummary.notCleanCaption',
+      value: mail.not_clean,
+      to: mailOf(),
+      page: 'nav.items.mailExplorer',
+      breakdown: VERDICTS.map((verdict) => ({
+        label: VERDICT_LABEL[verdict],
+        value: mail.verdict[verdict],
+        to: mailOf({ verdict }),
+      })),
+    },
+    {
+      label: 'mailSummary.held',
+      caption: 'mailSummary.heldCaption',
+      value: mail.held,
+      to: mailOf(),
+      page: 'nav.items.mailExplorer',
+    },
+    {
+      label: 'mailSummary.deliveredBanner',
+      caption: 'mailSummary.deliveredBannerCaption',
+      value: mail.delivered_banner,
+      to: mailOf({ action: 'delivered_banner' }),
+      page: 'nav.items.mailExplorer',
+    },
+    {
       label: 'overview.quarantined',
+      caption: 'overview.quarantinedCaption',
       value: data.quarantined,
       to: USER_INTERACTION_ROUTES.quarantineItems,
       page: 'nav.items.quarantinedItems',
     },
     {
       label: 'overview.pendingRequests',
+      caption: 'overview.pendingRequestsCaption',
       value: data.pending_requests,
       to: USER_INTERACTION_ROUTES.restoreRequests,
       page: 'nav.items.restoreRequests',
     },
     {
       label: 'overview.restored30d',
+      caption: 'overview.restored30dCaption',
       value: data.restored_30d,
       to: USER_INTERACTION_ROUTES.restoreRequests,
       page: 'nav.items.restoreRequests',
-    },
-    {
-      label: 'overview.events30d',
-      value: data.events_30d.total,
-      to: eventsOf(),
-      page: 'nav.items.securityEvents',
-      breakdown: VERDICTS.map((verdict) => ({
-        label: VERDICT_LABEL[verdict],
-        value: data.events_30d[verdict],
-        to: eventsOf({ verdict }),
-      })),
     },
   ];
 }
@@ -92,6 +124,9 @@ function CountCard({ tile }: { tile: Tile }) {
         </Text>
         <Text fz={32} fw={700} lh={1.1}>
           {number(tile.value)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t(tile.caption, { period: t('mailSummary.last30Days') })}
         </Text>
         {tile.breakdown && (
           <Group gap="sm" wrap="wrap">

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Checkbox, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import {
   type PhishingReport,
@@ -9,10 +9,9 @@ import {
 } from '@moat/contracts/phishing-reports';
 import { useState } from 'react';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
-import { DateCell, MessageCell, subjectOf } from '../../../components/list/ListParts';
+import { AddressText, DateText, MessageCell, subjectOf } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
-import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
 import { useTranslation } from '../../../lib/i18n';
 import { decisionErrorText } from '../../quarantine/error-text';
@@ -171,42 +170,54 @@ export function PhishingReportsScreen() {
         emptyTitle={t('reports.emptyTitle')}
         emptyDescription={t('reports.emptyDescription')}
         minWidth={900}
-        head={
-          <>
-            <SortableTh
-              column="created_at"
-              label={t('reports.columns.reported')}
-              firstDir="desc"
-              {...sortable}
-            />
-            <SortableTh column="reporter" label={t('reports.columns.reporter')} {...sortable} />
-            <SortableTh column="subject" label={t('reports.columns.message')} {...sortable} />
-            <Table.Th>{t('reports.columns.kind')}</Table.Th>
-            <SortableTh column="status" label={t('reports.columns.status')} {...sortable} />
-          </>
-        }
-      >
-        {(list.data?.items ?? []).map((report) => {
-          const subject = subjectOf(t, report.subject);
-          return (
-            <Table.Tr key={report.id}>
-              <DateCell iso={report.created_at} />
-              <Table.Td>
-                <Text size="sm">{report.reporter}</Text>
-              </Table.Td>
-              <Table.Td className="quarantine-table__message">
-                <MessageCell subject={subject} sender={report.sender} />
-              </Table.Td>
-              <Table.Td>
-                <Badge
-                  variant="outline"
-                  color={report.kind === 'reported_phishing' ? 'red' : 'green'}
-                  className="quarantine-badge"
-                >
-                  {t(`reports.kind.${report.kind}`)}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
+        sortable={sortable}
+        rowKey={(report) => report.id}
+        columns={[
+          {
+            key: 'reported',
+            label: t('reports.columns.reported'),
+            sort: 'created_at',
+            firstDir: 'desc',
+            width: '6.5rem',
+            cell: (report) => <DateText iso={report.created_at} />,
+          },
+          {
+            key: 'reporter',
+            label: t('reports.columns.reporter'),
+            sort: 'reporter',
+            width: '10rem',
+            cell: (report) => <AddressText address={report.reporter} />,
+          },
+          {
+            key: 'message',
+            label: t('reports.columns.message'),
+            sort: 'subject',
+            card: 'title',
+            cell: (report) => <MessageCell subject={subjectOf(t, report.subject)} sender={report.sender} />,
+          },
+          {
+            key: 'kind',
+            label: t('reports.columns.kind'),
+            width: '9rem',
+            card: 'badge',
+            cell: (report) => (
+              <Badge
+                variant="outline"
+                color={report.kind === 'reported_phishing' ? 'red' : 'green'}
+                className="quarantine-badge"
+              >
+                {t(`reports.kind.${report.kind}`)}
+              </Badge>
+            ),
+          },
+          {
+            key: 'status',
+            label: t('reports.columns.status'),
+            sort: 'status',
+            width: '8rem',
+            card: 'badge',
+            cell: (report) => (
+              <>
                 <Badge variant="light" color={STATUS_COLOR[report.status]} className="quarantine-badge">
                   {t(`reports.status.${report.status}`)}
                 </Badge>
@@ -215,34 +226,38 @@ export function PhishingReportsScreen() {
                     {t('reports.blockedSender')}
                   </Text>
                 )}
-              </Table.Td>
-              <Table.Td>
-                {report.status === 'open' && (
-                  <Group gap={4} wrap="nowrap" justify="flex-end">
-                    <Button
-                      size="xs"
-                      color="red.9"
-                      onClick={() => setConfirming(report)}
-                      aria-label={t('reports.confirmOf', { subject })}
-                    >
-                      {t('reports.confirm')}
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      loading={dismiss.isPending && dismiss.variables?.id === report.id}
-                      onClick={() => onDismiss(report)}
-                      aria-label={t('reports.dismissOf', { subject })}
-                    >
-                      {t('reports.dismiss')}
-                    </Button>
-                  </Group>
-                )}
-              </Table.Td>
-            </Table.Tr>
+              </>
+            ),
+          },
+        ]}
+        actionsWidth="8rem"
+        rowActions={(report) => {
+          const subject = subjectOf(t, report.subject);
+          return (
+            report.status === 'open' && (
+              <>
+                <Button
+                  size="xs"
+                  color="red.9"
+                  onClick={() => setConfirming(report)}
+                  aria-label={t('reports.confirmOf', { subject })}
+                >
+                  {t('reports.confirm')}
+                </Button>
+                <Button
+                  size="xs"
+                  variant="default"
+                  loading={dismiss.isPending && dismiss.variables?.id === report.id}
+                  onClick={() => onDismiss(report)}
+                  aria-label={t('reports.dismissOf', { subject })}
+                >
+                  {t('reports.dismiss')}
+                </Button>
+              </>
+            )
           );
-        })}
-      </ListTable>
+        }}
+      />
 
       <ConfirmDialog
         report={confirming}

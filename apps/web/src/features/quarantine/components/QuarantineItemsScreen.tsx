@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Checkbox, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
 import { VERDICTS, type Verdict } from '@moat/contracts/quarantine';
 import type { MessageSummary } from '@moat/contracts/quarantine-admin';
 import { LISTED_MESSAGE_STATES, type ListedMessageState } from '@moat/contracts/quarantine-admin';
@@ -6,7 +6,8 @@ import { heldMessageTracePath } from '@moat/contracts/routes';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {
-  DateCell,
+  AddressText,
+  DateText,
   MessageCell,
   PreviewDrawer,
   RowActions,
@@ -170,10 +171,14 @@ export function QuarantineItemsScreen() {
         caption={t('quarantine.messages.caption')}
         emptyTitle={t('quarantine.messages.emptyTitle')}
         emptyDescription={t('quarantine.messages.emptyDescription')}
-        minWidth={900}
-        head={
-          <>
-            <Table.Th w={44}>
+        minWidth={1000}
+        rowKey={(message) => message.id}
+        rowProps={(message) => ({ selected: selected.includes(message.id) })}
+        columns={[
+          {
+            key: 'select',
+            label: t('quarantine.bulk.selectAll'),
+            header: (
               <Checkbox
                 aria-label={t('quarantine.bulk.selectAll')}
                 checked={allChecked}
@@ -181,77 +186,98 @@ export function QuarantineItemsScreen() {
                 disabled={pageIds.length === 0}
                 onChange={(event) => setSelected(event.currentTarget.checked ? pageIds : [])}
               />
-            </Table.Th>
-            <Table.Th>{t('quarantine.list.message')}</Table.Th>
-            <Table.Th>{t('quarantine.list.recipient')}</Table.Th>
-            <Table.Th>{t('quarantine.list.verdict')}</Table.Th>
-            <Table.Th>{t('quarantine.list.state')}</Table.Th>
-            <Table.Th>{t('quarantine.feedback.column')}</Table.Th>
-            <Table.Th>{t('quarantine.messages.attachments')}</Table.Th>
-            <Table.Th>{t('quarantine.messages.receivedAt')}</Table.Th>
-          </>
-        }
-      >
-        {items.map((message) => {
+            ),
+            width: '2.75rem',
+            card: 'lead',
+            cell: (message) => (
+              <Checkbox
+                aria-label={t('quarantine.bulk.selectRow', { subject: subjectOf(t, message.subject) })}
+                checked={selected.includes(message.id)}
+                onChange={(event) => toggle(message.id, event.currentTarget.checked)}
+              />
+            ),
+          },
+          {
+            key: 'message',
+            label: t('quarantine.list.message'),
+            card: 'title',
+            cell: (message) => (
+              <MessageCell subject={subjectOf(t, message.subject)} sender={message.sender} />
+            ),
+          },
+          {
+            key: 'recipient',
+            label: t('quarantine.list.recipient'),
+            width: '10rem',
+            cell: (message) => <AddressText address={message.recipient} />,
+          },
+          {
+            key: 'verdict',
+            label: t('quarantine.list.verdict'),
+            width: '7rem',
+            card: 'badge',
+            cell: (message) => <VerdictBadge verdict={message.verdict} />,
+          },
+          {
+            key: 'state',
+            label: t('quarantine.list.state'),
+            width: '7.5rem',
+            cell: (message) =>
+              message.processing_failed && message.state === 'quarantined' ? (
+                <Badge color="red" variant="light" tt="none">
+                  {t('quarantine.failed.badge')}
+                </Badge>
+              ) : (
+                <Text size="sm">{t(MESSAGE_STATE_LABEL[message.state])}</Text>
+              ),
+          },
+          {
+            key: 'feedback',
+            label: t('quarantine.feedback.column'),
+            width: '6rem',
+            cell: (message) => (
+              <Text size="sm">{message.feedback ? t(FEEDBACK_LABEL[message.feedback]) : '—'}</Text>
+            ),
+          },
+          {
+            key: 'attachments',
+            label: t('quarantine.messages.attachments'),
+            width: '6.5rem',
+            cell: (message) => (
+              <Text size="sm">
+                {t('quarantine.messages.attachmentCount', {
+                  count: message.attachments.length,
+                  size: formatBytes(message.size, i18n.language),
+                })}
+              </Text>
+            ),
+          },
+          {
+            key: 'received',
+            label: t('quarantine.messages.receivedAt'),
+            width: '6.5rem',
+            cell: (message) => <DateText iso={message.received_at} />,
+          },
+        ]}
+        actionsWidth="9rem"
+        rowActions={(message) => {
           const subject = subjectOf(t, message.subject);
           return (
-            <Table.Tr
-              key={message.id}
-              bg={selected.includes(message.id) ? 'var(--mantine-primary-color-light)' : undefined}
-            >
-              <Table.Td>
-                <Checkbox
-                  aria-label={t('quarantine.bulk.selectRow', { subject })}
-                  checked={selected.includes(message.id)}
-                  onChange={(event) => toggle(message.id, event.currentTarget.checked)}
-                />
-              </Table.Td>
-              <Table.Td className="quarantine-table__message">
-                <MessageCell subject={subject} sender={message.sender} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{message.recipient}</Text>
-              </Table.Td>
-              <Table.Td>
-                <VerdictBadge verdict={message.verdict} />
-              </Table.Td>
-              <Table.Td>
-                {message.processing_failed && message.state === 'quarantined' ? (
-                  <Badge color="red" variant="light" tt="none">
-                    {t('quarantine.failed.badge')}
-                  </Badge>
-                ) : (
-                  <Text size="sm">{t(MESSAGE_STATE_LABEL[message.state])}</Text>
-                )}
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{message.feedback ? t(FEEDBACK_LABEL[message.feedback]) : '—'}</Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">
-                  {t('quarantine.messages.attachmentCount', {
-                    count: message.attachments.length,
-                    size: formatBytes(message.size, i18n.language),
-                  })}
-                </Text>
-              </Table.Td>
-              <DateCell iso={message.received_at} />
-              <RowActions subject={subject} onPreview={() => setPreviewed(message)}>
-                <Button
-                  component={Link}
-                  to={heldMessageTracePath(message.id)}
-                  size="xs"
-                  variant="subtle"
-                  aria-label={t('trace.traceActionOf', { subject })}
-                >
-                  {t('trace.traceAction')}
-                </Button>
-                {releaseButton(message)}
-              </RowActions>
-            </Table.Tr>
+            <RowActions subject={subject} onPreview={() => setPreviewed(message)}>
+              <Button
+                component={Link}
+                to={heldMessageTracePath(message.id)}
+                size="xs"
+                variant="subtle"
+                aria-label={t('trace.traceActionOf', { subject })}
+              >
+                {t('trace.traceAction')}
+              </Button>
+              {releaseButton(message)}
+            </RowActions>
           );
-        })}
-      </ListTable>
+        }}
+      />
 
       <PreviewDrawer opened={preview !== null} onClose={() => setPreviewed(null)}>
         {preview && (

@@ -1,9 +1,10 @@
-import { Button, Checkbox, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
 import { RESTORE_STATUSES, type RestoreStatus } from '@moat/contracts/quarantine';
 import type { RestoreRequestItem } from '@moat/contracts/quarantine-admin';
 import { useState } from 'react';
 import {
-  DateCell,
+  AddressText,
+  DateText,
   MessageCell,
   PreviewDrawer,
   RowActions,
@@ -110,10 +111,14 @@ export function RestoreRequestsScreen() {
         caption={t('quarantine.requests.caption')}
         emptyTitle={t('quarantine.requests.emptyTitle')}
         emptyDescription={t('quarantine.requests.emptyDescription')}
-        minWidth={960}
-        head={
-          <>
-            <Table.Th w={44}>
+        minWidth={1000}
+        rowKey={(request) => request.id}
+        rowProps={(request) => ({ selected: selected.includes(request.id) })}
+        columns={[
+          {
+            key: 'select',
+            label: t('quarantine.list.selectAll'),
+            header: (
               <Checkbox
                 aria-label={t('quarantine.list.selectAll')}
                 checked={allChecked}
@@ -121,75 +126,94 @@ export function RestoreRequestsScreen() {
                 disabled={openIds.length === 0}
                 onChange={(event) => setSelected(event.currentTarget.checked ? openIds : [])}
               />
-            </Table.Th>
-            <Table.Th>{t('quarantine.list.message')}</Table.Th>
-            <Table.Th>{t('quarantine.list.recipient')}</Table.Th>
-            <Table.Th>{t('quarantine.requests.commentary')}</Table.Th>
-            <Table.Th>{t('quarantine.list.verdict')}</Table.Th>
-            <Table.Th>{t('quarantine.list.status')}</Table.Th>
-            <Table.Th>{t('quarantine.requests.requestedAt')}</Table.Th>
-          </>
-        }
-      >
-        {items.map((request) => {
+            ),
+            width: '2.75rem',
+            card: 'lead',
+            cell: (request) => (
+              <Checkbox
+                aria-label={t('quarantine.list.selectRow', {
+                  subject: subjectOf(t, request.message.subject),
+                })}
+                checked={selected.includes(request.id)}
+                disabled={!isOpen(request)}
+                onChange={(event) => toggle(request.id, event.currentTarget.checked)}
+              />
+            ),
+          },
+          {
+            key: 'message',
+            label: t('quarantine.list.message'),
+            card: 'title',
+            cell: (request) => (
+              <MessageCell subject={subjectOf(t, request.message.subject)} sender={request.message.sender} />
+            ),
+          },
+          {
+            key: 'recipient',
+            label: t('quarantine.list.recipient'),
+            width: '10rem',
+            cell: (request) => <AddressText address={request.requested_by} />,
+          },
+          {
+            key: 'commentary',
+            label: t('quarantine.requests.commentary'),
+            width: '12rem',
+            cell: (request) => (
+              <Text size="sm" lineClamp={3} className="list-text-anywhere">
+                {request.commentary}
+              </Text>
+            ),
+          },
+          {
+            key: 'verdict',
+            label: t('quarantine.list.verdict'),
+            width: '7rem',
+            card: 'badge',
+            cell: (request) => <VerdictBadge verdict={request.message.verdict} />,
+          },
+          {
+            key: 'status',
+            label: t('quarantine.list.status'),
+            width: '7rem',
+            card: 'badge',
+            cell: (request) => <StatusBadge status={request.status} />,
+          },
+          {
+            key: 'requested',
+            label: t('quarantine.requests.requestedAt'),
+            width: '6.5rem',
+            cell: (request) => <DateText iso={request.created_at} />,
+          },
+        ]}
+        actionsWidth="9rem"
+        rowActions={(request) => {
           const subject = subjectOf(t, request.message.subject);
           return (
-            <Table.Tr
-              key={request.id}
-              bg={selected.includes(request.id) ? 'var(--mantine-primary-color-light)' : undefined}
-            >
-              <Table.Td>
-                <Checkbox
-                  aria-label={t('quarantine.list.selectRow', { subject })}
-                  checked={selected.includes(request.id)}
-                  disabled={!isOpen(request)}
-                  onChange={(event) => toggle(request.id, event.currentTarget.checked)}
-                />
-              </Table.Td>
-              <Table.Td className="quarantine-table__message">
-                <MessageCell subject={subject} sender={request.message.sender} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{request.requested_by}</Text>
-              </Table.Td>
-              <Table.Td className="quarantine-table__commentary">
-                <Text size="sm" lineClamp={2}>
-                  {request.commentary}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <VerdictBadge verdict={request.message.verdict} />
-              </Table.Td>
-              <Table.Td>
-                <StatusBadge status={request.status} />
-              </Table.Td>
-              <DateCell iso={request.created_at} />
-              <RowActions subject={subject} onPreview={() => setPreviewed(request)}>
-                {isOpen(request) && (
-                  <>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => setDecision({ action: 'approve', ids: [request.id] })}
-                      aria-label={t('quarantine.actions.approveOf', { subject })}
-                    >
-                      {t('quarantine.actions.approve')}
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => setDecision({ action: 'decline', ids: [request.id] })}
-                      aria-label={t('quarantine.actions.declineOf', { subject })}
-                    >
-                      {t('quarantine.actions.decline')}
-                    </Button>
-                  </>
-                )}
-              </RowActions>
-            </Table.Tr>
+            <RowActions subject={subject} onPreview={() => setPreviewed(request)}>
+              {isOpen(request) && (
+                <>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() => setDecision({ action: 'approve', ids: [request.id] })}
+                    aria-label={t('quarantine.actions.approveOf', { subject })}
+                  >
+                    {t('quarantine.actions.approve')}
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() => setDecision({ action: 'decline', ids: [request.id] })}
+                    aria-label={t('quarantine.actions.declineOf', { subject })}
+                  >
+                    {t('quarantine.actions.decline')}
+                  </Button>
+                </>
+              )}
+            </RowActions>
           );
-        })}
-      </ListTable>
+        }}
+      />
 
       <PreviewDrawer opened={preview !== null} onClose={() => setPreviewed(null)}>
         {preview && (

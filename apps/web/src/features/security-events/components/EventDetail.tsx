@@ -18,6 +18,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Field } from '../../../components/ui/Field';
 import { TableScroll } from '../../../components/ui/TableScroll';
+import { engineText } from '../../../lib/engine-words';
 import { formatDateTime } from '../../../lib/format';
 import { ApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
@@ -62,7 +63,7 @@ function DetailBody({ detail }: { detail: SecurityEventDetail }) {
           <Field label={t('events.columns.severity')}>
             <SeverityBadge severity={event.severity} />
           </Field>
-          <Field label={t('events.detail.engine')}>{event.engine}</Field>
+          <Field label={t('events.detail.engine')}>{engineText(event.engine, t, i18n.language)}</Field>
           <Field label={t('events.detail.recipient')}>{event.recipient || '—'}</Field>
           <Field label={t('events.detail.sender')}>{event.sender || '—'}</Field>
           <Field label={t('events.detail.description')}>{event.description}</Field>
@@ -91,7 +92,7 @@ function DetailBody({ detail }: { detail: SecurityEventDetail }) {
                 {detail.findings.map((finding, index) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: findings have no id and may repeat
                   <Table.Tr key={index}>
-                    <Table.Td>{finding.engine}</Table.Td>
+                    <Table.Td>{engineText(finding.engine, t, i18n.language)}</Table.Td>
                     <Table.Td>
                       <VerdictBadge verdict={finding.verdict} />
                     </Table.Td>

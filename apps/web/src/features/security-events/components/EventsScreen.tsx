@@ -1,4 +1,4 @@
-import { Anchor, Stack, Table, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { ROUTES } from '@moat/contracts/routes';
 import {
   EVENT_SEVERITIES,
@@ -10,12 +10,11 @@ import {
 } from '@moat/contracts/security-events';
 import { Link, useLocation } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
-import { DateCell } from '../../../components/list/ListParts';
+import { AddressText, DateText } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
-import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
-import { useTranslation } from '../../../lib/i18n';
+import { type TFunction, useTranslation } from '../../../lib/i18n';
 import { useSecurityEvents } from '../api/get-security-events';
 import { EVENT_SEVERITY_LABEL, EVENT_TYPE_LABEL, EVENT_VERDICT_LABEL, labelOf } from '../labels';
 import { SeverityBadge, VerdictBadge } from './Badges';
@@ -28,49 +27,23 @@ function eventIdOf(pathname: string): string | null {
   return match ? match[1]! : null;
 }
 
-function EventRow({ event, back }: { event: SecurityEvent; back: string }) {
+const subjectOfEvent = (event: SecurityEvent, t: TFunction) =>
+  event.subject || event.description || t('events.noSubject');
+
+/** The subject (or, without one, the description), and the description under a subject. */
+function SubjectCell({ event, clamp }: { event: SecurityEvent; clamp: boolean }) {
   const { t } = useTranslation();
-  const subject = event.subject || event.description || t('events.noSubject');
   return (
-    <Table.Tr>
-      <DateCell iso={event.created_at} />
-      <Table.Td>
-        <Text size="sm">{labelOf(EVENT_TYPE_LABEL, event.type, t)}</Text>
-      </Table.Td>
-      <Table.Td>
-        <SeverityBadge severity={event.severity} />
-      </Table.Td>
-      <Table.Td>
-        <VerdictBadge verdict={event.verdict} />
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{event.recipient}</Text>
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{event.sender}</Text>
-      </Table.Td>
-      <Table.Td className="quarantine-table__message">
-        <Text size="sm" fw={600} lineClamp={2}>
-          {subject}
+    <>
+      <Text size="sm" fw={600} lineClamp={clamp ? 2 : undefined} className="list-text-anywhere">
+        {subjectOfEvent(event, t)}
+      </Text>
+      {event.subject && (
+        <Text size="xs" c="dimmed" lineClamp={clamp ? 2 : 3} className="list-text-anywhere">
+          {event.description}
         </Text>
-        {event.subject && (
-          <Text size="xs" c="dimmed" lineClamp={1}>
-            {event.description}
-          </Text>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Anchor
-          component={Link}
-          to={`${ROUTES.securityEvents}/${event.id}`}
-          state={{ back }}
-          size="sm"
-          aria-label={t('events.openOf', { subject })}
-        >
-          {t('events.open')}
-        </Anchor>
-      </Table.Td>
-    </Table.Tr>
+      )}
+    </>
   );
 }
 
@@ -158,28 +131,78 @@ function EventsList() {
         caption={t('events.caption')}
         emptyTitle={t('events.emptyTitle')}
         emptyDescription={t('events.emptyDescription')}
-        minWidth={1100}
-        head={
-          <>
-            <SortableTh column="created_at" label={t('events.columns.time')} firstDir="desc" {...sortable} />
-            <SortableTh column="type" label={t('events.columns.type')} {...sortable} />
-            <SortableTh
-              column="severity"
-              label={t('events.columns.severity')}
-              firstDir="desc"
-              {...sortable}
-            />
-            <SortableTh column="verdict" label={t('events.columns.verdict')} {...sortable} />
-            <SortableTh column="recipient" label={t('events.columns.recipient')} {...sortable} />
-            <SortableTh column="sender" label={t('events.columns.sender')} {...sortable} />
-            <Table.Th>{t('events.columns.subject')}</Table.Th>
-          </>
-        }
-      >
-        {(list.data?.items ?? []).map((event) => (
-          <EventRow key={event.id} event={event} back={location.search} />
-        ))}
-      </ListTable>
+        minWidth={960}
+        sortable={sortable}
+        rowKey={(event) => event.id}
+        columns={[
+          {
+            key: 'time',
+            label: t('events.columns.time'),
+            sort: 'created_at',
+            firstDir: 'desc',
+            width: '6.5rem',
+            cell: (event) => <DateText iso={event.created_at} />,
+          },
+          {
+            key: 'type',
+            label: t('events.columns.type'),
+            sort: 'type',
+            width: '8rem',
+            cell: (event) => <Text size="sm">{labelOf(EVENT_TYPE_LABEL, event.type, t)}</Text>,
+          },
+          {
+            key: 'severity',
+            label: t('events.columns.severity'),
+            sort: 'severity',
+            firstDir: 'desc',
+            width: '6rem',
+            card: 'badge',
+            cell: (event) => <SeverityBadge severity={event.severity} />,
+          },
+          {
+            key: 'verdict',
+            label: t('events.columns.verdict'),
+            sort: 'verdict',
+            width: '7rem',
+            card: 'badge',
+            cell: (event) => <VerdictBadge verdict={event.verdict} />,
+          },
+          {
+            key: 'recipient',
+            label: t('events.columns.recipient'),
+            sort: 'recipient',
+            width: '10rem',
+            cell: (event) => <AddressText address={event.recipient} />,
+          },
+          {
+            key: 'sender',
+            label: t('events.columns.sender'),
+            sort: 'sender',
+            width: '10rem',
+            cell: (event) => <AddressText address={event.sender} />,
+          },
+          {
+            key: 'subject',
+            label: t('events.columns.subject'),
+            card: 'title',
+            cell: (event) => <SubjectCell event={event} clamp />,
+            cardCell: (event) => <SubjectCell event={event} clamp={false} />,
+          },
+        ]}
+        actionsWidth="5.5rem"
+        rowActions={(event) => (
+          <Button
+            component={Link}
+            to={`${ROUTES.securityEvents}/${event.id}`}
+            state={{ back: location.search }}
+            size="xs"
+            variant="light"
+            aria-label={t('events.openOf', { subject: subjectOfEvent(event, t) })}
+          >
+            {t('events.open')}
+          </Button>
+        )}
+      />
     </Stack>
   );
 }

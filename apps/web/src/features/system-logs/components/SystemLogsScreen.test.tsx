@@ -25,19 +25,24 @@ describe('System Logs (/system-settings/system-logs)', () => {
       [`GET ${ENTRIES}`]: () => jsonResponse(200, { items: [ENTRY], total: 1 }),
     });
     renderRoute('/system-settings/system-logs');
-    const table = await screen.findByRole('table', { name: 'Audit log, scrolls sideways' });
-    const row = (await within(table).findByText('user.invite')).closest('tr')!;
+    const table = await screen.findByRole('table', { name: 'Audit log' });
+    // Every part in words: the action, the kind of target, what changed (never raw JSON).
+    const row = (await within(table).findByText('Invited a user')).closest('tr')!;
     expect(within(row).getByText('ana@acme.test')).toBeInTheDocument();
+    expect(within(row).getByText('User')).toBeInTheDocument();
     expect(within(row).getByText('kim@acme.test')).toBeInTheDocument();
     expect(within(row).getByText('198.51.100.7')).toBeInTheDocument();
-    expect(within(row).getByText(/role: user/)).toBeInTheDocument();
-    expect(within(row).getByText(/flags: \["hidden"\]/)).toBeInTheDocument();
+    expect(within(row).getByText('Role')).toBeInTheDocument();
+    expect(within(row).getByText('Flags')).toBeInTheDocument();
+    expect(within(row).getByText('hidden')).toBeInTheDocument();
+    expect(row.textContent).not.toMatch(/[{}[\]"]|user\.invite/);
     expect(screen.getByRole('link', { name: /Export CSV/ })).toBeInTheDocument();
 
-    await user.type(screen.getByRole('textbox', { name: 'Action' }), 'quarantine.{Enter}');
+    // The action filter offers the actions by their words.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Action' }), 'Released a held message');
     await waitFor(() => {
       const last = api.calls.filter((c) => c.url.pathname === ENTRIES).at(-1)!;
-      expect(last.url.searchParams.get('action')).toBe('quarantine.');
+      expect(last.url.searchParams.get('action')).toBe('quarantine.admin_release');
     });
   }, 30_000);
 
@@ -49,5 +54,35 @@ describe('System Logs (/system-settings/system-logs)', () => {
     renderRoute('/system-settings/system-logs');
     expect(await screen.findByText(/These are your own actions/)).toBeInTheDocument();
     expect(await screen.findByText('No entries')).toBeInTheDocument();
+  });
+
+  it('names an actor without an address by its kind, and hides a record id', async () => {
+    stubApi({
+      'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'admin' })),
+      [`GET ${ENTRIES}`]: () =>
+        jsonResponse(200, {
+          items: [
+            {
+              ...ENTRY,
+              actor_type: 'cli',
+              actor: 'cli',
+              action: 'quarantine.purge',
+              target_type: 'quarantine_message',
+              target_id: '0b6c2a52-8b1d-4f7e-9a0e-3c4d5e6f7a8b',
+              details: { reason: 'retention_expired', released: false },
+            },
+          ],
+          total: 1,
+        }),
+    });
+    renderRoute('/system-settings/system-logs');
+    const table = await screen.findByRole('table', { name: 'Audit log' });
+    const row = (await within(table).findByText('Deleted messages past their retention')).closest('tr')!;
+    expect(within(row).getByText('Operator command')).toBeInTheDocument();
+    expect(within(row).getByText('Held message')).toBeInTheDocument();
+    expect(within(row).getByText('retention expired')).toBeInTheDocument();
+    expect(within(row).getByText('No')).toBeInTheDocument();
+    expect(row.textContent).not.toContain('0b6c2a52');
+    expect(row.textContent).not.toMatch(/\bcli\b|_/);
   });
 });

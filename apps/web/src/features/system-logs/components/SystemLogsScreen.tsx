@@ -1,21 +1,107 @@
-import { Code, Stack, Table, Text } from '@mantine/core';
-import { AUDIT_ACTOR_TYPES, AUDIT_API, AUDIT_SORTS, type AuditEntry } from '@moat/contracts/audit';
+import { Stack, Text } from '@mantine/core';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_ACTOR_TYPES,
+  AUDIT_API,
+  AUDIT_SORTS,
+  type AuditAction,
+  type AuditEntry,
+  type AuditTargetType,
+} from '@moat/contracts/audit';
 import { useQuery } from '@tanstack/react-query';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
-import { DateCell } from '../../../components/list/ListParts';
+import { AddressText, DateText } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
-import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
-import { useTranslation } from '../../../lib/i18n';
+import { type TFunction, useTranslation } from '../../../lib/i18n';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { useAuditLog } from '../api/get-audit-log';
+import {
+  AUDIT_ACTION_LABEL,
+  AUDIT_DETAIL_LABEL,
+  AUDIT_TARGET_LABEL,
+  detailValue,
+  humanName,
+} from '../labels';
 
-/** What changed, as `key: value` pairs on one line each (the recorded details). */
-function detailsText(details: AuditEntry['details']): string {
-  return Object.entries(details)
-    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-    .join('\n');
+/** The actions of the filter, in the order of their words. */
+const ACTIONS_BY_WORDS = (t: TFunction) =>
+  [...AUDIT_ACTIONS].sort((a, b) => auditActionText(a, t).localeCompare(auditActionText(b, t)));
+
+/** An action in words; one this console does not know (an older or newer server) by its name. */
+export function auditActionText(action: string, t: TFunction): string {
+  return Object.hasOwn(AUDIT_ACTION_LABEL, action)
+    ? t(AUDIT_ACTION_LABEL[action as AuditAction])
+    : humanName(action);
+}
+
+/** Who acted: their address, or the kind of actor in words (Moat, an operator's command). */
+function ActorCell({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  const kind = t(`systemLogs.actorTypes.${entry.actor_type}`);
+  // Without an address the actor is only its kind ("user", "system", "cli"): said in words.
+  const address =
+    entry.actor && entry.actor !== entry.actor_type && entry.actor.includes('@') ? entry.actor : null;
+  return (
+    <>
+      {address ? <AddressText address={address} /> : <Text size="sm">{kind}</Text>}
+      {address && entry.actor_type !== 'user' && (
+        <Text size="xs" c="dimmed">
+          {kind}
+        </Text>
+      )}
+    </>
+  );
+}
+
+/** What was acted on, in words; the record's own id stays in the CSV export. */
+function TargetCell({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  if (!entry.target_type) {
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
+  }
+  const type = entry.target_type;
+  // A record's own id (a UUID, a number) means nothing to a reader; an address or a domain does.
+  const readable =
+    entry.target_id && !/^[0-9a-f-]{8,}$|^[0-9]+$/i.test(entry.target_id) ? entry.target_id : null;
+  return (
+    <>
+      <Text size="sm" title={readable ? undefined : (entry.target_id ?? undefined)}>
+        {Object.hasOwn(AUDIT_TARGET_LABEL, type)
+          ? t(AUDIT_TARGET_LABEL[type as AuditTargetType])
+          : humanName(type)}
+      </Text>
+      {readable && <AddressText address={readable} size="xs" />}
+    </>
+  );
+}
+
+/** What changed, one "name: value" line each, in words. */
+function DetailsCell({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  const lines = Object.entries(entry.details);
+  if (lines.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
+  }
+  return (
+    <dl className="audit-details">
+      {lines.map(([name, value]) => (
+        <div key={name} className="audit-details__line">
+          <dt>{Object.hasOwn(AUDIT_DETAIL_LABEL, name) ? t(AUDIT_DETAIL_LABEL[name]!) : humanName(name)}</dt>
+          <dd>{detailValue(value, t('systemLogs.yes'), t('systemLogs.no'))}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }
 
 /**
@@ -27,7 +113,7 @@ export function SystemLogsScreen() {
   const state = useListState({
     sorts: AUDIT_SORTS,
     defaultSort: 'created_at',
-    filters: { actor: 'text', actor_type: AUDIT_ACTOR_TYPES, action: 'text', target: 'text' },
+    filters: { actor: 'text', actor_type: AUDIT_ACTOR_TYPES, action: AUDIT_ACTIONS, target: 'text' },
   });
   const list = useAuditLog(state.query);
   const role = useQuery(currentUserQueryOptions()).data?.role;
@@ -58,13 +144,15 @@ export function SystemLogsScreen() {
             value: state.filters.actor_type,
             onChange: (value) => state.setFilter('actor_type', value),
           }),
-          {
+          enumFilter({
             name: 'action',
             label: t('systemLogs.columns.action'),
-            placeholder: t('systemLogs.actionPlaceholder'),
+            allLabel: t('systemLogs.allActions'),
+            values: ACTIONS_BY_WORDS(t),
+            labelOf: (value) => auditActionText(value, t),
             value: state.filters.action,
             onChange: (value) => state.setFilter('action', value),
-          },
+          }),
           {
             name: 'target',
             label: t('systemLogs.columns.target'),
@@ -83,73 +171,60 @@ export function SystemLogsScreen() {
         caption={t('systemLogs.caption')}
         emptyTitle={t('systemLogs.emptyTitle')}
         emptyDescription={t('systemLogs.emptyDescription')}
-        minWidth={1100}
-        head={
-          <>
-            <SortableTh
-              column="created_at"
-              label={t('systemLogs.columns.when')}
-              firstDir="desc"
-              {...sortable}
-            />
-            <SortableTh column="actor" label={t('systemLogs.columns.actor')} {...sortable} />
-            <SortableTh column="action" label={t('systemLogs.columns.action')} {...sortable} />
-            <Table.Th>{t('systemLogs.columns.target')}</Table.Th>
-            <Table.Th>{t('systemLogs.columns.details')}</Table.Th>
-            <Table.Th>{t('systemLogs.columns.ip')}</Table.Th>
-          </>
-        }
-      >
-        {(list.data?.items ?? []).map((entry) => (
-          <Table.Tr key={entry.id}>
-            <DateCell iso={entry.created_at} />
-            <Table.Td>
-              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                {entry.actor}
+        minWidth={960}
+        sortable={sortable}
+        rowKey={(entry) => entry.id}
+        columns={[
+          {
+            key: 'when',
+            label: t('systemLogs.columns.when'),
+            sort: 'created_at',
+            firstDir: 'desc',
+            width: '6.5rem',
+            cell: (entry) => <DateText iso={entry.created_at} />,
+          },
+          {
+            key: 'actor',
+            label: t('systemLogs.columns.actor'),
+            sort: 'actor',
+            width: '11rem',
+            cell: (entry) => <ActorCell entry={entry} />,
+          },
+          {
+            key: 'action',
+            label: t('systemLogs.columns.action'),
+            sort: 'action',
+            width: '12rem',
+            card: 'title',
+            cell: (entry) => (
+              <Text size="sm" fw={600}>
+                {auditActionText(entry.action, t)}
               </Text>
-              {entry.actor_type !== 'user' && (
-                <Text size="xs" c="dimmed">
-                  {t(`systemLogs.actorTypes.${entry.actor_type}`)}
-                </Text>
-              )}
-            </Table.Td>
-            <Table.Td>
-              <Code>{entry.action}</Code>
-            </Table.Td>
-            <Table.Td className="quarantine-table__message">
-              {entry.target_type || entry.target_id ? (
-                <>
-                  <Text size="xs" c="dimmed">
-                    {entry.target_type}
-                  </Text>
-                  <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                    {entry.target_id}
-                  </Text>
-                </>
-              ) : (
-                <Text size="sm" c="dimmed">
-                  —
-                </Text>
-              )}
-            </Table.Td>
-            <Table.Td className="quarantine-table__message">
-              <Text
-                size="xs"
-                ff="monospace"
-                style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-                lineClamp={4}
-              >
-                {detailsText(entry.details) || '—'}
-              </Text>
-            </Table.Td>
-            <Table.Td>
-              <Text size="sm" ff="monospace">
+            ),
+          },
+          {
+            key: 'target',
+            label: t('systemLogs.columns.target'),
+            width: '10rem',
+            cell: (entry) => <TargetCell entry={entry} />,
+          },
+          {
+            key: 'details',
+            label: t('systemLogs.columns.details'),
+            cell: (entry) => <DetailsCell entry={entry} />,
+          },
+          {
+            key: 'ip',
+            label: t('systemLogs.columns.ip'),
+            width: '7.5rem',
+            cell: (entry) => (
+              <Text size="sm" ff="monospace" className="list-text-anywhere">
                 {entry.ip ?? '—'}
               </Text>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </ListTable>
+            ),
+          },
+        ]}
+      />
     </Stack>
   );
 }

@@ -89,7 +89,7 @@ describe('User Management (/system-settings/user-management)', () => {
     const user = userEvent.setup();
     const api = usersApi();
     renderRoute('/system-settings/user-management');
-    const table = await screen.findByRole('table', { name: 'Users, scrolls sideways' });
+    const table = await screen.findByRole('table', { name: 'Users' });
     const adaRow = (await within(table).findByText('Ada Admin')).closest('tr')!;
     expect(within(adaRow).getByText('You')).toBeInTheDocument();
     const kimRow = within(table).getByText('kim@example.com').closest('tr')!;

@@ -1,14 +1,14 @@
-import { Alert, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { ROLES, USER_STATUSES } from '@moat/contracts/deployment';
 import { type ManagedUser, USER_SORTS } from '@moat/contracts/users';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DateText } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
 import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
-import { SortableTh } from '../../../components/list/SortableTh';
 import { useListState } from '../../../components/list/use-list-state';
+import { Breakable } from '../../../components/ui/Breakable';
 import { StatusNotice } from '../../../components/ui/StatusNotice';
-import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { useUsers } from '../api/users';
@@ -20,10 +20,10 @@ function NameCell({ user }: { user: ManagedUser }) {
   const { t } = useTranslation();
   const name = `${user.first_name} ${user.last_name}`.trim();
   return (
-    <Table.Td className="quarantine-table__message">
-      <Group gap={6} wrap="nowrap">
-        <Text size="sm" fw={600} lineClamp={1}>
-          {name || user.email}
+    <>
+      <Group gap={6} wrap="nowrap" align="flex-start">
+        <Text size="sm" fw={600} lineClamp={2} className="list-text-anywhere">
+          {name || <Breakable text={user.email} />}
         </Text>
         {user.is_you && (
           <Badge size="sm" variant="light" className="quarantine-badge">
@@ -32,11 +32,11 @@ function NameCell({ user }: { user: ManagedUser }) {
         )}
       </Group>
       {name && (
-        <Text size="xs" c="dimmed" lineClamp={1}>
-          {user.email}
+        <Text size="xs" c="dimmed">
+          <Breakable text={user.email} />
         </Text>
       )}
-    </Table.Td>
+    </>
   );
 }
 
@@ -46,7 +46,7 @@ function NameCell({ user }: { user: ManagedUser }) {
  * disable or enable, reset MFA or resend an invitation.
  */
 export function UserManagementScreen() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const state = useListState({
     sorts: USER_SORTS,
     defaultSort: 'email',
@@ -108,55 +108,81 @@ export function UserManagementScreen() {
         caption={t('users.caption')}
         emptyTitle={t('users.emptyTitle')}
         emptyDescription={t('users.emptyDescription')}
-        minWidth={960}
-        head={
-          <>
-            <SortableTh column="email" label={t('users.fields.user')} firstDir="asc" {...sortable} />
-            <SortableTh column="role" label={t('users.fields.role')} firstDir="asc" {...sortable} />
-            <Table.Th>{t('users.fields.status')}</Table.Th>
-            <Table.Th>{t('users.fields.mfa')}</Table.Th>
-            <SortableTh
-              column="last_sign_in_at"
-              label={t('users.fields.lastSignIn')}
-              firstDir="desc"
-              {...sortable}
-            />
-          </>
-        }
-      >
-        {(list.data?.items ?? []).map((user) => (
-          <Table.Tr key={user.id}>
-            <NameCell user={user} />
-            <Table.Td>
-              <Text size="sm">{t(ROLE_LABEL[user.role])}</Text>
-              {user.hidden && (
-                <Text size="xs" c="dimmed">
-                  {t('users.flags.hidden')}
-                </Text>
-              )}
-            </Table.Td>
-            <Table.Td>
+        minWidth={760}
+        sortable={sortable}
+        rowKey={(user) => user.id}
+        columns={[
+          {
+            key: 'user',
+            label: t('users.fields.user'),
+            sort: 'email',
+            firstDir: 'asc',
+            card: 'title',
+            cell: (user) => <NameCell user={user} />,
+          },
+          {
+            key: 'role',
+            label: t('users.fields.role'),
+            sort: 'role',
+            firstDir: 'asc',
+            width: '9rem',
+            cell: (user) => (
+              <>
+                <Text size="sm">{t(ROLE_LABEL[user.role])}</Text>
+                {user.hidden && (
+                  <Text size="xs" c="dimmed">
+                    {t('users.flags.hidden')}
+                  </Text>
+                )}
+              </>
+            ),
+          },
+          {
+            key: 'status',
+            label: t('users.fields.status'),
+            width: '8rem',
+            card: 'badge',
+            cell: (user) => (
               <Badge color={STATUS_COLOR[user.status]} variant="light" className="quarantine-badge">
                 {t(STATUS_LABEL[user.status])}
               </Badge>
-            </Table.Td>
-            <Table.Td style={{ whiteSpace: 'nowrap' }}>
-              <Text size="sm">{t(user.mfa_enabled ? 'users.mfa.on' : 'users.mfa.off')}</Text>
-              {user.mfa_required && (
-                <Text size="xs" c="dimmed">
-                  {t('users.mfa.required')}
+            ),
+          },
+          {
+            key: 'mfa',
+            label: t('users.fields.mfa'),
+            width: '7rem',
+            cell: (user) => (
+              <>
+                <Text size="sm">{t(user.mfa_enabled ? 'users.mfa.on' : 'users.mfa.off')}</Text>
+                {user.mfa_required && (
+                  <Text size="xs" c="dimmed">
+                    {t('users.mfa.required')}
+                  </Text>
+                )}
+              </>
+            ),
+          },
+          {
+            key: 'last',
+            label: t('users.fields.lastSignIn'),
+            sort: 'last_sign_in_at',
+            firstDir: 'desc',
+            width: '8rem',
+            cell: (user) =>
+              user.last_sign_in_at ? (
+                <DateText iso={user.last_sign_in_at} />
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {t('users.never')}
                 </Text>
-              )}
-            </Table.Td>
-            <Table.Td style={{ whiteSpace: 'nowrap' }}>
-              <Text size="sm" c={user.last_sign_in_at ? undefined : 'dimmed'}>
-                {user.last_sign_in_at
-                  ? formatDateTime(user.last_sign_in_at, i18n.language)
-                  : t('users.never')}
-              </Text>
-            </Table.Td>
-            <Table.Td>
-              {canChange && (
+              ),
+          },
+        ]}
+        actionsWidth="5rem"
+        rowActions={
+          canChange
+            ? (user) => (
                 <Button
                   size="xs"
                   variant="subtle"
@@ -165,11 +191,10 @@ export function UserManagementScreen() {
                 >
                   {t('users.edit.open')}
                 </Button>
-              )}
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </ListTable>
+              )
+            : undefined
+        }
+      />
       <InviteUserDialog
         opened={inviting}
         onClose={() => setInviting(false)}
