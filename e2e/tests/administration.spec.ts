@@ -93,7 +93,7 @@ test('an admin invites a user who signs in, turns MFA on, asks for her held mail
   await mail.sendPhishing('kim@acme.test', 'Your parcel is waiting');
   await mail.sendPhishing('ana@acme.test', 'Not for Kim');
   await kim.goto(`${env.moat.url}/#/user-interaction/quarantine-item`);
-  const mine = kim.getByRole('group', { name: 'Your held messages' });
+  const mine = kim.getByRole('table', { name: 'Your held messages' });
   await expect(mine.getByText('Your parcel is waiting')).toBeVisible();
   await expect(mine.getByText('Not for Kim')).toHaveCount(0);
   await kim.getByRole('button', { name: 'Ask to restore Your parcel is waiting' }).click();

@@ -125,7 +125,7 @@ test('an admin finds the gateway’s events, filters them, opens one, follows it
   await expect(page.getByText(/^Held because .*EICAR test file in eicar\.com\.txt/)).toBeVisible();
   await expect(page.getByText('Authentication', { exact: true }).first()).toBeVisible();
   await expect(page.getByText('client.test').first()).toBeVisible();
-  await expect(page.getByText(/policy: malware→quarantine/).first()).toBeVisible();
+  await expect(page.getByText(/Under the default policy, malware mail is held/).first()).toBeVisible();
   await expectNoAxeViolations(page);
   await page.goBack();
   await expect(page.getByRole('heading', { name: 'Quarterly figures', level: 2 })).toBeVisible();

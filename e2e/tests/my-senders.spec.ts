@@ -68,7 +68,7 @@ test('a user blocks a sender for herself: its next message is held in her quaran
   expect(sent.code, sent.out).toBe(0);
   await env.sink.waitFor('ben@acme.test', (m) => m.subject === 'Weekly promotions');
 
-  const mine = page.getByRole('group', { name: 'Your held messages' });
+  const mine = page.getByRole('table', { name: 'Your held messages' });
   await expect(async () => {
     await page.reload();
     await expect(mine.getByText('Weekly promotions')).toBeVisible({ timeout: 3_000 });

@@ -141,7 +141,7 @@ test('the trace of a message from the Mail Explorer, and of a held one from Quar
 
   // A held message's trace from Quarantined Items: why it was held, and that it is held.
   await page.goto(`${env.moat.url}/#/user-interaction/quarantine-item`);
-  await page.getByRole('link', { name: 'Open the trace of Urgent invoice' }).click();
+  await page.getByRole('link', { name: 'Trace of Urgent invoice' }).click();
   await expect(page).toHaveURL(/#\/mail-explorer\/message\?held=/);
   await expect(page.getByTestId('trace-explanation')).toContainText(
     'Held because anti_phishing found Lookalike sender domain acrne.test imitates acme.test',

@@ -152,7 +152,7 @@ export function ExceptionsScreen() {
         caption={t('exceptions.caption')}
         emptyTitle={t('exceptions.emptyTitle')}
         emptyDescription={t('exceptions.emptyDescription')}
-        minWidth={960}
+        minWidth={840}
         sortable={sortable}
         rowKey={(entry) => entry.id}
         rowProps={(entry) => ({ 'data-expired': entry.expired })}

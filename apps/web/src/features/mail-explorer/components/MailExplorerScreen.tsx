@@ -219,7 +219,7 @@ export function MailExplorerScreen() {
         caption={t('mailExplorer.caption')}
         emptyTitle={t('mailExplorer.emptyTitle')}
         emptyDescription={t('mailExplorer.emptyDescription')}
-        minWidth={1040}
+        minWidth={880}
         sortable={sortable}
         rowKey={(entry) => entry.id}
         columns={[

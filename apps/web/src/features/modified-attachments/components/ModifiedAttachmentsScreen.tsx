@@ -65,7 +65,7 @@ export function ModifiedAttachmentsScreen() {
         caption={t('userInteraction.attachments.caption')}
         emptyTitle={t('userInteraction.attachments.emptyTitle')}
         emptyDescription={t('userInteraction.attachments.emptyDescription')}
-        minWidth={960}
+        minWidth={840}
         sortable={sortable}
         rowKey={(a) => a.id}
         columns={[

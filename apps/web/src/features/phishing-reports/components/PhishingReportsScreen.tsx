@@ -169,7 +169,7 @@ export function PhishingReportsScreen() {
         caption={t('reports.caption')}
         emptyTitle={t('reports.emptyTitle')}
         emptyDescription={t('reports.emptyDescription')}
-        minWidth={900}
+        minWidth={840}
         sortable={sortable}
         rowKey={(report) => report.id}
         columns={[

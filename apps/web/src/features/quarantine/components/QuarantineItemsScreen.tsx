@@ -171,7 +171,7 @@ export function QuarantineItemsScreen() {
         caption={t('quarantine.messages.caption')}
         emptyTitle={t('quarantine.messages.emptyTitle')}
         emptyDescription={t('quarantine.messages.emptyDescription')}
-        minWidth={1000}
+        minWidth={880}
         rowKey={(message) => message.id}
         rowProps={(message) => ({ selected: selected.includes(message.id) })}
         columns={[

@@ -111,7 +111,7 @@ export function RestoreRequestsScreen() {
         caption={t('quarantine.requests.caption')}
         emptyTitle={t('quarantine.requests.emptyTitle')}
         emptyDescription={t('quarantine.requests.emptyDescription')}
-        minWidth={1000}
+        minWidth={880}
         rowKey={(request) => request.id}
         rowProps={(request) => ({ selected: selected.includes(request.id) })}
         columns={[

@@ -131,7 +131,7 @@ function EventsList() {
         caption={t('events.caption')}
         emptyTitle={t('events.emptyTitle')}
         emptyDescription={t('events.emptyDescription')}
-        minWidth={960}
+        minWidth={840}
         sortable={sortable}
         rowKey={(event) => event.id}
         columns={[

@@ -171,7 +171,7 @@ export function SystemLogsScreen() {
         caption={t('systemLogs.caption')}
         emptyTitle={t('systemLogs.emptyTitle')}
         emptyDescription={t('systemLogs.emptyDescription')}
-        minWidth={960}
+        minWidth={840}
         sortable={sortable}
         rowKey={(entry) => entry.id}
         columns={[
