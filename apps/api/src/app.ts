@@ -30,6 +30,7 @@ import { createRecipientVerifier } from './mail/gateway/recipient-verify.ts';
 import { createSmtpIn, type SmtpIn } from './mail/gateway/smtp-in.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
 import { createOutboxRepo } from './mail/outbox.repo.ts';
+import { createSenderOf } from './mail/sender.ts';
 import { createAlertsRepo } from './modules/alerts/alerts.repo.ts';
 import { type Alerts, createAlerts } from './modules/alerts/alerts.service.ts';
 import { createAnalyticsRepo } from './modules/analytics/analytics.repo.ts';
@@ -482,13 +483,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     alerts,
   });
   const restorePolicy = tenantSettings.restorePolicy;
-  senderOf = async (tenantId, tx) => {
+  senderOf = createSenderOf(config, {
     // Inside a transaction the tenant is read on it; otherwise from the cache.
-    const tenant = tx
-      ? await repos.tenants.findById(tenantId, tx)
-      : await tenantSettings.tenantById(tenantId);
-    return tenant && { address: tenant.mailFromAddress, name: tenant.mailFromName };
-  };
+    find: (tenantId, tx) => (tx ? repos.tenants.findById(tenantId, tx) : tenantSettings.tenantById(tenantId)),
+    domainsOf: (tenantId, tx) => repos.tenants.domainsOf(tenantId, tx),
+  });
   nextHopOf = async (tenantId) => (await tenantSettings.tenantById(tenantId))?.nextHopUrl ?? null;
   const spamLearning = createSpamLearningService({
     db,
@@ -677,7 +676,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       tenants,
       quarantine: repos.quarantineAdmin,
       audit,
-      defaultMailFrom: config.mailFrom,
+      senderConfig: config,
       forgetTenants: () => caches.changed('tenants'),
     }),
     userManagement: createUserManagementService({

@@ -5,7 +5,9 @@ import { acquireDataDirLock, DataDirBusyError, isProcessAlive } from '../db/data
 import { systemClock } from '../lib/clock.ts';
 import { createMailer } from '../mail/outbound.ts';
 import { createOutboxRepo } from '../mail/outbox.repo.ts';
+import { createSenderOf } from '../mail/sender.ts';
 import { CLI_BRIDGE_PATH } from '../modules/cli-bridge/cli-bridge.routes.ts';
+import { createTenantsRepo } from '../modules/tenants/tenants.repo.ts';
 import { type CliResult, parseCommandLine, runCommand } from './commands.ts';
 import { readControlFile } from './control-file.ts';
 
@@ -84,10 +86,16 @@ async function main(): Promise<never> {
   const database = await openDatabase(config);
   try {
     await database.migrate();
+    const tenants = createTenantsRepo(database.db);
     const mailer = createMailer({
       repo: createOutboxRepo(database.db),
       relayUrl: config.smtpRelayUrl,
       fromAddress: config.mailFrom,
+      // The sender the server would choose: the tenant's own, MAIL_FROM, or its domain.
+      senderOf: createSenderOf(config, {
+        find: (tenantId, tx) => tenants.findById(tenantId, tx),
+        domainsOf: (tenantId, tx) => tenants.domainsOf(tenantId, tx),
+      }),
       journalPath: path.join(config.dataDir, 'outbox-sent.journal'),
       log: {
         info: () => {},

@@ -98,6 +98,8 @@ const ADMIN = [
   'POST /api/v1/onboarding/domains/verify',
   'POST /api/v1/onboarding/dns_check',
   'PUT /api/v1/onboarding/next_hop',
+  'PUT /api/v1/onboarding/name',
+  'GET /api/v1/onboarding/checklist',
   'POST /api/v1/onboarding/test_message',
   'POST /api/v1/onboarding/complete',
   'GET /api/v1/phishing_reports',

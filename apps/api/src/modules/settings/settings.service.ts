@@ -1,9 +1,11 @@
 import type { Settings, settingsUpdateSchema } from '@moat/contracts/settings';
 import { domainOfEmail } from '@moat/contracts/validation';
 import type { z } from 'zod';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { chooseSender, isMailDomain } from '../../mail/sender.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { QuarantineAdminRepo } from '../quarantine-admin/quarantine-admin.repo.ts';
@@ -37,7 +39,8 @@ export function createSettingsService(deps: {
   tenants: Pick<TenantsRepo, 'findById' | 'domainsOf' | 'update'>;
   quarantine: Pick<QuarantineAdminRepo, 'setRetention'>;
   audit: Pick<AuditRepo, 'record'>;
-  defaultMailFrom: string;
+  /** How the sender of a tenant's mail is chosen when it sets none (MAIL_FROM, PUBLIC_URL). */
+  senderConfig: Pick<Config, 'mailFrom' | 'mailFromSet'>;
   /**
    * Forget what this node cached of the tenants (its sessions' limits, its sender) right after the
    * commit: the database's notice reaches the other nodes, and this one a moment later.
@@ -62,7 +65,7 @@ export function createSettingsService(deps: {
       mail_from_address: tenant.mailFromAddress,
       mail_from_name: tenant.mailFromName,
       alert_recipients: tenant.alertRecipients,
-      default_mail_from: deps.defaultMailFrom,
+      default_mail_from: chooseSender(deps.senderConfig, { own: null, domains }).address,
       default_mail_from_name: mailBrand(tenant).name,
       domains,
     };
@@ -81,6 +84,13 @@ export function createSettingsService(deps: {
     async update(tenantId: string, body: Update, actor: Actor): Promise<Settings> {
       const { tenant, domains } = await read(tenantId);
       const ours = (address: string) => domains.includes(domainOfEmail(address));
+      if (body.mail_from_address && !isMailDomain(domainOfEmail(body.mail_from_address))) {
+        throw refuse(
+          'mail_from_address',
+          'The sender must be an address on a mail domain, not an IP address or localhost',
+          'not_a_mail_domain',
+        );
+      }
       if (body.mail_from_address && !ours(body.mail_from_address)) {
         throw refuse(
           'mail_from_address',

@@ -1,5 +1,10 @@
 import { Alert, Badge, Button, Code, Group, NativeSelect, Stack, Text } from '@mantine/core';
-import type { DnsCheck, DnsCheckStatus, OnboardingState } from '@moat/contracts/onboarding';
+import type {
+  DnsCheck,
+  DnsCheckStatus,
+  OnboardingChecklist,
+  OnboardingState,
+} from '@moat/contracts/onboarding';
 import { useState } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import type { TranslationKey } from '../../../lib/i18n';
@@ -15,15 +20,33 @@ const STATUS: Record<DnsCheckStatus, { color: string; key: TranslationKey }> = {
 
 const KIND: Record<DnsCheck['checks'][number]['kind'], string> = { mx: 'MX', spf: 'SPF', dmarc: 'DMARC' };
 
-/** Look up one domain's MX, SPF and DMARC records and say, record by record, what to change. */
-export function DnsCheckPanel({ state }: { state: OnboardingState }) {
+/**
+ * One domain's MX, SPF and DMARC records, record by record: right, to change, missing, or not
+ * checked when the lookup failed — as the checklist found them, or looked up again on demand.
+ */
+export function DnsCheckPanel({
+  state,
+  checklist,
+}: {
+  state: OnboardingState;
+  checklist: OnboardingChecklist | null;
+}) {
   const { t } = useTranslation();
   const check = useCheckDns();
   const [domain, setDomain] = useState(state.domains[0] ?? '');
-  const result = check.data && check.data.domain === domain ? check.data : null;
+  const result =
+    check.data && check.data.domain === domain
+      ? check.data
+      : (checklist?.checks.find((c) => c.domain === domain) ?? null);
   return (
     <Stack gap="sm">
-      <Text size="sm">{t('onboarding.dns.intro', { host: state.mx_host })}</Text>
+      {state.mx_host_usable ? (
+        <Text size="sm">{t('onboarding.dns.intro', { host: state.mx_host })}</Text>
+      ) : (
+        <Alert variant="light" color="yellow" title={t('onboarding.dns.gatewayNameTitle')}>
+          {t('onboarding.dns.gatewayName', { host: state.mx_host })}
+        </Alert>
+      )}
       <Group align="flex-end" gap="xs" wrap="wrap">
         <NativeSelect
           label={t('onboarding.dns.domain')}

@@ -215,10 +215,20 @@ export function SettingsScreen() {
             <Text size="sm" c="dimmed">
               {t('settings.mail.hint', { domains })}
             </Text>
+            {!settings.data.mail_from_address && !settings.data.default_mail_from && (
+              <Alert color="yellow" variant="light" title={t('settings.mail.noSenderTitle')}>
+                {t('settings.mail.noSender')}
+              </Alert>
+            )}
             <Group align="flex-start" wrap="wrap">
               <TextInput
                 label={t('settings.mail.address')}
-                placeholder={settings.data.default_mail_from}
+                description={
+                  settings.data.default_mail_from
+                    ? t('settings.mail.default', { address: settings.data.default_mail_from })
+                    : undefined
+                }
+                placeholder={settings.data.default_mail_from ?? undefined}
                 type="email"
                 value={draft.mail_from_address}
                 onChange={(event) => set('mail_from_address', event.currentTarget.value)}
