@@ -265,6 +265,8 @@ export interface Config {
   portalLoginSecret: string | undefined;
   /** The provider's and its parent company's domains: the maintenance rule (SPEC §4, §6). */
   maintenanceDomains: string[];
+  /** PUBLIC_URL was given (else it is http://localhost:PORT, which only this machine reaches). */
+  publicUrlSet: boolean;
   /**
    * The deployment's sender of Moat's own mail: MAIL_FROM, or `no-reply@` PUBLIC_URL's host when
    * that is a mail domain; null when neither is (an IP address, localhost). A tenant's mail comes
@@ -374,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl,
+    publicUrlSet: Boolean(e.PUBLIC_URL),
     smtpRelayUrl: e.SMTP_RELAY_URL,
     dnsServers: e.DNS_SERVERS,
     nextHopNetworks: e.NEXT_HOP_NETWORKS,

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
@@ -10,6 +11,10 @@ import { CLI_BRIDGE_PATH } from '../modules/cli-bridge/cli-bridge.routes.ts';
 import { createTenantsRepo } from '../modules/tenants/tenants.repo.ts';
 import { type CliResult, parseCommandLine, runCommand } from './commands.ts';
 import { readControlFile } from './control-file.ts';
+import { databaseNotice } from './database-notice.ts';
+
+/** Whether a folder holds an embedded database (the one `openDatabase` keeps in DATA_DIR/pgdata). */
+const hasDatabase = (dataDir: string) => fs.existsSync(path.join(dataDir, 'pgdata', 'PG_VERSION'));
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -18,8 +23,10 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function finish(result: CliResult): never {
+function finish(result: CliResult, notice: string | null = null): never {
   if (result.stdout) process.stdout.write(result.stdout);
+  // Which database it used goes to stderr: what a command prints on stdout stays as it was.
+  if (notice) process.stderr.write(notice);
   if (result.stderr) process.stderr.write(result.stderr);
   process.exit(result.exitCode);
 }
@@ -40,6 +47,16 @@ async function main(): Promise<never> {
   const stdin = parsed.command.readsStdin?.(parsed.values) ? await readStdin() : undefined;
   // npm runs scripts in the project root; INIT_CWD is where the command was typed.
   const cwd = process.env.INIT_CWD ?? process.cwd();
+  const notice = (bridge: { pid: number } | null, existed: boolean) =>
+    databaseNotice({
+      dataDirSet: Boolean(process.env.DATA_DIR),
+      databaseUrlSet: Boolean(config.databaseUrl),
+      dataDir: config.dataDir,
+      cwd,
+      bridge,
+      existed,
+      hasDatabase,
+    });
 
   if (!config.databaseUrl) {
     // The embedded database belongs to one process: if the server runs, ask it to do the work.
@@ -64,7 +81,7 @@ async function main(): Promise<never> {
           stderr: `The server refused the command: ${body.message ?? response.status}\n`,
         });
       }
-      finish((await response.json()) as CliResult);
+      finish((await response.json()) as CliResult, notice({ pid: control.pid }, true));
     }
   }
 
@@ -83,6 +100,7 @@ async function main(): Promise<never> {
       throw error;
     }
   }
+  const existed = config.databaseUrl ? true : hasDatabase(config.dataDir);
   const database = await openDatabase(config);
   try {
     await database.migrate();
@@ -117,7 +135,7 @@ async function main(): Promise<never> {
     await mailer.stop();
     await database.close();
     release();
-    finish(result);
+    finish(result, notice(null, existed));
   } catch (error) {
     await database.close().catch(() => {});
     release();

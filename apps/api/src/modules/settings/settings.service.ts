@@ -36,7 +36,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 export function createSettingsService(deps: {
   db: Pick<Db, 'transaction'>;
-  tenants: Pick<TenantsRepo, 'findById' | 'domainsOf' | 'update'>;
+  tenants: Pick<TenantsRepo, 'findById' | 'domainsOf' | 'update' | 'list'>;
   quarantine: Pick<QuarantineAdminRepo, 'setRetention'>;
   audit: Pick<AuditRepo, 'record'>;
   /** How the sender of a tenant's mail is chosen when it sets none (MAIL_FROM, PUBLIC_URL). */
@@ -76,6 +76,18 @@ export function createSettingsService(deps: {
     new AppError('validation_error', message, [{ field: `body.${field}`, message: code }]);
 
   return {
+    /** The organisations whose own mail has no sender (the start-up warns of them). */
+    async withoutSender(): Promise<string[]> {
+      const names: string[] = [];
+      for (const tenant of await deps.tenants.list()) {
+        const domains = await deps.tenants.domainsOf(tenant.id);
+        if (!chooseSender(deps.senderConfig, { own: tenant.mailFromAddress, domains }).address) {
+          names.push(tenant.name);
+        }
+      }
+      return names;
+    },
+
     async get(tenantId: string): Promise<Settings> {
       const { tenant, domains } = await read(tenantId);
       return settingsOf(tenant, domains);
