@@ -11,11 +11,12 @@ import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
 import { useCheckDns } from '../api/onboarding';
 
-const STATUS: Record<DnsCheckStatus, { color: string; key: TranslationKey }> = {
-  ok: { color: 'green', key: 'onboarding.dns.status.ok' },
-  warning: { color: 'yellow', key: 'onboarding.dns.status.warning' },
-  missing: { color: 'red', key: 'onboarding.dns.status.missing' },
-  error: { color: 'gray', key: 'onboarding.dns.status.error' },
+/** Each status's colour (the panel) and its badge's, dark enough for its text in both themes. */
+const STATUS: Record<DnsCheckStatus, { color: string; badge: string; key: TranslationKey }> = {
+  ok: { color: 'green', badge: '#237032', key: 'onboarding.dns.status.ok' },
+  warning: { color: 'yellow', badge: 'yellow.5', key: 'onboarding.dns.status.warning' },
+  missing: { color: 'red', badge: 'red.9', key: 'onboarding.dns.status.missing' },
+  error: { color: 'gray', badge: 'gray.7', key: 'onboarding.dns.status.error' },
 };
 
 const KIND: Record<DnsCheck['checks'][number]['kind'], string> = { mx: 'MX', spf: 'SPF', dmarc: 'DMARC' };
@@ -43,7 +44,16 @@ export function DnsCheckPanel({
       {state.mx_host_usable ? (
         <Text size="sm">{t('onboarding.dns.intro', { host: state.mx_host })}</Text>
       ) : (
-        <Alert variant="light" color="yellow" title={t('onboarding.dns.gatewayNameTitle')}>
+        <Alert
+          variant="light"
+          color="yellow"
+          title={
+            // The light yellow's own title colour is too pale to read on its background.
+            <Text component="span" fw={700} c="var(--mantine-color-text)">
+              {t('onboarding.dns.gatewayNameTitle')}
+            </Text>
+          }
+        >
           {t('onboarding.dns.gatewayName', { host: state.mx_host })}
         </Alert>
       )}
@@ -69,8 +79,10 @@ export function DnsCheckPanel({
               color={STATUS[c.status].color}
               title={
                 <Group gap="xs">
-                  <span>{KIND[c.kind]}</span>
-                  <Badge color={STATUS[c.status].color} variant="filled" size="sm">
+                  <Text component="span" fw={700} c="var(--mantine-color-text)">
+                    {KIND[c.kind]}
+                  </Text>
+                  <Badge color={STATUS[c.status].badge} variant="filled" size="sm" autoContrast>
                     {t(STATUS[c.status].key)}
                   </Badge>
                 </Group>

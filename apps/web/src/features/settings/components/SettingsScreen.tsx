@@ -216,7 +216,16 @@ export function SettingsScreen() {
               {t('settings.mail.hint', { domains })}
             </Text>
             {!settings.data.mail_from_address && !settings.data.default_mail_from && (
-              <Alert color="yellow" variant="light" title={t('settings.mail.noSenderTitle')}>
+              <Alert
+                color="yellow"
+                variant="light"
+                title={
+                  // The light yellow's own title colour is too pale to read on its background.
+                  <Text component="span" fw={700} c="var(--mantine-color-text)">
+                    {t('settings.mail.noSenderTitle')}
+                  </Text>
+                }
+              >
                 {t('settings.mail.noSender')}
               </Alert>
             )}
