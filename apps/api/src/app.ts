@@ -22,6 +22,7 @@ import {
   redisCounters,
 } from './lib/counters.ts';
 import { createMetrics, type Metrics, QUEUE_DEPTH_TIMEOUT_MS } from './lib/metrics.ts';
+import { RequestLog } from './lib/request-log.ts';
 import { ServerKey } from './lib/server-key.ts';
 import { createGatewayPolicyRepo } from './mail/gateway/gateway-policy.repo.ts';
 import { createInboundRepo } from './mail/gateway/inbound.repo.ts';
@@ -358,9 +359,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             },
             ...options.logger,
           },
-    // No line per request at the default level (info): Fastify's two are off, and one is written
-    // at debug instead (below). Errors are logged whatever the level allows.
-    disableRequestLogging: true,
+    // No line per request at the default level (info); one at debug (lib/request-log.ts).
+    logController: new RequestLog(),
     genReqId: () => randomUUID(),
     // Paths the router cannot decode (`%FF`) answer in the API's error shape too.
     frameworkErrors: answerFrameworkError,
@@ -368,17 +368,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
     trustProxy: trustedProxies(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
-
-  // LOG_LEVEL=debug (or trace): one line per request, once it is answered.
-  const REQUEST_LINE_LEVELS = new Set(['debug', 'trace']);
-  app.addHook('onResponse', async (request, reply) => {
-    if (REQUEST_LINE_LEVELS.has(request.log.level)) {
-      request.log.debug(
-        { req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime) },
-        'request',
-      );
-    }
-  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
