@@ -213,7 +213,9 @@ export function SettingsScreen() {
           </Section>
           <Section id="settings-mail" title={t('settings.mail.title')}>
             <Text size="sm" c="dimmed">
-              {t('settings.mail.hint', { domains })}
+              {settings.data.domains.length > 0
+                ? t('settings.mail.hint', { domains })
+                : t('settings.mail.hintNoDomain')}
             </Text>
             {!settings.data.mail_from_address && !settings.data.default_mail_from && (
               <Alert
