@@ -57,6 +57,14 @@ test('a new organisation is set up from the browser, then the console opens on t
   await settled(page);
   await expectNoAxeViolations(page);
 
+  // The organisation is named after the admin's domain until renamed.
+  const name = page.getByRole('textbox', { name: 'Organisation name' });
+  await expect(name).toHaveValue('onboard.test');
+  await name.fill('Onboard Holdings');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Next' }).click();
+
   // Domains: a bad one is refused under the field; a good one joins the list.
   const field = page.getByRole('textbox', { name: 'Add a domain' });
   await field.fill('not a domain');
@@ -109,6 +117,13 @@ test('a new organisation is set up from the browser, then the console opens on t
 
   await page.getByRole('button', { name: 'Finish set-up' }).click();
   await expect(page).toHaveURL(/#\/onboarding\/all-set$/);
+  // DMARC is still missing (of both domains): the finish page does not claim all is set.
+  await expect(page.getByRole('heading', { name: 'Set-up saved, but not finished' })).toBeVisible();
+  await expect(
+    page
+      .getByRole('list', { name: 'Still missing' })
+      .getByText('onboard.test: the DMARC record is missing.', { exact: true }),
+  ).toBeVisible();
   await expect(page.getByText(/Clean mail is delivered to 127\.0\.0\.1:\d+\./)).toBeVisible();
   await page.getByRole('link', { name: 'Go to the overview' }).click();
   await expect(page).toHaveURL(/#\/dashboard$/);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { rspamdControllerUrl } from './engines/rspamd.ts';
 import { nodeNameOf } from './lib/node-name.ts';
 import { NEXT_HOP_NETWORKS, type NextHopNetworks } from './mail/next-hop.ts';
+import { addressOn, isMailDomain } from './mail/sender.ts';
 
 const port = (fallback: number) =>
   z
@@ -264,9 +265,21 @@ export interface Config {
   portalLoginSecret: string | undefined;
   /** The provider's and its parent company's domains: the maintenance rule (SPEC §4, §6). */
   maintenanceDomains: string[];
-  mailFrom: string;
-  /** Where "Contact support", licence contact and trial-extension requests go. */
-  supportEmail: string;
+  /** PUBLIC_URL was given (else it is http://localhost:PORT, which only this machine reaches). */
+  publicUrlSet: boolean;
+  /**
+   * The deployment's sender of Moat's own mail: MAIL_FROM, or `no-reply@` PUBLIC_URL's host when
+   * that is a mail domain; null when neither is (an IP address, localhost). A tenant's mail comes
+   * from its own sender or domain first (mail/sender.ts).
+   */
+  mailFrom: string | null;
+  /** MAIL_FROM was given: it comes before the tenants' domains. */
+  mailFromSet: boolean;
+  /**
+   * Where "Contact support", licence contact and trial-extension requests go: SUPPORT_EMAIL, or
+   * `support@` PUBLIC_URL's host when that is a mail domain; null: no support address is set.
+   */
+  supportEmail: string | null;
   gateway: {
     hostname: string;
     maxMessageBytes: number;
@@ -344,6 +357,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const publicHost = new URL(publicUrl).hostname;
+  for (const [name, address] of [
+    ['MAIL_FROM', e.MAIL_FROM],
+    ['SUPPORT_EMAIL', e.SUPPORT_EMAIL],
+  ] as const) {
+    if (address && !isMailDomain(address.slice(address.lastIndexOf('@') + 1))) {
+      throw new ConfigError(
+        `Invalid configuration: ${name} must be an address on a mail domain, not an IP address or localhost (got "${address}")`,
+      );
+    }
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -352,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl,
+    publicUrlSet: Boolean(e.PUBLIC_URL),
     smtpRelayUrl: e.SMTP_RELAY_URL,
     dnsServers: e.DNS_SERVERS,
     nextHopNetworks: e.NEXT_HOP_NETWORKS,
@@ -364,12 +389,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.SECRET_KEY,
     portalLoginSecret: e.PORTAL_LOGIN_SECRET || undefined,
     maintenanceDomains: e.MAINTENANCE_DOMAINS,
-    mailFrom:
-      e.MAIL_FROM ??
-      `no-reply@${new URL(publicUrl).hostname.includes('.') ? new URL(publicUrl).hostname : 'moat.local'}`,
-    supportEmail:
-      e.SUPPORT_EMAIL ??
-      `support@${new URL(publicUrl).hostname.includes('.') ? new URL(publicUrl).hostname : 'moat.local'}`,
+    mailFrom: e.MAIL_FROM ?? addressOn('no-reply', publicHost),
+    mailFromSet: Boolean(e.MAIL_FROM),
+    supportEmail: e.SUPPORT_EMAIL ?? addressOn('support', publicHost),
     gateway: {
       hostname: e.SMTP_HOSTNAME ?? os.hostname(),
       maxMessageBytes: e.SMTP_MAX_MESSAGE_BYTES,

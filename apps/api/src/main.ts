@@ -6,6 +6,7 @@ import { removeControlFile, writeControlFile } from './cli/control-file.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { acquireDataDirLock, DataDirBusyError } from './db/data-dir-lock.ts';
+import { firstStartLines } from './first-start.ts';
 import { systemClock } from './lib/clock.ts';
 import { newToken } from './lib/tokens.ts';
 import { type SeedResult, seedFirstTenant } from './seed.ts';
@@ -15,14 +16,8 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function announceAdmin(seed: SeedResult, url: string): void {
-  const lines = [
-    `First start: created tenant "${seed.tenantName}" and its admin ${seed.adminEmail}.`,
-    seed.generatedPassword
-      ? `Generated admin password (shown only this once, store it now): ${seed.generatedPassword}`
-      : 'The admin password is the one given in ADMIN_PASSWORD.',
-    `Sign in at ${url}`,
-  ];
+function announceAdmin(seed: SeedResult, publicUrl: { url: string; set: boolean }): void {
+  const lines = firstStartLines(seed, publicUrl);
   const width = Math.max(...lines.map((l) => l.length));
   const bar = `+${'-'.repeat(width + 2)}+`;
   process.stdout.write(`\n${bar}\n${lines.map((l) => `| ${l.padEnd(width)} |`).join('\n')}\n${bar}\n\n`);
@@ -119,7 +114,17 @@ async function main(): Promise<void> {
   if (cliBridgeToken) writeControlFile(config.dataDir, { pid: process.pid, port, token: cliBridgeToken });
 
   const url = `http://localhost:${port}`;
-  if (seed) announceAdmin(seed, url);
+  if (seed) {
+    announceAdmin(seed, config.publicUrlSet ? { url: config.publicUrl, set: true } : { url, set: false });
+  }
+  // Where Moat's own mail cannot come from a real address, say so once (Settings says it too).
+  const withoutSender = await app.services.settings.withoutSender().catch(() => []);
+  if (withoutSender.length > 0) {
+    app.log.warn(
+      { organisations: withoutSender },
+      `No sender address for Moat's own mail of ${withoutSender.map((name) => `"${name}"`).join(', ')}: set MAIL_FROM, or add a mail domain or a sender in Configuration → Settings; until then that mail waits in the outbox`,
+    );
+  }
   // For scripts/run-server.mjs: the code the start compiled can be kept for the next one.
   (process as EventEmitter).emit('moat:started');
   app.log.info(

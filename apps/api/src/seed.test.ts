@@ -27,7 +27,13 @@ describe('seedFirstTenant', () => {
     const [domain] = await database.db.select().from(tenantDomains);
     expect(domain!.domain).toBe('corp.test');
     const [admin] = await database.db.select().from(users);
-    expect(admin).toMatchObject({ email: 'root@corp.test', role: 'admin', status: 'active' });
+    // A password the operator chose is not a one-time one.
+    expect(admin).toMatchObject({
+      email: 'root@corp.test',
+      role: 'admin',
+      status: 'active',
+      mustChangePassword: false,
+    });
     expect(await verify(admin!.passwordHash!, 'given-password')).toBe(true);
     // SMTP mail is protected out of the box (quick search finds gateway mail), by every engine.
     expect(await database.db.select({ name: saasApps.name, state: saasApps.state }).from(saasApps)).toEqual([
@@ -47,6 +53,8 @@ describe('seedFirstTenant', () => {
     expect(result?.generatedPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
     const [admin] = await database.db.select().from(users);
     expect(await verify(admin!.passwordHash!, result!.generatedPassword!)).toBe(true);
+    // It was printed on a terminal: the first sign-in must replace it.
+    expect(admin!.mustChangePassword).toBe(true);
   });
 
   it('does nothing once a tenant exists', async () => {

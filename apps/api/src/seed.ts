@@ -40,7 +40,14 @@ export async function seedFirstTenant(
     systemActor,
   );
   await createUsersService({ db, clock, users: createUsersRepo(db), tenants, audit }).create(
-    { email: adminEmail, role: 'admin', password: config.adminPassword ?? generatedPassword!, tenant },
+    {
+      email: adminEmail,
+      role: 'admin',
+      password: config.adminPassword ?? generatedPassword!,
+      // A generated password was shown in a terminal (and maybe a log): it works once.
+      oneTimePassword: generatedPassword !== null,
+      tenant,
+    },
     systemActor,
   );
   return { adminEmail, generatedPassword, tenantName: tenant.name };

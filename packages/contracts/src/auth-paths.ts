@@ -19,6 +19,8 @@ export const AUTH_API = {
   forgotPassword: '/api/v1/auth/forgot_password',
   resetPassword: '/api/v1/auth/reset_password',
   passwordExpired: '/api/v1/auth/password_expired',
+  /** The one-time (generated) password's replacement, inside the sign-in that used it. */
+  passwordChange: '/api/v1/auth/password_change',
   loginReason: '/api/v1/auth/login_reason',
   logoutReason: '/api/v1/auth/logout_reason',
   tokenLogin: '/api/v1/auth/token',
@@ -42,12 +44,25 @@ export const PASSWORD_EXPIRED_MESSAGE = 'Expiration error, password has expired'
 /** A tenant that signs in with SSO only (Settings → Sign-in, issue 15) refuses its users' passwords. */
 export const PASSWORDS_OFF_MESSAGE =
   'Your organisation signs in with single sign-on. Use “Sign in with SAML” instead of a password.';
+/** A session whose one-time password is still to be replaced: every other call answers this. */
+export const PASSWORD_CHANGE_REQUIRED_MESSAGE =
+  'Choose a new password first: the one you signed in with works only once';
 export const TENANT_APPROVAL_MESSAGE =
   'Support access to this tenant is turned off. An administrator of the tenant must approve support access before you can sign in.';
 
 /**
  * What the sign-in needs next. `done`: a session is open. `mfa_code`: the one-time-code form.
  * `mail_verification`: a code was emailed, then `mfa_setup` (MFA required by the admin).
+ * `password_change`: the password used was a one-time one (the generated first admin's): a
+ * session is open that can do nothing but choose a new password and sign out.
+ * `mfa_offer`: a session is open and the user, who has no MFA, is offered to set it up (skippable).
  */
-export const LOGIN_STEPS = ['done', 'mfa_code', 'mail_verification', 'mfa_setup'] as const;
+export const LOGIN_STEPS = [
+  'done',
+  'mfa_code',
+  'mail_verification',
+  'mfa_setup',
+  'password_change',
+  'mfa_offer',
+] as const;
 export type LoginStep = (typeof LOGIN_STEPS)[number];

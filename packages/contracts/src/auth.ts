@@ -9,6 +9,8 @@ export { STARTUP_TOKEN_PARAMS } from './constants.ts';
 export const authSessionSchema = z.object({
   authenticated: z.boolean(),
   login_reason_required: z.boolean(),
+  /** The session's user signed in with a one-time password and must choose a new one first. */
+  password_change_required: z.boolean(),
 });
 export type AuthSession = z.infer<typeof authSessionSchema>;
 
@@ -115,6 +117,24 @@ export const passwordExpiredRequestSchema = z
     }),
   )
   .register(z.globalRegistry, { id: 'PasswordExpiredRequest' });
+
+/**
+ * POST /api/v1/auth/password_change: the one-time password's replacement (the session that used
+ * it); it must differ from the one-time password.
+ */
+export const passwordChangeRequestSchema = z
+  .strictObject({
+    new_password: newPasswordSchema,
+    confirm_password: z.string().check(z.maxLength(1024)),
+  })
+  .check(
+    z.refine((v) => v.new_password === v.confirm_password, {
+      path: ['confirm_password'],
+      message: 'passwords_do_not_match',
+    }),
+  )
+  .register(z.globalRegistry, { id: 'PasswordChangeRequest' });
+export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
 
 export const loginReasonRequestSchema = z
   .object({

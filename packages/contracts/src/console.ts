@@ -97,7 +97,8 @@ export const deploymentConfigSchema = z
     archiving: customerConfigSchema,
     sspm: customerConfigSchema,
     /** Where "Contact support" writes to. */
-    support_email: z.string(),
+    /** Null: no support address is set (SUPPORT_EMAIL, or a PUBLIC_URL on a mail domain). */
+    support_email: z.nullable(z.string()),
     /** The theme of anyone who has not chosen one (Customization). */
     default_application_mode: z.enum(THEMES),
   })

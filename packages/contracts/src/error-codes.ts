@@ -37,6 +37,8 @@ export const ERROR_CODES = [
   'mfa_required_by_admin',
   'invalid_token',
   'login_reason_required',
+  // The first sign-in with a generated (one-time) password: a new password is due before anything else.
+  'password_change_required',
   'insufficient_privileges',
   'trial_expired',
 ] as const;
@@ -70,6 +72,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   mfa_required_by_admin: 403,
   invalid_token: 401,
   login_reason_required: 403,
+  password_change_required: 403,
   insufficient_privileges: 403,
   trial_expired: 400,
 };

@@ -38,8 +38,12 @@ export const settingsSchema = z
     mail_from_name: z.nullable(z.string()),
     /** Empty: every active admin. */
     alert_recipients: z.array(z.string()),
-    /** Read-only: what a null sender means, and the domains a sender or recipient must be on. */
-    default_mail_from: z.string(),
+    /**
+     * Read-only: what a null sender means (MAIL_FROM, else no-reply@ the first domain, else
+     * PUBLIC_URL's host) — null when no sensible sender can be chosen: then Moat's own mail waits
+     * until one is set. And the domains a sender or recipient must be on.
+     */
+    default_mail_from: z.nullable(z.string()),
     default_mail_from_name: z.string(),
     domains: z.array(z.string()),
   })

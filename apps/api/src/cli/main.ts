@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
@@ -5,9 +6,15 @@ import { acquireDataDirLock, DataDirBusyError, isProcessAlive } from '../db/data
 import { systemClock } from '../lib/clock.ts';
 import { createMailer } from '../mail/outbound.ts';
 import { createOutboxRepo } from '../mail/outbox.repo.ts';
+import { createSenderOf } from '../mail/sender.ts';
 import { CLI_BRIDGE_PATH } from '../modules/cli-bridge/cli-bridge.routes.ts';
+import { createTenantsRepo } from '../modules/tenants/tenants.repo.ts';
 import { type CliResult, parseCommandLine, runCommand } from './commands.ts';
 import { readControlFile } from './control-file.ts';
+import { databaseNotice } from './database-notice.ts';
+
+/** Whether a folder holds an embedded database (the one `openDatabase` keeps in DATA_DIR/pgdata). */
+const hasDatabase = (dataDir: string) => fs.existsSync(path.join(dataDir, 'pgdata', 'PG_VERSION'));
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -16,8 +23,10 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function finish(result: CliResult): never {
+function finish(result: CliResult, notice: string | null = null): never {
   if (result.stdout) process.stdout.write(result.stdout);
+  // Which database it used goes to stderr: what a command prints on stdout stays as it was.
+  if (notice) process.stderr.write(notice);
   if (result.stderr) process.stderr.write(result.stderr);
   process.exit(result.exitCode);
 }
@@ -38,6 +47,16 @@ async function main(): Promise<never> {
   const stdin = parsed.command.readsStdin?.(parsed.values) ? await readStdin() : undefined;
   // npm runs scripts in the project root; INIT_CWD is where the command was typed.
   const cwd = process.env.INIT_CWD ?? process.cwd();
+  const notice = (bridge: { pid: number } | null, existed: boolean) =>
+    databaseNotice({
+      dataDirSet: Boolean(process.env.DATA_DIR),
+      databaseUrlSet: Boolean(config.databaseUrl),
+      dataDir: config.dataDir,
+      cwd,
+      bridge,
+      existed,
+      hasDatabase,
+    });
 
   if (!config.databaseUrl) {
     // The embedded database belongs to one process: if the server runs, ask it to do the work.
@@ -62,7 +81,7 @@ async function main(): Promise<never> {
           stderr: `The server refused the command: ${body.message ?? response.status}\n`,
         });
       }
-      finish((await response.json()) as CliResult);
+      finish((await response.json()) as CliResult, notice({ pid: control.pid }, true));
     }
   }
 
@@ -81,13 +100,20 @@ async function main(): Promise<never> {
       throw error;
     }
   }
+  const existed = config.databaseUrl ? true : hasDatabase(config.dataDir);
   const database = await openDatabase(config);
   try {
     await database.migrate();
+    const tenants = createTenantsRepo(database.db);
     const mailer = createMailer({
       repo: createOutboxRepo(database.db),
       relayUrl: config.smtpRelayUrl,
       fromAddress: config.mailFrom,
+      // The sender the server would choose: the tenant's own, MAIL_FROM, or its domain.
+      senderOf: createSenderOf(config, {
+        find: (tenantId, tx) => tenants.findById(tenantId, tx),
+        domainsOf: (tenantId, tx) => tenants.domainsOf(tenantId, tx),
+      }),
       journalPath: path.join(config.dataDir, 'outbox-sent.journal'),
       log: {
         info: () => {},
@@ -109,7 +135,7 @@ async function main(): Promise<never> {
     await mailer.stop();
     await database.close();
     release();
-    finish(result);
+    finish(result, notice(null, existed));
   } catch (error) {
     await database.close().catch(() => {});
     release();

@@ -186,6 +186,8 @@ export const users = pgTable(
     hidden: boolean('hidden').notNull().default(false),
     passwordHash: text('password_hash'),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    /** The password is a one-time one (generated at first start): the next sign-in must replace it. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     inviteTokenHash: text('invite_token_hash'),
     inviteExpiresAt: timestamp('invite_expires_at', { withTimezone: true }),
     /** The TOTP secret, encrypted with the server key (AES-256-GCM). */

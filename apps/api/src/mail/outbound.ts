@@ -97,7 +97,8 @@ export const retryDelayMs = (attempts: number) =>
 export function createMailer(deps: {
   repo: OutboxRepo;
   relayUrl: string | undefined;
-  fromAddress: string;
+  /** The deployment's sender (config `mailFrom`); null: none, and mail without one of its own waits. */
+  fromAddress: string | null;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   clock: Clock;
   /**
@@ -182,11 +183,25 @@ export function createMailer(deps: {
     },
   });
 
+  /**
+   * The sender of Moat's own mail: its tenant's, chosen when it was stored, else the deployment's.
+   * Never made up: without one the delivery fails (and is retried) with what to set.
+   */
+  function senderOf(row: DeliveryRow): string {
+    const address = row.fromAddress ?? deps.fromAddress;
+    if (!address) {
+      throw new Error(
+        "No sender address for Moat's own mail: set MAIL_FROM, add a mail domain to the tenant, or set a sender in Configuration → Settings",
+      );
+    }
+    return address;
+  }
+
   /** Moat's own mail (a notice, a code) as the bytes that go out. */
   async function composed(row: DeliveryRow): Promise<Buffer> {
     const MailComposer = await mailComposer();
     return new MailComposer({
-      from: { name: row.fromName, address: row.fromAddress ?? deps.fromAddress },
+      from: { name: row.fromName, address: senderOf(row) },
       to: row.toAddress,
       subject: row.subject,
       text: row.text,
@@ -238,7 +253,7 @@ export function createMailer(deps: {
       }
       await relay.send(
         // Relayed mail keeps its envelope; Moat's own mail comes from its address (bounces from <>).
-        { from: row.envelopeFrom ?? row.fromAddress ?? deps.fromAddress, to: [row.toAddress] },
+        { from: row.envelopeFrom ?? senderOf(row), to: [row.toAddress] },
         row.raw ? Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength) : await composed(row),
       );
       journal?.append(row.id);

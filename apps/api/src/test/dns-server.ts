@@ -1,8 +1,15 @@
 import dgram from 'node:dgram';
 
-/** What a test zone publishes per name (lower case, no trailing dot). */
+/**
+ * What a test zone publishes per name (lower case, no trailing dot). `fail`: the server answers
+ * questions about the name with SERVFAIL, or not at all (`timeout`: the resolver gives up).
+ */
 export interface TestZone {
-  [name: string]: { MX?: Array<{ priority: number; exchange: string }>; TXT?: string[][] };
+  [name: string]: {
+    MX?: Array<{ priority: number; exchange: string }>;
+    TXT?: string[][];
+    fail?: 'servfail' | 'timeout';
+  };
 }
 
 const TYPE = { MX: 15, TXT: 16 } as const;
@@ -62,7 +69,8 @@ function answer(type: number, zone: TestZone[string] | undefined): Buffer[] {
 
 /**
  * A small authoritative DNS server on loopback (UDP) for tests: it answers MX and TXT from `zone`
- * (which the test may change), NXDOMAIN for a name it does not hold, and nothing else. Moat's own
+ * (which the test may change), NXDOMAIN for a name it does not hold, SERVFAIL or silence for a
+ * name told to fail, and nothing else. Moat's own
  * resolver (node's c-ares) asks it, so the lookups are real DNS on the wire.
  */
 export async function startDnsServer(zone: TestZone): Promise<{ address: string; close(): Promise<void> }> {
@@ -72,12 +80,13 @@ export async function startDnsServer(zone: TestZone): Promise<{ address: string;
     const question = readQuestion(packet);
     if (!question) return;
     const known = Object.hasOwn(zone, question.name) ? zone[question.name] : undefined;
-    const records = answer(question.type, known);
+    if (known?.fail === 'timeout') return;
+    const records = known?.fail ? [] : answer(question.type, known);
     const header = Buffer.alloc(12);
     packet.copy(header, 0, 0, 2); // id
-    // QR, opcode 0, AA, RD copied; RA; rcode NXDOMAIN (3) for an unknown name.
+    // QR, opcode 0, AA, RD copied; RA; rcode NXDOMAIN (3) for an unknown name, SERVFAIL (2) when told.
     header[2] = 0x84 | (packet[2]! & 0x01);
-    header[3] = 0x80 | (known ? 0 : 3);
+    header[3] = 0x80 | (known?.fail === 'servfail' ? 2 : known ? 0 : 3);
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(records.length, 6);
     socket.send(

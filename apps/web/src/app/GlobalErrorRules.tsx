@@ -1,4 +1,5 @@
 import type { CurrentUser } from '@moat/contracts/current-user';
+import { ROUTES } from '@moat/contracts/routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -16,7 +17,7 @@ const InsufficientPrivilegesDialog = lazy(() =>
   import('./GlobalDialogs').then((module) => ({ default: module.InsufficientPrivilegesDialog })),
 );
 
-type DialogAction = Exclude<GlobalErrorAction, { type: 'signOut' }>['type'];
+type DialogAction = Exclude<GlobalErrorAction, { type: 'signOut' | 'passwordChange' }>['type'];
 
 /**
  * Applies the global HTTP error rules (SPEC §8 "Global", decided in `lib/global-error-rules`) to
@@ -37,6 +38,11 @@ export function GlobalErrorRules() {
         const { pathname, search } = where.current;
         const action = globalErrorAction(error, call, pathname);
         if (!action) return;
+        if (action.type === 'passwordChange') {
+          // The session stays: the sign-in page goes on with the new password it owes.
+          void navigate(ROUTES.auth.login, { replace: true });
+          return;
+        }
         if (action.type !== 'signOut') {
           // The trial-expired modal cannot be closed: nothing replaces it.
           setDialog((shown) => (shown === 'trialExpired' ? shown : action.type));

@@ -14,7 +14,11 @@ function signedIn(
   return stubApi({
     'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser(user)),
     'GET /api/v1/auth/session': () =>
-      jsonResponse(200, { authenticated: true, login_reason_required: false }),
+      jsonResponse(200, {
+        authenticated: true,
+        login_reason_required: false,
+        password_change_required: false,
+      }),
     ...consoleHandlers(features, deployment),
   });
 }

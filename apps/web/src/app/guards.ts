@@ -5,6 +5,7 @@ import { ROUTES } from '@moat/contracts/routes';
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { getAuthSession } from '../features/auth/api/get-auth-session';
+import type { SignInResume } from '../features/auth/sign-in-handover';
 import { isAdminOnlyPath } from '../features/navigation/admin-only';
 import { currentUserQueryOptions } from '../features/session/api/get-current-user';
 import { deploymentQueryOptions } from '../lib/console-data/get-deployment';
@@ -50,10 +51,26 @@ export function requireLockedUser(queryClient: QueryClient) {
 
 /**
  * Sign-in area (SPEC §2.1, §2.5): login and forgot-password are only for a browser without a
- * session; one with a session goes to the overview. When the check fails, the page shows.
+ * session; one with a session goes to the overview — or, while its one-time password is still to
+ * be replaced, to the login page, whose sign-in goes on with that step. When the check fails, the
+ * page shows.
  */
 export async function redirectIfSignedIn({ request }: LoaderFunctionArgs): Promise<null> {
   const session = await getAuthSession(request.signal).catch(() => null);
+  if (session?.password_change_required) throw redirect(ROUTES.auth.login);
+  if (session?.authenticated) throw redirect(ROUTES.dashboard);
+  return null;
+}
+
+/**
+ * The login page's check: a session that must replace its one-time password goes on with that
+ * step (a reload, a link followed meanwhile); any other session goes to the overview.
+ */
+export async function pendingPasswordChange({ request }: LoaderFunctionArgs): Promise<SignInResume | null> {
+  const session = await getAuthSession(request.signal).catch(() => null);
+  if (session?.password_change_required) {
+    return { next: 'password_change', email: '', login_reason_required: session.login_reason_required };
+  }
   if (session?.authenticated) throw redirect(ROUTES.dashboard);
   return null;
 }

@@ -14,6 +14,7 @@ import {
   featureGuard,
   guarded,
   onboardingGuard,
+  pendingPasswordChange,
   policyGuard,
   redirectIfSignedIn,
   requireActiveUser,
@@ -73,11 +74,9 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               path: ROUTES.auth.login,
               // A sign-in the public bundle's login page started goes on here; else a browser with
               // a session goes to the overview.
-              loader: async (args: LoaderFunctionArgs): Promise<LoginLoaderData> => {
-                const resume = takeSignInResume();
-                if (!resume) await redirectIfSignedIn(args);
-                return { resume };
-              },
+              loader: async (args: LoaderFunctionArgs): Promise<LoginLoaderData> => ({
+                resume: takeSignInResume() ?? (await pendingPasswordChange(args)),
+              }),
               lazy: lazyComponent(() => import('../areas/auth/LoginPage'), 'LoginPage'),
             },
             {

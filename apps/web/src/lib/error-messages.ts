@@ -57,6 +57,8 @@ export function errorMessageKey(code: ApiErrorCode): TranslationKey {
       return 'errors.api.invalid_token';
     case 'login_reason_required':
       return 'errors.api.login_reason_required';
+    case 'password_change_required':
+      return 'errors.api.password_change_required';
     case 'insufficient_privileges':
       return 'errors.api.insufficient_privileges';
     case 'trial_expired':

@@ -106,6 +106,16 @@ describe('global error rules (SPEC §8 "Global")', () => {
     });
   });
 
+  describe('403 password_change_required', () => {
+    const error = failure(403, 'Choose a new password first', 'password_change_required');
+    it('sends a console page to the sign-in page, whose sign-in asks for the new password', () => {
+      expect(globalErrorAction(error, get(), '/dashboard')).toEqual({ type: 'passwordChange' });
+    });
+    it('leaves the sign-in area to its own step', () => {
+      expect(globalErrorAction(error, get(), '/auth/login')).toBeNull();
+    });
+  });
+
   describe('403 login_reason_required', () => {
     const error = failure(403, 'Give the reason for this sign-in first', 'login_reason_required');
 

@@ -8,14 +8,17 @@ import type { ApiError, ApiErrorContext } from './http';
  * - `signOut`: forget the signed-in user and, unless `navigate` is false, go to the sign-in page;
  * - `trialExpired`: the non-closable trial-expired modal;
  * - `insufficientPrivileges`: the permission-error dialog;
- * - `loginReason`: the login-reason dialog of the maintenance rule (SPEC §4).
+ * - `loginReason`: the login-reason dialog of the maintenance rule (SPEC §4);
+ * - `passwordChange`: to the sign-in page, whose sign-in asks for the new password a session
+ *   opened with a one-time password owes.
  * Anything else (null) is only the caller's business.
  */
 export type GlobalErrorAction =
   | { type: 'signOut'; navigate: boolean }
   | { type: 'trialExpired' }
   | { type: 'insufficientPrivileges' }
-  | { type: 'loginReason' };
+  | { type: 'loginReason' }
+  | { type: 'passwordChange' };
 
 const under = (pathname: string, root: string) => pathname === root || pathname.startsWith(`${root}/`);
 
@@ -66,6 +69,8 @@ export function globalErrorAction(
     }
     // The sign-in flow asks for the reason itself; elsewhere a session owing it gets the dialog.
     if (error.code === 'login_reason_required') return isAuthPage(pathname) ? null : { type: 'loginReason' };
+    if (error.code === 'password_change_required')
+      return isAuthPage(pathname) ? null : { type: 'passwordChange' };
   }
   return null;
 }

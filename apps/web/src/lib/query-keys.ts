@@ -15,6 +15,8 @@ export const queryKeys = {
   /** The signed-in console's tenant and service data (SPEC §2.4, §4). */
   /** Onboarding: the organisation's domains and next hop. */
   onboarding: () => ['onboarding'] as const,
+  /** Onboarding: what is still missing, looked up now (under `onboarding`: refreshed with it). */
+  onboardingChecklist: () => ['onboarding', 'checklist'] as const,
   /** My account: the user's own sessions. */
   account: {
     sessions: () => ['account', 'sessions'] as const,

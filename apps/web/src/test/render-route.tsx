@@ -87,7 +87,11 @@ export function stubApi(handlers: Record<string, Handler> = {}) {
     'GET /api/v1/generic/recaptcha_config': () =>
       jsonResponse(200, { provider: 'altcha', key: AUTH_API.captchaChallenge }),
     'GET /api/v1/auth/session': () =>
-      jsonResponse(200, { authenticated: false, login_reason_required: false }),
+      jsonResponse(200, {
+        authenticated: false,
+        login_reason_required: false,
+        password_change_required: false,
+      }),
     ...handlers,
   };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {

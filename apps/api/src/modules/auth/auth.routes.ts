@@ -9,6 +9,7 @@ import {
   mailVerificationRequestSchema,
   mailVerificationSendResponseSchema,
   mfaCodeRequestSchema,
+  passwordChangeRequestSchema,
   passwordExpiredRequestSchema,
   resetPasswordRequestSchema,
   serverLoginRequestSchema,
@@ -69,6 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Set the cookies a sign-in step produced and answer its body. */
   function answer(reply: FastifyReply, outcome: StepOutcome) {
     if (outcome.sessionToken) sessions.setCookie(reply, outcome.sessionToken);
+    else if (outcome.clearSession) sessions.clearCookie(reply);
     if (outcome.challengeToken) {
       setChallengeCookie(reply, outcome.challengeToken);
     } else if (outcome.clearChallenge) {
@@ -238,6 +240,28 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
+    AUTH_API.passwordChange,
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Replace the one-time password this session signed in with (the only call such a session may make, with logout); every session of the user ends; answers the next step (a new session, or the MFA setup the admin requires)',
+        body: passwordChangeRequestSchema,
+        response: { 200: loginStepResponseSchema, ...errors, 409: errorResponseSchema },
+      },
+      preHandler: app.requireSession,
+      config: perMinute(10),
+    },
+    async (request, reply) => {
+      const { session, user } = signedIn(request);
+      return answer(
+        reply,
+        await auth.replaceOneTimePassword(session, user, request.body, requestMeta(request)),
+      );
+    },
+  );
+
+  app.post(
     AUTH_API.loginReason,
     {
       schema: {
@@ -374,6 +398,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       authenticated: Boolean(request.session),
       login_reason_required: Boolean(request.session?.loginReasonRequired),
+      password_change_required: Boolean(request.user?.mustChangePassword),
     }),
   );
 };

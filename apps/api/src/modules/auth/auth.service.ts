@@ -33,7 +33,7 @@ import type { UserTokensRepo } from './user-tokens.repo.ts';
  *   login.service.ts            the password step and where it leads; logout; login/logout reasons
  *   mfa-challenge.service.ts    the MFA code at sign-in, and the first enrolment that turns MFA on
  *   mail-verification.service.ts the mailbox proof before a first MFA setup
- *   password.service.ts         forgotten password, invitations, expired password
+ *   password.service.ts         forgotten password, invitations, expired and one-time passwords
  *   token-login.service.ts      the token sign-ins: one-time links, the portals of SPEC §3 (portal-tokens.ts)
  */
 export function createAuthService(deps: {
@@ -136,6 +136,7 @@ export function createAuthService(deps: {
     resetPassword: passwords.resetPassword,
     changeExpiredPassword: passwords.changeExpiredPassword,
     changeOwnPassword: passwords.changeOwnPassword,
+    replaceOneTimePassword: login.replaceOneTimePassword,
     tokenLogin: tokenLogin.tokenLogin,
     portalLogin: tokenLogin.portalLogin,
     /** The popup's hand-over token after a SAML answer (modules/sso): the sign-in's next step. */

@@ -19,7 +19,7 @@ const mfaRequired = (user: UserRow, tenant: TenantRow) => user.mfaRequired || te
  */
 export function createLoginService(deps: {
   credentials: Pick<Credentials, 'provePassword' | 'assertVerifiedCaptcha'>;
-  passwords: Pick<PasswordService, 'assertNotExpired'>;
+  passwords: Pick<PasswordService, 'assertNotExpired' | 'replaceOneTimePassword'>;
   mailVerification: Pick<MailVerificationService, 'sendMailCode'>;
   signIn: Pick<SignIn, 'tenantOf' | 'auditUser' | 'finish' | 'startChallenge'>;
   sessions: Pick<SessionsService, 'revoke' | 'clearLoginReason'>;
@@ -28,7 +28,18 @@ export function createLoginService(deps: {
 }) {
   const { signIn } = deps;
 
-  /** The one-time code when the user has MFA; mail verification then setup when it is required. */
+  /** Mail verification then the MFA setup, when the admin requires MFA the user has not set up. */
+  async function requiredMfaSetup(user: UserRow): Promise<StepOutcome> {
+    const { token, challenge } = await signIn.startChallenge(user, 'mail_verification');
+    await deps.mailVerification.sendMailCode(user, challenge);
+    return { response: stepResponse(user, 'mail_verification'), challengeToken: token };
+  }
+
+  /**
+   * The one-time code when the user has MFA; mail verification then setup when it is required.
+   * A one-time password is replaced first (after the code, before a required setup): the session
+   * `finish` opens then can do nothing else.
+   */
   async function secondFactor(
     user: UserRow,
     tenant: TenantRow,
@@ -39,11 +50,7 @@ export function createLoginService(deps: {
       const { token } = await signIn.startChallenge(user, 'mfa_code');
       return { response: stepResponse(user, 'mfa_code'), challengeToken: token };
     }
-    if (mfaRequired(user, tenant)) {
-      const { token, challenge } = await signIn.startChallenge(user, 'mail_verification');
-      await deps.mailVerification.sendMailCode(user, challenge);
-      return { response: stepResponse(user, 'mail_verification'), challengeToken: token };
-    }
+    if (mfaRequired(user, tenant) && !user.mustChangePassword) return requiredMfaSetup(user);
     return signIn.finish(user, meta, method, false);
   }
 
@@ -83,6 +90,30 @@ export function createLoginService(deps: {
       }
       if (!tenant.mfaRequired) return signIn.finish(user, meta, method, false);
       return secondFactor(user, tenant, meta, method);
+    },
+
+    /**
+     * The one-time password replaced (the session that used it, which ends with every other): the
+     * MFA setup the admin requires, or a new session that offers MFA to a user without it.
+     */
+    async replaceOneTimePassword(
+      session: { mfaVerified: boolean },
+      user: UserRow,
+      input: { new_password: string },
+      meta: RequestMeta,
+    ): Promise<StepOutcome> {
+      const updated = await deps.passwords.replaceOneTimePassword(user, input, meta);
+      const tenant = await signIn.tenantOf(updated);
+      if (!updated.mfaEnabled && mfaRequired(updated, tenant)) {
+        return { ...(await requiredMfaSetup(updated)), clearSession: true };
+      }
+      return signIn.finish(
+        updated,
+        meta,
+        'one-time password replaced',
+        session.mfaVerified,
+        !updated.mfaEnabled,
+      );
     },
 
     async logout(session: { id: number } | null, user: UserRow | null, meta: RequestMeta): Promise<void> {

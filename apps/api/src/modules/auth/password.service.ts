@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { hashPassword } from '../../lib/passwords.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { passwordChangedEmail, passwordResetEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
@@ -65,6 +65,7 @@ export function createPasswordService(deps: {
           status: 'active',
           inviteTokenHash: null,
           inviteExpiresAt: null,
+          mustChangePassword: false,
         },
         tx,
       );
@@ -173,10 +174,30 @@ export function createPasswordService(deps: {
     },
 
     /**
-     * The expired-password page: only inside a login that proved the password with the captcha and
-     * found it expired (its challenge), with the current password again; the new one must differ.
-     * It opens no session: the user signs in again, MFA included.
+     * The first sign-in with a one-time (generated) password: a new one that differs from it.
+     * Every session of the user ends, the one that asked included (the sign-in goes on with a new
+     * one, or with the MFA setup the admin requires); the user is told by email.
      */
+    async replaceOneTimePassword(
+      user: UserRow,
+      input: { new_password: string },
+      meta: RequestMeta,
+    ): Promise<UserRow> {
+      if (!user.mustChangePassword) {
+        throw new AppError(
+          'conflict',
+          'Your password is not a one-time password: change it from your account instead',
+        );
+      }
+      if (user.passwordHash && (await verifyPassword(user.passwordHash, input.new_password))) {
+        throw new AppError('validation_error', 'The new password must differ from the one-time password', [
+          { field: 'body.new_password', message: 'password_unchanged' },
+        ]);
+      }
+      await setPassword(user, input.new_password, meta, 'auth.one_time_password_replaced');
+      return { ...(await users.findById(user.id))!, mustChangePassword: false };
+    },
+
     /**
      * The user menu's password change: the current password again (under the brute-force rules),
      * a new one that differs; every other session of the user ends, and the user is told by email.
@@ -201,6 +222,11 @@ export function createPasswordService(deps: {
       await setPassword(user, input.new_password, meta, 'auth.password_changed', sessionId);
     },
 
+    /**
+     * The expired-password page: only inside a login that proved the password with the captcha and
+     * found it expired (its challenge), with the current password again; the new one must differ.
+     * It opens no session: the user signs in again, MFA included.
+     */
     async changeExpiredPassword(
       challengeToken: string | undefined,
       input: { email: string; current_password: string; new_password: string },

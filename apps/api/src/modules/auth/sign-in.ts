@@ -28,6 +28,8 @@ export interface StepOutcome {
   challengeToken?: string;
   /** The challenge is over (consumed or failed for good): clear its cookie. */
   clearChallenge?: boolean;
+  /** The session the request came with has ended (the sign-in goes on with a challenge): clear its cookie. */
+  clearSession?: boolean;
 }
 
 export const userActor = (user: UserRow, meta: RequestMeta): Actor => ({
@@ -99,12 +101,17 @@ export function createSignIn(deps: {
     auditUser,
     tenantOf,
 
-    /** The end of every successful sign-in: a new session (a new token: the session is rotated). */
+    /**
+     * The end of every successful sign-in: a new session (a new token: the session is rotated).
+     * A user whose password is a one-time one gets a session that can only replace it
+     * (`password_change`, enforced by the session plugin); `offerMfa` answers `mfa_offer`.
+     */
     async finish(
       user: UserRow,
       meta: RequestMeta,
       method: string,
       mfaVerified: boolean,
+      offerMfa = false,
     ): Promise<StepOutcome> {
       const reasonRequired = await loginReasonRequired(user);
       const { token } = await deps.sessions.open(user, {
@@ -113,8 +120,9 @@ export function createSignIn(deps: {
         loginReasonRequired: reasonRequired,
       });
       await auditUser(user, meta, 'auth.login', { method });
+      const next = user.mustChangePassword ? 'password_change' : offerMfa ? 'mfa_offer' : 'done';
       return {
-        response: stepResponse(user, 'done', reasonRequired),
+        response: stepResponse(user, next, reasonRequired),
         sessionToken: token,
         clearChallenge: true,
       };

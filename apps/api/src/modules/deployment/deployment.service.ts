@@ -41,7 +41,11 @@ export function trialEndOf(tenant: Pick<TenantRow, 'trialStartDate' | 'trialExpi
  * Trial days left and paid days left are whole calendar days; a trial is expired once its days
  * left are below 0 (at 0 it ends today).
  */
-export function deploymentConfigOf(tenant: TenantRow, now: Date, supportEmail: string): DeploymentConfig {
+export function deploymentConfigOf(
+  tenant: TenantRow,
+  now: Date,
+  supportEmail: string | null,
+): DeploymentConfig {
   const mode = tenant.deploymentMode;
   const paidExpirationInDays = tenant.paidExpirationDate
     ? calendarDaysBetween(now, tenant.paidExpirationDate)
@@ -109,7 +113,8 @@ export function createDeploymentService(deps: {
   audit: Pick<AuditRepo, 'record'>;
   clock: Clock;
   mailer: Mailer;
-  supportEmail: string;
+  /** Null: no support address is set; a request is kept (and audited) but mailed to no one. */
+  supportEmail: string | null;
 }) {
   const { repo, clock, features, audit } = deps;
 
@@ -197,23 +202,31 @@ export function createDeploymentService(deps: {
           tx,
         );
         const brand = mailBrand(tenant);
-        await deps.mailer.send(
-          {
-            tenantId: tenant.id,
-            kind: 'licence_contact',
-            to: deps.supportEmail,
-            ...licenceContactEmail(brand, {
-              tenantName: tenant.name,
-              user,
-              licence: {
-                expirationDate: config.licence.licenseExpirationDate,
-                isExpired: config.licence.isExpired,
-              },
-            }),
-          },
-          tx,
-        );
+        if (deps.supportEmail) {
+          await deps.mailer.send(
+            {
+              tenantId: tenant.id,
+              kind: 'licence_contact',
+              to: deps.supportEmail,
+              ...licenceContactEmail(brand, {
+                tenantName: tenant.name,
+                user,
+                licence: {
+                  expirationDate: config.licence.licenseExpirationDate,
+                  isExpired: config.licence.isExpired,
+                },
+              }),
+            },
+            tx,
+          );
+        }
       });
+      if (!deps.supportEmail) {
+        return {
+          success: false,
+          info: 'Your request was recorded, but this deployment has no support address to send it to. Ask your provider directly.',
+        };
+      }
       return { success: true, info: 'Thank you for reaching out. A representative will contact you soon.' };
     },
   };

@@ -3,8 +3,10 @@ import {
   dnsCheckSchema,
   nextHopUpdateSchema,
   ONBOARDING_API,
+  onboardingChecklistSchema,
   onboardingDomainSchema,
   onboardingStateSchema,
+  organisationNameSchema,
   testMessageRequestSchema,
   testMessageResultSchema,
 } from '@moat/contracts/onboarding';
@@ -86,6 +88,37 @@ export const onboardingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => service.checkDns(tenantActorOf(request).tenantId, request.body.domain),
+  );
+
+  app.get(
+    ONBOARDING_API.checklist,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          "What is still missing, looked up now: every domain's MX, SPF and DMARC (missing, to change, or not checked when a lookup failed), domains waiting for verification, the gateway's public name, a mail server",
+        response: { 200: onboardingChecklistSchema, ...errors },
+      },
+    },
+    async (request) => service.checklist(tenantActorOf(request).tenantId),
+  );
+
+  app.put(
+    ONBOARDING_API.name,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "Rename the organisation (the first one is named after its admin's domain); audited",
+        body: organisationNameSchema,
+        response: { 200: onboardingStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { tenantId, actor } = tenantActorOf(request);
+      return service.rename(tenantId, request.body.name, actor);
+    },
   );
 
   app.put(

@@ -5,6 +5,7 @@ import type { AuditAction } from '@moat/contracts/audit';
 import type {
   DnsCheck,
   DnsCheckStatus,
+  OnboardingChecklist,
   OnboardingState,
   TestMessageResult,
 } from '@moat/contracts/onboarding';
@@ -26,6 +27,7 @@ import {
   whyNotDelivered,
 } from '../../mail/next-hop.ts';
 import { createRelay, type RelayError } from '../../mail/relay.ts';
+import { chooseSender, isMailDomain } from '../../mail/sender.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { TenantsRepo } from '../tenants/tenants.repo.ts';
@@ -50,6 +52,8 @@ export const VERIFICATION_PREFIX = 'moat-verification=';
 
 /** A domain lookup that found nothing, as opposed to one that failed. */
 const NO_RECORDS = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'NXDOMAIN']);
+/** The checklist looks up this many domains at a time. */
+const DNS_CHECKS_AT_ONCE = 4;
 /** At most this many domains per organisation from the console. */
 export const MAX_DOMAINS = 100;
 /** How long the test message may take, each step (connect, greeting, each reply). */
@@ -59,8 +63,11 @@ const TEST_TIMEOUT_MS = '10000';
  * The system resolver (or `servers`, DNS_SERVERS), bounded: an answer within 3 s (two tries),
  * not the default minutes.
  */
-export function systemResolver(servers: string[] = []): OnboardingResolver {
-  const resolver = new dns.promises.Resolver({ timeout: 3000, tries: 2 });
+export function systemResolver(
+  servers: string[] = [],
+  bounds: { timeoutMs: number; tries: number } = { timeoutMs: 3000, tries: 2 },
+): OnboardingResolver {
+  const resolver = new dns.promises.Resolver({ timeout: bounds.timeoutMs, tries: bounds.tries });
   if (servers.length > 0) resolver.setServers(servers);
   return (name, rrtype) => resolver.resolve(name, rrtype);
 }
@@ -86,14 +93,31 @@ const txtOf = (records: unknown[]) =>
   records.map((r) => (Array.isArray(r) ? r.join('') : String(r))).filter((t) => t !== '');
 const bare = (host: string) => host.toLowerCase().replace(/\.$/, '');
 
+/** Why a lookup gave no answer, in words (c-ares codes). */
+function lookupFailure(code: string): string {
+  if (code === 'ETIMEOUT') return 'the DNS server did not answer in time';
+  if (code === 'ESERVFAIL') return 'the DNS server answered with a failure (SERVFAIL)';
+  if (code === 'ECONNREFUSED' || code === 'ENOSERVER' || code === 'UNKNOWN_ARES_ERROR') {
+    return 'no DNS server could be reached';
+  }
+  if (code === 'EREFUSED') return 'the DNS server refused the question';
+  return `the DNS lookup failed (${code})`;
+}
+
+/** A record whose lookup failed: not checked — neither right nor missing. */
 function failed(kind: Check['kind'], code: string): Check {
   return {
     kind,
     status: 'error',
     found: [],
-    advice: `The DNS lookup failed (${code}). Check again in a moment.`,
+    advice: `Could not check: ${lookupFailure(code)}. Check again in a moment; if it persists, check the DNS servers this server asks (DNS_SERVERS).`,
     suggested: null,
   };
+}
+
+/** The advice when this gateway has no public DNS name for MX records to name. */
+export function gatewayNameAdvice(host: string): string {
+  return `This gateway's host name, ${host}, is a machine name, not a public DNS name, so no MX record can point here. The operator must set SMTP_HOSTNAME to the gateway's public DNS name (for example mx.example.com) and restart Moat.`;
 }
 
 function mxCheck(domain: string, mxHost: string, records: unknown[]): Check {
@@ -111,6 +135,8 @@ function mxCheck(domain: string, mxHost: string, records: unknown[]): Check {
     advice,
     suggested: suggestion,
   });
+  // Without a public name for this gateway there is nothing to compare with, and nothing to publish.
+  if (!isMailDomain(mxHost)) return status('error', `Could not check. ${gatewayNameAdvice(mxHost)}`, null);
   if (mx.length === 0) {
     return status('missing', `${domain} has no MX record: mail for it cannot reach Moat. Publish one.`);
   }
@@ -231,7 +257,10 @@ function dmarcCheck(domain: string, records: unknown[]): Check {
 export function createOnboardingService(deps: {
   db: Pick<Db, 'transaction'>;
   clock: Clock;
-  config: Pick<Config, 'smtpRelayUrl' | 'mailFrom' | 'smtpPort' | 'nextHopNetworks' | 'publicUrl'> & {
+  config: Pick<
+    Config,
+    'smtpRelayUrl' | 'mailFrom' | 'mailFromSet' | 'smtpPort' | 'nextHopNetworks' | 'publicUrl'
+  > & {
     gateway: Pick<Config['gateway'], 'hostname'>;
   };
   /** How a next hop's name is resolved (tests); the system's by default. */
@@ -249,7 +278,7 @@ export function createOnboardingService(deps: {
     return [
       new URL(deps.config.publicUrl).hostname,
       deps.config.gateway.hostname,
-      domainOfEmail(deps.config.mailFrom),
+      deps.config.mailFrom ? domainOfEmail(deps.config.mailFrom) : '',
     ]
       .map(bare)
       .filter((host) => host.includes('.'));
@@ -292,10 +321,13 @@ export function createOnboardingService(deps: {
   return {
     async state(tenantId: string): Promise<OnboardingState> {
       const tenant = await tenantOf(tenantId);
+      const mxHost = bare(deps.config.gateway.hostname);
       return {
         onboarded: tenant.onboardedAt !== null,
+        name: tenant.name,
         domains: await deps.tenants.domainsOf(tenantId),
-        mx_host: bare(deps.config.gateway.hostname),
+        mx_host: mxHost,
+        mx_host_usable: isMailDomain(mxHost),
         next_hop: tenant.nextHopUrl ? nextHopLabel(tenant.nextHopUrl) : null,
         deployment_relay: Boolean(deps.config.smtpRelayUrl),
         pending_domains: (await deps.repo.pendingOf(tenantId)).map(({ domain, token }) => ({
@@ -406,11 +438,70 @@ export function createOnboardingService(deps: {
       return {
         domain,
         checks: [
-          'error' in mx ? failed('mx', mx.error) : mxCheck(domain, mxHost, mx.records),
+          // Without a public name for the gateway, the MX says so whatever the lookup gave.
+          'error' in mx && isMailDomain(mxHost)
+            ? failed('mx', mx.error)
+            : mxCheck(domain, mxHost, 'error' in mx ? [] : mx.records),
           'error' in txt ? failed('spf', txt.error) : spfCheck(domain, txt.records),
           'error' in dmarc ? failed('dmarc', dmarc.error) : dmarcCheck(domain, dmarc.records),
         ],
       };
+    },
+
+    /**
+     * Everything not right yet, looked up now: every domain's records (a few at a time), the
+     * gateway's name, domains waiting for their TXT record, a mail server to deliver to.
+     */
+    async checklist(tenantId: string): Promise<OnboardingChecklist> {
+      const state = await this.state(tenantId);
+      const checks: DnsCheck[] = [];
+      for (let at = 0; at < state.domains.length; at += DNS_CHECKS_AT_ONCE) {
+        const batch = state.domains.slice(at, at + DNS_CHECKS_AT_ONCE);
+        checks.push(...(await Promise.all(batch.map((domain) => this.checkDns(tenantId, domain)))));
+      }
+      const item = (
+        kind: OnboardingChecklist['missing'][number]['kind'],
+        rest: Partial<Omit<OnboardingChecklist['missing'][number], 'kind'>> = {},
+      ) => ({ kind, domain: null, record: null, status: null, ...rest });
+      const missing: OnboardingChecklist['missing'] = [];
+      if (state.domains.length === 0) missing.push(item('domain'));
+      for (const pending of state.pending_domains)
+        missing.push(item('pending_domain', { domain: pending.domain }));
+      if (!state.mx_host_usable) missing.push(item('gateway_name'));
+      for (const check of checks) {
+        for (const record of check.checks) {
+          if (record.status !== 'ok') {
+            missing.push(
+              item('record', { domain: check.domain, record: record.kind, status: record.status }),
+            );
+          }
+        }
+      }
+      if (!state.next_hop && !state.deployment_relay) missing.push(item('mail_server'));
+      return { checks, missing };
+    },
+
+    /** The organisation's own name (the first one starts with its admin's domain); audited. */
+    async rename(tenantId: string, name: string, actor: Actor): Promise<OnboardingState> {
+      const tenant = await tenantOf(tenantId);
+      if (name !== tenant.name) {
+        await deps.db.transaction(async (tx) => {
+          await deps.tenants.update(tenantId, { name }, tx);
+          await deps.audit.record(
+            actor,
+            {
+              tenantId,
+              action: 'tenant.renamed',
+              targetType: 'tenant',
+              targetId: tenantId,
+              details: { from: tenant.name, to: name },
+            },
+            tx,
+          );
+        });
+        deps.forgetTenants();
+      }
+      return this.state(tenantId);
     },
 
     async setNextHop(tenantId: string, input: string | null, actor: Actor): Promise<OnboardingState> {
@@ -502,7 +593,13 @@ export function createOnboardingService(deps: {
         await record(actor, tenantId, 'onboarding.test_message', { to, via, delivered: false });
         return { delivered: false, via, response };
       }
-      const from = tenant.mailFromAddress ?? deps.config.mailFrom;
+      const from = chooseSender(deps.config, { own: tenant.mailFromAddress, domains }).address;
+      if (!from) {
+        throw new AppError(
+          'conflict',
+          'Moat has no sender address for its own mail: set one in Configuration → Settings (or MAIL_FROM)',
+        );
+      }
       const brand = mailBrand(tenant).name;
       const MailComposer = await mailComposer();
       const raw = await new MailComposer({

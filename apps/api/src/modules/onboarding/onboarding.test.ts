@@ -14,16 +14,12 @@ import { type OnboardingResolver, systemResolver } from './onboarding.service.ts
 
 /**
  * DNS as the test publishes it, served over UDP by a local DNS server and asked by Moat's own
- * resolver; a name in `failing` times out instead.
+ * resolver (bounded tighter than in production, so that a name the server leaves unanswered
+ * times out within the test); a name can fail for real (SERVFAIL, or no answer).
  */
 const zone: TestZone = {};
-const failing = new Set<string>();
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
-let real: OnboardingResolver;
-const resolver: OnboardingResolver = async (name, rrtype) => {
-  if (failing.has(name)) throw Object.assign(new Error('timeout'), { code: 'ETIMEOUT' });
-  return real(name, rrtype);
-};
+let resolver: OnboardingResolver;
 
 /** A mail server (the organisation's next hop) that keeps what it accepts; `no-such@` is refused. */
 const received: Array<{ from: string; to: string[]; data: string }> = [];
@@ -33,7 +29,7 @@ let hopPort: number;
 let t: Awaited<ReturnType<typeof buildTestApp>>;
 beforeAll(async () => {
   dns = await startDnsServer(zone);
-  real = systemResolver([dns.address]);
+  resolver = systemResolver([dns.address], { timeoutMs: 300, tries: 1 });
   hop = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
@@ -130,8 +126,10 @@ describe('domains', () => {
     const state = await org.get(ONBOARDING_API.onboarding);
     expect(state.json()).toEqual({
       onboarded: false,
+      name: org.tenant.name,
       domains: [org.domain],
       mx_host: 'mx.moat.example.test',
+      mx_host_usable: true,
       next_hop: null,
       deployment_relay: false,
       pending_domains: [],
@@ -261,16 +259,151 @@ describe('DNS check', () => {
     expect(again[1].advice).toContain('+all');
   });
 
-  it('tells a failed lookup from a missing record, and checks only its own domains', async () => {
+  it('tells a record that could not be looked up (no answer, SERVFAIL) from a missing one, and checks only its own domains', async () => {
     const org = await newOrganisation();
-    failing.add(org.domain);
+    zone[org.domain] = { fail: 'timeout' };
+    zone[`_dmarc.${org.domain}`] = { fail: 'servfail' };
     const [mx, spf, dmarc] = (await org.post(ONBOARDING_API.dnsCheck, { domain: org.domain })).json().checks;
-    expect(mx).toMatchObject({ status: 'error', advice: expect.stringContaining('ETIMEOUT') });
-    expect(spf.status).toBe('error');
-    expect(dmarc.status).toBe('missing');
+    expect(mx).toMatchObject({
+      status: 'error',
+      advice: expect.stringContaining('Could not check: the DNS server did not answer in time'),
+      suggested: null,
+    });
+    expect(spf).toMatchObject({ status: 'error', suggested: null });
+    expect(dmarc).toMatchObject({
+      status: 'error',
+      advice: expect.stringContaining('answered with a failure (SERVFAIL)'),
+    });
+    // A name that does not exist is an answer: its records are missing.
+    const gone = await newOrganisation();
+    const statuses = (await gone.post(ONBOARDING_API.dnsCheck, { domain: gone.domain })).json().checks;
+    expect(statuses.map((c: { status: string }) => c.status)).toEqual(['missing', 'missing', 'missing']);
     const other = await newOrganisation();
     expect((await other.post(ONBOARDING_API.dnsCheck, { domain: org.domain })).statusCode).toBe(404);
     expect((await other.post(ONBOARDING_API.dnsCheck, { domain: 'example.com' })).statusCode).toBe(404);
+  });
+});
+
+describe('the checklist: what is still missing', () => {
+  it('lists each record not right yet (missing, to change, not checked), a pending domain and the mail server; empty once all is right', async () => {
+    const org = await newOrganisation();
+    zone[org.domain] = { MX: [{ exchange: 'mx.moat.example.test', priority: 10 }], TXT: [['v=spf1 ~all']] };
+    zone[`_dmarc.${org.domain}`] = { fail: 'servfail' };
+    await org.post(ONBOARDING_API.domains, { domain: `new.${org.domain}` });
+    const res = await org.get(ONBOARDING_API.checklist);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().checks.map((c: { domain: string }) => c.domain)).toEqual([org.domain]);
+    expect(res.json().missing).toEqual([
+      { kind: 'pending_domain', domain: `new.${org.domain}`, record: null, status: null },
+      { kind: 'record', domain: org.domain, record: 'dmarc', status: 'error' },
+      { kind: 'mail_server', domain: null, record: null, status: null },
+    ]);
+
+    zone[`_dmarc.${org.domain}`] = { TXT: [['v=DMARC1; p=none']] };
+    const reporting = (await org.get(ONBOARDING_API.checklist)).json().missing;
+    expect(reporting).toContainEqual({
+      kind: 'record',
+      domain: org.domain,
+      record: 'dmarc',
+      status: 'warning',
+    });
+
+    // All made right: the records, the pending domain verified (its own records too), a mail server.
+    zone[`_dmarc.${org.domain}`] = { TXT: [['v=DMARC1; p=reject']] };
+    await org.put(ONBOARDING_API.nextHop, { next_hop: `127.0.0.1:${hopPort}` });
+    const { record } = (await org.get(ONBOARDING_API.onboarding)).json().pending_domains[0];
+    const token = /"(moat-verification=[0-9a-f]+)"/.exec(record)![1]!;
+    zone[`new.${org.domain}`] = {
+      TXT: [[token], ['v=spf1 mx -all']],
+      MX: [{ exchange: 'mx.moat.example.test', priority: 10 }],
+    };
+    zone[`_dmarc.new.${org.domain}`] = { TXT: [['v=DMARC1; p=quarantine']] };
+    expect((await org.post(ONBOARDING_API.verifyDomain, { domain: `new.${org.domain}` })).statusCode).toBe(
+      200,
+    );
+    expect((await org.get(ONBOARDING_API.checklist)).json().missing).toEqual([]);
+  });
+
+  it('with an unreachable DNS server, nothing is missing-or-right: every record says it could not be checked', async () => {
+    const closed = await startDnsServer({});
+    const address = closed.address;
+    await closed.close();
+    const other = await buildTestApp({
+      env: { SMTP_HOSTNAME: 'mx.moat.example.test' },
+      onboardingResolver: systemResolver([address], { timeoutMs: 300, tries: 1 }),
+    });
+    try {
+      const org = await signedInAs(other.app, other.db, {
+        tenant: { domain: 'unreachable-dns.test' } as never,
+        user: { email: 'boss@unreachable-dns.test' },
+      });
+      const checklist = (await org.get(ONBOARDING_API.checklist)).json();
+      expect(checklist.checks[0].checks.map((c: { status: string }) => c.status)).toEqual([
+        'error',
+        'error',
+        'error',
+      ]);
+      expect(checklist.checks[0].checks[0].advice).toContain(
+        'Could not check: no DNS server could be reached',
+      );
+      expect(checklist.missing.filter((m: { kind: string }) => m.kind === 'record')).toHaveLength(3);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('a gateway whose host name is a bare machine name', () => {
+  it('asks for SMTP_HOSTNAME instead of offering an MX record that names no real host', async () => {
+    const other = await buildTestApp({ env: { SMTP_HOSTNAME: 'myhost' }, onboardingResolver: resolver });
+    try {
+      const org = await signedInAs(other.app, other.db, {
+        tenant: { domain: 'bare-host.test' } as never,
+        user: { email: 'boss@bare-host.test' },
+      });
+      zone['bare-host.test'] = { MX: [{ exchange: 'myhost', priority: 10 }] };
+      const state = (await org.get(ONBOARDING_API.onboarding)).json();
+      expect(state).toMatchObject({ mx_host: 'myhost', mx_host_usable: false });
+      const [mx] = (await org.send('POST', ONBOARDING_API.dnsCheck, { domain: 'bare-host.test' })).json()
+        .checks;
+      expect(mx).toMatchObject({ status: 'error', suggested: null, found: ['10 myhost'] });
+      expect(mx.advice).toContain('must set SMTP_HOSTNAME');
+      expect(JSON.stringify(mx)).not.toContain('MX 10 myhost');
+      const { missing } = (await org.get(ONBOARDING_API.checklist)).json();
+      expect(missing).toContainEqual({ kind: 'gateway_name', domain: null, record: null, status: null });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("the organisation's name", () => {
+  it('is renamed in onboarding (audited), within its rules, by its admins only', async () => {
+    const org = await newOrganisation();
+    const renamed = await org.put(ONBOARDING_API.name, { name: '  Acme Holdings  ' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().name).toBe('Acme Holdings');
+    const [row] = await t.db.select().from(tenants).where(eq(tenants.id, org.tenant.id));
+    expect(row!.name).toBe('Acme Holdings');
+    expect((await org.audited('tenant.renamed')).map((a) => a.details)).toEqual([
+      { from: org.tenant.name, to: 'Acme Holdings' },
+    ]);
+    for (const name of ['', '   ', 'x'.repeat(201), 'bad\u0007name']) {
+      const res = await org.put(ONBOARDING_API.name, { name });
+      expect(res.statusCode, JSON.stringify(name)).toBe(400);
+      expect(res.json().code).toBe('validation_error');
+    }
+    const plain = await buildUser(t.db, org.tenant.id, { email: `pat@${org.domain}` });
+    const { token } = await buildSession(t.db, plain);
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: ONBOARDING_API.name,
+      cookies: { moat_session: token },
+      headers: CSRF,
+      payload: { name: 'Taken over' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect((await org.get(ONBOARDING_API.onboarding)).json().name).toBe('Acme Holdings');
   });
 });
 

@@ -1,9 +1,11 @@
 import type { Settings, settingsUpdateSchema } from '@moat/contracts/settings';
 import { domainOfEmail } from '@moat/contracts/validation';
 import type { z } from 'zod';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { chooseSender, isMailDomain } from '../../mail/sender.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { QuarantineAdminRepo } from '../quarantine-admin/quarantine-admin.repo.ts';
@@ -34,10 +36,11 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 export function createSettingsService(deps: {
   db: Pick<Db, 'transaction'>;
-  tenants: Pick<TenantsRepo, 'findById' | 'domainsOf' | 'update'>;
+  tenants: Pick<TenantsRepo, 'findById' | 'domainsOf' | 'update' | 'list'>;
   quarantine: Pick<QuarantineAdminRepo, 'setRetention'>;
   audit: Pick<AuditRepo, 'record'>;
-  defaultMailFrom: string;
+  /** How the sender of a tenant's mail is chosen when it sets none (MAIL_FROM, PUBLIC_URL). */
+  senderConfig: Pick<Config, 'mailFrom' | 'mailFromSet'>;
   /**
    * Forget what this node cached of the tenants (its sessions' limits, its sender) right after the
    * commit: the database's notice reaches the other nodes, and this one a moment later.
@@ -62,7 +65,7 @@ export function createSettingsService(deps: {
       mail_from_address: tenant.mailFromAddress,
       mail_from_name: tenant.mailFromName,
       alert_recipients: tenant.alertRecipients,
-      default_mail_from: deps.defaultMailFrom,
+      default_mail_from: chooseSender(deps.senderConfig, { own: null, domains }).address,
       default_mail_from_name: mailBrand(tenant).name,
       domains,
     };
@@ -73,6 +76,18 @@ export function createSettingsService(deps: {
     new AppError('validation_error', message, [{ field: `body.${field}`, message: code }]);
 
   return {
+    /** The organisations whose own mail has no sender (the start-up warns of them). */
+    async withoutSender(): Promise<string[]> {
+      const names: string[] = [];
+      for (const tenant of await deps.tenants.list()) {
+        const domains = await deps.tenants.domainsOf(tenant.id);
+        if (!chooseSender(deps.senderConfig, { own: tenant.mailFromAddress, domains }).address) {
+          names.push(tenant.name);
+        }
+      }
+      return names;
+    },
+
     async get(tenantId: string): Promise<Settings> {
       const { tenant, domains } = await read(tenantId);
       return settingsOf(tenant, domains);
@@ -81,6 +96,13 @@ export function createSettingsService(deps: {
     async update(tenantId: string, body: Update, actor: Actor): Promise<Settings> {
       const { tenant, domains } = await read(tenantId);
       const ours = (address: string) => domains.includes(domainOfEmail(address));
+      if (body.mail_from_address && !isMailDomain(domainOfEmail(body.mail_from_address))) {
+        throw refuse(
+          'mail_from_address',
+          'The sender must be an address on a mail domain, not an IP address or localhost',
+          'not_a_mail_domain',
+        );
+      }
       if (body.mail_from_address && !ours(body.mail_from_address)) {
         throw refuse(
           'mail_from_address',

@@ -29,7 +29,8 @@ export function createTrialService(deps: {
   audit: Pick<AuditRepo, 'record'>;
   clock: Clock;
   mailer: Mailer;
-  supportEmail: string;
+  /** Null: no support address is set; a request is kept (and audited) but mailed to no one. */
+  supportEmail: string | null;
 }) {
   const { repo, clock, audit } = deps;
 
@@ -68,23 +69,25 @@ export function createTrialService(deps: {
           },
           tx,
         );
-        await deps.mailer.send(
-          {
-            tenantId: tenant.id,
-            kind: 'trial_extension_request',
-            to: deps.supportEmail,
-            ...trialExtensionRequestEmail(mailBrand(tenant), {
-              tenant,
-              requester: {
-                firstName: body.requester_first_name,
-                lastName: body.requester_last_name,
-                email: body.requester_email_address,
-              },
-              endedDaysAgo: -(config.pocExpiresInDays ?? 0),
-            }),
-          },
-          tx,
-        );
+        if (deps.supportEmail) {
+          await deps.mailer.send(
+            {
+              tenantId: tenant.id,
+              kind: 'trial_extension_request',
+              to: deps.supportEmail,
+              ...trialExtensionRequestEmail(mailBrand(tenant), {
+                tenant,
+                requester: {
+                  firstName: body.requester_first_name,
+                  lastName: body.requester_last_name,
+                  email: body.requester_email_address,
+                },
+                endedDaysAgo: -(config.pocExpiresInDays ?? 0),
+              }),
+            },
+            tx,
+          );
+        }
         return { success: true, info: TRIAL_REQUEST_SENT };
       });
     },

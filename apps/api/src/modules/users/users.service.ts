@@ -17,6 +17,8 @@ export interface CreateUserInput {
   role: Role;
   /** Set a password now, or leave it out to invite the user (a link to choose one). */
   password?: string;
+  /** The password is a one-time one (generated and shown once): the first sign-in must replace it. */
+  oneTimePassword?: boolean;
   firstName?: string;
   lastName?: string;
   /** The tenant; by default the one owning the email's domain. */
@@ -81,6 +83,7 @@ export function createUsersService({
             status: inviteToken ? 'invited' : 'active',
             passwordHash,
             passwordChangedAt: passwordHash ? now : null,
+            mustChangePassword: Boolean(passwordHash && input.oneTimePassword),
             inviteTokenHash: inviteToken ? hashToken(inviteToken) : null,
             inviteExpiresAt: inviteToken ? new Date(now.getTime() + INVITE_VALIDITY_MS) : null,
           },

@@ -1,3 +1,5 @@
+import { API } from '@moat/contracts/api-paths';
+import { AUTH_API, PASSWORD_CHANGE_REQUIRED_MESSAGE } from '@moat/contracts/auth-paths';
 import { SESSION_ID_HEADER } from '@moat/contracts/constants';
 import { NOT_AUTHENTICATED_MESSAGE, SESSION_COOKIE } from '@moat/contracts/current-user';
 import { GLOBAL_ERROR_TEXT } from '@moat/contracts/errors';
@@ -57,6 +59,19 @@ export function signedIn(request: FastifyRequest): SignedIn {
 }
 
 /**
+ * What a session whose user must replace a one-time password may call: that, signing out, and
+ * whether it is a session. Every other route that acts as the user answers 403
+ * password_change_required; routes open to anyone answer as to someone signed out.
+ */
+const PASSWORD_CHANGE_ROUTES = new Set([
+  `POST ${AUTH_API.passwordChange}`,
+  `POST ${AUTH_API.logout}`,
+  `GET ${AUTH_API.session}`,
+]);
+/** Routes open to anyone that answer about the signed-in user: refused too while the password is due. */
+const READS_THE_USER = new Set([`GET ${API.currentUser}`, `POST ${AUTH_API.logoutReason}`]);
+
+/**
  * Reads the session cookie on every request: a live session (not revoked, within its idle and
  * absolute timeouts) sets `request.session` and `request.user`. The non-secret numeric session
  * id goes out in a response header on every answer, errors included.
@@ -101,6 +116,11 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
     [app.requireAdmin, 'admin'],
   ]);
   app.decorate('routeAccess', [] as RouteAccess[]);
+  let accessByRoute: Map<string, Access> | null = null;
+  const routeAccessOf = (route: string) => {
+    accessByRoute ??= new Map(app.routeAccess.map((r) => [`${r.method} ${r.url}`, r.access]));
+    return accessByRoute.get(route);
+  };
   app.addHook('onRoute', (route) => {
     const handlers = [route.preHandler ?? []].flat();
     const guard = handlers.find((handler) => guards.has(handler));
@@ -127,6 +147,14 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
     if (idleFor > idleLimit || tooOld || found.user.status !== 'active') {
       await sessions.end(found, now);
       return;
+    }
+    if (found.user.mustChangePassword) {
+      const route = `${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`;
+      if (!PASSWORD_CHANGE_ROUTES.has(route)) {
+        const access = routeAccessOf(route) ?? 'public';
+        if (access === 'public' && !READS_THE_USER.has(route)) return;
+        throw new AppError('password_change_required', PASSWORD_CHANGE_REQUIRED_MESSAGE);
+      }
     }
     if (idleFor > TOUCH_INTERVAL_MS) await sessions.touch(found, now);
     request.session = found.session;

@@ -120,7 +120,11 @@ describe('login page', () => {
     saveSignInResume({ next: 'done', email: 'ada@example.com', login_reason_required: false });
     stubApi({
       'GET /api/v1/auth/session': () =>
-        jsonResponse(200, { authenticated: true, login_reason_required: false }),
+        jsonResponse(200, {
+          authenticated: true,
+          login_reason_required: false,
+          password_change_required: false,
+        }),
       'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'user' })),
     });
     const app = renderRoute('/auth/login?returnUrl=%2Fanalytics%2Fshadow-it');
@@ -284,7 +288,8 @@ describe('password pages', () => {
 });
 
 describe('sign-in area guard', () => {
-  const signedIn = () => jsonResponse(200, { authenticated: true, login_reason_required: false });
+  const signedIn = () =>
+    jsonResponse(200, { authenticated: true, login_reason_required: false, password_change_required: false });
 
   it.each(['/auth/login', '/auth/forgot-password'])(
     'sends a browser with a session from %s to the overview',

@@ -1,18 +1,31 @@
 import type { CurrentUser } from '@moat/contracts/current-user';
 import { ROUTES } from '@moat/contracts/routes';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useLoaderData, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { recordLogoutReason } from '../../features/auth/api/record-logout-reason';
-import { SignIn } from '../../features/auth/components/SignIn';
+import { type MfaOffer, SignIn } from '../../features/auth/components/SignIn';
 import type { LoginLoaderData } from '../../features/auth/sign-in-handover';
 import { NO_SSO } from '../../features/auth/sso-popup';
 import { usePublicFeatures } from '../../features/public-settings/api/get-public-features';
 import { fetchCurrentUserWithRetry } from '../../features/session/api/get-current-user';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation, withAreaTexts } from '../../lib/i18n';
 import { readLoginNavigationState } from '../../lib/login-navigation';
 import { assignDocumentLocation, RETURN_URL_PARAM, returnTarget } from '../../lib/return-url';
 import { useDocumentTitle } from '../../lib/use-document-title';
+
+const MfaDialog = lazy(() =>
+  withAreaTexts(() => import('../../features/mfa/components/MfaDialog')).then((module) => ({
+    default: module.MfaDialog,
+  })),
+);
+
+/** After a one-time password is replaced: the MFA setup, which the user may skip. */
+const mfaOffer: MfaOffer = ({ email, onDone }) => (
+  <Suspense fallback={null}>
+    <MfaDialog email={email} opened offer onClose={onDone} />
+  </Suspense>
+);
 
 /**
  * /auth/login. A forced sign-out arrives with the error and the user in the navigation state:
@@ -69,6 +82,7 @@ export function LoginPage() {
       loadUser={loadUser}
       onSignedIn={onSignedIn}
       onPasswordExpired={(email) => navigate(ROUTES.auth.passwordExpired(email))}
+      mfaOffer={mfaOffer}
     />
   );
 }

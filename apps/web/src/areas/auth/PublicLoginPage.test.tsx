@@ -114,6 +114,37 @@ describe('the login page of the public bundle', () => {
     });
   });
 
+  it('a one-time password: the answer hands the new-password step to the console', async () => {
+    stubApi({
+      'POST /api/v1/auth/login': () =>
+        jsonResponse(200, stepResponse({ next: 'password_change', email: 'ada@example.com' })),
+    });
+    await openLogin();
+    await signIn();
+    await waitFor(() => expect(reloads.count).toBe(1));
+    expect(takeSignInResume()).toEqual({
+      next: 'password_change',
+      email: 'ada@example.com',
+      login_reason_required: false,
+    });
+  });
+
+  it('opened again with a session that still owes its new password: the console goes on with that step', async () => {
+    stubApi({
+      'GET /api/v1/auth/session': () =>
+        jsonResponse(200, {
+          authenticated: true,
+          login_reason_required: false,
+          password_change_required: true,
+        }),
+    });
+    renderPublicLoginPage();
+    await waitFor(() => expect(reloads.count).toBe(1));
+    expect(takeSignInResume()).toMatchObject({ next: 'password_change' });
+    expect(window.location.hash).toBe('#/auth/login');
+    expect(screen.queryByRole('button', { name: 'Sign in' })).not.toBeInTheDocument();
+  });
+
   it('without session storage, hands over to the console’s own login page with the same returnUrl', async () => {
     window.history.replaceState(null, '', '/#/auth/login?returnUrl=%2Fsettings%3Ftab%3Da');
     stubApi({ 'POST /api/v1/auth/login': () => jsonResponse(200, stepResponse({ next: 'mfa_code' })) });
@@ -156,7 +187,11 @@ describe('the login page of the public bundle', () => {
   it('sends a browser with a session to the overview', async () => {
     stubApi({
       'GET /api/v1/auth/session': () =>
-        jsonResponse(200, { authenticated: true, login_reason_required: false }),
+        jsonResponse(200, {
+          authenticated: true,
+          login_reason_required: false,
+          password_change_required: false,
+        }),
     });
     renderPublicLoginPage();
     await waitFor(() => expect(window.location.hash).toBe('#/dashboard'));

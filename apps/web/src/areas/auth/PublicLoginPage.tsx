@@ -15,15 +15,31 @@ import {
 import { t } from '../../lib/public-texts';
 import { openRoute, RETURN_URL_PARAM, reloadDocument } from '../../lib/return-url';
 
-/** Whether this browser has a session; 'unknown' when the check fails (the form shows then). */
-function useSession(): 'pending' | 'signedIn' | 'none' | 'unknown' {
-  const [state, setState] = useState<'pending' | 'signedIn' | 'none' | 'unknown'>('pending');
+type SessionState = 'pending' | 'signedIn' | 'passwordChange' | 'none' | 'unknown';
+
+/**
+ * Whether this browser has a session ('passwordChange': one that must replace its one-time
+ * password first); 'unknown' when the check fails (the form shows then).
+ */
+function useSession(): { state: SessionState; loginReasonRequired: boolean } {
+  const [state, setState] = useState<{ state: SessionState; loginReasonRequired: boolean }>({
+    state: 'pending',
+    loginReasonRequired: false,
+  });
   useEffect(() => {
     const abort = new AbortController();
     getAuthSession(abort.signal).then(
-      (answer) => setState(answer.authenticated ? 'signedIn' : 'none'),
+      (answer) =>
+        setState({
+          state: answer.password_change_required
+            ? 'passwordChange'
+            : answer.authenticated
+              ? 'signedIn'
+              : 'none',
+          loginReasonRequired: answer.login_reason_required,
+        }),
       () => {
-        if (!abort.signal.aborted) setState('unknown');
+        if (!abort.signal.aborted) setState({ state: 'unknown', loginReasonRequired: false });
       },
     );
     return () => abort.abort();
@@ -41,7 +57,7 @@ function useSession(): 'pending' | 'signedIn' | 'none' | 'unknown' {
 export function PublicLoginPage() {
   usePublicDocumentTitle(t('auth.login.title'));
   const settings = usePublicSettings();
-  const session = useSession();
+  const { state: session, loginReasonRequired } = useSession();
   useEffect(() => {
     if (session === 'signedIn') openRoute(ROUTES.dashboard, 'replace');
   }, [session]);
@@ -64,7 +80,15 @@ export function PublicLoginPage() {
   // The SAML popup's answer (SPEC §4 "External sign-in"): the console goes on from it.
   useEffect(() => onSsoAnswer(onAnswer), [onAnswer]);
 
-  const ready = settings !== 'pending' && session !== 'pending' && session !== 'signedIn';
+  // A session that signed in with a one-time password: the console asks for the new one.
+  useEffect(() => {
+    if (session === 'passwordChange') {
+      onAnswer({ next: 'password_change', email: '', login_reason_required: loginReasonRequired });
+    }
+  }, [session, loginReasonRequired, onAnswer]);
+
+  const ready =
+    settings !== 'pending' && session !== 'pending' && session !== 'signedIn' && session !== 'passwordChange';
   return (
     <>
       <PageLoader done={ready} />

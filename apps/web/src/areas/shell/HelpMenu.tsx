@@ -10,7 +10,8 @@ export function HelpMenu({
   supportEmail,
   onVersionInfo,
 }: {
-  supportEmail: string;
+  /** Null: no support address is set, and the entry says so. */
+  supportEmail: string | null;
   onVersionInfo: () => void;
 }) {
   const { t } = useTranslation();
@@ -33,10 +34,12 @@ export function HelpMenu({
           {t('shell.help.documentation')}
           <VisuallyHidden> {t('shell.help.newTab')}</VisuallyHidden>
         </Menu.Item>
-        {supportEmail && (
+        {supportEmail ? (
           <Menu.Item component="a" href={`mailto:${supportEmail}`}>
             {t('shell.help.contactSupport')}
           </Menu.Item>
+        ) : (
+          <Menu.Item disabled>{t('shell.help.noSupportAddress')}</Menu.Item>
         )}
       </Menu.Dropdown>
     </Menu>

@@ -251,6 +251,21 @@ describe('signed-in shell: top bar', () => {
     );
   });
 
+  it('without a support address, Contact support says none is set instead of offering a broken one', async () => {
+    stubShell({ deployment: { support_email: null } });
+    renderRoute('/dashboard');
+    await openUserMenu();
+    const item = await screen.findByRole('menuitem', { name: 'Contact support: no support address is set' });
+    expect(item).not.toHaveAttribute('href');
+    expect(item).toBeDisabled();
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(screen.getByRole('button', { name: 'Help' }));
+    expect(
+      await screen.findByRole('menuitem', { name: 'Contact support: no support address is set' }),
+    ).toBeDisabled();
+    expect(document.querySelector('a[href^="mailto:"]')).toBeNull();
+  });
+
   it('help menu: status and product updates inside the console, documentation in a new tab', async () => {
     stubShell();
     const app = renderRoute('/dashboard');

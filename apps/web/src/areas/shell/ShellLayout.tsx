@@ -140,13 +140,13 @@ export function ShellLayout() {
                 </Box>
               )}
               {deployment?.brand === 'sonicwall' && <FloatingMenu />}
-              <HelpMenu supportEmail={deployment?.support_email ?? ''} onVersionInfo={version.open} />
+              <HelpMenu supportEmail={deployment?.support_email ?? null} onVersionInfo={version.open} />
               {ctx?.features.enableChangeApplicationMode && <ThemeSwitch user={user} />}
               <UserMenu
                 user={user}
                 enableMFA={ctx?.features.enableMFA ?? false}
                 isMsp={ctx?.deployment.is_msp ?? false}
-                supportEmail={deployment?.support_email ?? ''}
+                supportEmail={deployment?.support_email ?? null}
                 onVersionInfo={version.open}
               />
             </div>

@@ -37,7 +37,8 @@ export interface UserMenuProps {
   enableMFA: boolean;
   isMsp: boolean;
   /** Where Contact support writes to; the entry is left out without one. */
-  supportEmail: string;
+  /** Null: no support address is set, and the entry says so. */
+  supportEmail: string | null;
   onVersionInfo: () => void;
 }
 
@@ -98,10 +99,12 @@ export function UserMenu({ user, enableMFA, isMsp, supportEmail, onVersionInfo }
           <Menu.Item onClick={() => setAccountOpened(true)}>{t('shell.userMenu.account')}</Menu.Item>
           <Menu.Item onClick={onVersionInfo}>{t('shell.userMenu.versionInfo')}</Menu.Item>
           {offerMfa && <Menu.Item onClick={() => setMfaOpened(true)}>{t('shell.userMenu.mfa')}</Menu.Item>}
-          {supportEmail && (
+          {supportEmail ? (
             <Menu.Item component="a" href={`mailto:${supportEmail}`}>
               {t('shell.userMenu.contactSupport')}
             </Menu.Item>
+          ) : (
+            <Menu.Item disabled>{t('shell.userMenu.noSupportAddress')}</Menu.Item>
           )}
           <Menu.Divider />
           <Menu.Item onClick={signOut} disabled={logout.isPending}>

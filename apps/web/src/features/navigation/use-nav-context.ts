@@ -40,7 +40,7 @@ const UNKNOWN_DEPLOYMENT: DeploymentConfig = {
   dmarc: { is_active: false, msp_allowed: false },
   archiving: { is_active: false, msp_allowed: false },
   sspm: { is_active: false, msp_allowed: false },
-  support_email: '',
+  support_email: null,
   default_application_mode: 'mixed',
 };
 const NO_APPS: AppsResponse = { apps: [], tools: [] };

@@ -28,11 +28,19 @@ export const loginStepAnswer = {
   },
 };
 
-/** GET /api/v1/auth/session (AuthSession): whether this browser has a session. */
+/**
+ * GET /api/v1/auth/session (AuthSession): whether this browser has a session, and whether it owes
+ * a login reason or the replacement of a one-time password first.
+ */
 export const authSessionAnswer = {
-  parse: (value: unknown) => ({
-    authenticated: field(object(value, 'AuthSession'), 'authenticated', 'AuthSession', isBoolean),
-  }),
+  parse(value: unknown) {
+    const fields = object(value, 'AuthSession');
+    return {
+      authenticated: field(fields, 'authenticated', 'AuthSession', isBoolean),
+      login_reason_required: field(fields, 'login_reason_required', 'AuthSession', isBoolean),
+      password_change_required: field(fields, 'password_change_required', 'AuthSession', isBoolean),
+    };
+  },
 };
 
 const isProvider = (value: unknown): value is RecaptchaConfig['provider'] =>

@@ -391,3 +391,125 @@ describe('sign-in: maintenance rule', () => {
     ]);
   });
 });
+
+describe('sign-in with a one-time password (the generated first admin)', () => {
+  /** The server side: the one-time password signs in to a session that owes a new password. */
+  function oneTimeSession() {
+    const s = session();
+    let due = false;
+    let changedTo: string | null = null;
+    const api = stubApi({
+      'POST /api/v1/auth/login': () => {
+        due = true;
+        return jsonResponse(200, stepResponse({ next: 'password_change' }));
+      },
+      'GET /api/v1/current_user': () =>
+        due ? errorResponse(403, 'password_change_required', 'Choose a new password first') : s.currentUser(),
+      'POST /api/v1/auth/password_change': (call) => {
+        const body = call.body as { new_password: string };
+        if (body.new_password === 'secret-one-time') {
+          return errorResponse(400, 'validation_error', 'The new password must differ', [
+            { field: 'body.new_password', message: 'password_unchanged' },
+          ]);
+        }
+        due = false;
+        changedTo = body.new_password;
+        s.open();
+        return jsonResponse(200, stepResponse({ next: 'mfa_offer' }));
+      },
+      'POST /api/v1/mfa/setup': () =>
+        jsonResponse(200, { mfaWasSet: false, isMfaEnabled: false, isVerified: false, mfaRequired: false }),
+      'PUT /api/v1/mfa/setup': () =>
+        jsonResponse(200, { secret: SECRET, qrCodeSrc: QR, otpauthUrl: `otpauth://totp/x?secret=${SECRET}` }),
+      'POST /api/v1/auth/logout': () => jsonResponse(200, { success: true }),
+    });
+    return { api, changedTo: () => changedTo };
+  }
+
+  it('asks for a new password (at least 8, confirmed, not the one-time one), then offers MFA, which can be skipped', async () => {
+    const user = userEvent.setup();
+    const server = oneTimeSession();
+    const app = await signIn(user);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Choose a new password' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/generated when Moat first started and works only once/)).toHaveTextContent(
+      'ada@example.com',
+    );
+    const save = screen.getByRole('button', { name: 'Save and continue' });
+    await user.type(screen.getByLabelText(/^New password/), 'short');
+    await user.type(screen.getByLabelText(/^Confirm password/), 'other');
+    await user.click(save);
+    expect(await screen.findByText('The password must be at least 8 characters long.')).toBeInTheDocument();
+    expect(screen.getByText('The passwords do not match.')).toBeInTheDocument();
+    expect(posts(server.api.calls, '/api/v1/auth/password_change')).toHaveLength(0);
+
+    await user.clear(screen.getByLabelText(/^New password/));
+    await user.clear(screen.getByLabelText(/^Confirm password/));
+    await user.type(screen.getByLabelText(/^New password/), 'secret-one-time');
+    await user.type(screen.getByLabelText(/^Confirm password/), 'secret-one-time');
+    await user.click(save);
+    expect(
+      await screen.findByText('Choose a password other than the one you signed in with.'),
+    ).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText(/^New password/));
+    await user.clear(screen.getByLabelText(/^Confirm password/));
+    await user.type(screen.getByLabelText(/^New password/), 'my-own-password');
+    await user.type(screen.getByLabelText(/^Confirm password/), 'my-own-password');
+    await user.click(save);
+    expect(posts(server.api.calls, '/api/v1/auth/password_change').at(-1)?.body).toEqual({
+      new_password: 'my-own-password',
+      confirm_password: 'my-own-password',
+    });
+
+    // MFA is offered; the tenant does not require it, so it can wait.
+    const dialog = await screen.findByRole('dialog', { name: 'Multi-factor authentication' });
+    expect(within(dialog).getByText('Protect your account with a second step')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Set up' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Skip for now' }));
+    await waitFor(() => expect(app.location()).toBe('/dashboard'));
+    expect(server.changedTo()).toBe('my-own-password');
+  });
+
+  it('the offered MFA can be set up there and then', async () => {
+    const user = userEvent.setup();
+    const server = oneTimeSession();
+    await signIn(user);
+    await user.type(await screen.findByLabelText(/^New password/), 'my-own-password');
+    await user.type(screen.getByLabelText(/^Confirm password/), 'my-own-password');
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Multi-factor authentication' });
+    await user.click(within(dialog).getByRole('button', { name: 'Set up' }));
+    expect(await within(dialog).findByRole('img', { name: /QR code/ })).toBeInTheDocument();
+    expect(posts(server.api.calls, '/api/v1/mfa/setup').at(-1)?.method).toBe('PUT');
+  });
+
+  it('signing out instead ends the session and shows the login form again', async () => {
+    const user = userEvent.setup();
+    const server = oneTimeSession();
+    await signIn(user);
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+    expect(posts(server.api.calls, '/api/v1/auth/logout')).toHaveLength(1);
+  });
+
+  it('a reload (or any console page) with such a session comes back to the step', async () => {
+    stubApi({
+      'GET /api/v1/auth/session': () =>
+        jsonResponse(200, {
+          authenticated: true,
+          login_reason_required: false,
+          password_change_required: true,
+        }),
+      'GET /api/v1/current_user': () =>
+        errorResponse(403, 'password_change_required', 'Choose a new password first'),
+    });
+    const app = renderRoute('/dashboard');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Choose a new password' }),
+    ).toBeInTheDocument();
+    // The page asked for stays the target once the new password is chosen.
+    expect(app.location()).toBe('/auth/login?returnUrl=%2Fdashboard');
+  });
+});

@@ -1,12 +1,17 @@
 import { Button } from '@mantine/core';
 import type { LoginStepResponse } from '@moat/contracts/auth';
 import type { CurrentUser } from '@moat/contracts/current-user';
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, Suspense, useCallback, useEffect, useState } from 'react';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
 import { onSsoAnswer, type SsoFlags } from '../sso-popup';
 import { LoginForm, type LoginNotice } from './LoginForm';
-import { LoginReasonDialog, MailVerificationDialog, RequiredMfaSetupDialog } from './lazy-dialogs';
+import {
+  LoginReasonDialog,
+  MailVerificationDialog,
+  PasswordChangeForm,
+  RequiredMfaSetupDialog,
+} from './lazy-dialogs';
 import { OneTimeCodeForm } from './OneTimeCodeForm';
 import { SigningIn } from './SigningIn';
 
@@ -16,6 +21,8 @@ type Step =
   | { kind: 'mfaCode' }
   | { kind: 'mailVerification' }
   | { kind: 'mfaSetup' }
+  | { kind: 'passwordChange' }
+  | { kind: 'mfaOffer'; reasonRequired: boolean }
   | { kind: 'loadingUser'; reasonRequired: boolean }
   | { kind: 'loginReason'; user: CurrentUser };
 
@@ -32,15 +39,23 @@ function stepAfter(answer: StepAnswer): Step {
       return { kind: 'mailVerification' };
     case 'mfa_setup':
       return { kind: 'mfaSetup' };
+    case 'password_change':
+      return { kind: 'passwordChange' };
+    case 'mfa_offer':
+      return { kind: 'mfaOffer', reasonRequired: answer.login_reason_required };
   }
 }
+
+/** The MFA setup offered once a one-time password is replaced; `onDone` when set up or skipped. */
+export type MfaOffer = (props: { email: string; onDone: () => void }) => ReactNode;
 
 /**
  * The whole sign-in: the login form, then the step the server asks for (one-time code, mail
  * verification then the MFA setup an admin requires), then — once a session is open — the user
  * (`loadUser` retries until it answers), the maintenance rule's login reason, and `onSignedIn`.
  * `resume`: the server's answer to credentials given on the public bundle's login page; the
- * sign-in goes on from the step it names.
+ * sign-in goes on from the step it names. A one-time password (the first admin's) is replaced
+ * first; then `mfaOffer` shows, which the user may skip.
  */
 export function SignIn({
   sso,
@@ -50,6 +65,7 @@ export function SignIn({
   loadUser,
   onSignedIn,
   onPasswordExpired,
+  mfaOffer,
 }: {
   sso: SsoFlags;
   resume?: StepAnswer | null;
@@ -58,6 +74,7 @@ export function SignIn({
   loadUser: (signal: AbortSignal) => Promise<CurrentUser>;
   onSignedIn: (user: CurrentUser) => void;
   onPasswordExpired: (email: string) => void;
+  mfaOffer?: MfaOffer;
 }) {
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>(() => (resume ? stepAfter(resume) : { kind: 'credentials' }));
@@ -77,6 +94,15 @@ export function SignIn({
     setStep({ kind: 'credentials' });
   }, []);
 
+  const offered = step.kind === 'mfaOffer' ? step : null;
+  const afterOffer = useCallback(() => {
+    if (offered) setStep({ kind: 'loadingUser', reasonRequired: offered.reasonRequired });
+  }, [offered]);
+  useEffect(() => {
+    // Nothing to offer with: the sign-in goes on.
+    if (offered && !mfaOffer) afterOffer();
+  }, [offered, mfaOffer, afterOffer]);
+
   const loadingUser = step.kind === 'loadingUser' ? step : null;
   useEffect(() => {
     if (!loadingUser) return;
@@ -95,6 +121,23 @@ export function SignIn({
 
   if (step.kind === 'mfaCode') {
     return <OneTimeCodeForm email={email} onStep={onStep} onCancel={restart} />;
+  }
+
+  if (step.kind === 'passwordChange') {
+    return (
+      <Suspense fallback={<SigningIn />}>
+        <PasswordChangeForm email={email} onStep={onStep} onCancel={restart} />
+      </Suspense>
+    );
+  }
+
+  if (step.kind === 'mfaOffer') {
+    return (
+      <>
+        <SigningIn />
+        {mfaOffer?.({ email, onDone: afterOffer })}
+      </>
+    );
   }
 
   if (step.kind === 'loadingUser' || step.kind === 'loginReason') {

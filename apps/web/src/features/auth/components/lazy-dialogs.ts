@@ -20,3 +20,9 @@ export const LoginReasonDialog = lazy(() =>
     default: module.LoginReasonDialog,
   })),
 );
+/** The one-time password's replacement, a sign-in step of its own (the first admin's first sign-in). */
+export const PasswordChangeForm = lazy(() =>
+  withAreaTexts(() => import('./PasswordChangeForm')).then((module) => ({
+    default: module.PasswordChangeForm,
+  })),
+);

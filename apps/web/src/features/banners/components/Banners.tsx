@@ -17,7 +17,7 @@ export function Banners({
   learning,
 }: {
   userId: string;
-  supportEmail: string;
+  supportEmail: string | null;
   learning: LearningMode | null;
 }) {
   const { t } = useTranslation();

@@ -9,7 +9,7 @@ import { BannerCard } from './BannerCard';
  * The welcome banner (SPEC §2.4 "Banners"): read more, contact support (a mail to the
  * deployment's support address), and don't show again (remembered for this user in this browser).
  */
-export function WelcomeBanner({ userId, supportEmail }: { userId: string; supportEmail: string }) {
+export function WelcomeBanner({ userId, supportEmail }: { userId: string; supportEmail: string | null }) {
   const { t } = useTranslation();
   const [hidden] = useState(() => isWelcomeBannerHidden(userId));
   const { phase, dismiss } = useBannerPhase(!hidden);
@@ -37,9 +37,15 @@ export function WelcomeBanner({ userId, supportEmail }: { userId: string; suppor
         >
           {more ? t('banners.welcome.readLess') : t('banners.welcome.readMore')}
         </Button>
-        <Anchor size="sm" href={`mailto:${supportEmail}`}>
-          {t('banners.welcome.contactSupport')}
-        </Anchor>
+        {supportEmail ? (
+          <Anchor size="sm" href={`mailto:${supportEmail}`}>
+            {t('banners.welcome.contactSupport')}
+          </Anchor>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('banners.welcome.noSupportAddress')}
+          </Text>
+        )}
         <Button
           variant="default"
           size="compact-sm"

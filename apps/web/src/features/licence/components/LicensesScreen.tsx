@@ -95,7 +95,11 @@ export function LicensesScreen() {
         )}
       </Section>
       <Section id="licence-contact" title={t('licences.contact.title')}>
-        <Text size="sm">{t('licences.contact.text', { email: d.support_email })}</Text>
+        <Text size="sm">
+          {d.support_email
+            ? t('licences.contact.text', { email: d.support_email })
+            : t('licences.contact.noAddress')}
+        </Text>
         <Group>
           <Button
             onClick={() => contact.mutate()}

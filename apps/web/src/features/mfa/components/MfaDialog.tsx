@@ -30,15 +30,21 @@ import { useVerifyMfaSetup } from '../api/verify-mfa-setup';
 /** The views of SPEC §4 "MFA setup dialog", plus the password step of turning it off. */
 export type MfaView = 'suggestion' | 'setup' | 'verified' | 'active' | 'disable';
 
-/** The signed-in user's MFA (616 px): suggestion → setup (QR and secret) → verified → active; off again resets it. */
+/**
+ * The signed-in user's MFA (616 px): suggestion → setup (QR and secret) → verified → active; off
+ * again resets it. `offer`: the sign-in's offer after a one-time password was replaced — the
+ * suggestion can be skipped, and closing (or Done once it is on) goes on into the console.
+ */
 export function MfaDialog({
   email,
   opened,
   onClose,
+  offer = false,
 }: {
   email: string;
   opened: boolean;
   onClose: () => void;
+  offer?: boolean;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -67,6 +73,7 @@ export function MfaDialog({
       title={t('mfa.dialog.title')}
       size={DIALOG_WIDTH.mfaSetup}
       closeButtonProps={{ 'aria-label': t('common.close') }}
+      closeOnClickOutside={!offer}
       centered
     >
       {view === null && settings.isError && <ApiErrorAlert error={settings.error} />}
@@ -76,7 +83,9 @@ export function MfaDialog({
           <VisuallyHidden>{t('app.loading')}</VisuallyHidden>
         </Center>
       )}
-      {view === 'suggestion' && <Suggestion email={email} onEnrolment={setEnrolment} />}
+      {view === 'suggestion' && (
+        <Suggestion email={email} onEnrolment={setEnrolment} onSkip={offer ? onClose : undefined} />
+      )}
       {view === 'setup' && enrolment && (
         <Setup
           email={email}
@@ -89,7 +98,7 @@ export function MfaDialog({
           onCancel={reset}
         />
       )}
-      {view === 'verified' && <Verified onContinue={() => setVerified(false)} />}
+      {view === 'verified' && <Verified onContinue={offer ? onClose : () => setVerified(false)} />}
       {view === 'active' && settings.data && (
         <Stack gap="md">
           <Group gap="xs">
@@ -144,15 +153,30 @@ function Verified({ onContinue }: { onContinue: () => void }) {
   );
 }
 
-function Suggestion({ email, onEnrolment }: { email: string; onEnrolment: (enrolment: Enrolment) => void }) {
+function Suggestion({
+  email,
+  onEnrolment,
+  onSkip,
+}: {
+  email: string;
+  onEnrolment: (enrolment: Enrolment) => void;
+  /** The sign-in's offer: it may be left for later. */
+  onSkip?: () => void;
+}) {
   const { t } = useTranslation();
   const start = useStartMfaSetup();
   return (
     <Stack gap="md">
       <Text fw={600}>{t('mfa.suggestion.title')}</Text>
       <Text size="sm">{t('mfa.suggestion.text')}</Text>
+      {onSkip && <Text size="sm">{t('mfa.offer.later')}</Text>}
       {start.isError && <ApiErrorAlert error={start.error} />}
       <Group justify="flex-end">
+        {onSkip && (
+          <Button variant="default" onClick={onSkip}>
+            {t('mfa.offer.skip')}
+          </Button>
+        )}
         <Button onClick={() => start.mutate(email, { onSuccess: onEnrolment })} loading={start.isPending}>
           {t('mfa.suggestion.start')}
         </Button>

@@ -2,6 +2,7 @@ import {
   dnsCheckSchema,
   ONBOARDING_API,
   type OnboardingState,
+  onboardingChecklistSchema,
   onboardingStateSchema,
   testMessageResultSchema,
 } from '@moat/contracts/onboarding';
@@ -16,14 +17,31 @@ export const onboardingQueryOptions = () =>
     queryFn: ({ signal }) => apiGet(ONBOARDING_API.onboarding, { schema: onboardingStateSchema, signal }),
   });
 
-/** A change that answers the new state: kept as the cached state. */
+/**
+ * GET /api/v1/onboarding/checklist (admins): what is still missing — every domain's records looked
+ * up now, pending domains, the gateway's name, a mail server.
+ */
+export const onboardingChecklistQueryOptions = () =>
+  queryOptions({
+    queryKey: queryKeys.onboardingChecklist(),
+    queryFn: ({ signal }) => apiGet(ONBOARDING_API.checklist, { schema: onboardingChecklistSchema, signal }),
+  });
+
+/** A change that answers the new state: kept as the cached state; what is missing is asked again. */
 function useStateChange<V>(change: (value: V) => Promise<OnboardingState>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: change,
-    onSuccess: (state) => queryClient.setQueryData(queryKeys.onboarding(), state),
+    onSuccess: (state) => {
+      queryClient.setQueryData(queryKeys.onboarding(), state);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.onboardingChecklist() });
+    },
   });
 }
+
+/** PUT /api/v1/onboarding/name: the organisation's own name. */
+export const useRenameOrganisation = () =>
+  useStateChange((name: string) => apiPut(ONBOARDING_API.name, { name }, { schema: onboardingStateSchema }));
 
 /** POST /api/v1/onboarding/domains. */
 export const useAddDomain = () =>
@@ -47,11 +65,14 @@ export const useSaveNextHop = () =>
 export const useCompleteOnboarding = () =>
   useStateChange((_: undefined) => apiPost(ONBOARDING_API.complete, {}, { schema: onboardingStateSchema }));
 
-/** POST /api/v1/onboarding/dns_check: one domain's MX, SPF and DMARC. */
-export const useCheckDns = () =>
-  useMutation({
+/** POST /api/v1/onboarding/dns_check: one domain's MX, SPF and DMARC (what is missing is asked again). */
+export const useCheckDns = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
     mutationFn: (domain: string) => apiPost(ONBOARDING_API.dnsCheck, { domain }, { schema: dnsCheckSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.onboardingChecklist() }),
   });
+};
 
 /** POST /api/v1/onboarding/test_message: what the mail server answered. */
 export const useSendTestMessage = () =>

@@ -1,29 +1,62 @@
 import { Alert, Badge, Button, Code, Group, NativeSelect, Stack, Text } from '@mantine/core';
-import type { DnsCheck, DnsCheckStatus, OnboardingState } from '@moat/contracts/onboarding';
+import type {
+  DnsCheck,
+  DnsCheckStatus,
+  OnboardingChecklist,
+  OnboardingState,
+} from '@moat/contracts/onboarding';
 import { useState } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
 import { useCheckDns } from '../api/onboarding';
 
-const STATUS: Record<DnsCheckStatus, { color: string; key: TranslationKey }> = {
-  ok: { color: 'green', key: 'onboarding.dns.status.ok' },
-  warning: { color: 'yellow', key: 'onboarding.dns.status.warning' },
-  missing: { color: 'red', key: 'onboarding.dns.status.missing' },
-  error: { color: 'gray', key: 'onboarding.dns.status.error' },
+/** Each status's colour (the panel) and its badge's, dark enough for its text in both themes. */
+const STATUS: Record<DnsCheckStatus, { color: string; badge: string; key: TranslationKey }> = {
+  ok: { color: 'green', badge: '#237032', key: 'onboarding.dns.status.ok' },
+  warning: { color: 'yellow', badge: 'yellow.5', key: 'onboarding.dns.status.warning' },
+  missing: { color: 'red', badge: 'red.9', key: 'onboarding.dns.status.missing' },
+  error: { color: 'gray', badge: 'gray.7', key: 'onboarding.dns.status.error' },
 };
 
 const KIND: Record<DnsCheck['checks'][number]['kind'], string> = { mx: 'MX', spf: 'SPF', dmarc: 'DMARC' };
 
-/** Look up one domain's MX, SPF and DMARC records and say, record by record, what to change. */
-export function DnsCheckPanel({ state }: { state: OnboardingState }) {
+/**
+ * One domain's MX, SPF and DMARC records, record by record: right, to change, missing, or not
+ * checked when the lookup failed — as the checklist found them, or looked up again on demand.
+ */
+export function DnsCheckPanel({
+  state,
+  checklist,
+}: {
+  state: OnboardingState;
+  checklist: OnboardingChecklist | null;
+}) {
   const { t } = useTranslation();
   const check = useCheckDns();
   const [domain, setDomain] = useState(state.domains[0] ?? '');
-  const result = check.data && check.data.domain === domain ? check.data : null;
+  const result =
+    check.data && check.data.domain === domain
+      ? check.data
+      : (checklist?.checks.find((c) => c.domain === domain) ?? null);
   return (
     <Stack gap="sm">
-      <Text size="sm">{t('onboarding.dns.intro', { host: state.mx_host })}</Text>
+      {state.mx_host_usable ? (
+        <Text size="sm">{t('onboarding.dns.intro', { host: state.mx_host })}</Text>
+      ) : (
+        <Alert
+          variant="light"
+          color="yellow"
+          title={
+            // The light yellow's own title colour is too pale to read on its background.
+            <Text component="span" fw={700} c="var(--mantine-color-text)">
+              {t('onboarding.dns.gatewayNameTitle')}
+            </Text>
+          }
+        >
+          {t('onboarding.dns.gatewayName', { host: state.mx_host })}
+        </Alert>
+      )}
       <Group align="flex-end" gap="xs" wrap="wrap">
         <NativeSelect
           label={t('onboarding.dns.domain')}
@@ -46,8 +79,10 @@ export function DnsCheckPanel({ state }: { state: OnboardingState }) {
               color={STATUS[c.status].color}
               title={
                 <Group gap="xs">
-                  <span>{KIND[c.kind]}</span>
-                  <Badge color={STATUS[c.status].color} variant="filled" size="sm">
+                  <Text component="span" fw={700} c="var(--mantine-color-text)">
+                    {KIND[c.kind]}
+                  </Text>
+                  <Badge color={STATUS[c.status].badge} variant="filled" size="sm" autoContrast>
                     {t(STATUS[c.status].key)}
                   </Badge>
                 </Group>

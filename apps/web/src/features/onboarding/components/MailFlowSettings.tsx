@@ -23,7 +23,7 @@ export function MailFlowSettings() {
     <>
       <DomainsPanel state={state.data} />
       <Divider />
-      <DnsCheckPanel state={state.data} />
+      <DnsCheckPanel state={state.data} checklist={null} />
       <Divider />
       <NextHopPanel state={state.data} />
     </>

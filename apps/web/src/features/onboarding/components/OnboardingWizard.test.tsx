@@ -1,4 +1,4 @@
-import type { DnsCheck, OnboardingState } from '@moat/contracts/onboarding';
+import type { DnsCheck, OnboardingChecklist, OnboardingState } from '@moat/contracts/onboarding';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -34,8 +34,10 @@ const DNS: DnsCheck = {
 function onboardingApi() {
   let state: OnboardingState = {
     onboarded: false,
+    name: 'example.com',
     domains: ['example.com'],
     mx_host: 'mx.moat.test',
+    mx_host_usable: true,
     next_hop: null,
     deployment_relay: false,
     pending_domains: [],
@@ -45,6 +47,27 @@ function onboardingApi() {
   return stubApi({
     'GET /api/v1/current_user': () => jsonResponse(200, user),
     'GET /api/v1/onboarding': () => jsonResponse(200, state),
+    'GET /api/v1/onboarding/checklist': () => {
+      const missing: OnboardingChecklist['missing'] = [
+        ...state.pending_domains.map((p) => ({
+          kind: 'pending_domain' as const,
+          domain: p.domain,
+          record: null,
+          status: null,
+        })),
+        { kind: 'record', domain: 'example.com', record: 'mx', status: 'warning' },
+        { kind: 'record', domain: 'example.com', record: 'dmarc', status: 'missing' },
+        ...(state.next_hop
+          ? []
+          : [{ kind: 'mail_server' as const, domain: null, record: null, status: null }]),
+      ];
+      return jsonResponse(200, { checks: [DNS], missing });
+    },
+    'PUT /api/v1/onboarding/name': (call) => {
+      const { name } = call.body as { name: string };
+      state = { ...state, name: name.trim() };
+      return jsonResponse(200, state);
+    },
     'POST /api/v1/onboarding/domains': (call) => {
       const { domain } = call.body as { domain: string };
       if (!domain.includes('.'))
@@ -89,7 +112,7 @@ function onboardingApi() {
 
 describe('Onboarding (/onboarding)', () => {
   // The whole wizard in one walk: longer than a screen's test.
-  it('leads through domains, DNS records and the mail server, then finishes on all-set', {
+  it('leads through the name, domains, DNS records and the mail server, then finishes on all-set with what is missing', {
     timeout: 20_000,
   }, async () => {
     const user = userEvent.setup();
@@ -97,6 +120,18 @@ describe('Onboarding (/onboarding)', () => {
     const app = renderRoute('/dashboard');
     await screen.findByRole('heading', { name: 'Set up Moat for your organisation' });
     expect(app.location()).toBe('/onboarding');
+
+    // The organisation is named after the admin's domain until renamed.
+    const name = screen.getByRole('textbox', { name: 'Organisation name' });
+    expect(name).toHaveValue('example.com');
+    await user.clear(name);
+    await user.type(name, 'Example Holdings');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeInTheDocument();
+    expect(api.calls.find((c) => c.url.pathname.endsWith('/onboarding/name'))?.body).toEqual({
+      name: 'Example Holdings',
+    });
+    await user.click(screen.getByRole('button', { name: 'Next' }));
 
     // Domains: a refusal is said under the field, once; a good one joins the list.
     const field = screen.getByRole('textbox', { name: 'Add a domain' });
@@ -118,8 +153,10 @@ describe('Onboarding (/onboarding)', () => {
     expect(await within(list).findByText('example.org')).toBeInTheDocument();
     expect(screen.queryByText(/waits for verification/)).not.toBeInTheDocument();
 
-    // DNS records: each check with what is published and what to publish.
+    // DNS records: each check with what is published and what to publish; the step is not done.
     await user.click(screen.getByRole('button', { name: 'Next' }));
+    const dnsStep = screen.getByRole('button', { name: /DNS records/ });
+    await waitFor(() => expect(dnsStep).toHaveTextContent('Not done yet'));
     await user.click(await screen.findByRole('button', { name: 'Check records' }));
     expect(await screen.findByText(/goes to mail.protection.outlook.com before Moat/)).toBeInTheDocument();
     expect(screen.getByText('_dmarc.example.com. TXT "v=DMARC1; p=quarantine"')).toBeInTheDocument();
@@ -146,9 +183,17 @@ describe('Onboarding (/onboarding)', () => {
     ).toBeInTheDocument();
     expect(screen.getByText('550 5.1.1 User unknown')).toBeInTheDocument();
 
+    // Passed, but not ticked off: it is not right yet.
+    expect(dnsStep).toHaveTextContent('Not done yet');
+
     await user.click(screen.getByRole('button', { name: 'Finish set-up' }));
-    await screen.findByRole('heading', { name: 'You are all set' });
+    // Not "all set": what is still missing, looked up now.
+    await screen.findByRole('heading', { name: 'Set-up saved, but not finished' });
+    expect(screen.queryByRole('heading', { name: 'You are all set' })).not.toBeInTheDocument();
     expect(app.location()).toBe('/onboarding/all-set');
+    const missing = screen.getByRole('list', { name: 'Still missing' });
+    expect(within(missing).getByText('example.com: the MX record should change.')).toBeInTheDocument();
+    expect(within(missing).getByText('example.com: the DMARC record is missing.')).toBeInTheDocument();
     expect(screen.getByText('Clean mail is delivered to exchange01:25.')).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Go to the overview' }));
     await waitFor(() => expect(app.location()).toBe('/dashboard'));

@@ -5,24 +5,38 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
-import { useTranslation } from '../../../lib/i18n';
+import { type TranslationKey, useTranslation } from '../../../lib/i18n';
 import { queryKeys } from '../../../lib/query-keys';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { onboardingQueryOptions, useCompleteOnboarding } from '../api/onboarding';
+import {
+  onboardingChecklistQueryOptions,
+  onboardingQueryOptions,
+  useCompleteOnboarding,
+} from '../api/onboarding';
+import { isStepDone, ONBOARDING_STEPS, type OnboardingStep } from '../checklist';
 import { DnsCheckPanel } from './DnsCheckPanel';
 import { DomainsPanel } from './DomainsPanel';
 import { NextHopPanel } from './NextHopPanel';
+import { OrganisationPanel } from './OrganisationPanel';
 
-const STEPS = ['domains', 'dns', 'hop'] as const;
+const STEP_LABEL: Record<OnboardingStep, TranslationKey> = {
+  organisation: 'onboarding.steps.organisation',
+  domains: 'onboarding.steps.domains',
+  dns: 'onboarding.steps.dns',
+  hop: 'onboarding.steps.hop',
+};
 
 /**
- * Onboarding (SPEC §2.5): the organisation's domains, their DNS records, its mail server and a
- * test message, then done. Each step can be left for later; finishing leads to all-set.
+ * Onboarding (SPEC §2.5): the organisation's name, its domains, their DNS records, its mail server
+ * and a test message, then done. Each step can be left for later, but a step is shown done only
+ * when what it sets up is right (the DNS step: every record of every domain, as looked up now);
+ * finishing leads to all-set, which lists what is still missing.
  */
 export function OnboardingWizard() {
   const { t } = useTranslation();
   useDocumentTitle(t('onboarding.title'));
   const state = useQuery(onboardingQueryOptions());
+  const checklist = useQuery(onboardingChecklistQueryOptions());
   const complete = useCompleteOnboarding();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -48,7 +62,24 @@ export function OnboardingWizard() {
         void navigate(ROUTES.onboarding.allSet);
       },
     });
-  const last = active === STEPS.length - 1;
+  const last = active === ONBOARDING_STEPS.length - 1;
+  /** Each step's state: done only when nothing of it is missing (the organisation's name always is). */
+  const done = (step: OnboardingStep) =>
+    step === 'organisation' || (checklist.data ? isStepDone(step, checklist.data) : null);
+  const stepProps = (step: OnboardingStep) => {
+    const status = done(step);
+    return {
+      label: t(STEP_LABEL[step]),
+      description:
+        status === null
+          ? checklist.isPending
+            ? t('onboarding.stepStatus.checking')
+            : undefined
+          : t(status ? 'onboarding.stepStatus.done' : 'onboarding.stepStatus.todo'),
+      // A step passed but not done is not ticked off.
+      ...(status === false ? { color: 'yellow', completedIcon: <span aria-hidden="true">!</span> } : {}),
+    };
+  };
 
   return (
     <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
@@ -60,13 +91,16 @@ export function OnboardingWizard() {
           <Text>{t('onboarding.description')}</Text>
         </Stack>
         <Stepper active={active} onStepClick={setActive} size="sm" allowNextStepsSelect>
-          <Stepper.Step label={t('onboarding.steps.domains')}>
+          <Stepper.Step {...stepProps('organisation')}>
+            <OrganisationPanel state={state.data} />
+          </Stepper.Step>
+          <Stepper.Step {...stepProps('domains')}>
             <DomainsPanel state={state.data} />
           </Stepper.Step>
-          <Stepper.Step label={t('onboarding.steps.dns')}>
-            <DnsCheckPanel state={state.data} />
+          <Stepper.Step {...stepProps('dns')}>
+            <DnsCheckPanel state={state.data} checklist={checklist.data ?? null} />
           </Stepper.Step>
-          <Stepper.Step label={t('onboarding.steps.hop')}>
+          <Stepper.Step {...stepProps('hop')}>
             <NextHopPanel state={state.data} />
           </Stepper.Step>
         </Stepper>

@@ -48,6 +48,26 @@ function settingsApi(role: 'admin' | 'user' = 'admin') {
 }
 
 describe('Settings (/configuration/settings)', () => {
+  it('warns when Moat has no sender address for its mail, and names the default otherwise', async () => {
+    stubApi({
+      'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'admin' })),
+      'GET /api/v1/settings': () => jsonResponse(200, { ...SETTINGS, default_mail_from: null, domains: [] }),
+    });
+    const app = renderRoute('/configuration/settings');
+    const mail = await screen.findByRole('region', { name: 'Mail sender' });
+    expect(within(mail).getByText('Moat has no address to send its mail from')).toBeInTheDocument();
+    expect(within(mail).getByText(/wait in the outbox/)).toBeInTheDocument();
+    app.unmount();
+
+    settingsApi();
+    renderRoute('/configuration/settings');
+    const named = await screen.findByRole('region', { name: 'Mail sender' });
+    expect(within(named).queryByText('Moat has no address to send its mail from')).not.toBeInTheDocument();
+    expect(
+      within(named).getByText('Left empty, mail comes from no-reply@moat.example.test.'),
+    ).toBeInTheDocument();
+  });
+
   it('saves only what changed, says a refused sender under its field, and confirms', async () => {
     const user = userEvent.setup();
     const api = settingsApi();

@@ -213,12 +213,33 @@ export function SettingsScreen() {
           </Section>
           <Section id="settings-mail" title={t('settings.mail.title')}>
             <Text size="sm" c="dimmed">
-              {t('settings.mail.hint', { domains })}
+              {settings.data.domains.length > 0
+                ? t('settings.mail.hint', { domains })
+                : t('settings.mail.hintNoDomain')}
             </Text>
+            {!settings.data.mail_from_address && !settings.data.default_mail_from && (
+              <Alert
+                color="yellow"
+                variant="light"
+                title={
+                  // The light yellow's own title colour is too pale to read on its background.
+                  <Text component="span" fw={700} c="var(--mantine-color-text)">
+                    {t('settings.mail.noSenderTitle')}
+                  </Text>
+                }
+              >
+                {t('settings.mail.noSender')}
+              </Alert>
+            )}
             <Group align="flex-start" wrap="wrap">
               <TextInput
                 label={t('settings.mail.address')}
-                placeholder={settings.data.default_mail_from}
+                description={
+                  settings.data.default_mail_from
+                    ? t('settings.mail.default', { address: settings.data.default_mail_from })
+                    : undefined
+                }
+                placeholder={settings.data.default_mail_from ?? undefined}
                 type="email"
                 value={draft.mail_from_address}
                 onChange={(event) => set('mail_from_address', event.currentTarget.value)}
