@@ -210,7 +210,9 @@ describe('quarantineNoticeEmail', () => {
     // No word of a restore link or button it does not have, and no "click here".
     expect(mail.text).not.toMatch(/this link|button|click here/i);
     expect(mail.html).not.toMatch(/restore (this|the)|click here/i);
-    expect(mail.text).toContain('Moat keeps it, out of your reach, until Mon, 31 Mar 2025 10:00:00 GMT; then it is deleted.');
+    expect(mail.text).toContain(
+      'Moat keeps it, out of your reach, until Mon, 31 Mar 2025 10:00:00 GMT; then it is deleted.',
+    );
     expect(hrefs(mail.html)).toEqual([reportSafeUrl]);
   });
 });

@@ -22,7 +22,7 @@ describe('niceTicks', () => {
       const step = ticks[1]! - ticks[0]!;
       expect(Number.isInteger(step)).toBe(true);
       expect(/^[125]0*$/.test(String(step))).toBe(true);
-      ticks.forEach((tick, i) => expect(tick).toBe(i * step));
+      for (const [i, tick] of ticks.entries()) expect(tick).toBe(i * step);
     }
   });
 });

@@ -2,14 +2,14 @@
  * The user guide's Markdown as a page: headings (#, ##, ###), paragraphs, lists (- ), **bold**
  * and `code`. Everything is escaped first, so the file cannot put markup or script on the page.
  */
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
   );
 
 function inline(text: string): string {
-  return escape(text)
+  return escapeHtml(text)
     .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
     .replace(/`([^`]+)`/g, '<code>$1</code>');
 }
@@ -68,7 +68,7 @@ export function markdownPage(markdown: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>
 :root { color-scheme: light dark; }
 body { font-family: system-ui, sans-serif; line-height: 1.55; margin: 0 auto; max-width: 46rem; padding: 1.5rem 1rem 3rem; }
