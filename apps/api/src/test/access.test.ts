@@ -128,7 +128,16 @@ const ADMIN = [
  * (loopback or a secret): the metrics (issue 14) and the CLI bridge. The SPA's root stands in for
  * the built web app, which the tests do not have.
  */
-const OUTSIDE_API = ['GET /healthz', 'GET /readyz', 'GET /metrics', 'POST /internal/cli', 'GET /'];
+/** `/help`: the user guide (docs/user-guide.md), a page for anyone, like the sign-in page. */
+const OUTSIDE_API = [
+  'GET /healthz',
+  'GET /readyz',
+  'GET /metrics',
+  'POST /internal/cli',
+  'GET /',
+  'GET /help',
+  'GET /help/',
+];
 const SELF_GUARDED = ['GET /metrics', 'POST /internal/cli'];
 
 /** Admin routes that also need a feature flag of the organisation (SPEC §2.4). */

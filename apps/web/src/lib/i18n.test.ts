@@ -40,8 +40,11 @@ const keyPatterns = [
   new RegExp(`['"\`]((?:${namespaces})\\.[A-Za-z0-9_.]+)['"\`]`, 'g'),
 ];
 
+/** A quoted property name at the start of a line (`'auth.login': …`, an audit action) is no key. */
+const PROPERTY_NAME = /^(\s*)(['"])[^'"\n]+\2(\s*:)/gm;
+
 function keysUsedIn(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
+  const text = readFileSync(file, 'utf8').replace(PROPERTY_NAME, '$1$3');
   return keyPatterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1] as string));
 }
 

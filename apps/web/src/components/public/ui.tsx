@@ -65,7 +65,7 @@ export function Field({
     ref: (element: HTMLElement | null) => {
       if (fieldRef) fieldRef.current = element;
     },
-    class: 'field__input',
+    className: 'field__input',
     'aria-invalid': error ? true : undefined,
     'aria-describedby': describedBy || undefined,
   };

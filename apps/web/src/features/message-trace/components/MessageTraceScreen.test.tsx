@@ -176,7 +176,7 @@ describe('Message trace (/mail-explorer/message)', () => {
     const section = await screen.findByRole('region', { name: 'Spam score' });
     expect(within(section).getByText('Score 3.5')).toBeInTheDocument();
     expect(within(section).getByText('suspicious from 4, spam from 6')).toBeInTheDocument();
-    expect(within(section).getByText('rspamd: +2.5')).toBeInTheDocument();
+    expect(within(section).getByText('rspamd spam filter: +2.5')).toBeInTheDocument();
     expect(
       within(section).getByText("Moat's spam filter: +4, counted × 0.25 beside the other engines"),
     ).toBeInTheDocument();
