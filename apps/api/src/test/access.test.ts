@@ -56,7 +56,7 @@ const PUBLIC = [
 /** A session still owing its login reason may give it (SPEC §4 "Maintenance rule"). */
 const SESSION = ['POST /api/v1/auth/login_reason'];
 /** SPEC §6 "Admin (or demo customer)": the admin pages a demo deployment's users may look at. */
-const ADMIN_OR_DEMO = ['GET /api/v1/users', 'GET /api/v1/settings'];
+const ADMIN_OR_DEMO = ['GET /api/v1/users', 'GET /api/v1/settings', 'GET /api/v1/add_ons'];
 const ADMIN = [
   'GET /api/v1/restore_requests',
   'POST /api/v1/restore_requests/:id/approve',
@@ -118,6 +118,16 @@ const ADMIN = [
   'PUT /api/v1/settings/sign_in',
   'POST /api/v1/settings/sign_in/saml/test',
   'POST /api/v1/settings/sign_in/oidc/test',
+  'GET /api/v1/smart_banners',
+  'PUT /api/v1/smart_banners',
+  'GET /api/v1/smart_banners/samples',
+  'POST /api/v1/smart_banners/preview',
+  'GET /api/v1/user_interaction/quarantine_settings',
+  'PUT /api/v1/user_interaction/quarantine_settings',
+  'GET /api/v1/user_interaction/report_settings',
+  'PUT /api/v1/user_interaction/report_settings',
+  'POST /api/v1/add_ons/:id/activate',
+  'POST /api/v1/add_ons/:id/request',
 ];
 
 /**
