@@ -257,7 +257,13 @@ export const reportSettingsSchema = z
     confirm_scope: z.enum(CONFIRM_SCOPES),
     block_sender: z.enum(BLOCK_SENDER_MODES),
     learn: z.boolean(),
-    defaults: z.object({ receipt_text: z.string(), confirmed_text: z.string(), dismissed_text: z.string() }),
+    /** What an empty text means (the confirmation's words follow what it removes). */
+    defaults: z.object({
+      receipt_text: z.string(),
+      confirmed_text: z.string(),
+      confirmed_text_reported_copy: z.string(),
+      dismissed_text: z.string(),
+    }),
     /** Read-only: whether the admins are alerted of new reports (User Interaction → Dashboard). */
     admin_alerts: z.boolean(),
   })

@@ -103,6 +103,7 @@ export function createUserInteractionSettingsService(deps: {
       defaults: {
         receipt_text: DEFAULT_REPORT_TEXTS.receipt,
         confirmed_text: DEFAULT_REPORT_TEXTS.confirmed.all_copies,
+        confirmed_text_reported_copy: DEFAULT_REPORT_TEXTS.confirmed.reported_copy,
         dismissed_text: DEFAULT_REPORT_TEXTS.dismissed,
       },
       admin_alerts: alerts.alert_reports,

@@ -68,9 +68,7 @@ export function WordingField({
   return multiline ? (
     <Textarea
       {...common}
-      autosize
-      minRows={2}
-      maxRows={6}
+      rows={3}
       onChange={(event) => onChange(event.currentTarget.value.replace(/[\r\n]+/g, ' '))}
     />
   ) : (

@@ -112,9 +112,7 @@ function PolicyLine({
   }
   return (
     <Text size="sm" c="dimmed">
-      {t(saved.action === 'strip' ? 'smartBanners.policyStrips' : 'smartBanners.policyHolds', {
-        action: t(ACTION_LABEL[saved.action]),
-      })}{' '}
+      {t(saved.action === 'strip' ? 'smartBanners.policyStrips' : 'smartBanners.policyHolds')}{' '}
       <Anchor component={Link} to={ROUTES.policy} size="sm">
         {t('smartBanners.changeInPolicy')}
       </Anchor>

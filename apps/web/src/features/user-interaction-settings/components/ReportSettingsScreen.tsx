@@ -176,7 +176,11 @@ export function ReportSettingsScreen() {
                 multiline
                 label={t('interactionSettings.reports.confirmedText')}
                 description={t('interactionSettings.reports.textHint', { max: REPORT_TEXT_MAX })}
-                placeholder={saved.defaults.confirmed_text}
+                placeholder={
+                  draft.confirm_scope === 'reported_copy'
+                    ? saved.defaults.confirmed_text_reported_copy
+                    : saved.defaults.confirmed_text
+                }
                 max={REPORT_TEXT_MAX}
                 value={draft.confirmed_text}
                 onChange={(v) => set('confirmed_text', v)}
