@@ -70,18 +70,18 @@ function StatusBadge({ addOn }: { addOn: AddOn }) {
   const { t } = useTranslation();
   if (addOn.active)
     return (
-      <Badge color="green" variant="light">
+      <Badge color="green" variant="light" className="quarantine-badge">
         {t('addOns.status.active')}
       </Badge>
     );
   if (addOn.in_edition)
     return (
-      <Badge color="blue" variant="light">
+      <Badge color="blue" variant="light" className="quarantine-badge">
         {t('addOns.status.available')}
       </Badge>
     );
   return (
-    <Badge color="gray" variant="light">
+    <Badge color="gray" variant="light" className="quarantine-badge">
       {t('addOns.status.notInEdition')}
     </Badge>
   );

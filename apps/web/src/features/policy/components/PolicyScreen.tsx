@@ -445,13 +445,18 @@ function PolicyForm({ policy, focus }: { policy: Policy; focus: string | null })
         <List size="sm" spacing={4}>
           <List.Item>
             {t('policy.elsewhere.banners')}{' '}
-            <Anchor component={Link} to={INTERACTION_SETTINGS_ROUTES.smartBanners} size="sm">
+            <Anchor
+              component={Link}
+              to={INTERACTION_SETTINGS_ROUTES.smartBanners}
+              size="sm"
+              underline="always"
+            >
               {t('nav.items.smartBanners')}
             </Anchor>
           </List.Item>
           <List.Item>
             {t('policy.elsewhere.recipients')}{' '}
-            <Anchor component={Link} to={INTERACTION_SETTINGS_ROUTES.quarantine} size="sm">
+            <Anchor component={Link} to={INTERACTION_SETTINGS_ROUTES.quarantine} size="sm" underline="always">
               {t('policy.elsewhere.recipientsLink')}
             </Anchor>
           </List.Item>

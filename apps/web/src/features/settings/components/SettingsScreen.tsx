@@ -198,7 +198,12 @@ export function SettingsScreen() {
             {/* The recipients' notices and digest have one home: Settings → User Interaction → Quarantine. */}
             <Text size="sm">
               {t('settings.quarantine.digestElsewhere')}{' '}
-              <Anchor component={Link} to={INTERACTION_SETTINGS_ROUTES.quarantine} size="sm">
+              <Anchor
+                component={Link}
+                to={INTERACTION_SETTINGS_ROUTES.quarantine}
+                size="sm"
+                underline="always"
+              >
                 {t('settings.quarantine.digestLink')}
               </Anchor>
             </Text>

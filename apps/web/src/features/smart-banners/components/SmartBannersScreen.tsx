@@ -113,7 +113,7 @@ function PolicyLine({
   return (
     <Text size="sm" c="dimmed">
       {t(saved.action === 'strip' ? 'smartBanners.policyStrips' : 'smartBanners.policyHolds')}{' '}
-      <Anchor component={Link} to={ROUTES.policy} size="sm">
+      <Anchor component={Link} to={ROUTES.policy} size="sm" underline="always">
         {t('smartBanners.changeInPolicy')}
       </Anchor>
     </Text>
@@ -175,7 +175,7 @@ function VerdictBanner({
           <Title order={2} size="h4" id={headingId}>
             {t(VERDICT_LABEL[verdict])}
           </Title>
-          <Badge variant="light" color={used ? 'green' : 'gray'}>
+          <Badge variant="light" color={used ? 'green' : 'gray'} className="quarantine-badge">
             {t(used ? 'smartBanners.inUse' : 'smartBanners.notInUse')}
           </Badge>
         </Group>

@@ -23,7 +23,7 @@ export function ApproverNotice() {
   return (
     <Alert color="blue" variant="light" title={t('interactionSettings.approverNotice.title')}>
       {t('interactionSettings.approverNotice.text', { names })}{' '}
-      <Anchor component={Link} to={INTERACTION_SETTINGS_ROUTES.quarantine} size="sm">
+      <Anchor component={Link} to={INTERACTION_SETTINGS_ROUTES.quarantine} size="sm" underline="always">
         {t('interactionSettings.approverNotice.link')}
       </Anchor>
     </Alert>

@@ -344,7 +344,7 @@ export function QuarantineSettingsScreen() {
 
         <Text size="sm">
           {t('interactionSettings.quarantine.elsewhere')}{' '}
-          <Anchor component={Link} to={`${ROUTES.configuration}/settings`} size="sm">
+          <Anchor component={Link} to={`${ROUTES.configuration}/settings`} size="sm" underline="always">
             {t('interactionSettings.quarantine.elsewhereLink')}
           </Anchor>
         </Text>

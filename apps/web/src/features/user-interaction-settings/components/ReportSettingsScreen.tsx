@@ -140,7 +140,12 @@ export function ReportSettingsScreen() {
                   ? 'interactionSettings.reports.adminsAlerted'
                   : 'interactionSettings.reports.adminsNotAlerted',
               )}{' '}
-              <Anchor component={Link} to={`${ROUTES.userInteraction}/dashboard`} size="sm">
+              <Anchor
+                component={Link}
+                to={`${ROUTES.userInteraction}/dashboard`}
+                size="sm"
+                underline="always"
+              >
                 {t('interactionSettings.reports.changeAlerts')}
               </Anchor>
             </Text>
