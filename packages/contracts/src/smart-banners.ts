@@ -106,16 +106,14 @@ const styleInputSchema = z.strictObject({
 });
 
 /** PUT /api/v1/smart_banners: every verdict's banner and the sender conditions at once. */
-export const smartBannersInputSchema = z
-  .strictObject({
-    verdicts: z.strictObject({
-      phishing: styleInputSchema,
-      spam: styleInputSchema,
-      suspicious: styleInputSchema,
-    }),
-    senders: z.strictObject({ skip_allow_listed: z.boolean(), skip_internal: z.boolean() }),
-  })
-  .register(z.globalRegistry, { id: 'SmartBannersInput' });
+export const smartBannersInputSchema = z.strictObject({
+  verdicts: z.strictObject({
+    phishing: styleInputSchema,
+    spam: styleInputSchema,
+    suspicious: styleInputSchema,
+  }),
+  senders: z.strictObject({ skip_allow_listed: z.boolean(), skip_internal: z.boolean() }),
+});
 export type SmartBannersInput = z.input<typeof smartBannersInputSchema>;
 
 const styleSchema = z.object({
@@ -159,13 +157,11 @@ export type BannerSamples = z.infer<typeof bannerSamplesSchema>;
  * POST /api/v1/smart_banners/preview: the message as its recipient would get it under the
  * settings given (not saved), for one verdict. `message_id` null: a built-in example message.
  */
-export const bannerPreviewInputSchema = z
-  .strictObject({
-    message_id: z.nullable(z.uuid()),
-    verdict: z.enum(BANNER_VERDICTS),
-    settings: smartBannersInputSchema,
-  })
-  .register(z.globalRegistry, { id: 'BannerPreviewInput' });
+export const bannerPreviewInputSchema = z.strictObject({
+  message_id: z.nullable(z.uuid()),
+  verdict: z.enum(BANNER_VERDICTS),
+  settings: smartBannersInputSchema,
+});
 export type BannerPreviewInput = z.input<typeof bannerPreviewInputSchema>;
 
 export const bannerPreviewSchema = z

@@ -129,8 +129,7 @@ export const quarantineSettingsInputSchema = z
           input: s,
         });
     }),
-  )
-  .register(z.globalRegistry, { id: 'QuarantineSettingsInput' });
+  );
 export type QuarantineSettingsInput = z.input<typeof quarantineSettingsInputSchema>;
 
 const wordingDefaults = z.object({
@@ -227,21 +226,19 @@ export function reportSettingsFrom(stored: unknown): StoredReportSettings {
 }
 
 /** PUT /api/v1/user_interaction/report_settings: everything at once. */
-export const reportSettingsInputSchema = z
-  .strictObject({
-    button_phishing: z.boolean(),
-    button_safe: z.boolean(),
-    on_report: z.enum(ON_REPORT_ACTIONS),
-    receipt_email: z.boolean(),
-    receipt_text: wordingSchema(REPORT_TEXT_MAX),
-    verdict_email: z.boolean(),
-    confirmed_text: wordingSchema(REPORT_TEXT_MAX),
-    dismissed_text: wordingSchema(REPORT_TEXT_MAX),
-    confirm_scope: z.enum(CONFIRM_SCOPES),
-    block_sender: z.enum(BLOCK_SENDER_MODES),
-    learn: z.boolean(),
-  })
-  .register(z.globalRegistry, { id: 'ReportSettingsInput' });
+export const reportSettingsInputSchema = z.strictObject({
+  button_phishing: z.boolean(),
+  button_safe: z.boolean(),
+  on_report: z.enum(ON_REPORT_ACTIONS),
+  receipt_email: z.boolean(),
+  receipt_text: wordingSchema(REPORT_TEXT_MAX),
+  verdict_email: z.boolean(),
+  confirmed_text: wordingSchema(REPORT_TEXT_MAX),
+  dismissed_text: wordingSchema(REPORT_TEXT_MAX),
+  confirm_scope: z.enum(CONFIRM_SCOPES),
+  block_sender: z.enum(BLOCK_SENDER_MODES),
+  learn: z.boolean(),
+});
 export type ReportSettingsInput = z.input<typeof reportSettingsInputSchema>;
 
 export const reportSettingsSchema = z
