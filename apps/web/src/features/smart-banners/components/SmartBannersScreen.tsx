@@ -3,7 +3,6 @@ import {
   Anchor,
   Badge,
   Box,
-  Button,
   Center,
   Grid,
   Group,
@@ -35,11 +34,10 @@ import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { Field } from '../../../components/ui/Field';
 import { Section } from '../../../components/ui/Section';
-import { StatusNotice } from '../../../components/ui/StatusNotice';
+import { SettingsLoading, SettingsSaveBar, useSettingsForm } from '../../../components/ui/SettingsForm';
 import { draftWordingProblem, WordingField } from '../../../components/ui/WordingField';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
-import { useDraft } from '../../../lib/use-draft';
 import { ACTION_LABEL, VERDICT_LABEL } from '../../policy/labels';
 import { useBannerSamples } from '../api/get-banner-samples';
 import { useSmartBanners } from '../api/get-smart-banners';
@@ -322,25 +320,24 @@ export function SmartBannersScreen() {
   const { t } = useTranslation();
   const settings = useSmartBanners();
   const save = useSaveSmartBanners();
-  const { draft, set, justSaved, savedAs, discard } = useDraft(settings.data, draftOf);
+  const { draft, set, justSaved, savedAs, discard, input, dirty } = useSettingsForm(
+    settings.data,
+    draftOf,
+    inputOf,
+  );
 
   if (settings.isPending || (settings.data && !draft)) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('smartBanners.loading')} />
-      </Center>
-    );
+    return <SettingsLoading label={t('smartBanners.loading')} />;
   }
   if (settings.isError) return <ApiErrorAlert error={settings.error} />;
-  if (!draft) return null;
+  if (!draft || !input) return null;
 
   const saved = settings.data;
-  const dirty = JSON.stringify(inputOf(draft)) !== JSON.stringify(draftOf(saved));
   const problem = hasProblem(draft);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!dirty || problem) return;
-    save.mutate(inputOf(draft), { onSuccess: savedAs });
+    save.mutate(input, { onSuccess: savedAs });
   };
 
   return (
@@ -393,16 +390,16 @@ export function SmartBannersScreen() {
             </Box>
           </Grid.Col>
         </Grid>
-        {save.isError && <ApiErrorAlert error={save.error} showServerMessage />}
-        <StatusNotice message={justSaved && t('smartBanners.saved')} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" disabled={!dirty} onClick={() => discard(saved)}>
-            {t('smartBanners.discard')}
-          </Button>
-          <Button type="submit" disabled={!dirty || problem} loading={save.isPending}>
-            {t('smartBanners.save')}
-          </Button>
-        </Group>
+        <SettingsSaveBar
+          error={save.error}
+          savedText={justSaved && t('smartBanners.saved')}
+          dirty={dirty}
+          blocked={problem}
+          pending={save.isPending}
+          onDiscard={() => discard(saved)}
+          saveLabel={t('smartBanners.save')}
+          discardLabel={t('smartBanners.discard')}
+        />
       </Stack>
     </form>
   );

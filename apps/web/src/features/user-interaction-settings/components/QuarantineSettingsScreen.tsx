@@ -1,10 +1,7 @@
 import {
   Anchor,
-  Button,
-  Center,
   Checkbox,
   Group,
-  Loader,
   NativeSelect,
   NumberInput,
   Paper,
@@ -35,11 +32,10 @@ import { type FormEvent, useId } from 'react';
 import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { Section } from '../../../components/ui/Section';
-import { StatusNotice } from '../../../components/ui/StatusNotice';
+import { SettingsLoading, SettingsSaveBar, useSettingsForm } from '../../../components/ui/SettingsForm';
 import { draftWordingProblem, WordingField } from '../../../components/ui/WordingField';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
-import { useDraft } from '../../../lib/use-draft';
 import { DIGEST_LABEL, RESTORE_LABEL, VERDICT_LABEL } from '../../policy/labels';
 import { useQuarantineSettings, useSaveQuarantineSettings } from '../api/quarantine-settings';
 
@@ -142,21 +138,19 @@ export function QuarantineSettingsScreen() {
   const { t } = useTranslation();
   const settings = useQuarantineSettings();
   const save = useSaveQuarantineSettings();
-  const { draft, set, justSaved, savedAs, discard } = useDraft(settings.data, draftOf);
+  const { draft, set, justSaved, savedAs, discard, input, dirty } = useSettingsForm(
+    settings.data,
+    draftOf,
+    inputOf,
+  );
 
   if (settings.isPending || (settings.data && !draft)) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('interactionSettings.loading')} />
-      </Center>
-    );
+    return <SettingsLoading label={t('interactionSettings.loading')} />;
   }
   if (settings.isError) return <ApiErrorAlert error={settings.error} />;
-  if (!draft) return null;
+  if (!draft || !input) return null;
 
   const saved = settings.data;
-  const input = inputOf(draft);
-  const dirty = JSON.stringify(input) !== JSON.stringify(inputOf(draftOf(saved)));
   const problems = problemsOf(draft);
   const blocked = Object.keys(problems).length > 0 || wordingBad(draft);
   const digestOn = draft.digest_schedule !== 'off';
@@ -349,16 +343,16 @@ export function QuarantineSettingsScreen() {
           </Anchor>
         </Text>
 
-        {save.isError && <ApiErrorAlert error={save.error} showServerMessage />}
-        <StatusNotice message={justSaved && t('interactionSettings.saved')} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" disabled={!dirty} onClick={() => discard(saved)}>
-            {t('interactionSettings.discard')}
-          </Button>
-          <Button type="submit" disabled={!dirty || blocked} loading={save.isPending}>
-            {t('interactionSettings.save')}
-          </Button>
-        </Group>
+        <SettingsSaveBar
+          error={save.error}
+          savedText={justSaved && t('interactionSettings.saved')}
+          dirty={dirty}
+          blocked={blocked}
+          pending={save.isPending}
+          onDiscard={() => discard(saved)}
+          saveLabel={t('interactionSettings.save')}
+          discardLabel={t('interactionSettings.discard')}
+        />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Anchor, Button, Center, Checkbox, Group, Loader, Radio, Stack, Switch, Text } from '@mantine/core';
+import { Anchor, Checkbox, Radio, Stack, Switch, Text } from '@mantine/core';
 import { ROUTES } from '@moat/contracts/routes';
 import {
   BLOCK_SENDER_MODES,
@@ -15,11 +15,10 @@ import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { Section } from '../../../components/ui/Section';
-import { StatusNotice } from '../../../components/ui/StatusNotice';
+import { SettingsLoading, SettingsSaveBar, useSettingsForm } from '../../../components/ui/SettingsForm';
 import { draftWordingProblem, WordingField } from '../../../components/ui/WordingField';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
-import { useDraft } from '../../../lib/use-draft';
 import { useReportSettings, useSaveReportSettings } from '../api/report-settings';
 
 const ON_REPORT: Record<OnReportAction, { label: TranslationKey; hint: TranslationKey }> = {
@@ -69,21 +68,19 @@ export function ReportSettingsScreen() {
   const { t } = useTranslation();
   const settings = useReportSettings();
   const save = useSaveReportSettings();
-  const { draft, set, justSaved, savedAs, discard } = useDraft(settings.data, draftOf);
+  const { draft, set, justSaved, savedAs, discard, input, dirty } = useSettingsForm(
+    settings.data,
+    draftOf,
+    inputOf,
+  );
 
   if (settings.isPending || (settings.data && !draft)) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('interactionSettings.loading')} />
-      </Center>
-    );
+    return <SettingsLoading label={t('interactionSettings.loading')} />;
   }
   if (settings.isError) return <ApiErrorAlert error={settings.error} />;
-  if (!draft) return null;
+  if (!draft || !input) return null;
 
   const saved = settings.data;
-  const input = inputOf(draft);
-  const dirty = JSON.stringify(input) !== JSON.stringify(inputOf(draftOf(saved)));
   const blocked = (['receipt_text', 'confirmed_text', 'dismissed_text'] as const).some(
     (k) => draftWordingProblem(draft[k], REPORT_TEXT_MAX) !== null,
   );
@@ -235,16 +232,16 @@ export function ReportSettingsScreen() {
           />
         </Section>
 
-        {save.isError && <ApiErrorAlert error={save.error} showServerMessage />}
-        <StatusNotice message={justSaved && t('interactionSettings.saved')} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" disabled={!dirty} onClick={() => discard(saved)}>
-            {t('interactionSettings.discard')}
-          </Button>
-          <Button type="submit" disabled={!dirty || blocked} loading={save.isPending}>
-            {t('interactionSettings.save')}
-          </Button>
-        </Group>
+        <SettingsSaveBar
+          error={save.error}
+          savedText={justSaved && t('interactionSettings.saved')}
+          dirty={dirty}
+          blocked={blocked}
+          pending={save.isPending}
+          onDiscard={() => discard(saved)}
+          saveLabel={t('interactionSettings.save')}
+          discardLabel={t('interactionSettings.discard')}
+        />
       </Stack>
     </form>
   );
