@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
+import { AVAILABLE_SECURITY_TOOLS } from '@moat/contracts/deployment';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis as RedisClient } from 'ioredis';
@@ -32,6 +33,9 @@ import { createSmtpIn, type SmtpIn } from './mail/gateway/smtp-in.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
 import { createOutboxRepo } from './mail/outbox.repo.ts';
 import { createSenderOf } from './mail/sender.ts';
+import { createAddOnsRepo } from './modules/add-ons/add-ons.repo.ts';
+import { addOnsRoutes } from './modules/add-ons/add-ons.routes.ts';
+import { type AddOnsService, createAddOnsService } from './modules/add-ons/add-ons.service.ts';
 import { createAlertsRepo } from './modules/alerts/alerts.repo.ts';
 import { type Alerts, createAlerts } from './modules/alerts/alerts.service.ts';
 import { createAnalyticsRepo } from './modules/analytics/analytics.repo.ts';
@@ -162,6 +166,12 @@ import { createSessionsRepo } from './modules/sessions/sessions.repo.ts';
 import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { createSettingsService, type SettingsService } from './modules/settings/settings.service.ts';
+import { createSmartBannersRepo } from './modules/smart-banners/smart-banners.repo.ts';
+import { smartBannersRoutes } from './modules/smart-banners/smart-banners.routes.ts';
+import {
+  createSmartBannersService,
+  type SmartBannersService,
+} from './modules/smart-banners/smart-banners.service.ts';
 import { spaRoutes } from './modules/spa/spa.routes.ts';
 import { createSpamLearningRepo } from './modules/spam-learning/spam-learning.repo.ts';
 import { spamLearningRoutes } from './modules/spam-learning/spam-learning.routes.ts';
@@ -190,6 +200,12 @@ import {
   createUserInteractionService,
   type UserInteractionService,
 } from './modules/user-interaction/user-interaction.service.ts';
+import { createUserInteractionSettingsRepo } from './modules/user-interaction-settings/user-interaction-settings.repo.ts';
+import { userInteractionSettingsRoutes } from './modules/user-interaction-settings/user-interaction-settings.routes.ts';
+import {
+  createUserInteractionSettingsService,
+  type UserInteractionSettingsService,
+} from './modules/user-interaction-settings/user-interaction-settings.service.ts';
 import { createUserManagementRepo } from './modules/user-management/user-management.repo.ts';
 import { userManagementRoutes } from './modules/user-management/user-management.routes.ts';
 import {
@@ -245,6 +261,12 @@ export interface Services {
   /** Onboarding: domains, their DNS, the next hop and a test message. */
   onboarding: OnboardingService;
   policy: PolicyService;
+  /** User Interaction → Smart Banners: each verdict's banner, the senders spared, the preview. */
+  smartBanners: SmartBannersService;
+  /** Settings → User Interaction: Quarantine and Phishing Reports. */
+  userInteractionSettings: UserInteractionSettingsService;
+  /** The Add-ons Store. */
+  addOns: AddOnsService;
   /** Phishing Reports, the User Interaction dashboard and Modified Attachments, the admins' alerts (issue 11). */
   phishingReports: PhishingReportsService;
   userInteraction: UserInteractionService;
@@ -701,6 +723,35 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       mailer,
     }),
     policy: createPolicyService({ db, repo: repos.policy, audit: repos.audit, clock }),
+    smartBanners: createSmartBannersService({
+      repo: createSmartBannersRepo(db),
+      policy: repos.policy,
+      audit,
+      forget: () => {
+        caches.changed('tenants');
+        caches.changed('gateway_policies');
+      },
+    }),
+    userInteractionSettings: createUserInteractionSettingsService({
+      repo: createUserInteractionSettingsRepo(db),
+      restore: repos.quarantine,
+      policy: repos.policy,
+      alerts: repos.alerts,
+      audit,
+      forget: () => {
+        caches.changed('tenants');
+        caches.changed('restore_policies');
+      },
+    }),
+    addOns: createAddOnsService({
+      repo: createAddOnsRepo(db),
+      tenants,
+      audit,
+      mailer,
+      clock,
+      supportEmail: config.supportEmail,
+      available: AVAILABLE_SECURITY_TOOLS,
+    }),
     phishingReports: createPhishingReportsService({
       repo: repos.phishingReports,
       audit,
@@ -844,6 +895,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mySendersRoutes);
   await app.register(onboardingRoutes);
   await app.register(policyRoutes);
+  await app.register(smartBannersRoutes);
+  await app.register(userInteractionSettingsRoutes);
+  await app.register(addOnsRoutes);
   await app.register(userInteractionRoutes);
   await app.register(analyticsRoutes);
   await app.register(messageTraceRoutes);

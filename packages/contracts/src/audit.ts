@@ -25,6 +25,8 @@ export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 export const AUDIT_ACTIONS = [
   /** A support person's reason for signing in (SPEC: Set log (Login-Reason)). */
   'Login-Reason',
+  'add_on.activate',
+  'add_on.requested',
   'alerts.settings_changed',
   'auth.invite_accepted',
   'auth.login',
@@ -91,6 +93,7 @@ export const AUDIT_ACTIONS = [
   'spam_learning.spam',
   'tenant.application_mode',
   'tenant.apps_update',
+  'smart_banners.update',
   'tenant.create',
   'tenant.renamed',
   'tenant.domain_add',
@@ -103,6 +106,8 @@ export const AUDIT_ACTIONS = [
   'trial.extension_approved',
   'trial.extension_declined',
   'trial.extension_requested',
+  'user_interaction.quarantine_settings',
+  'user_interaction.report_settings',
   'user.create',
   'user.created',
   'user.disable',
@@ -116,6 +121,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What an entry acted on. */
 export const AUDIT_TARGET_TYPES = [
+  'add_on',
   'exception',
   'message',
   'my_sender',

@@ -1,5 +1,4 @@
 import { z } from 'zod/mini';
-import { DIGEST_SCHEDULES } from './deployment.ts';
 import { RESTORE_MODES, VERDICTS } from './quarantine.ts';
 
 /** The Policy screen's calls (issue 11 "Policy"). */
@@ -22,20 +21,25 @@ export type PolicyAction = (typeof POLICY_ACTIONS)[number];
 export const OVERRIDE_MATCHES = ['recipient', 'domain', 'group'] as const;
 export type OverrideMatch = (typeof OVERRIDE_MATCHES)[number];
 
-/** The longest banner text a tenant may set: it goes into every warned message. */
-export const BANNER_TEXT_MAX = 500;
 export const GROUP_MAX_ADDRESSES = 200;
 export const OVERRIDES_MAX = 200;
 
 const ADDRESS = /^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
+/**
+ * A verdict's policy as the Policy screen shows it: the gateway's action, and (set in Settings →
+ * User Interaction → Quarantine, shown here) what its recipient may do with a held message.
+ */
 export const verdictPolicySchema = z.object({
   action: z.enum(POLICY_ACTIONS),
   restore_mode: z.enum(RESTORE_MODES),
   identification_required: z.boolean(),
 });
 export type VerdictPolicy = z.infer<typeof verdictPolicySchema>;
+
+/** What the Policy screen saves of a verdict: its action (other fields sent are ignored). */
+const verdictActionSchema = z.object({ action: z.enum(POLICY_ACTIONS) });
 
 const overrideBase = z.object({
   match: z.enum(OVERRIDE_MATCHES),
@@ -116,21 +120,19 @@ const verdictsSchema = z.object({
   suspicious: verdictPolicySchema,
 });
 
-/** What an admin saves: the whole policy at once. */
+/**
+ * What an admin saves: the gateway's action per verdict, the overrides and the spam thresholds.
+ * The banners' words (User Interaction → Smart Banners), the restore modes and the digest
+ * (Settings → User Interaction → Quarantine) are each saved on their own screen.
+ */
 export const policyInputSchema = z
   .object({
-    verdicts: verdictsSchema,
-    digest_schedule: z.enum(DIGEST_SCHEDULES),
-    /** Plain text; empty: the default wording. Control characters and markup are refused. */
-    banner_text: z.string().check(
-      z.trim(),
-      z.maxLength(BANNER_TEXT_MAX, `The banner text is at most ${BANNER_TEXT_MAX} characters`),
-      z.refine(
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-        (t) => !/[\u0000-\u001f\u007f<>]/.test(t),
-        'The banner text is plain text on one line, without < or >',
-      ),
-    ),
+    verdicts: z.object({
+      phishing: verdictActionSchema,
+      malware: verdictActionSchema,
+      spam: verdictActionSchema,
+      suspicious: verdictActionSchema,
+    }),
     overrides: z.array(policyOverrideInputSchema).check(z.maxLength(OVERRIDES_MAX)),
     /** Absent: unchanged. */
     spam_thresholds: z.optional(spamThresholdsSchema),
@@ -140,24 +142,12 @@ export const policyInputSchema = z
       if (maliciousDelivery('malware', p.verdicts.malware.action)) {
         ctx.addIssue({ code: 'custom', path: ['verdicts', 'malware', 'action'], message: MALWARE_MESSAGE });
       }
-      if (p.verdicts.malware.restore_mode !== 'none') {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['verdicts', 'malware', 'restore_mode'],
-          message: 'Known malware is never restorable',
-        });
-      }
     }),
   );
 export type PolicyInput = z.input<typeof policyInputSchema>;
 
 export const policySchema = z.object({
   verdicts: verdictsSchema,
-  digest_schedule: z.enum(DIGEST_SCHEDULES),
-  /** The tenant's text, '' when it uses the default. */
-  banner_text: z.string(),
-  /** What the banner says when no text is set (for suspicious mail; each verdict has its own). */
-  default_banner_text: z.string(),
   overrides: z.array(policyOverrideSchema),
   spam_thresholds: z.object({ suspicious: z.number(), spam: z.number() }),
   /** Whether the signed-in user may change the policy (role admin or view_edit_policy). */

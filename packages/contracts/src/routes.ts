@@ -95,6 +95,27 @@ export const USER_INTERACTION_ROUTES = {
   quarantineItems: `${ROUTES.userInteraction}/quarantine-item`,
 } as const;
 
+/**
+ * Smart Banners and Settings → User Interaction (issue 33): the screens where what recipients of
+ * warned and held mail see and may do is set.
+ */
+export const INTERACTION_SETTINGS_ROUTES = {
+  smartBanners: `${ROUTES.userInteraction}/configuration/smart-banners`,
+  settings: `${ROUTES.configuration}/user-interaction`,
+  quarantine: `${ROUTES.configuration}/user-interaction/restore-requests`,
+  reports: `${ROUTES.configuration}/user-interaction/phishing-reports`,
+} as const;
+
+/** The Add-ons Store's pages (SPEC §2.4): the store, and each add-on's (DMARC's under /dmarc). */
+export const ADD_ON_ROUTES = {
+  store: ROUTES.addOnsStore,
+  dmarc: `${ROUTES.dmarc}/add-on-dmarc`,
+  iraas: `${ROUTES.addOnsStore}/add-on-iraas`,
+  sspm: `${ROUTES.addOnsStore}/add-on-sspm`,
+  archiving: `${ROUTES.addOnsStore}/add-on-archiving`,
+  phishing_training: `${ROUTES.addOnsStore}/add-on-phishing-training`,
+} as const;
+
 /** The message trace screen (issue 11): by Mail Explorer row, or by held message. */
 export const MESSAGE_TRACE_ROUTES = {
   root: `${ROUTES.mailExplorer}/message`,

@@ -1,12 +1,12 @@
 import { z } from 'zod/mini';
-import { DIGEST_SCHEDULES } from './deployment.ts';
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from './quarantine-admin.ts';
 import { emailSchema, noNul } from './validation.ts';
 
 /**
  * Configuration → Settings (SPEC §2.4, issue 12; admins, a demo deployment's users may look): the
- * organisation's sign-in policy, session limits, quarantine retention, digest, the sender of
- * Moat's mail and who gets the admins' alerts. Each change is audited and effective at once.
+ * organisation's sign-in policy, session limits, quarantine retention, the sender of Moat's mail
+ * and who gets the admins' alerts. Each change is audited and effective at once. (The recipients'
+ * digest is set in Settings → User Interaction → Quarantine.)
  */
 export const SETTINGS_API = { settings: '/api/v1/settings' } as const;
 
@@ -31,7 +31,6 @@ export const settingsSchema = z
     /** Maintenance support access (SPEC §4): the provider's hidden support users may sign in. */
     support_access_enabled: z.boolean(),
     retention_days: z.int(),
-    digest_schedule: z.enum(DIGEST_SCHEDULES),
     /** Null: the server's address (shown in `default_mail_from`). */
     mail_from_address: z.nullable(z.string()),
     /** Null: the brand's name. */
@@ -72,7 +71,6 @@ export const settingsUpdateSchema = z
         .check(z.gte(B.sessionAbsoluteHours.min), z.lte(B.sessionAbsoluteHours.max)),
       support_access_enabled: z.boolean(),
       retention_days: z.int().check(z.gte(B.retentionDays.min), z.lte(B.retentionDays.max)),
-      digest_schedule: z.enum(DIGEST_SCHEDULES),
       mail_from_address: z.nullable(emailSchema),
       mail_from_name: z.nullable(senderName),
       alert_recipients: z.array(emailSchema).check(z.maxLength(B.alertRecipients.max)),

@@ -1,3 +1,4 @@
+import { ADD_ON_IDS } from '@moat/contracts/add-ons';
 import { INCIDENT_SEVERITIES } from '@moat/contracts/console';
 import { THEMES } from '@moat/contracts/constants';
 import {
@@ -100,8 +101,15 @@ export const tenants = pgTable(
     retentionDays: integer('retention_days').notNull().default(30),
     /** The recipients' quarantine digest: off, daily or weekly. */
     digestSchedule: text('digest_schedule', { enum: DIGEST_SCHEDULES }).notNull().default('off'),
-    /** The warning banner's text set on the Policy screen; null: the default wording per verdict. */
-    bannerText: text('banner_text'),
+    /**
+     * Smart Banners (migration 0029): each verdict's banner (words, colour, subject tag) and the
+     * senders that get none; read with `bannerSettingsFrom` (what is missing is its default).
+     */
+    bannerSettings: jsonb('banner_settings').$type<Record<string, unknown>>().notNull().default({}),
+    /** Settings → User Interaction → Quarantine: approvers, notices, digest (`quarantineSettingsFrom`). */
+    quarantineSettings: jsonb('quarantine_settings').$type<Record<string, unknown>>().notNull().default({}),
+    /** Settings → User Interaction → Phishing Reports: the report buttons (`reportSettingsFrom`). */
+    reportSettings: jsonb('report_settings').$type<Record<string, unknown>>().notNull().default({}),
     // Sign-in policy
     supportAccessEnabled: boolean('support_access_enabled').notNull().default(false),
     mfaRequired: boolean('mfa_required').notNull().default(false),
@@ -741,6 +749,26 @@ export const licenceContactRequests = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('licence_contact_requests_tenant_idx').on(t.tenantId, t.createdAt)],
+);
+
+/** The Add-ons Store: a tenant's request to the provider for an add-on (migration 0029). */
+export const addOnRequests = pgTable(
+  'add_on_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    addOn: text('add_on', { enum: ADD_ON_IDS }).notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    message: text('message').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('add_on_requests_tenant_idx').on(t.tenantId, t.addOn, t.createdAt),
+    check('add_on_requests_add_on_check', inList(t.addOn, ADD_ON_IDS)),
+  ],
 );
 
 /**

@@ -1,4 +1,5 @@
 import type { RestoreMode, Verdict } from '@moat/contracts/quarantine';
+import { fillWording } from '@moat/contracts/wording';
 import type { OutgoingMail } from './outbound.ts';
 import { type MailBrand, renderMail } from './templates.ts';
 
@@ -106,9 +107,31 @@ const VERDICT_WORDS: Record<Verdict, string> = {
 };
 
 /**
+ * An organisation's own wording of a mail (Settings → User Interaction): a subject template and
+ * an introduction put before Moat's own explanation. Both were checked to be plain words when
+ * saved (contracts' `wordingProblem`); they are defanged here all the same, and reach the HTML
+ * only through `renderMail`'s escaping.
+ */
+export interface Wording {
+  /** '' : the default subject. */
+  subject: string;
+  /** '' : no introduction. */
+  intro: string;
+}
+
+/** The subject of a quarantine notice when the organisation set none. */
+export const DEFAULT_NOTICE_SUBJECT = 'A message to you was held: {subject}';
+/** The subject of a digest when the organisation set none. */
+export const DEFAULT_DIGEST_SUBJECT = '{count} message(s) held for you ({period})';
+
+/** The organisation's introduction as the first paragraph, when it has one. */
+const introOf = (wording: Wording | undefined) => (wording?.intro ? [defang(wording.intro)] : []);
+
+/**
  * A message to the recipient was held, or delivered without its attachments. The held message's
  * sender, subject and file names are the attacker's words: they appear as text only; the buttons
- * lead to the portal's own pages.
+ * lead to the portal's own pages. The report links are those the organisation offers (Settings →
+ * User Interaction → Phishing Reports).
  */
 export function quarantineNoticeEmail(
   brand: MailBrand,
@@ -122,10 +145,12 @@ export function quarantineNoticeEmail(
     strippedAttachments: string[] | null;
     mode: RestoreMode;
     links: { restoreEmail: string; restoreOriginal: string };
-    reportSafeUrl: string;
-    /** The action page's "report as phishing" link (issue 11), when the message has one. */
-    reportPhishingUrl?: string;
+    /** The action page's "report as safe" link, when the organisation offers it. */
+    reportSafeUrl?: string | undefined;
+    /** The action page's "report as phishing" link (issue 11), when the organisation offers it. */
+    reportPhishingUrl?: string | undefined;
     expiresAt: Date;
+    wording?: Wording;
   },
 ): Notification {
   // The held message's words are the sender's: no link or host of theirs is clickable here.
@@ -136,10 +161,16 @@ export function quarantineNoticeEmail(
   const strip = stripped !== null;
   const restorable = input.mode !== 'none';
   const because = VERDICT_WORDS[input.verdict];
+  const ownSubject = input.wording?.subject
+    ? defang(fillWording(input.wording.subject, { subject: orNoSubject(input.subject) }))
+    : null;
   return notification(brand, {
-    subject: strip ? `An attachment was removed: ${subject}` : `A message to you was held: ${subject}`,
+    subject:
+      ownSubject ??
+      (strip ? `An attachment was removed: ${subject}` : `A message to you was held: ${subject}`),
     heading: strip ? 'We removed an attachment from a message to you' : 'We held a message sent to you',
     paragraphs: [
+      ...introOf(input.wording),
       strip
         ? `The message below was delivered to you without its attachments (${stripped!.join(', ')}), because ${because}.`
         : `The message below was not delivered to you, because ${because}.`,
@@ -169,7 +200,9 @@ export function quarantineNoticeEmail(
       ...(input.reportPhishingUrl
         ? [{ label: 'Report this message as phishing to your administrator', url: input.reportPhishingUrl }]
         : []),
-      { label: 'Report this message as safe to your administrator', url: input.reportSafeUrl },
+      ...(input.reportSafeUrl
+        ? [{ label: 'Report this message as safe to your administrator', url: input.reportSafeUrl }]
+        : []),
     ],
   });
 }
@@ -186,13 +219,26 @@ export interface DigestItem {
 /** The periodic list of what was held for one recipient (only the first items are listed). */
 export function quarantineDigestEmail(
   brand: MailBrand,
-  input: { periodLabel: string; from: Date; to: Date; total: number; items: DigestItem[] },
+  input: {
+    periodLabel: string;
+    from: Date;
+    to: Date;
+    total: number;
+    items: DigestItem[];
+    wording?: Wording;
+  },
 ): Notification {
   const more = input.total - input.items.length;
   return notification(brand, {
-    subject: `${input.total} message(s) held for you (${input.periodLabel})`,
+    subject: defang(
+      fillWording(input.wording?.subject || DEFAULT_DIGEST_SUBJECT, {
+        count: String(input.total),
+        period: input.periodLabel,
+      }),
+    ),
     heading: 'Messages held for you',
     paragraphs: [
+      ...introOf(input.wording),
       `${brand.name} held ${input.total} message(s) sent to you between ${input.from.toUTCString()} and ${input.to.toUTCString()}.`,
       ...input.items.map(
         (item) =>
@@ -240,6 +286,33 @@ export function licenceContactEmail(
         : 'The tenant has no licence end date.',
     ],
     footer: 'Sent by the licence banner of the Moat console.',
+  });
+}
+
+/** The add-ons' names in the provider's words. */
+const ADD_ON_NAMES: Record<string, string> = {
+  dmarc: 'DMARC',
+  iraas: 'Incident Response as a Service (IRaaS)',
+  sspm: 'SaaS Security Posture Management (SSPM)',
+  archiving: 'Archiving',
+  phishing_training: 'Phishing awareness training',
+};
+
+/** To the provider's support address: a customer asks for an add-on this edition does not ship. */
+export function addOnRequestEmail(
+  brand: MailBrand,
+  input: { tenantName: string; user: Person; addOn: string; message: string },
+): Notification {
+  const { user } = input;
+  const name = ADD_ON_NAMES[input.addOn] ?? input.addOn;
+  return notification(brand, {
+    subject: `Add-on request from ${input.tenantName}: ${name}`,
+    heading: 'A customer asked for an add-on',
+    paragraphs: [
+      `${user.firstName} ${user.lastName} <${user.email}> of "${input.tenantName}" asked for ${name}.`,
+      ...(input.message ? [`Their note: ${defang(input.message)}`] : []),
+    ],
+    footer: 'Sent by the Add-ons Store of the Moat console.',
   });
 }
 
@@ -317,9 +390,23 @@ export function defang(text: string): string {
   );
 }
 
+/** What a reporter is told when the organisation set no words of its own. */
+export const DEFAULT_REPORT_TEXTS = {
+  receipt: 'Thank you. Your administrator will review the message you reported.',
+  /** As the confirmation did: every recipient's held copy removed, or the reported one. */
+  confirmed: {
+    all_copies:
+      'An administrator confirmed it is dangerous. It was removed from every quarantine it was held in. Do not open it or any of its links if you see a copy elsewhere.',
+    reported_copy:
+      'An administrator confirmed it is dangerous. It was removed from your quarantine. Do not open it or any of its links if you see a copy elsewhere.',
+  },
+  dismissed: 'An administrator reviewed it and marked it safe.',
+} as const;
+
 /**
- * To the recipient who reported a message: what the administrator decided. The reported message
- * is named by its (defanged) subject and sender only: no link of it, nor to it, is in this mail.
+ * To the recipient who reported a message: what the administrator decided, in the organisation's
+ * words when it set some. The reported message is named by its (defanged) subject and sender
+ * only: no link of it, nor to it, is in this mail.
  */
 export function reportOutcomeEmail(
   brand: MailBrand,
@@ -328,6 +415,10 @@ export function reportOutcomeEmail(
     sender: string;
     kind: 'reported_phishing' | 'reported_safe';
     outcome: 'confirmed' | 'dismissed';
+    /** '' or absent: the default words. */
+    text?: string;
+    /** What the confirmation removed (the default words say it). */
+    scope?: 'all_copies' | 'reported_copy';
   },
 ): Notification {
   const subject = defang(orNoSubject(input.subject));
@@ -338,9 +429,28 @@ export function reportOutcomeEmail(
     heading: confirmed ? 'Thank you: the message was removed' : 'Your report was reviewed',
     paragraphs: [
       `You reported the message "${subject}" from ${sender} ${input.kind === 'reported_phishing' ? 'as phishing' : 'as safe'}.`,
-      confirmed
-        ? 'An administrator confirmed it is dangerous. It was removed from every quarantine it was held in. Do not open it or any of its links if you see a copy elsewhere.'
-        : 'An administrator reviewed it and marked it safe.',
+      input.text
+        ? defang(input.text)
+        : confirmed
+          ? DEFAULT_REPORT_TEXTS.confirmed[input.scope ?? 'all_copies']
+          : DEFAULT_REPORT_TEXTS.dismissed,
+    ],
+    footer: `Sent by ${brand.name}. This email has no links to the message you reported.`,
+  });
+}
+
+/** To the recipient who reported a message, on receipt (when the organisation sends one). */
+export function reportReceiptEmail(
+  brand: MailBrand,
+  input: { subject: string; sender: string; kind: 'reported_phishing' | 'reported_safe'; text?: string },
+): Notification {
+  const subject = defang(orNoSubject(input.subject));
+  return notification(brand, {
+    subject: 'We received your report',
+    heading: 'We received your report',
+    paragraphs: [
+      `You reported the message "${subject}" from ${defang(input.sender)} ${input.kind === 'reported_phishing' ? 'as phishing' : 'as safe'}.`,
+      input.text ? defang(input.text) : DEFAULT_REPORT_TEXTS.receipt,
     ],
     footer: `Sent by ${brand.name}. This email has no links to the message you reported.`,
   });

@@ -57,7 +57,7 @@ const PUBLIC = [
 /** A session whose one-time password is still to be replaced may replace it (one-time-password.test.ts). */
 const SESSION = ['POST /api/v1/auth/login_reason', 'POST /api/v1/auth/password_change'];
 /** SPEC §6 "Admin (or demo customer)": the admin pages a demo deployment's users may look at. */
-const ADMIN_OR_DEMO = ['GET /api/v1/users', 'GET /api/v1/settings'];
+const ADMIN_OR_DEMO = ['GET /api/v1/users', 'GET /api/v1/settings', 'GET /api/v1/add_ons'];
 const ADMIN = [
   'GET /api/v1/restore_requests',
   'POST /api/v1/restore_requests/:id/approve',
@@ -121,6 +121,16 @@ const ADMIN = [
   'PUT /api/v1/settings/sign_in',
   'POST /api/v1/settings/sign_in/saml/test',
   'POST /api/v1/settings/sign_in/oidc/test',
+  'GET /api/v1/smart_banners',
+  'PUT /api/v1/smart_banners',
+  'GET /api/v1/smart_banners/samples',
+  'POST /api/v1/smart_banners/preview',
+  'GET /api/v1/user_interaction/quarantine_settings',
+  'PUT /api/v1/user_interaction/quarantine_settings',
+  'GET /api/v1/user_interaction/report_settings',
+  'PUT /api/v1/user_interaction/report_settings',
+  'POST /api/v1/add_ons/:id/activate',
+  'POST /api/v1/add_ons/:id/request',
 ];
 
 /**

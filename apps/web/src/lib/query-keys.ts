@@ -55,6 +55,20 @@ export const queryKeys = {
   policy: {
     current: () => ['policy', 'current'] as const,
   },
+  /** User Interaction → Smart Banners: the settings, the messages to preview on, a preview. */
+  smartBanners: {
+    all: () => ['smart-banners'] as const,
+    settings: () => ['smart-banners', 'settings'] as const,
+    samples: () => ['smart-banners', 'samples'] as const,
+    preview: (input: string) => ['smart-banners', 'preview', input] as const,
+  },
+  /** Settings → User Interaction: Quarantine and Phishing Reports. */
+  interactionSettings: {
+    quarantine: () => ['interaction-settings', 'quarantine'] as const,
+    reports: () => ['interaction-settings', 'reports'] as const,
+  },
+  /** The Add-ons Store. */
+  addOns: () => ['add-ons'] as const,
   mailExplorer: {
     all: () => ['mail-explorer'] as const,
     messages: (filters: ListKeyFilters) => ['mail-explorer', 'messages', filters] as const,

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Verdict } from '@moat/contracts/quarantine';
+import {
+  BANNER_PALETTE,
+  BANNER_VERDICTS,
+  type BannerColour,
+  type BannerVerdict,
+  type StoredBannerSettings,
+} from '@moat/contracts/smart-banners';
 import { mailComposer } from '../compose.ts';
 import type { ParsedMessage } from '../parse.ts';
 
@@ -25,7 +32,7 @@ const LEAD: Record<Verdict, string> = {
 const MAX_TENANT_LEAD = 500;
 
 /**
- * What the warning says first: the tenant's text (Policy screen) when it set one, else the
+ * What the warning says first: the tenant's text (Smart Banners) when it set one, else the
  * default for the verdict. The tenant's text is plain text: control characters are dropped and
  * it is cut to length here too (the HTML banner escapes it, the header line bounds it).
  */
@@ -38,7 +45,7 @@ export function bannerLead(verdict: Verdict, tenantText?: string | null): string
   return own === '' ? LEAD[verdict] : own;
 }
 
-/** The default lead for a verdict (shown on the Policy screen when the tenant set none). */
+/** The default lead for a verdict (shown on Smart Banners when the tenant set none). */
 export const defaultBannerLead = (verdict: Verdict): string => LEAD[verdict];
 
 /**
@@ -187,7 +194,6 @@ const RESET = [
   'color:#1a1a1a',
   '-webkit-text-fill-color:#1a1a1a',
 ];
-const BACKGROUND = '#fff4e6';
 /** RESET with `declarations` added; a declaration of the same property replaces RESET's. */
 const styleOf = (...declarations: string[]) => {
   const property = (d: string) => d.slice(0, d.indexOf(':'));
@@ -197,34 +203,47 @@ const styleOf = (...declarations: string[]) => {
     .join(';');
 };
 
-const TABLE_STYLE = styleOf(
-  // Above anything the sender positions over it (an absolute block at the top, a negative margin).
-  'position:relative',
-  'z-index:2147483647',
-  'display:table',
-  'width:100%',
-  'min-width:0',
-  'border:2px solid #c92a2a',
-  'border-collapse:separate',
-  'border-spacing:0',
-  `background:${BACKGROUND}`,
-  'padding:0',
-);
-const ROW_GROUP_STYLE = styleOf(
-  'display:table-row-group',
-  'border:0',
-  `background:${BACKGROUND}`,
-  'padding:0',
-);
-const ROW_STYLE = styleOf('display:table-row', 'border:0', `background:${BACKGROUND}`, 'padding:0');
-const CELL_STYLE = styleOf(
-  'display:table-cell',
-  'border:0',
-  `background:${BACKGROUND}`,
-  'padding:12px 16px',
-  'width:auto',
-);
-const TEXT_STYLE = styleOf('display:inline', 'border:0', `background:${BACKGROUND}`, 'padding:0');
+/** The inline styles of the banner's elements in one of the Smart Banners colours. */
+function stylesOf(colour: BannerColour) {
+  const { border, background } = BANNER_PALETTE[colour];
+  return {
+    table: styleOf(
+      // Above anything the sender positions over it (an absolute block at the top, a negative margin).
+      'position:relative',
+      'z-index:2147483647',
+      'display:table',
+      'width:100%',
+      'min-width:0',
+      `border:2px solid ${border}`,
+      'border-collapse:separate',
+      'border-spacing:0',
+      `background:${background}`,
+      'padding:0',
+    ),
+    rowGroup: styleOf('display:table-row-group', 'border:0', `background:${background}`, 'padding:0'),
+    row: styleOf('display:table-row', 'border:0', `background:${background}`, 'padding:0'),
+    cell: styleOf(
+      'display:table-cell',
+      'border:0',
+      `background:${background}`,
+      'padding:12px 16px',
+      'width:auto',
+    ),
+    text: styleOf('display:inline', 'border:0', `background:${background}`, 'padding:0'),
+  };
+}
+const STYLES = new Map<BannerColour, ReturnType<typeof stylesOf>>();
+const stylesFor = (colour: BannerColour) => {
+  let styles = STYLES.get(colour);
+  if (!styles) {
+    styles = stylesOf(colour);
+    STYLES.set(colour, styles);
+  }
+  return styles;
+};
+
+/** The colour of a banner when nothing else is said. */
+export const DEFAULT_BANNER_COLOUR: BannerColour = 'orange';
 
 /**
  * The banner's own stylesheet, placed before any of the sender's so its cascade layer is the
@@ -249,11 +268,12 @@ function bannerStyle(id: string): string {
   ].join('');
 }
 
-function bannerTable(id: string, warning: string): string {
+function bannerTable(id: string, warning: string, colour: BannerColour): string {
+  const styles = stylesFor(colour);
   return (
-    `<table role="presentation" id="${id}" width="100%" cellpadding="0" cellspacing="0" border="0" style="${TABLE_STYLE}">` +
-    `<tbody style="${ROW_GROUP_STYLE}"><tr style="${ROW_STYLE}"><td style="${CELL_STYLE}">` +
-    `<span style="${TEXT_STYLE}">${escapeHtml(warning)}</span>` +
+    `<table role="presentation" id="${id}" width="100%" cellpadding="0" cellspacing="0" border="0" style="${styles.table}">` +
+    `<tbody style="${styles.rowGroup}"><tr style="${styles.row}"><td style="${styles.cell}">` +
+    `<span style="${styles.text}">${escapeHtml(warning)}</span>` +
     '</td></tr></tbody></table>'
   );
 }
@@ -264,7 +284,7 @@ const HEAD_VOID = new Set(['base', 'basefont', 'bgsound', 'link', 'meta']);
 const HEAD_TEXT = new Set(['style', 'title', 'noframes']);
 const SPACE = new Set([' ', '\t', '\n', '\r', '\f']);
 
-interface Token {
+export interface Token {
   kind: 'text' | 'comment' | 'start' | 'end';
   /** Tag name in ASCII lower case (tags only). */
   name: string;
@@ -276,7 +296,7 @@ interface Token {
  * One token of HTML at `at`, read the way the HTML tokenizer reads it (HTML §13.2.5) as far as
  * the placement needs: comments, doctypes, tags with quoted attributes, text. Linear.
  */
-function tokenAt(html: string, at: number): Token {
+export function tokenAt(html: string, at: number): Token {
   const n = html.length;
   if (html[at] !== '<') {
     const next = html.indexOf('<', at + 1);
@@ -337,7 +357,7 @@ function tokenAt(html: string, at: number): Token {
 }
 
 /** Where the text of a raw text element opened before `at` ends: at its end tag, or at the end. */
-function endOfText(lower: string, name: string, at: number): number {
+export function endOfText(lower: string, name: string, at: number): number {
   for (let i = lower.indexOf(`</${name}`, at); i !== -1; i = lower.indexOf(`</${name}`, i + 1)) {
     const after = lower[i + name.length + 2];
     if (after === undefined || after === '>' || after === '/' || SPACE.has(after)) return i;
@@ -394,26 +414,65 @@ export function bannerPlacement(html: string): { banner: number; style: number }
 const bannerId = () => `moat-warning-${randomBytes(8).toString('hex')}`;
 
 /** `html` with the warning banner at the start of its body and the banner's stylesheet first. */
-export function htmlWithBanner(html: string, warning: string, id: string = bannerId()): string {
+export function htmlWithBanner(
+  html: string,
+  warning: string,
+  id: string = bannerId(),
+  colour: BannerColour = DEFAULT_BANNER_COLOUR,
+): string {
   const { banner, style } = bannerPlacement(html);
   return (
     html.slice(0, style) +
     bannerStyle(id) +
     html.slice(style, banner) +
-    bannerTable(id, warning) +
+    bannerTable(id, warning, colour) +
     html.slice(banner)
   );
+}
+
+/** The subject with the tag in front ("[Suspicious] Your parcel"), once; '' : as it is. */
+export function taggedSubject(subject: string, tag: string): string {
+  const own = tag.trim();
+  if (own === '' || subject.startsWith(own)) return subject;
+  return subject === '' ? own : `${own} ${subject}`;
+}
+
+/** How one delivered message is warned: the words, the colour and the subject tag. */
+export interface BannerLook {
+  warning: string;
+  colour: BannerColour;
+  subjectTag: string;
+}
+
+/** The banner a message of `verdict` gets under the tenant's Smart Banners settings. */
+export function bannerLookOf(
+  settings: StoredBannerSettings,
+  verdict: Verdict,
+  reasons: string[],
+): BannerLook {
+  const style = (BANNER_VERDICTS as readonly string[]).includes(verdict)
+    ? settings.verdicts[verdict as BannerVerdict]
+    : null;
+  return {
+    warning: warningText(verdict, reasons, style?.text),
+    colour: style?.colour ?? DEFAULT_BANNER_COLOUR,
+    subjectTag: style?.subject_tag ?? '',
+  };
 }
 
 /** The plain text warning: the warning, a separator line, then the message's text. */
 const TEXT_SEPARATOR = '-'.repeat(72);
 
-/** The message with the warning above its content (text and HTML), attachments kept. */
+/**
+ * The message with the warning above its content (text and HTML), attachments kept; in the
+ * colour and with the subject tag given (Smart Banners), else orange and the subject as it is.
+ */
 export async function bannerCopy(
   parsed: ParsedMessage,
   recipient: string,
   warning: string,
   authHeaders: string,
+  look: Partial<Omit<BannerLook, 'warning'>> = {},
 ): Promise<Buffer> {
   // One line: it also goes into a header.
   const oneLine = warning.replace(/\s+/g, ' ').trim();
@@ -421,11 +480,13 @@ export async function bannerCopy(
   const composer = new MailComposer({
     from: parsed.fromName ? { name: parsed.fromName, address: parsed.fromAddress } : parsed.fromAddress,
     to: recipient,
-    subject: parsed.subject,
+    subject: taggedSubject(parsed.subject, look.subjectTag ?? ''),
     date: parsed.date ?? undefined,
     messageId: parsed.messageId ?? undefined,
     text: `${oneLine}\n${TEXT_SEPARATOR}\n\n${parsed.text}`,
-    ...(parsed.html ? { html: htmlWithBanner(parsed.html, oneLine) } : {}),
+    ...(parsed.html
+      ? { html: htmlWithBanner(parsed.html, oneLine, undefined, look.colour ?? DEFAULT_BANNER_COLOUR) }
+      : {}),
     attachments: parsed.attachments.map((a) => ({
       filename: a.filename,
       contentType: a.contentType,

@@ -4,6 +4,7 @@ import type { MAIL_ACTIONS } from '@moat/contracts/mail-explorer';
 import type { StoredMessageDetails } from '@moat/contracts/message-trace';
 import type { Verdict } from '@moat/contracts/quarantine';
 import type { EventDetails, PolicyDecision } from '@moat/contracts/security-events';
+import { bannerSettingsFrom, type StoredBannerSettings } from '@moat/contracts/smart-banners';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { combinedSpamScore, spamWeightOf } from '../../engines/spam/combine.ts';
@@ -23,7 +24,7 @@ import type { UsersRepo } from '../../modules/users/users.repo.ts';
 import type { Mailer } from '../outbound.ts';
 import { type ParsedMessage, parseMessage } from '../parse.ts';
 import { type AuthInput, authSummary, temperror } from './authenticate.ts';
-import { bannerCopy, stripForgedAuthResults, warningText } from './banner.ts';
+import { bannerCopy, bannerLookOf, stripForgedAuthResults, taggedSubject } from './banner.ts';
 import { cachingResolver, type DnsResolver } from './dns-cache.ts';
 import type { GatewayPolicyRepo } from './gateway-policy.repo.ts';
 import type { ArrivedMessage, InboundRepo, InboundRow, ParkedCopy } from './inbound.repo.ts';
@@ -67,6 +68,43 @@ const BATCH_BYTES = {
 };
 /** How long a node keeps a tenant's domains, people and policy before reading them again. */
 const DIRECTORY_TTL_MS = 60_000;
+
+/** A tenant row's Smart Banners settings, read once per row the caches hand out. */
+const bannerSettingsByRow = new WeakMap<TenantRow, StoredBannerSettings>();
+function bannerSettingsOf(tenant: TenantRow): StoredBannerSettings {
+  let settings = bannerSettingsByRow.get(tenant);
+  if (!settings) {
+    settings = bannerSettingsFrom(tenant.bannerSettings);
+    bannerSettingsByRow.set(tenant, settings);
+  }
+  return settings;
+}
+
+/**
+ * The decision without its banner when Smart Banners spares the sender: one on an allow list
+ * (an entry that excused the message's findings), or one of the organisation's own domains that
+ * passed DMARC. The message is delivered as it came; the trace says why.
+ */
+export function withSenderBannerRules<
+  D extends { action: GatewayAction; why: string; note?: string | undefined },
+>(decision: D, settings: StoredBannerSettings, internal: boolean): D {
+  if (decision.action !== 'deliver_banner') return decision;
+  if (settings.senders.skip_allow_listed && decision.note !== undefined) {
+    return {
+      ...decision,
+      action: 'deliver',
+      why: `${decision.why}; no banner for a sender on an allow list (Smart Banners)→deliver`,
+    };
+  }
+  if (settings.senders.skip_internal && internal) {
+    return {
+      ...decision,
+      action: 'deliver',
+      why: `${decision.why}; no banner for an authenticated sender of the organisation's own domains (Smart Banners)→deliver`,
+    };
+  }
+  return decision;
+}
 
 /** What Mail Explorer records for each policy action. */
 const LOGGED_ACTION: Record<GatewayAction, (typeof MAIL_ACTIONS)[number]> = {
@@ -673,7 +711,14 @@ export function createGatewayProcessor(deps: {
         });
         decisions.set(tenant.id, decision);
       }
-      byRecipient.push({ recipient, decision: await forRecipient(decision, recipient, sender) });
+      // An authenticated sender of the recipient organisation's own domains (Smart Banners' "internal").
+      const internal =
+        sender.authenticated && domains.includes((sender.fromSender.split('@')[1] ?? '').toLowerCase());
+      const own = await forRecipient(decision, recipient, sender);
+      byRecipient.push({
+        recipient,
+        decision: withSenderBannerRules(own, bannerSettingsOf(own.tenant), internal),
+      });
     }
 
     // Most mail goes out as it came to every recipient: one statement finishes it.
@@ -744,15 +789,14 @@ export function createGatewayProcessor(deps: {
         let quarantineMessageId: string | null = null;
         const action = decision.action;
         if (action === 'deliver' || action === 'deliver_banner') {
-          const body =
-            action === 'deliver'
-              ? Buffer.concat([Buffer.from(auth.authenticationResults), delivered])
-              : await bannerCopy(
-                  parsed,
-                  recipient,
-                  warningText(decision.verdict as Verdict, reasons, decision.tenant.bannerText),
-                  auth.authenticationResults,
-                );
+          // The banner as Smart Banners says: its words, colour and subject tag for the verdict.
+          const look =
+            action === 'deliver_banner'
+              ? bannerLookOf(bannerSettingsOf(decision.tenant), decision.verdict as Verdict, reasons)
+              : null;
+          const body = look
+            ? await bannerCopy(parsed, recipient, look.warning, auth.authenticationResults, look)
+            : Buffer.concat([Buffer.from(auth.authenticationResults), delivered]);
           if (action === 'deliver_banner') {
             // Delivered, but with a verdict: the security team sees it among the events.
             await inbound.recordEvent(tx, {
@@ -779,7 +823,7 @@ export function createGatewayProcessor(deps: {
                 kind: action === 'deliver' ? 'gateway_delivery' : 'gateway_delivery_warned',
                 to: recipient,
                 fromName: parsed.fromName,
-                subject: parsed.subject,
+                subject: look ? taggedSubject(parsed.subject, look.subjectTag) : parsed.subject,
                 text: '',
                 html: '',
                 raw: body,

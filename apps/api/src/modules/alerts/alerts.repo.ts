@@ -1,5 +1,6 @@
 import type { AlertSettings } from '@moat/contracts/phishing-reports';
-import { and, count, eq, gt } from 'drizzle-orm';
+import { quarantineSettingsFrom } from '@moat/contracts/user-interaction-settings';
+import { and, count, eq, gt, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import {
   alertSettings,
@@ -114,17 +115,39 @@ export function createAlertsRepo(db: DbOrTx) {
 
     /** The addresses of the tenant's active admins. */
     /** Who gets the tenant's alerts: the recipients its Settings name, else every active admin. */
-    async alertRecipients(tenantId: string, tx?: DbOrTx): Promise<string[]> {
+    /**
+     * Who an alert goes to: the tenant's alert recipients (Settings), else every active admin. A
+     * restore request goes to the approvers when the tenant named them (Settings → User
+     * Interaction → Quarantine), those still active admins, else as any alert.
+     */
+    async alertRecipients(tenantId: string, tx?: DbOrTx, kind?: string): Promise<string[]> {
       const [tenant] = await (tx ?? db)
-        .select({ recipients: tenants.alertRecipients })
+        .select({ recipients: tenants.alertRecipients, quarantine: tenants.quarantineSettings })
         .from(tenants)
         .where(eq(tenants.id, tenantId));
+      const admins = (ids?: string[]) =>
+        (tx ?? db)
+          .select({ email: users.email })
+          .from(users)
+          .where(
+            and(
+              eq(users.tenantId, tenantId),
+              eq(users.role, 'admin'),
+              eq(users.status, 'active'),
+              ...(ids ? [inArray(users.id, ids)] : []),
+            ),
+          );
+      const approvers = tenant ? quarantineSettingsFrom(tenant.quarantine) : null;
+      if (
+        kind === 'restore_request' &&
+        approvers?.approvers === 'named' &&
+        approvers.approver_ids.length > 0
+      ) {
+        const named = await admins(approvers.approver_ids);
+        if (named.length > 0) return named.map((r) => r.email);
+      }
       if (tenant && tenant.recipients.length > 0) return tenant.recipients;
-      const rows = await (tx ?? db)
-        .select({ email: users.email })
-        .from(users)
-        .where(and(eq(users.tenantId, tenantId), eq(users.role, 'admin'), eq(users.status, 'active')));
-      return rows.map((r) => r.email);
+      return (await admins()).map((r) => r.email);
     },
 
     /** What waits for the tenant's admins now: open reports and restore requests not decided. */

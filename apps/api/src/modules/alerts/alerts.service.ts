@@ -50,7 +50,7 @@ export function createAlerts(deps: {
         tx,
       );
       if (!since) return [];
-      const admins = await repo.alertRecipients(tenantId, tx);
+      const admins = await repo.alertRecipients(tenantId, tx, kind);
       if (admins.length === 0) return [];
       const count = Math.max(1, await repo.eventsSince(tenantId, kind, since, tx));
       const brand = mailBrand(await repo.brandOf(tenantId, tx));

@@ -1,3 +1,4 @@
+import type { Verdict } from '@moat/contracts/quarantine';
 import { and, asc, eq, gte, inArray, lt, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { quarantineMessages, tenants } from '../../db/schema.ts';
@@ -9,6 +10,7 @@ const tenantColumns = {
   brand: tenants.brand,
   brandName: tenants.brandName,
   digestSchedule: tenants.digestSchedule,
+  quarantineSettings: tenants.quarantineSettings,
 };
 export type DigestTenant = Pick<typeof tenants.$inferSelect, keyof typeof tenantColumns>;
 
@@ -33,10 +35,18 @@ export function createDigestRepo(db: DbOrTx) {
     },
 
     /**
-     * The messages a digest lists: still held, received in [from, to), neither malware (never
-     * restorable) nor held silently; by recipient, oldest first.
+     * The messages a digest lists: still held, received in [from, to), of the verdicts given
+     * (never malware: it is not restorable), not held silently; by recipient, oldest first.
      */
-    async heldForDigest(tenantId: string, from: Date, to: Date, tx?: DbOrTx): Promise<DigestMessage[]> {
+    async heldForDigest(
+      tenantId: string,
+      from: Date,
+      to: Date,
+      verdicts: readonly Verdict[],
+      tx?: DbOrTx,
+    ): Promise<DigestMessage[]> {
+      const listed = verdicts.filter((v) => v !== 'malware');
+      if (listed.length === 0) return [];
       return (tx ?? db)
         .select(messageColumns)
         .from(quarantineMessages)
@@ -46,7 +56,7 @@ export function createDigestRepo(db: DbOrTx) {
             inArray(quarantineMessages.state, ['quarantined', 'attachments_removed']),
             gte(quarantineMessages.receivedAt, from),
             lt(quarantineMessages.receivedAt, to),
-            ne(quarantineMessages.verdict, 'malware'),
+            inArray(quarantineMessages.verdict, listed),
             eq(quarantineMessages.silent, false),
           ),
         )

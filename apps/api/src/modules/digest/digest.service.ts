@@ -1,4 +1,5 @@
 import type { Verdict } from '@moat/contracts/quarantine';
+import { quarantineSettingsFrom } from '@moat/contracts/user-interaction-settings';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -32,9 +33,11 @@ export function lastPeriod(schedule: 'daily' | 'weekly', now: Date): { from: Dat
 
 /**
  * The quarantine digest: for each tenant with a schedule, one email per recipient listing the
- * messages held for them in the last complete period, with their restore links. Each digest is
- * queued with an idempotency key (tenant, recipient, period), so running the job again — after a
- * restart, or every hour — never sends one twice.
+ * messages still held for them of the verdicts the tenant lists, received in the days it covers
+ * (by default the last complete period), with their restore links, in the tenant's own wording
+ * (Settings → User Interaction → Quarantine). Each digest is queued with an idempotency key
+ * (tenant, recipient, period), so running the job again — after a restart, or every hour —
+ * never sends one twice.
  */
 export function createDigestService(deps: {
   repo: Pick<DigestRepo, 'scheduledTenants' | 'heldForDigest'>;
@@ -52,7 +55,12 @@ export function createDigestService(deps: {
   async function runTenant(tenant: DigestTenant, now: Date): Promise<number> {
     if (tenant.digestSchedule === 'off') return 0;
     const period = lastPeriod(tenant.digestSchedule, now);
-    const held = await repo.heldForDigest(tenant.id, period.from, period.to);
+    const settings = quarantineSettingsFrom(tenant.quarantineSettings);
+    // The days it covers end with the period: a daily digest of 3 days lists what is still held of the last 3.
+    const from = settings.digest_days
+      ? new Date(period.to.getTime() - settings.digest_days * DAY_MS)
+      : period.from;
+    const held = await repo.heldForDigest(tenant.id, from, period.to, settings.digest_verdicts);
     const byRecipient = new Map<string, DigestMessage[]>();
     for (const message of held) {
       const list = byRecipient.get(message.recipient) ?? [];
@@ -91,10 +99,11 @@ export function createDigestService(deps: {
             tenant.digestSchedule === 'daily'
               ? period.key
               : `week of ${period.from.toISOString().slice(0, 10)}`,
-          from: period.from,
+          from,
           to: period.to,
           total: messages.length,
           items,
+          wording: { subject: settings.digest_subject, intro: settings.digest_intro },
         }),
       });
       sent += 1;

@@ -91,6 +91,22 @@ export function createPhishingReportsRepo(db: DbOrTx) {
       return row?.id ?? null;
     },
 
+    /** Whether someone reported this held message as phishing and no admin has decided yet. */
+    async openPhishingReport(messageId: string, tx?: DbOrTx): Promise<boolean> {
+      const [row] = await (tx ?? db)
+        .select({ id: phishingReports.id })
+        .from(phishingReports)
+        .where(
+          and(
+            eq(phishingReports.messageId, messageId),
+            eq(phishingReports.kind, 'reported_phishing'),
+            eq(phishingReports.status, 'open'),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
     async page(
       tenantId: string,
       filter: ReportFilter,
@@ -213,6 +229,22 @@ export function createPhishingReportsRepo(db: DbOrTx) {
             eq(quarantineMessages.tenantId, m.tenantId),
             ne(quarantineMessages.state, 'deleted'),
             sql`(${quarantineMessages.id} = ${m.messageId} or ${same})`,
+          ),
+        )
+        .returning({ id: quarantineMessages.id });
+      return rows.map((r) => r.id);
+    },
+
+    /** Hide the reported copy only (`deleted`, as `hideCopies` does for every copy). */
+    async hideOne(tenantId: string, messageId: string, tx: DbOrTx): Promise<string[]> {
+      const rows = await tx
+        .update(quarantineMessages)
+        .set({ state: 'deleted' })
+        .where(
+          and(
+            eq(quarantineMessages.tenantId, tenantId),
+            eq(quarantineMessages.id, messageId),
+            ne(quarantineMessages.state, 'deleted'),
           ),
         )
         .returning({ id: quarantineMessages.id });

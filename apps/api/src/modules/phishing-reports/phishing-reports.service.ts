@@ -1,5 +1,6 @@
 import { CSV_EXPORT_MAX_ROWS } from '@moat/contracts/list';
 import type { ReportDecision, ReportsList, reportsQuerySchema } from '@moat/contracts/phishing-reports';
+import { reportSettingsFrom } from '@moat/contracts/user-interaction-settings';
 import type { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
@@ -55,9 +56,11 @@ const CSV_COLUMNS: CsvColumn<Entry>[] = [
 ];
 
 /**
- * Phishing Reports (issue 11): the queue of what recipients reported from the action page. A
- * confirmation hides every copy of the message in the tenant and may block its sender; a
- * dismissal marks it safe. Either way every reporter of that message is told, once.
+ * Phishing Reports (issue 11): the queue of what recipients reported from the action page. What a
+ * confirmation does is the tenant's (Settings → User Interaction → Phishing Reports): it hides
+ * every recipient's held copy or the reported one, blocks the sender when the admin asks, always
+ * or never, and teaches the anti-spam engine unless turned off; a dismissal marks it safe. Each
+ * reporter of that message is told once, in the tenant's words, unless it turned that off.
  */
 export function createPhishingReportsService(deps: {
   repo: PhishingReportsRepo;
@@ -77,14 +80,29 @@ export function createPhishingReportsService(deps: {
     outcome: 'confirmed' | 'dismissed',
     blockSender: boolean,
   ): Promise<ReportDecision> {
-    const brand = mailBrand(await deps.settings.tenantById(tenantId));
+    const tenant = await deps.settings.tenantById(tenantId);
+    const brand = mailBrand(tenant);
+    const settings = reportSettingsFrom(tenant?.reportSettings);
+    if (outcome === 'confirmed' && settings.block_sender === 'never' && blockSender) {
+      throw new AppError(
+        'validation_error',
+        'Blocking the sender on confirmation is turned off in Settings → User Interaction → Phishing Reports',
+        [{ field: 'body.block_sender', message: 'block_sender_off' }],
+      );
+    }
+    const block = outcome === 'confirmed' && (settings.block_sender === 'always' || blockSender);
     const outbox: string[] = [];
     const hidden = await repo.transaction(async (tx) => {
       const report = await repo.reportToDecide(tenantId, id, tx);
       if (!report) throw new AppError('not_found', 'Report not found');
       if (report.status !== 'open') throw new AppError('conflict', `The report is ${report.status} already`);
-      // A confirmation hides every recipient's copy, and answers their reports of it too.
-      const hiddenIds = outcome === 'confirmed' ? await repo.hideCopies({ ...report, tenantId }, tx) : [];
+      // A confirmation hides every recipient's copy (or the reported one), and answers their reports of it too.
+      const hiddenIds =
+        outcome !== 'confirmed'
+          ? []
+          : settings.confirm_scope === 'all_copies'
+            ? await repo.hideCopies({ ...report, tenantId }, tx)
+            : await repo.hideOne(tenantId, report.messageId, tx);
       const hiddenCount = hiddenIds.length;
       const decided = await repo.decide(
         report,
@@ -93,21 +111,16 @@ export function createPhishingReportsService(deps: {
           status: outcome,
           by: actor.userId,
           at: clock.now(),
-          blockSender: outcome === 'confirmed' && blockSender,
+          blockSender: block,
         },
         tx,
       );
       // Never an empty sender (a bounce) nor one of the organisation's own domains (a spoofed From).
       const sender = report.sender.toLowerCase();
-      if (
-        outcome === 'confirmed' &&
-        blockSender &&
-        sender.includes('@') &&
-        !isOwnDomain(sender, await repo.ownDomains(tenantId, tx))
-      ) {
+      if (block && sender.includes('@') && !isOwnDomain(sender, await repo.ownDomains(tenantId, tx))) {
         await repo.blockSender(tenantId, sender, tx);
       }
-      for (const r of decided) {
+      for (const r of settings.verdict_email ? decided : []) {
         outbox.push(
           await deps.mailer.send(
             {
@@ -119,6 +132,8 @@ export function createPhishingReportsService(deps: {
                 sender: report.sender,
                 kind: r.kind,
                 outcome,
+                text: outcome === 'confirmed' ? settings.confirmed_text : settings.dismissed_text,
+                scope: settings.confirm_scope,
               }),
             },
             tx,
@@ -136,7 +151,10 @@ export function createPhishingReportsService(deps: {
             message_id: report.messageId,
             reports: decided.length,
             hidden: hiddenCount,
-            ...(outcome === 'confirmed' ? { block_sender: blockSender, sender: report.sender } : {}),
+            ...(outcome === 'confirmed'
+              ? { block_sender: block, sender: report.sender, scope: settings.confirm_scope }
+              : {}),
+            reporters_told: settings.verdict_email,
           },
         },
         tx,
@@ -144,7 +162,8 @@ export function createPhishingReportsService(deps: {
       return { hiddenCount, heldId: report.messageId };
     });
     for (const outboxId of outbox) deps.mailer.deliverStored(outboxId);
-    if (outcome === 'confirmed') await deps.learnConfirmed?.(tenantId, hidden.heldId, actor);
+    if (outcome === 'confirmed' && settings.learn)
+      await deps.learnConfirmed?.(tenantId, hidden.heldId, actor);
     return { status: outcome, hidden: hidden.hiddenCount };
   }
 

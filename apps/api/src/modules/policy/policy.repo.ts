@@ -16,17 +16,12 @@ export interface OverrideRow {
 export interface StoredPolicy {
   actions: Partial<Record<Verdict, string>>;
   restore: Partial<Record<Verdict, { mode: string; identificationRequired: boolean }>>;
-  digestSchedule: string;
-  bannerText: string | null;
   overrides: OverrideRow[];
   spamThresholds: { suspicious: number; spam: number };
 }
 
 export interface PolicyWrite {
   actions: Record<Verdict, string>;
-  restore: Record<Verdict, { mode: string; identificationRequired: boolean }>;
-  digestSchedule: 'off' | 'daily' | 'weekly';
-  bannerText: string | null;
   overrides: Array<Omit<OverrideRow, 'id'>>;
   /** Undefined: unchanged. */
   spamThresholds?: { suspicious: number; spam: number } | undefined;
@@ -45,15 +40,35 @@ export interface JudgedMessage {
   reasons: string[];
 }
 
-/** The Policy screen's data: the gateway's actions, the restore policies, digest, banner, overrides. */
+/** Store the gateway's action of each verdict given (inside the caller's transaction). */
+async function setActions(
+  tenantId: string,
+  actions: Partial<Record<Verdict, string>>,
+  tx: DbOrTx,
+): Promise<void> {
+  const now = new Date();
+  for (const [verdict, action] of Object.entries(actions)) {
+    await tx
+      .insert(gatewayPolicies)
+      .values({ tenantId, verdict, action })
+      .onConflictDoUpdate({
+        target: [gatewayPolicies.tenantId, gatewayPolicies.verdict],
+        set: { action, updatedAt: now },
+      });
+  }
+}
+
+/**
+ * The Policy screen's data: the gateway's actions, the overrides and the spam thresholds it
+ * saves, and the restore policies it shows (saved in Settings → User Interaction → Quarantine).
+ */
 export function createPolicyRepo(db: DbOrTx) {
   return {
+    setActions,
+
     async policyOf(tenantId: string, tx?: DbOrTx): Promise<StoredPolicy | null> {
       const q = tx ?? db;
-      const [tenant] = await q
-        .select({ digestSchedule: tenants.digestSchedule, bannerText: tenants.bannerText })
-        .from(tenants)
-        .where(eq(tenants.id, tenantId));
+      const [tenant] = await q.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId));
       if (!tenant) return null;
       const actions = await q
         .select({ verdict: gatewayPolicies.verdict, action: gatewayPolicies.action })
@@ -84,8 +99,6 @@ export function createPolicyRepo(db: DbOrTx) {
         restore: Object.fromEntries(
           restore.map((r) => [r.verdict, { mode: r.mode, identificationRequired: r.identificationRequired }]),
         ),
-        digestSchedule: tenant.digestSchedule,
-        bannerText: tenant.bannerText,
         overrides,
         spamThresholds: await createSpamLearningRepo(q).thresholdsOf(tenantId, q),
       };
@@ -93,21 +106,25 @@ export function createPolicyRepo(db: DbOrTx) {
 
     /** Replace the whole policy of a tenant (inside the caller's transaction). */
     async replace(tenantId: string, policy: PolicyWrite, tx: DbOrTx): Promise<void> {
-      const now = new Date();
-      await tx
-        .update(tenants)
-        .set({ digestSchedule: policy.digestSchedule, bannerText: policy.bannerText, updatedAt: now })
-        .where(eq(tenants.id, tenantId));
-      for (const [verdict, action] of Object.entries(policy.actions)) {
+      await setActions(tenantId, policy.actions, tx);
+      if (policy.spamThresholds)
+        await createSpamLearningRepo(tx).setThresholds(tenantId, policy.spamThresholds, tx);
+      await tx.delete(policyOverrides).where(eq(policyOverrides.tenantId, tenantId));
+      if (policy.overrides.length > 0) {
         await tx
-          .insert(gatewayPolicies)
-          .values({ tenantId, verdict, action })
-          .onConflictDoUpdate({
-            target: [gatewayPolicies.tenantId, gatewayPolicies.verdict],
-            set: { action, updatedAt: now },
-          });
+          .insert(policyOverrides)
+          .values(policy.overrides.map((o, position) => ({ tenantId, ...o, position })));
       }
-      for (const [verdict, r] of Object.entries(policy.restore)) {
+    },
+
+    /** Store the restore policy of each verdict given (inside the caller's transaction). */
+    async setRestorePolicies(
+      tenantId: string,
+      restore: Partial<Record<Verdict, { mode: string; identificationRequired: boolean }>>,
+      tx: DbOrTx,
+    ): Promise<void> {
+      const now = new Date();
+      for (const [verdict, r] of Object.entries(restore)) {
         const values = { mode: r.mode as 'none', identificationRequired: r.identificationRequired };
         await tx
           .insert(restorePolicies)
@@ -116,14 +133,6 @@ export function createPolicyRepo(db: DbOrTx) {
             target: [restorePolicies.tenantId, restorePolicies.verdict],
             set: { ...values, updatedAt: now },
           });
-      }
-      if (policy.spamThresholds)
-        await createSpamLearningRepo(tx).setThresholds(tenantId, policy.spamThresholds, tx);
-      await tx.delete(policyOverrides).where(eq(policyOverrides.tenantId, tenantId));
-      if (policy.overrides.length > 0) {
-        await tx
-          .insert(policyOverrides)
-          .values(policy.overrides.map((o, position) => ({ tenantId, ...o, position })));
       }
     },
 

@@ -15,7 +15,6 @@ import type { Db } from '../../db/client.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { defaultBannerLead } from '../../mail/gateway/banner.ts';
 import { gatewayActionFrom, recipientActionFrom, type StoredOverride } from '../../mail/gateway/policy.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import { restorePolicyFrom } from '../quarantine/policy.ts';
@@ -52,17 +51,9 @@ function storedOverride(o: PolicyInput['overrides'][number]): Omit<PolicyOverrid
 
 function writeOf(input: PolicyInput): PolicyWrite {
   const actions = {} as PolicyWrite['actions'];
-  const restore = {} as PolicyWrite['restore'];
-  for (const verdict of VERDICTS) {
-    const v = input.verdicts[verdict];
-    actions[verdict] = v.action;
-    restore[verdict] = { mode: v.restore_mode, identificationRequired: v.identification_required };
-  }
+  for (const verdict of VERDICTS) actions[verdict] = input.verdicts[verdict].action;
   return {
     actions,
-    restore,
-    digestSchedule: input.digest_schedule,
-    bannerText: input.banner_text === '' ? null : input.banner_text,
     overrides: input.overrides.map(storedOverride),
     spamThresholds: input.spam_thresholds,
   };
@@ -98,9 +89,6 @@ export function createPolicyService(deps: {
     }
     return {
       verdicts,
-      digest_schedule: stored.digestSchedule as Policy['digest_schedule'],
-      banner_text: stored.bannerText ?? '',
-      default_banner_text: defaultBannerLead('suspicious'),
       overrides: stored.overrides.map((o) => ({
         id: o.id,
         match: o.match as PolicyOverride['match'],
@@ -139,7 +127,7 @@ export function createPolicyService(deps: {
       await deps.db.transaction(async (tx) => {
         await repo.replace(tenantId, writeOf(input), tx);
         const after = policyOf((await repo.policyOf(tenantId, tx))!, true);
-        const strip = ({ editable: _e, default_banner_text: _d, ...p }: Policy) => ({
+        const strip = ({ editable: _e, ...p }: Policy) => ({
           ...p,
           overrides: p.overrides.map(({ id: _id, ...o }) => o),
         });

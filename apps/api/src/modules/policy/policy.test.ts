@@ -70,10 +70,14 @@ const whatIf = (jar: Jar, body: unknown) => postJson(t.app, jar, '/api/v1/policy
 
 /** The policy as GET answers it, in the shape PUT takes. */
 function inputOf(p: Policy): PolicyInput {
+  const v = p.verdicts;
   return {
-    verdicts: p.verdicts,
-    digest_schedule: p.digest_schedule,
-    banner_text: p.banner_text,
+    verdicts: {
+      phishing: { action: v.phishing.action },
+      malware: { action: v.malware.action },
+      spam: { action: v.spam.action },
+      suspicious: { action: v.suspicious.action },
+    },
     overrides: p.overrides.map(({ id: _id, ...o }) => o),
   };
 }
@@ -82,7 +86,7 @@ async function current(jar: Jar = admin): Promise<Policy> {
 }
 function withSuspicious(p: Policy, action: Policy['verdicts']['suspicious']['action']): PolicyInput {
   const input = inputOf(p);
-  return { ...input, verdicts: { ...input.verdicts, suspicious: { ...input.verdicts.suspicious, action } } };
+  return { ...input, verdicts: { ...input.verdicts, suspicious: { action } } };
 }
 
 /** A message the link checks call suspicious (a link to a bare IP address), through SMTP. */
@@ -101,7 +105,7 @@ async function sendSuspicious(subject: string, to = 'ana@policy.test') {
 }
 
 describe('GET /api/v1/policy', () => {
-  it('answers the defaults for a tenant that set nothing, with the default banner text', async () => {
+  it('answers the defaults for a tenant that set nothing', async () => {
     const res = await get(admin);
     expect(res.statusCode).toBe(200);
     const p = JSON.parse(res.body) as Policy;
@@ -111,8 +115,6 @@ describe('GET /api/v1/policy', () => {
       identification_required: true,
     });
     expect(p.verdicts.malware.restore_mode).toBe('none');
-    expect(p.banner_text).toBe('');
-    expect(p.default_banner_text).toContain('Caution: this message looks suspicious');
     expect(p.overrides).toEqual([]);
     expect(p.spam_thresholds).toEqual({ suspicious: 4, spam: 6 });
     expect(p.editable).toBe(true);
@@ -143,15 +145,13 @@ describe('PUT /api/v1/policy', () => {
   it('refuses invalid input with 400 and changes nothing', async () => {
     const before = await current();
     const bad: unknown[] = [
-      { ...inputOf(before), banner_text: '<script>alert(1)</script>' },
-      { ...inputOf(before), banner_text: 'x'.repeat(501) },
       {
         ...inputOf(before),
-        verdicts: { ...before.verdicts, malware: { ...before.verdicts.malware, action: 'deliver' } },
+        verdicts: { ...inputOf(before).verdicts, malware: { action: 'deliver' } },
       },
       {
         ...inputOf(before),
-        verdicts: { ...before.verdicts, malware: { ...before.verdicts.malware, restore_mode: 'automatic' } },
+        verdicts: { ...inputOf(before).verdicts, spam: { action: 'hide' } },
       },
       {
         ...inputOf(before),
@@ -163,8 +163,7 @@ describe('PUT /api/v1/policy', () => {
           { match: 'group', name: 'VIPs', value: 'a@x.test, nope', verdict: 'spam', action: 'deliver' },
         ],
       },
-      { ...inputOf(before), digest_schedule: 'hourly' },
-      { verdicts: before.verdicts },
+      { verdicts: inputOf(before).verdicts },
       { ...inputOf(before), spam_thresholds: { suspicious: 7, spam: 5 } },
       { ...inputOf(before), spam_thresholds: { suspicious: 4, spam: 1000 } },
       { ...inputOf(before), spam_thresholds: { suspicious: '4', spam: 6 } },
@@ -181,12 +180,7 @@ describe('PUT /api/v1/policy', () => {
     const before = await current();
     const input: PolicyInput = {
       ...inputOf(before),
-      digest_schedule: 'weekly',
-      banner_text: 'Careful: IT flagged this message.',
-      verdicts: {
-        ...before.verdicts,
-        spam: { action: 'quarantine', restore_mode: 'admin_approve', identification_required: false },
-      },
+      verdicts: { ...inputOf(before).verdicts, spam: { action: 'quarantine' } },
       spam_thresholds: { suspicious: 3.5, spam: 8 },
       overrides: [
         {
@@ -201,16 +195,12 @@ describe('PUT /api/v1/policy', () => {
     const res = await put(editor, input);
     expect(res.statusCode).toBe(200);
     const saved = JSON.parse(res.body) as Policy;
-    expect(saved.digest_schedule).toBe('weekly');
-    expect(saved.verdicts.spam).toEqual(input.verdicts.spam);
+    // The restore mode is Settings → User Interaction's: the policy's save leaves it as it was.
+    expect(saved.verdicts.spam).toEqual({ ...before.verdicts.spam, action: 'quarantine' });
     expect(saved.overrides).toMatchObject([
       { match: 'group', name: 'Board', value: 'ceo@policy.test,cfo@policy.test' },
     ]);
-    expect(await current()).toMatchObject({
-      banner_text: 'Careful: IT flagged this message.',
-      digest_schedule: 'weekly',
-      spam_thresholds: { suspicious: 3.5, spam: 8 },
-    });
+    expect(await current()).toMatchObject({ spam_thresholds: { suspicious: 3.5, spam: 8 } });
     const [entry] = await t.db
       .select()
       .from(auditLog)
@@ -275,7 +265,7 @@ describe('POST /api/v1/policy/what_if', () => {
   });
 
   it('refuses an invalid proposal with 400', async () => {
-    const res = await whatIf(admin, { ...inputOf(await current()), digest_schedule: 'never' });
+    const res = await whatIf(admin, { ...inputOf(await current()), overrides: 'none' });
     expect(res.statusCode).toBe(400);
   });
 });
@@ -294,17 +284,14 @@ describe('the gateway follows the policy at once', () => {
     expect(held).toBeDefined();
   });
 
-  it("uses a recipient's override and the tenant's banner text for the next message", async () => {
+  it("uses a recipient's override for the next message", async () => {
     const p = await current();
     const input: PolicyInput = {
       ...inputOf(p),
-      banner_text: 'Policy team says: be careful <b>',
       overrides: [
         { match: 'recipient', value: 'Ana@policy.test', verdict: 'suspicious', action: 'deliver_banner' },
       ],
     };
-    expect((await put(admin, input)).statusCode).toBe(400); // markup is refused
-    input.banner_text = 'Policy team says: be careful & check twice';
     expect((await put(admin, input)).statusCode).toBe(200);
     const log = await sendSuspicious('Overridden');
     expect(log).toMatchObject({ verdict: 'suspicious', action: 'delivered_banner' });
@@ -316,7 +303,6 @@ describe('the gateway follows the policy at once', () => {
     const raw = Buffer.from(mail!.raw!)
       .toString()
       .replace(/=\r?\n/g, '');
-    expect(raw).toContain('Policy team says: be careful &amp; check twice');
-    expect(raw).not.toContain('Caution: this message looks suspicious');
+    expect(raw).toContain('Caution: this message looks suspicious');
   });
 });

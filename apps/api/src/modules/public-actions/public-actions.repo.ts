@@ -20,6 +20,8 @@ export interface PublicMessage {
   saasType: string;
   tenantId: string;
   recipient: string;
+  /** The sender's address as the message gave it (the attacker's words: text only). */
+  sender: string;
   subject: string;
   verdict: string;
   state: string;
@@ -31,6 +33,7 @@ const publicMessageColumns = {
   saasType: quarantineMessages.saasType,
   tenantId: quarantineMessages.tenantId,
   recipient: quarantineMessages.recipient,
+  sender: quarantineMessages.sender,
   subject: quarantineMessages.subject,
   verdict: quarantineMessages.verdict,
   state: quarantineMessages.state,

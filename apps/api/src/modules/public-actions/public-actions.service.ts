@@ -1,12 +1,14 @@
 import { type RestoreStatus, sanitiseCommentary, type Verdict } from '@moat/contracts/quarantine';
+import { bannerSettingsFrom } from '@moat/contracts/smart-banners';
+import { reportSettingsFrom } from '@moat/contracts/user-interaction-settings';
 import { PUBLIC_EMAIL_PATTERN } from '@moat/contracts/validation';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Cache } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { bannerCopy, warningText } from '../../mail/gateway/banner.ts';
-import { recipientVerificationCodeEmail } from '../../mail/notifications.ts';
+import { bannerCopy, bannerLookOf } from '../../mail/gateway/banner.ts';
+import { recipientVerificationCodeEmail, reportReceiptEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { parseMessage } from '../../mail/parse.ts';
 import { mailBrand } from '../../mail/templates.ts';
@@ -94,7 +96,7 @@ export function createPublicActionsService(deps: {
   mailer: Pick<Mailer, 'send' | 'deliverStored'>;
   trust: RecipientTrust;
   /** Where a recipient's report goes (Phishing Reports, issue 11). */
-  reports: Pick<PhishingReportsRepo, 'insertReport'>;
+  reports: Pick<PhishingReportsRepo, 'insertReport' | 'openPhishingReport'>;
   /** The admins' alerts of new reports and restore requests. */
   alerts: Pick<Alerts, 'raise' | 'deliver'>;
 }) {
@@ -125,6 +127,24 @@ export function createPublicActionsService(deps: {
   }
 
   const policyOf = (m: PublicMessage) => deps.settings.restorePolicy(m.tenantId, m.verdict as Verdict);
+
+  /** The tenant's Phishing Reports settings (Settings → User Interaction), from its cached row. */
+  const reportSettingsOf = async (tenantId: string) =>
+    reportSettingsFrom((await deps.settings.tenantById(tenantId))?.reportSettings);
+
+  /**
+   * A message reported as phishing stays held until an admin decides, when the organisation says
+   * so (Phishing Reports: "hold it for review"): its recipient cannot restore it meanwhile.
+   */
+  async function refuseWhileReported(m: PublicMessage): Promise<void> {
+    if ((await reportSettingsOf(m.tenantId)).on_report !== 'hold') return;
+    if (await deps.reports.openPhishingReport(m.id)) {
+      throw new AppError(
+        'method_not_allowed',
+        'This message was reported as phishing: it stays held until an administrator reviews it.',
+      );
+    }
+  }
 
   /**
    * Whether the caller proved to be the recipient: the trust cookie, or a right code in this call
@@ -174,19 +194,16 @@ export function createPublicActionsService(deps: {
     m: Pick<PublicMessage, 'id'>,
     recipient: string,
     raw: Uint8Array,
-    tenantText: string | null | undefined,
+    bannerSettings: unknown,
     tx: DbOrTx,
   ): Promise<Buffer> {
     const bytes = Buffer.from(raw);
     const judged = await repo.verdictOf(m.id, tx);
     if (!judged || !WARNED_ON_RELEASE.has(judged.verdict)) return bytes;
     const parsed = await parseMessage(bytes);
-    return bannerCopy(
-      parsed,
-      recipient,
-      warningText(judged.verdict as Verdict, judged.reasons, tenantText),
-      '',
-    );
+    // The verdict's Smart Banner: its words, colour and subject tag, as the gateway gives them.
+    const look = bannerLookOf(bannerSettingsFrom(bannerSettings), judged.verdict as Verdict, judged.reasons);
+    return bannerCopy(parsed, recipient, look.warning, '', look);
   }
 
   async function releaseOnce(
@@ -218,7 +235,7 @@ export function createPublicActionsService(deps: {
           subject: m.subject,
           text: `Released ${kind === 'email' ? 'message' : 'original attachments'}: ${m.subject}`,
           html: '',
-          raw: kind === 'email' ? await withWarning(m, recipient, raw, tenant?.bannerText, tx) : raw,
+          raw: kind === 'email' ? await withWarning(m, recipient, raw, tenant?.bannerSettings, tx) : raw,
         },
         tx,
       );
@@ -258,6 +275,7 @@ export function createPublicActionsService(deps: {
     if (policy.mode === 'none') {
       throw new AppError('method_not_allowed', 'This message can not be restored. Please contact support');
     }
+    await refuseWhileReported(m);
     return { m, policy };
   }
 
@@ -274,6 +292,7 @@ export function createPublicActionsService(deps: {
   ): Promise<RestoreBody> {
     const current = await statusOf(m, kind);
     if (current === 'restored') return { status: current, message: RESTORED_TEXT[kind] };
+    await refuseWhileReported(m);
     if (policy.mode === 'automatic') {
       await releaseOnce(m, kind, requester.by);
       return { status: 'restored' as const, message: RESTORED_TEXT[kind] };
@@ -347,6 +366,11 @@ export function createPublicActionsService(deps: {
       const found = await liveAction(call.type, call.query.id);
       if (!found) throw new AppError('not_found', "Can't find message to process");
       const { actionId, message: m } = found;
+      // A report button the organisation has since turned off takes no more reports.
+      const settings = await reportSettingsOf(m.tenantId);
+      if (!(found.action === 'report_phishing' ? settings.button_phishing : settings.button_safe)) {
+        throw new AppError('not_found', "Can't find message to process");
+      }
       const proof = await prove(call, m);
       if (proof.attemptsLeft !== undefined) {
         return {
@@ -364,6 +388,7 @@ export function createPublicActionsService(deps: {
       if (!proof.proven) throw new AppError('forbidden', 'Confirm your email address first');
       const kind = found.action === 'report_phishing' ? 'reported_phishing' : 'reported_safe';
       const words = kind === 'reported_phishing' ? 'phishing' : 'safe';
+      const receipt: string[] = [];
       const outbox = await repo.transaction(async (tx) => {
         if (!(await repo.performAction(actionId, clock.now(), tx))) return [];
         // A report, not a detection: one event of the recipient's, at most once per reporter.
@@ -399,14 +424,37 @@ export function createPublicActionsService(deps: {
           },
           tx,
         );
+        // The reporter's receipt, when the organisation sends one (Phishing Reports settings).
+        if (settings.receipt_email) {
+          const brand = mailBrand(await deps.settings.tenantById(m.tenantId));
+          receipt.push(
+            await deps.mailer.send(
+              {
+                tenantId: m.tenantId,
+                kind: 'report_receipt',
+                to: m.recipient,
+                ...reportReceiptEmail(brand, {
+                  subject: m.subject,
+                  sender: m.sender,
+                  kind,
+                  text: settings.receipt_text,
+                }),
+              },
+              tx,
+            ),
+          );
+        }
         return deps.alerts.raise(m.tenantId, 'report', tx);
       });
       deps.alerts.deliver(outbox);
+      for (const id of receipt) deps.mailer.deliverStored(id);
       return {
         body: {
           success: true,
           primary_text: 'Requested action performed successfully',
-          secondary_text: `Thank you. Your administrator will review the message you reported as ${words}.`,
+          secondary_text:
+            settings.receipt_text ||
+            `Thank you. Your administrator will review the message you reported as ${words}.`,
         },
         trustCookie: proof.trustCookie,
       };

@@ -469,7 +469,13 @@ describe('a released message keeps its warning', () => {
   it('delivers released spam with the banner the gateway gives a deliver_banner message, the tenant’s wording first', async () => {
     await t.db
       .update(tenants)
-      .set({ bannerText: 'Careful: our filter thinks this is spam.' })
+      .set({
+        bannerSettings: {
+          verdicts: {
+            spam: { text: 'Careful: our filter thinks this is spam.', colour: 'blue', subject_tag: '[SPAM]' },
+          },
+        },
+      })
       .where(eq(tenants.id, tenantId));
     const reasons = ['Spam score 9 (spam from 6): Moat 9'];
     const m = await held({ verdict: 'spam', reasons, raw: original, size: original.length });
@@ -488,7 +494,9 @@ describe('a released message keeps its warning', () => {
     expect(Buffer.from(mail!.raw!).toString('latin1')).toMatch(/^X-Moat-Warning: Careful: our filter/m);
     // The banner names no link or host of the message.
     expect(warning).not.toContain('bulk.example');
-    await t.db.update(tenants).set({ bannerText: null }).where(eq(tenants.id, tenantId));
+    // The verdict's Smart Banner: its subject tag too.
+    expect(delivered.subject).toBe('[SPAM] Buy two, get one free');
+    await t.db.update(tenants).set({ bannerSettings: {} }).where(eq(tenants.id, tenantId));
   });
 
   it('releases phishing as it was held, byte for byte: an administrator decided after review', async () => {

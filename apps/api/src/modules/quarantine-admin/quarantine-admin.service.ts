@@ -1,3 +1,4 @@
+import { GLOBAL_ERROR_TEXT } from '@moat/contracts/errors';
 import type { RestoreMode, RestoreStatus, Verdict } from '@moat/contracts/quarantine';
 import {
   type BulkSkipReason,
@@ -21,6 +22,7 @@ import { mailBrand } from '../../mail/templates.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { PublicActionsService } from '../public-actions/public-actions.service.ts';
 import type { TenantSettings } from '../tenants/tenant-settings.ts';
+import { mayDecideRestoreRequests } from '../user-interaction-settings/approvers.ts';
 import type { AttachmentRow, HeldMessage, QuarantineAdminRepo } from './quarantine-admin.repo.ts';
 
 function summary(m: HeldMessage, attachments: AttachmentRow[]): MessageSummary {
@@ -123,6 +125,18 @@ export function createQuarantineAdminService(deps: {
     const row = await repo.requestIn(tenantId, id);
     if (!row) throw new AppError('not_found', 'No such restore request');
     return row;
+  }
+
+  /**
+   * Only the approvers decide restore requests (Settings → User Interaction → Quarantine): every
+   * admin, or the admins named there. Anyone else is refused as the console refuses a right it
+   * does not give ('Insufficient privileges'), and nothing changes.
+   */
+  async function requireApprover(tenantId: string, actor: Actor): Promise<void> {
+    const tenant = await deps.settings.tenantById(tenantId);
+    if (!tenant || !mayDecideRestoreRequests(tenant, actor.userId ?? null)) {
+      throw new AppError('insufficient_privileges', GLOBAL_ERROR_TEXT.insufficientPrivileges);
+    }
   }
 
   /** The address an admin chose to release to: it must be in one of the tenant's own domains. */
@@ -275,6 +289,7 @@ export function createQuarantineAdminService(deps: {
 
     /** Approve: release the message to its recipient (once), and mark the request restored. */
     async approve(tenantId: string, id: string, actor: Actor): Promise<RestoreStatus> {
+      await requireApprover(tenantId, actor);
       const { request, message } = await requestIn(tenantId, id);
       if (message.state === 'deleted') {
         throw new AppError('conflict', 'This message was deleted, so it can no longer be released.');
@@ -306,6 +321,7 @@ export function createQuarantineAdminService(deps: {
 
     /** Decline with a reason: the recipient is told by email. */
     async decline(tenantId: string, id: string, reason: string, actor: Actor): Promise<RestoreStatus> {
+      await requireApprover(tenantId, actor);
       const { request, message } = await requestIn(tenantId, id);
       if (request.status !== 'requested')
         throw new AppError('conflict', `This request is already ${request.status}`);

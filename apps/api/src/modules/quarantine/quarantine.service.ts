@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Verdict } from '@moat/contracts/quarantine';
 import { ROUTES } from '@moat/contracts/routes';
 import type { EventDetails } from '@moat/contracts/security-events';
+import { quarantineSettingsFrom, reportSettingsFrom } from '@moat/contracts/user-interaction-settings';
 import { domainOfEmail, emailSchema } from '@moat/contracts/validation';
 import type { Config } from '../../config.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -101,10 +102,15 @@ export function createQuarantineService(deps: QuarantineDeps) {
       const policy = await deps.restorePolicy(tenant.id, input.verdict, tx);
       const now = deps.clock.now();
       const publicId = randomBytes(24).toString('base64url');
-      const actionId = randomBytes(24).toString('base64url');
-      const reportSafeUrl = `${deps.config.publicUrl}/#${ROUTES.emailActions.action}?${new URLSearchParams({ type: input.saasType, id: actionId })}`;
-      const phishingActionId = randomBytes(24).toString('base64url');
-      const reportPhishingUrl = `${deps.config.publicUrl}/#${ROUTES.emailActions.action}?${new URLSearchParams({ type: input.saasType, id: phishingActionId })}`;
+      // The report buttons the organisation offers (Settings → User Interaction → Phishing Reports).
+      const buttons = reportSettingsFrom(tenant.reportSettings);
+      const actionUrl = (id: string) =>
+        `${deps.config.publicUrl}/#${ROUTES.emailActions.action}?${new URLSearchParams({ type: input.saasType, id })}`;
+      const actionId = buttons.button_safe ? randomBytes(24).toString('base64url') : null;
+      const phishingActionId = buttons.button_phishing ? randomBytes(24).toString('base64url') : null;
+      // How recipients are told (Settings → User Interaction → Quarantine): a notice each time, or not.
+      const told = quarantineSettingsFrom(tenant.quarantineSettings);
+      const notify = input.notify !== false && told.per_message;
       const strip = input.stripAttachments && parsed.attachments.length > 0;
       const links = restoreLinks(deps.config.publicUrl, { saasType: input.saasType, publicId }, policy.mode);
       const brand = mailBrand(tenant);
@@ -146,8 +152,8 @@ export function createQuarantineService(deps: QuarantineDeps) {
           })),
           tx,
         );
-        await repo.insertAction(actionId, message.id, 'report_safe', tx);
-        await repo.insertAction(phishingActionId, message.id, 'report_phishing', tx);
+        if (actionId) await repo.insertAction(actionId, message.id, 'report_safe', tx);
+        if (phishingActionId) await repo.insertAction(phishingActionId, message.id, 'report_phishing', tx);
         await repo.insertSecurityEvent(
           {
             tenantId: tenant.id,
@@ -190,7 +196,7 @@ export function createQuarantineService(deps: QuarantineDeps) {
             ),
           );
         }
-        if (input.notify !== false)
+        if (notify)
           outboxIds.push(
             await deps.mailer.send(
               {
@@ -206,9 +212,10 @@ export function createQuarantineService(deps: QuarantineDeps) {
                   strippedAttachments: strip ? parsed.attachments.map((a) => a.filename) : null,
                   mode: policy.mode,
                   links,
-                  reportSafeUrl,
-                  reportPhishingUrl,
+                  reportSafeUrl: actionId ? actionUrl(actionId) : undefined,
+                  reportPhishingUrl: phishingActionId ? actionUrl(phishingActionId) : undefined,
                   expiresAt: message.expiresAt,
+                  wording: { subject: told.notice_subject, intro: told.notice_intro },
                 }),
               },
               tx,
@@ -224,7 +231,13 @@ export function createQuarantineService(deps: QuarantineDeps) {
             action: strip ? 'quarantine.strip' : 'quarantine.hold',
             targetType: 'quarantine_message',
             targetId: message.id,
-            details: { recipient: recipient.data, verdict: input.verdict, mode: policy.mode },
+            details: {
+              recipient: recipient.data,
+              verdict: input.verdict,
+              mode: policy.mode,
+              // Not told now: the organisation tells by digest only, or not at all.
+              ...(input.notify !== false && !notify ? { notice_sent: false } : {}),
+            },
           },
           tx,
         );

@@ -1,5 +1,10 @@
 import { Center, Loader, VisuallyHidden } from '@mantine/core';
-import { MESSAGE_TRACE_ROUTES, ROUTES } from '@moat/contracts/routes';
+import {
+  ADD_ON_ROUTES,
+  INTERACTION_SETTINGS_ROUTES,
+  MESSAGE_TRACE_ROUTES,
+  ROUTES,
+} from '@moat/contracts/routes';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { useTranslation, withAreaTexts } from '../../lib/i18n';
 
@@ -151,6 +156,52 @@ export const SCREENS: readonly ScreenEntry[] = [
       (m) => m.ModifiedAttachmentsScreen,
     ),
   },
+  {
+    path: INTERACTION_SETTINGS_ROUTES.smartBanners,
+    Screen: screen(
+      () => import('../../features/smart-banners/components/SmartBannersScreen'),
+      (m) => m.SmartBannersScreen,
+    ),
+  },
+  {
+    path: INTERACTION_SETTINGS_ROUTES.settings,
+    exact: true,
+    Screen: screen(
+      () => import('../../features/user-interaction-settings/components/UserInteractionSettingsIndex'),
+      (m) => m.UserInteractionSettingsIndex,
+    ),
+  },
+  {
+    path: INTERACTION_SETTINGS_ROUTES.quarantine,
+    Screen: screen(
+      () => import('../../features/user-interaction-settings/components/QuarantineSettingsScreen'),
+      (m) => m.QuarantineSettingsScreen,
+    ),
+  },
+  {
+    path: INTERACTION_SETTINGS_ROUTES.reports,
+    Screen: screen(
+      () => import('../../features/user-interaction-settings/components/ReportSettingsScreen'),
+      (m) => m.ReportSettingsScreen,
+    ),
+  },
+  {
+    path: ADD_ON_ROUTES.store,
+    exact: true,
+    Screen: screen(
+      () => import('../../features/add-ons/components/AddOnScreens'),
+      (m) => m.AddOnsStoreScreen,
+    ),
+  },
+  // Each add-on's page (DMARC's lives under /dmarc): one screen, its add-on from the path.
+  ...(['dmarc', 'iraas', 'sspm', 'archiving', 'phishing_training'] as const).map((id) => ({
+    path: ADD_ON_ROUTES[id],
+    exact: true,
+    Screen: screen(
+      () => import('../../features/add-ons/components/AddOnScreens'),
+      (m) => m.AddOnScreen,
+    ),
+  })),
   {
     path: ROUTES.noAccess,
     exact: true,

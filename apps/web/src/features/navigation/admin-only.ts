@@ -6,7 +6,7 @@
  * Sub-paths are included: a message trace lives under Mail Explorer. Quarantined Items is not
  * here: anyone else sees their own held mail there.
  */
-import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
+import { INTERACTION_SETTINGS_ROUTES, ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 
 export const ADMIN_ONLY_PATHS: readonly string[] = [
   ROUTES.mailExplorer,
@@ -18,6 +18,11 @@ export const ADMIN_ONLY_PATHS: readonly string[] = [
   `${ROUTES.userInteraction}/reported-phishing`,
   `${ROUTES.userInteraction}/modified-attachments`,
   `${ROUTES.systemSettings}/system-tasks`,
+  // Smart Banners and Settings → User Interaction change what every recipient sees and may do;
+  // the banners' preview shows other people's mail. (The Add-ons Store is "admin or demo", as
+  // Settings is: a demo deployment's users look, its navigation rule says so.)
+  INTERACTION_SETTINGS_ROUTES.smartBanners,
+  INTERACTION_SETTINGS_ROUTES.settings,
 ];
 
 /** Whether `pathname` is one of the admin-only pages or below one. */

@@ -4,6 +4,8 @@ import type { TranslationKey } from '../../lib/i18n';
 /** The words of every action the audit log records (a new action is a compile error until it has words). */
 export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
   'Login-Reason': 'systemLogs.action.login_reason',
+  'add_on.activate': 'systemLogs.action.add_on_activate',
+  'add_on.requested': 'systemLogs.action.add_on_requested',
   'alerts.settings_changed': 'systemLogs.action.alerts_settings_changed',
   'auth.invite_accepted': 'systemLogs.action.auth_invite_accepted',
   'auth.login': 'systemLogs.action.auth_login',
@@ -70,6 +72,7 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
   'spam_learning.spam': 'systemLogs.action.spam_learning_spam',
   'tenant.application_mode': 'systemLogs.action.tenant_application_mode',
   'tenant.apps_update': 'systemLogs.action.tenant_apps_update',
+  'smart_banners.update': 'systemLogs.action.smart_banners_update',
   'tenant.create': 'systemLogs.action.tenant_create',
   'tenant.renamed': 'systemLogs.action.tenant_renamed',
   'tenant.domain_add': 'systemLogs.action.tenant_domain_add',
@@ -82,6 +85,8 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
   'trial.extension_approved': 'systemLogs.action.trial_extension_approved',
   'trial.extension_declined': 'systemLogs.action.trial_extension_declined',
   'trial.extension_requested': 'systemLogs.action.trial_extension_requested',
+  'user_interaction.quarantine_settings': 'systemLogs.action.user_interaction_quarantine_settings',
+  'user_interaction.report_settings': 'systemLogs.action.user_interaction_report_settings',
   'user.create': 'systemLogs.action.user_create',
   'user.created': 'systemLogs.action.user_created',
   'user.disable': 'systemLogs.action.user_disable',
@@ -94,6 +99,7 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
 
 /** The words of what an entry acted on. */
 export const AUDIT_TARGET_LABEL: Record<AuditTargetType, TranslationKey> = {
+  add_on: 'systemLogs.targetType.add_on',
   exception: 'systemLogs.targetType.exception',
   message: 'systemLogs.targetType.message',
   my_sender: 'systemLogs.targetType.my_sender',

@@ -77,6 +77,57 @@ describe('Phishing Reports (/user-interaction/reported-phishing)', () => {
     expect(within(updated).queryByRole('button')).not.toBeInTheDocument();
   }, 40_000);
 
+  it('confirms as the organisation set: the reported copy only, the sender always blocked', async () => {
+    const user = userEvent.setup();
+    const api = stubApi({
+      ...signedIn,
+      [`GET ${LIST}`]: () => jsonResponse(200, { items: [buildReport()], total: 1 }),
+      'GET /api/v1/user_interaction/report_settings': () =>
+        jsonResponse(200, {
+          button_phishing: true,
+          button_safe: true,
+          on_report: 'keep',
+          receipt_email: false,
+          receipt_text: '',
+          verdict_email: false,
+          confirmed_text: '',
+          dismissed_text: '',
+          confirm_scope: 'reported_copy',
+          block_sender: 'always',
+          learn: true,
+          defaults: {
+            receipt_text: 'a',
+            confirmed_text: 'b',
+            confirmed_text_reported_copy: 'c',
+            dismissed_text: 'd',
+          },
+          admin_alerts: true,
+        }),
+      [`POST ${LIST}/${ID}/confirm`]: () => jsonResponse(200, { status: 'confirmed', hidden: 1 }),
+    });
+    renderRoute(PAGE);
+    const table = await screen.findByRole('table', { name: 'Reported messages' }, { timeout: 10_000 });
+    const row = within(table).getAllByRole('row')[1] as HTMLElement;
+    await user.click(
+      within(row).getByRole('button', { name: 'Confirm the report of Update your salary details' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm this report' });
+    expect(within(dialog).getByText(/The reported copy of/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/The reporter is not told/)).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(/is blocked too, as your organisation's settings say/),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByRole('checkbox')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.method === 'POST' && c.url.pathname.endsWith('/confirm'))?.body).toEqual(
+        {
+          block_sender: false,
+        },
+      ),
+    );
+  }, 30_000);
+
   it('marks a report safe, and shows the server reason when the decision fails', async () => {
     const user = userEvent.setup();
     stubApi({

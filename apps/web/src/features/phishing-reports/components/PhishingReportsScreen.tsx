@@ -7,6 +7,7 @@ import {
   REPORT_STATUSES,
   USER_INTERACTION_API,
 } from '@moat/contracts/phishing-reports';
+import type { ReportSettings } from '@moat/contracts/user-interaction-settings';
 import { useState } from 'react';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { AddressText, DateText, MessageCell, subjectOf } from '../../../components/list/ListParts';
@@ -15,21 +16,28 @@ import { enumFilter, ListToolbar } from '../../../components/list/ListToolbar';
 import { useListState } from '../../../components/list/use-list-state';
 import { useTranslation } from '../../../lib/i18n';
 import { decisionErrorText } from '../../quarantine/error-text';
+import { useReportSettings } from '../../user-interaction-settings/api/report-settings';
 import { useConfirmPhishingReport } from '../api/confirm-phishing-report';
 import { useDismissPhishingReport } from '../api/dismiss-phishing-report';
 import { usePhishingReports } from '../api/get-phishing-reports';
 
 const STATUS_COLOR = { open: 'orange', confirmed: 'red', dismissed: 'green' } as const;
 
-/** Confirming removes every held copy and may block the sender: the admin says so explicitly. */
+/**
+ * Confirming removes the held copies and may block the sender, as Settings → User Interaction →
+ * Phishing Reports says: the dialog says what will happen, and asks about the sender only when
+ * the organisation leaves it to the admin.
+ */
 function ConfirmDialog({
   report,
   pending,
+  settings,
   onConfirm,
   onClose,
 }: {
   report: PhishingReport | null;
   pending: boolean;
+  settings: Pick<ReportSettings, 'confirm_scope' | 'block_sender' | 'verdict_email'> | undefined;
   onConfirm: (blockSender: boolean) => void;
   onClose: () => void;
 }) {
@@ -51,22 +59,38 @@ function ConfirmDialog({
       {report && (
         <Stack gap="md">
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {t('reports.confirmDescription', {
-              subject: subjectOf(t, report.subject),
-              sender: report.sender,
-            })}
+            {t(
+              settings?.confirm_scope === 'reported_copy'
+                ? 'reports.confirmDescriptionOne'
+                : 'reports.confirmDescription',
+              { subject: subjectOf(t, report.subject), sender: report.sender },
+            )}{' '}
+            {t(settings?.verdict_email === false ? 'reports.reporterNotTold' : 'reports.reporterTold')}
           </Text>
-          <Checkbox
-            label={t('reports.blockSender', { sender: report.sender })}
-            checked={block}
-            onChange={(event) => setBlock(event.currentTarget.checked)}
-            styles={{ label: { overflowWrap: 'anywhere' } }}
-          />
+          {(settings?.block_sender ?? 'ask') === 'ask' ? (
+            <Checkbox
+              label={t('reports.blockSender', { sender: report.sender })}
+              checked={block}
+              onChange={(event) => setBlock(event.currentTarget.checked)}
+              styles={{ label: { overflowWrap: 'anywhere' } }}
+            />
+          ) : (
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {t(settings?.block_sender === 'always' ? 'reports.blockAlways' : 'reports.blockNever', {
+                sender: report.sender,
+              })}
+            </Text>
+          )}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>
               {t('common.cancel')}
             </Button>
-            <Button color="red.9" loading={pending} onClick={() => onConfirm(block)} data-autofocus>
+            <Button
+              color="red.9"
+              loading={pending}
+              onClick={() => onConfirm(settings?.block_sender === 'ask' || !settings ? block : false)}
+              data-autofocus
+            >
               {t('reports.confirm')}
             </Button>
           </Group>
@@ -90,6 +114,7 @@ export function PhishingReportsScreen() {
   const list = usePhishingReports(state.query);
   const confirm = useConfirmPhishingReport();
   const dismiss = useDismissPhishingReport();
+  const reportSettings = useReportSettings();
   const [confirming, setConfirming] = useState<PhishingReport | null>(null);
   const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
   const { sortable } = state;
@@ -262,6 +287,7 @@ export function PhishingReportsScreen() {
       <ConfirmDialog
         report={confirming}
         pending={confirm.isPending}
+        settings={reportSettings.data}
         onConfirm={onConfirm}
         onClose={() => setConfirming(null)}
       />

@@ -29,9 +29,6 @@ function buildPolicy(overrides: Partial<Policy> = {}): Policy {
       spam: { action: 'deliver_banner', restore_mode: 'automatic', identification_required: true },
       suspicious: { action: 'deliver_banner', restore_mode: 'request', identification_required: true },
     },
-    digest_schedule: 'off',
-    banner_text: '',
-    default_banner_text: 'Caution: this message looks suspicious.',
     overrides: [],
     spam_thresholds: { suspicious: 4, spam: 6 },
     editable: true,
@@ -72,7 +69,14 @@ describe('Policy (/policy)', () => {
       [`GET ${POLICY}`]: () => jsonResponse(200, stored),
       [`POST ${WHAT_IF}`]: () => jsonResponse(200, WHAT_IF_ANSWER),
       [`PUT ${POLICY}`]: (call) => {
-        stored = { ...buildPolicy(), ...(call.body as Partial<Policy>), editable: true };
+        // As the API: the actions saved, each verdict's restore mode as it was.
+        const body = call.body as Pick<Policy, 'overrides' | 'spam_thresholds'> & {
+          verdicts: Record<keyof Policy['verdicts'], { action: Policy['verdicts']['spam']['action'] }>;
+        };
+        const verdicts = { ...stored.verdicts };
+        for (const v of Object.keys(verdicts) as Array<keyof Policy['verdicts']>)
+          verdicts[v] = { ...verdicts[v], action: body.verdicts[v].action };
+        stored = { ...stored, ...body, verdicts, editable: true };
         return jsonResponse(200, stored);
       },
     });
@@ -84,8 +88,13 @@ describe('Policy (/policy)', () => {
       within(suspicious).getByRole('combobox', { name: 'Gateway action' }),
       'quarantine',
     );
-    await user.click(screen.getByRole('textbox', { name: /Warning banner text/ }));
-    await user.paste('Careful: check twice');
+    // The restore mode is shown here and set in Settings → User Interaction → Quarantine.
+    expect(within(suspicious).getByText(/Recipient requests, admin restores/)).toBeInTheDocument();
+    expect(within(suspicious).queryByRole('combobox', { name: 'Restore mode' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Smart Banners' })).toHaveAttribute(
+      'href',
+      '/user-interaction/configuration/smart-banners',
+    );
     // The spam score thresholds: a spam threshold below the suspicious one is pointed out.
     const spamFrom = screen.getByRole('textbox', { name: 'Spam from' });
     await user.clear(spamFrom);
@@ -95,7 +104,6 @@ describe('Policy (/policy)', () => {
     await user.clear(spamFrom);
     await user.type(spamFrom, '7.5');
     expect(screen.queryByText('The spam threshold is at least the suspicious one')).not.toBeInTheDocument();
-    expect(within(screen.getByRole('note')).getByText('Careful: check twice')).toBeInTheDocument();
     await user.click(save);
 
     const dialog = await screen.findByRole('dialog', { name: 'Save this policy?' });
@@ -116,7 +124,9 @@ describe('Policy (/policy)', () => {
     ).toBeInTheDocument();
     const [saved] = bodiesOf(api.calls, 'PUT', POLICY) as Policy[];
     expect(saved!.verdicts.suspicious.action).toBe('quarantine');
-    expect(saved!.banner_text).toBe('Careful: check twice');
+    // Only what this screen sets: the actions (no restore mode, banner or digest).
+    expect(saved!.verdicts.suspicious).toEqual({ action: 'quarantine' });
+    expect(Object.keys(saved!).sort()).toEqual(['overrides', 'spam_thresholds', 'verdicts']);
     expect(saved!.spam_thresholds).toEqual({ suspicious: 4, spam: 7.5 });
   }, 30_000);
 

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Button,
   Card,
   Center,
@@ -12,16 +13,12 @@ import {
   Paper,
   SimpleGrid,
   Stack,
-  Switch,
   Table,
   Text,
-  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
-import { DIGEST_SCHEDULES } from '@moat/contracts/deployment';
 import {
-  BANNER_TEXT_MAX,
   OVERRIDE_MATCHES,
   type OverrideMatch,
   POLICY_ACTIONS,
@@ -30,17 +27,17 @@ import {
   type PolicyInput,
   type WhatIf,
 } from '@moat/contracts/policy';
-import { RESTORE_MODES, VERDICTS, type Verdict } from '@moat/contracts/quarantine';
-import { ROUTES } from '@moat/contracts/routes';
+import { VERDICTS, type Verdict } from '@moat/contracts/quarantine';
+import { INTERACTION_SETTINGS_ROUTES, ROUTES } from '@moat/contracts/routes';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
 import { usePolicy } from '../api/get-policy';
 import { useSavePolicy } from '../api/save-policy';
 import { useWhatIfPolicy } from '../api/what-if-policy';
-import { ACTION_LABEL, DIGEST_LABEL, MATCH_LABEL, RESTORE_LABEL, VERDICT_LABEL } from '../labels';
+import { ACTION_LABEL, MATCH_LABEL, RESTORE_LABEL, VERDICT_LABEL } from '../labels';
 
 interface DraftOverride {
   key: string;
@@ -55,8 +52,6 @@ interface DraftOverride {
 
 interface Draft {
   verdicts: Policy['verdicts'];
-  digest_schedule: Policy['digest_schedule'];
-  banner_text: string;
   overrides: DraftOverride[];
   spam_thresholds: Policy['spam_thresholds'];
 }
@@ -67,18 +62,21 @@ const nextKey = () => `o${++keys}`;
 function draftOf(p: Policy): Draft {
   return {
     verdicts: p.verdicts,
-    digest_schedule: p.digest_schedule,
-    banner_text: p.banner_text,
     overrides: p.overrides.map((o) => ({ ...o, key: nextKey() })),
     spam_thresholds: p.spam_thresholds,
   };
 }
 
+/** What the Policy screen saves: the actions, overrides and thresholds (the rest is saved elsewhere). */
 function inputOf(d: Draft): PolicyInput {
+  const action = (v: Verdict) => ({ action: d.verdicts[v].action });
   return {
-    verdicts: d.verdicts,
-    digest_schedule: d.digest_schedule,
-    banner_text: d.banner_text.trim(),
+    verdicts: {
+      phishing: action('phishing'),
+      malware: action('malware'),
+      spam: action('spam'),
+      suspicious: action('suspicious'),
+    },
     overrides: d.overrides.map(({ match, value, name, verdict, action }) => ({
       match,
       value,
@@ -95,7 +93,6 @@ const actionsFor = (verdict: Verdict) =>
   verdict === 'malware'
     ? POLICY_ACTIONS.filter((a) => a !== 'deliver' && a !== 'deliver_banner')
     : POLICY_ACTIONS;
-const restoreModesFor = (verdict: Verdict) => (verdict === 'malware' ? (['none'] as const) : RESTORE_MODES);
 
 /** The rule a `/policy/edit-rule/{id}` link names: a verdict or an override's id. */
 function ruleOf(pathname: string): string | null {
@@ -218,24 +215,15 @@ function VerdictCard({
           onChange={(e) => onChange({ ...value, action: e.currentTarget.value as PolicyAction })}
           data={actionsFor(verdict).map((a) => ({ value: a, label: t(ACTION_LABEL[a]) }))}
         />
-        <NativeSelect
-          label={t('policy.fields.restoreMode')}
-          disabled={readOnly}
-          value={value.restore_mode}
-          onChange={(e) =>
-            onChange({
-              ...value,
-              restore_mode: e.currentTarget.value as Policy['verdicts'][Verdict]['restore_mode'],
-            })
-          }
-          data={restoreModesFor(verdict).map((m) => ({ value: m, label: t(RESTORE_LABEL[m]) }))}
-        />
-        <Switch
-          label={t('policy.fields.identification')}
-          disabled={readOnly}
-          checked={value.identification_required}
-          onChange={(e) => onChange({ ...value, identification_required: e.currentTarget.checked })}
-        />
+        {/* Set in Settings → User Interaction → Quarantine: shown here, changed there. */}
+        <Text size="sm">
+          <Text span fw={500} size="sm">
+            {t('policy.fields.restoreMode')}:
+          </Text>{' '}
+          {t(RESTORE_LABEL[value.restore_mode])}
+          {value.restore_mode !== 'none' &&
+            ` · ${t(value.identification_required ? 'policy.identificationOn' : 'policy.identificationOff')}`}
+        </Text>
       </Stack>
     </Card>
   );
@@ -450,48 +438,30 @@ function PolicyForm({ policy, focus }: { policy: Policy; focus: string | null })
         </SimpleGrid>
       </section>
 
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <section aria-labelledby="policy-digest">
-          <Title order={2} size="h4" id="policy-digest" mb="xs">
-            {t('policy.digestTitle')}
-          </Title>
-          <NativeSelect
-            label={t('policy.fields.digest')}
-            description={t('policy.digestHelp')}
-            disabled={readOnly}
-            value={draft.digest_schedule}
-            onChange={(e) => change({ digest_schedule: e.currentTarget.value as Draft['digest_schedule'] })}
-            data={DIGEST_SCHEDULES.map((s) => ({ value: s, label: t(DIGEST_LABEL[s]) }))}
-          />
-        </section>
-        <section aria-labelledby="policy-banner">
-          <Title order={2} size="h4" id="policy-banner" mb="xs">
-            {t('policy.bannerTitle')}
-          </Title>
-          <Textarea
-            label={t('policy.fields.banner')}
-            description={t('policy.bannerHelp', { max: BANNER_TEXT_MAX })}
-            placeholder={policy.default_banner_text}
-            disabled={readOnly}
-            rows={3}
-            maxLength={BANNER_TEXT_MAX}
-            value={draft.banner_text}
-            onChange={(e) => change({ banner_text: e.currentTarget.value.replace(/[\r\n]+/g, ' ') })}
-          />
-          <Text size="sm" mt="xs" fw={500} id="policy-banner-preview">
-            {t('policy.bannerPreview')}
-          </Text>
-          <Paper
-            withBorder
-            p="sm"
-            aria-labelledby="policy-banner-preview"
-            role="note"
-            bg="var(--mantine-color-orange-light)"
-          >
-            <Text size="sm">{draft.banner_text.trim() || policy.default_banner_text}</Text>
-          </Paper>
-        </section>
-      </SimpleGrid>
+      <section aria-labelledby="policy-elsewhere">
+        <Title order={2} size="h4" id="policy-elsewhere" mb="xs">
+          {t('policy.elsewhere.title')}
+        </Title>
+        <List size="sm" spacing={4}>
+          <List.Item>
+            {t('policy.elsewhere.banners')}{' '}
+            <Anchor
+              component={Link}
+              to={INTERACTION_SETTINGS_ROUTES.smartBanners}
+              size="sm"
+              underline="always"
+            >
+              {t('nav.items.smartBanners')}
+            </Anchor>
+          </List.Item>
+          <List.Item>
+            {t('policy.elsewhere.recipients')}{' '}
+            <Anchor component={Link} to={INTERACTION_SETTINGS_ROUTES.quarantine} size="sm" underline="always">
+              {t('policy.elsewhere.recipientsLink')}
+            </Anchor>
+          </List.Item>
+        </List>
+      </section>
 
       <section aria-labelledby="policy-overrides">
         <Title order={2} size="h4" id="policy-overrides" mb="xs">
@@ -586,10 +556,11 @@ function PolicyForm({ policy, focus }: { policy: Policy; focus: string | null })
 }
 
 /**
- * Policy (/policy, issue 11): per verdict the gateway's action, the restore mode and whether the
- * recipient must identify, the digest schedule, the banner text and the overrides per recipient,
- * domain or group. A save shows first how the last 7 days' mail would have changed; it is
- * audited and in effect for the next message. `/policy/edit-rule/{id}` opens it on that rule.
+ * Policy (/policy, issue 11): per verdict the gateway's action, the spam thresholds and the
+ * overrides per recipient, domain or group. A save shows first how the last 7 days' mail would
+ * have changed; it is audited and in effect for the next message. What recipients may do and
+ * how they are told (Settings → User Interaction → Quarantine) and the banners' words (Smart
+ * Banners) are shown or linked here and changed there. `/policy/edit-rule/{id}` opens it on that rule.
  */
 export function PolicyScreen() {
   const { t } = useTranslation();

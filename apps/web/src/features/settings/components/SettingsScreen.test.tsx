@@ -17,7 +17,6 @@ const SETTINGS: Settings = {
   session_absolute_hours: 12,
   support_access_enabled: false,
   retention_days: 30,
-  digest_schedule: 'off',
   mail_from_address: null,
   mail_from_name: null,
   alert_recipients: [],

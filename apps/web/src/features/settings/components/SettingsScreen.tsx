@@ -1,11 +1,11 @@
 import {
   Alert,
+  Anchor,
   Button,
   Center,
   Checkbox,
   Group,
   Loader,
-  NativeSelect,
   NumberInput,
   Stack,
   Switch,
@@ -13,15 +13,15 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { DIGEST_SCHEDULES, type DigestSchedule } from '@moat/contracts/deployment';
+import { INTERACTION_SETTINGS_ROUTES } from '@moat/contracts/routes';
 import { SETTINGS_BOUNDS, type Settings, type SettingsUpdate } from '@moat/contracts/settings';
 import { useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
+import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { Section } from '../../../components/ui/Section';
 import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { isApiError } from '../../../lib/http';
-import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
 import { useDraft } from '../../../lib/use-draft';
 import { MailFlowSettings } from '../../onboarding/components/MailFlowSettings';
@@ -37,12 +37,6 @@ type Draft = Omit<Editable, 'alert_recipients' | 'mail_from_address' | 'mail_fro
   mail_from_name: string;
 };
 
-const DIGEST_LABEL: Record<DigestSchedule, TranslationKey> = {
-  off: 'settings.digest.off',
-  daily: 'settings.digest.daily',
-  weekly: 'settings.digest.weekly',
-};
-
 function draftOf(s: Settings): Draft {
   return {
     mfa_required: s.mfa_required,
@@ -51,7 +45,6 @@ function draftOf(s: Settings): Draft {
     session_absolute_hours: s.session_absolute_hours,
     support_access_enabled: s.support_access_enabled,
     retention_days: s.retention_days,
-    digest_schedule: s.digest_schedule,
     mail_from_address: s.mail_from_address ?? '',
     mail_from_name: s.mail_from_name ?? '',
     alert_recipients: s.alert_recipients.join('\n'),
@@ -201,15 +194,19 @@ export function SettingsScreen() {
                 error={errorOf('retention_days')}
                 w={280}
               />
-              <NativeSelect
-                label={t('settings.quarantine.digest')}
-                description={t('settings.quarantine.digestHint')}
-                value={draft.digest_schedule}
-                data={DIGEST_SCHEDULES.map((value) => ({ value, label: t(DIGEST_LABEL[value]) }))}
-                onChange={(event) => set('digest_schedule', event.currentTarget.value as DigestSchedule)}
-                w={280}
-              />
             </Group>
+            {/* The recipients' notices and digest have one home: Settings → User Interaction → Quarantine. */}
+            <Text size="sm">
+              {t('settings.quarantine.digestElsewhere')}{' '}
+              <Anchor
+                component={Link}
+                to={INTERACTION_SETTINGS_ROUTES.quarantine}
+                size="sm"
+                underline="always"
+              >
+                {t('settings.quarantine.digestLink')}
+              </Anchor>
+            </Text>
           </Section>
           <Section id="settings-mail" title={t('settings.mail.title')}>
             <Text size="sm" c="dimmed">
