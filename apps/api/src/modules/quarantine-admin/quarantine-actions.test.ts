@@ -495,7 +495,7 @@ describe('a released message keeps its warning', () => {
     // The banner names no link or host of the message.
     expect(warning).not.toContain('bulk.example');
     // The verdict's Smart Banner: its subject tag too.
-    expect(delivered.subject).toBe('[SPAM] Buy two, get one free');
+    expect(delivered.subject).toBe('[SPAM] Cheap watches');
     await t.db.update(tenants).set({ bannerSettings: {} }).where(eq(tenants.id, tenantId));
   });
 
