@@ -91,7 +91,7 @@ export async function benchPages() {
       { page: 'public restore page', path: restore, ready: /verification code/i },
       { page: 'public action page', path: action, ready: /can't check the identification/i },
       { page: 'login page', path: '/#/auth/login', ready: /sign in|log in/i },
-      { page: 'signed-in dashboard', path: '/#/dashboard', ready: /quarantined now/i, cookie: token },
+      { page: 'signed-in dashboard', path: '/#/dashboard', ready: /in quarantine now/i, cookie: token },
     ]);
     // Interleaved (restore, login, restore, …): a busy spell of the machine weighs on both pages.
     const audited = [

@@ -64,7 +64,14 @@ export async function startSmtpSink() {
         const found = mails.slice(since).find((m) => m.to.includes(to.toLowerCase()) && match(m));
         if (found) return found;
         if (Date.now() > deadline)
-          throw new Error(`no mail to ${to} within 20 s (got ${mails.length} mails)`);
+          throw new Error(
+            `no such mail to ${to} within 20 s (got ${mails.length} mails; to ${to}: ${
+              mails
+                .filter((m) => m.to.includes(to.toLowerCase()))
+                .map((m) => JSON.stringify(m.subject))
+                .join(', ') || 'none'
+            })`,
+          );
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 500);

@@ -1,13 +1,25 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { simpleParser } from 'mailparser';
+import { type ParsedMail, simpleParser } from 'mailparser';
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
 import { ROOT } from '../support/server.ts';
 
 const INVOICE = path.join(ROOT, 'e2e/fixtures/invoice.eml');
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * A released spam or suspicious message: the original text and attachment, byte for byte, under
+ * the warning the gateway gives such mail when it delivers it (the banner, first in the text).
+ */
+function expectReleasedWithWarning(parsed: ParsedMail, original: ParsedMail) {
+  const text = parsed.text ?? '';
+  expect(text).toMatch(/^Caution: this message (is probably spam|looks suspicious)\./);
+  expect(text.trim().endsWith(original.text!.trim())).toBe(true);
+  expect(parsed.headers.get('x-moat-warning')).toBeTruthy();
+  expect(sha256(parsed.attachments[0]!.content)).toBe(sha256(original.attachments[0]!.content));
+}
 
 test.describe('quarantine: link scanners and strangers', () => {
   let env: MoatWithMail;
@@ -99,7 +111,9 @@ test.describe('quarantine: link scanners and strangers', () => {
     }
   });
 
-  test('a released message arrives byte-identical in body and attachment', async ({ request }) => {
+  test('a released message arrives with its text and attachment intact, under the warning', async ({
+    request,
+  }) => {
     const imported = await env.cli(
       'quarantine:import',
       '--file',
@@ -137,10 +151,9 @@ test.describe('quarantine: link scanners and strangers', () => {
       env.sink.mails.filter((m) => m.to.includes('bo@acme.test') && m.subject === 'Invoice 4711 overdue'),
     ).toHaveLength(1);
     const original = await simpleParser(fs.readFileSync(INVOICE));
-    expect(released.text.trim()).toBe(original.text?.trim());
     expect(released.raw).toBeDefined();
     const parsed = await simpleParser(released.raw!);
-    expect(sha256(parsed.attachments[0]!.content)).toBe(sha256(original.attachments[0]!.content));
+    expectReleasedWithWarning(parsed, original);
   });
 });
 
@@ -172,7 +185,7 @@ test.describe('quarantine in a real browser', () => {
     return /^(\d{6})$/m.exec(mail.text)![1]!;
   }
 
-  test('request mode: notification → code → message → the admin approves → the original arrives byte-identical', async ({
+  test('request mode: notification → code → message → the admin approves → the original arrives, its attachment byte-identical, under the warning', async ({
     page,
     browser,
   }) => {
@@ -204,9 +217,7 @@ test.describe('quarantine in a real browser', () => {
     await expect(page.getByText('The email was restored to your mailbox.')).toBeVisible({ timeout: 20_000 });
     const released = await env.sink.waitFor('ana@acme.test', (m) => m.subject === 'Invoice 4711 overdue');
     const original = await simpleParser(fs.readFileSync(INVOICE));
-    const parsed = await simpleParser(released.raw);
-    expect(parsed.text?.trim()).toBe(original.text?.trim());
-    expect(sha256(parsed.attachments[0]!.content)).toBe(sha256(original.attachments[0]!.content));
+    expectReleasedWithWarning(await simpleParser(released.raw), original);
     await admin.close();
   });
 

@@ -197,6 +197,15 @@ export function createMailer(deps: {
     return address;
   }
 
+  /**
+   * The envelope sender of a message Moat sends again as it was (a release): its tenant's sender,
+   * else the deployment's; without either, the null sender (MAIL FROM:<>) rather than no delivery —
+   * its From header is the original's, and a bounce of it has nobody to go back to.
+   */
+  function resentFrom(row: DeliveryRow): string {
+    return row.fromAddress ?? deps.fromAddress ?? '';
+  }
+
   /** Moat's own mail (a notice, a code) as the bytes that go out. */
   async function composed(row: DeliveryRow): Promise<Buffer> {
     const MailComposer = await mailComposer();
@@ -253,7 +262,7 @@ export function createMailer(deps: {
       }
       await relay.send(
         // Relayed mail keeps its envelope; Moat's own mail comes from its address (bounces from <>).
-        { from: row.envelopeFrom ?? senderOf(row), to: [row.toAddress] },
+        { from: row.envelopeFrom ?? (row.raw ? resentFrom(row) : senderOf(row)), to: [row.toAddress] },
         row.raw ? Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength) : await composed(row),
       );
       journal?.append(row.id);
@@ -342,9 +351,12 @@ export function createMailer(deps: {
 
   /** Store the mail (at most once per idempotency key), then deliver it unless inside a transaction. */
   async function sendMail(mail: OutgoingMail, tx?: DbOrTx): Promise<string> {
-    // Relayed mail keeps its own sender; Moat's own mail comes from the tenant's, if it set one.
+    // Relayed mail keeps its own envelope sender. Moat's own mail, and a message it sends again
+    // (a release) without one, come from the tenant's sender.
     const sender =
-      mail.tenantId && !mail.raw && deps.senderOf ? await deps.senderOf(mail.tenantId, tx) : null;
+      mail.tenantId && mail.envelopeFrom === undefined && deps.senderOf
+        ? await deps.senderOf(mail.tenantId, tx)
+        : null;
     const id = await repo.insert(
       {
         tenantId: mail.tenantId,

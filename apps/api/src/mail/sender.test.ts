@@ -165,4 +165,44 @@ describe("Moat's own mail, as it leaves", () => {
     expect(row).toMatchObject({ status: 'failed', fromAddress: null, attempts: 1 });
     expect(received.length).toBe(before);
   });
+
+  const resent = (tenantId: string, to: string) => ({
+    tenantId,
+    kind: 'release',
+    to,
+    fromName: 'Moat',
+    subject: `Released for ${to}`,
+    text: '',
+    html: '',
+    raw: new Uint8Array(
+      Buffer.from(
+        `From: Bob <bob@partner.test>\r\nTo: ${to}\r\nSubject: Released for ${to}\r\n\r\nHello\r\n`,
+      ),
+    ),
+  });
+
+  it("sends a released message (its own bytes, no envelope given) from the tenant's sender, its From header untouched", async () => {
+    const org = await signedInAs(t.app, t.db, { tenant: { domain: 'acme-resend.test' } as never });
+    const id = await t.app.services.mailer.send(resent(org.tenant.id, 'kim@acme-resend.test'));
+    await t.app.services.mailer.drain();
+    await expect
+      .poll(async () => (await t.db.select().from(outbox).where(eq(outbox.id, id)))[0]!.status)
+      .toBe('sent');
+    const sent = received.find((m) => m.data.includes('To: kim@acme-resend.test'))!;
+    expect(sent.from).toBe('no-reply@acme-resend.test');
+    expect(sent.data).toMatch(/^From: Bob <bob@partner\.test>/m);
+  });
+
+  it('sends a released message from the null sender when no sender can be chosen, rather than not at all', async () => {
+    const org = await signedInAs(t.app, t.db, { tenant: { domain: 'lonely-resend.test' } as never });
+    await t.db.delete(tenantDomains).where(eq(tenantDomains.tenantId, org.tenant.id));
+    const id = await t.app.services.mailer.send(resent(org.tenant.id, 'kim@elsewhere-resend.test'));
+    await t.app.services.mailer.drain();
+    await expect
+      .poll(async () => (await t.db.select().from(outbox).where(eq(outbox.id, id)))[0]!.status)
+      .toBe('sent');
+    const sent = received.find((m) => m.data.includes('To: kim@elsewhere-resend.test'))!;
+    expect(sent.from).toBe('');
+    expect(sent.data).not.toContain('127.0.0.1');
+  });
 });
