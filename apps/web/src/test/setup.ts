@@ -35,6 +35,12 @@ class ResizeObserverStub {
   disconnect() {}
 }
 window.ResizeObserver = ResizeObserverStub;
+
+// jsdom's default style gives <wbr> (Breakable's wrap points) no display, and an accessible name
+// then gets a space at each one ("bob@ acme .test"); a browser shows and reads it inline.
+const inlineWbr = document.createElement('style');
+inlineWbr.textContent = 'wbr { display: inline; }';
+document.head.append(inlineWbr);
 window.scrollTo = () => {};
 
 afterEach(() => {

@@ -15,6 +15,7 @@ import {
 import type { AnalyticsDashboard } from '@moat/contracts/analytics';
 import { useId } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { Breakable } from '../../../components/ui/Breakable';
 import { countAxis } from '../../../lib/chart-ticks';
 import { engineText } from '../../../lib/engine-words';
 import type { TranslationKey } from '../../../lib/i18n';
@@ -205,9 +206,9 @@ export function TopTable({
             <Table.Tbody>
               {rows.map((row) => (
                 <Table.Tr key={row.key}>
-                  <Table.Td className="analytics-address">
+                  <Table.Td>
                     <Anchor component={Link} to={mailExplorerHref(range, { q: row.search })} size="sm">
-                      {row.label}
+                      <Breakable text={row.label} />
                     </Anchor>
                   </Table.Td>
                   <Table.Td ta="right">{number.format(row.count)}</Table.Td>

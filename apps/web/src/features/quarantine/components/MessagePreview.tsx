@@ -17,6 +17,7 @@ import type { MessageDetail } from '@moat/contracts/quarantine-admin';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
+import { Breakable } from '../../../components/ui/Breakable';
 import { Field } from '../../../components/ui/Field';
 import { TableScroll } from '../../../components/ui/TableScroll';
 import { formatBytes, formatDateTime } from '../../../lib/format';
@@ -88,15 +89,22 @@ export function LoadedPreview({
 
 function PreviewView({ m, extra }: { m: PreviewedMessage; extra?: ReactNode }) {
   const { t, i18n } = useTranslation();
-  const sender = m.sender_name ? `${m.sender_name} <${m.sender}>` : m.sender;
   return (
     <Stack gap="lg">
       <Title order={3} className="preview-subject">
         {m.subject || t('quarantine.list.noSubject')}
       </Title>
       <dl className="preview-fields">
-        <Field label={t('quarantine.preview.from')}>{sender}</Field>
-        {m.recipient !== undefined && <Field label={t('quarantine.preview.to')}>{m.recipient}</Field>}
+        <Field label={t('quarantine.preview.from')}>
+          {m.sender_name && `${m.sender_name} <`}
+          <Breakable text={m.sender} />
+          {m.sender_name && '>'}
+        </Field>
+        {m.recipient !== undefined && (
+          <Field label={t('quarantine.preview.to')}>
+            <Breakable text={m.recipient} />
+          </Field>
+        )}
         <Field label={t('quarantine.preview.received')}>{formatDateTime(m.received_at, i18n.language)}</Field>
         <Field label={t('quarantine.preview.verdict')}>
           <VerdictBadge verdict={m.verdict} />
@@ -171,7 +179,9 @@ function PreviewView({ m, extra }: { m: PreviewedMessage; extra?: ReactNode }) {
               <Table.Tbody>
                 {m.attachments.map((attachment) => (
                   <Table.Tr key={attachment.id}>
-                    <Table.Td className="preview-wrap">{attachment.filename}</Table.Td>
+                    <Table.Td>
+                      <Breakable text={attachment.filename} />
+                    </Table.Td>
                     <Table.Td>{attachment.content_type}</Table.Td>
                     <Table.Td>{formatBytes(attachment.size, i18n.language)}</Table.Td>
                     <Table.Td>
