@@ -42,6 +42,24 @@ export interface RunningMoat {
 export async function startMoat(
   options: { dataDir?: string; env?: Record<string, string> } = {},
 ): Promise<RunningMoat> {
+  // A port found free may be taken by another process (an outgoing connection's ephemeral port)
+  // before Moat binds it: Moat then exits with EADDRINUSE, and starts again on other ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startMoatOnce(options);
+    } catch (error) {
+      const lost = error instanceof PortTaken && !options.env?.PORT && !options.env?.SMTP_PORT;
+      if (!lost || attempt === 3) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startMoatOnce(options: {
+  dataDir?: string;
+  env?: Record<string, string>;
+}): Promise<RunningMoat> {
   const dataDir = options.dataDir ?? tempDataDir();
   const port = await freePort();
   const smtpPort = await freePort();
@@ -68,7 +86,10 @@ export async function startMoat(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Moat exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      const message = `Moat exited with ${child.exitCode}:\n${output}`;
+      throw /EADDRINUSE/.test(output) ? new PortTaken(message) : new Error(message);
+    }
     const ok = await fetch(`${url}/healthz`)
       .then((r) => r.ok)
       .catch(() => false);
