@@ -151,7 +151,7 @@ export function ListToolbar({
   const hasFilters = filters.length > 0 || range !== undefined;
   if (narrow && hasFilters) {
     return (
-      <Stack gap="sm" role="search">
+      <Stack gap="sm" role="search" className="list-toolbar--narrow">
         {searchField}
         <Group gap="xs" wrap="wrap" justify="space-between">
           <Button

@@ -115,6 +115,7 @@ export const AUDIT_TARGET_LABEL: Record<AuditTargetType, TranslationKey> = {
 /** The words of the details an entry records most often; any other is said from its name. */
 export const AUDIT_DETAIL_LABEL: Readonly<Record<string, TranslationKey>> = {
   action: 'systemLogs.detail.action',
+  brand: 'systemLogs.detail.brand',
   after: 'systemLogs.detail.after',
   before: 'systemLogs.detail.before',
   block_sender: 'systemLogs.detail.block_sender',
@@ -171,3 +172,36 @@ export function detailValue(value: unknown, yes: string, no: string): string {
   }
   return String(value);
 }
+
+/**
+ * Details whose values are names Moat has words for: the value `phish_request_restore` of `mode`
+ * is said as the policy page says it. A value not listed falls back to `detailValue`.
+ */
+export const AUDIT_VALUE_WORDS: Readonly<Record<string, Readonly<Record<string, TranslationKey>>>> = {
+  action: {
+    deliver: 'policy.action.deliver',
+    deliver_banner: 'policy.action.deliver_banner',
+    strip: 'policy.action.strip',
+    quarantine: 'policy.action.quarantine',
+    quarantine_silent: 'policy.action.quarantine_silent',
+  },
+  brand: {
+    msp: 'systemLogs.brand.msp',
+    checkpoint: 'systemLogs.brand.checkpoint',
+    firewall: 'systemLogs.brand.firewall',
+  },
+  mode: {
+    automatic: 'policy.restoreMode.automatic',
+    request: 'policy.restoreMode.request',
+    admin_approve: 'policy.restoreMode.admin_approve',
+    phish_request_restore: 'policy.restoreMode.phish_request_restore',
+    none: 'policy.restoreMode.none',
+  },
+  role: { admin: 'users.roles.admin', user: 'users.roles.user' },
+  verdict: {
+    phishing: 'policy.verdict.phishing',
+    malware: 'policy.verdict.malware',
+    spam: 'policy.verdict.spam',
+    suspicious: 'policy.verdict.suspicious',
+  },
+};

@@ -1,8 +1,7 @@
-import { Alert, Button, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { Field } from '../../../components/ui/Field';
-import { TableScroll } from '../../../components/ui/TableScroll';
 import { deploymentQueryOptions } from '../../../lib/console-data/get-deployment';
 import { licenceSeatsQueryOptions } from '../../../lib/console-data/get-licence-seats';
 import { requestLicenceContact } from '../../../lib/console-data/request-licence-contact';
@@ -69,29 +68,28 @@ export function LicensesScreen() {
         {seats.isError && <ApiErrorAlert error={seats.error} />}
         {seats.data && seats.data.data.length === 0 && <Text size="sm">{t('licences.seats.none')}</Text>}
         {seats.data && seats.data.data.length > 0 && (
-          <TableScroll minWidth={420} label={t('licences.seats.caption')}>
-            <Table verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('licences.seats.for')}</Table.Th>
-                  <Table.Th>{t('licences.seats.seats')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {seats.data.data.map((row) => {
-                  const name = row.saas
-                    ? t(`saasAndEngines.apps.${row.saas}.name` as TranslationKey)
-                    : t(`saasAndEngines.tools.${row.security_tool}.name` as TranslationKey);
-                  return (
-                    <Table.Tr key={`${row.saas}-${row.security_tool}`}>
-                      <Table.Td>{name}</Table.Td>
-                      <Table.Td>{row.seats.toLocaleString(i18n.language)}</Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
+          <Table verticalSpacing="xs" className="list-table">
+            <VisuallyHidden component="caption">{t('licences.seats.caption')}</VisuallyHidden>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('licences.seats.for')}</Table.Th>
+                <Table.Th>{t('licences.seats.seats')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {seats.data.data.map((row) => {
+                const name = row.saas
+                  ? t(`saasAndEngines.apps.${row.saas}.name` as TranslationKey)
+                  : t(`saasAndEngines.tools.${row.security_tool}.name` as TranslationKey);
+                return (
+                  <Table.Tr key={`${row.saas}-${row.security_tool}`}>
+                    <Table.Td className="list-table__cell">{name}</Table.Td>
+                    <Table.Td>{row.seats.toLocaleString(i18n.language)}</Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
         )}
       </Section>
       <Section id="licence-contact" title={t('licences.contact.title')}>

@@ -84,7 +84,7 @@ describe('Mail Explorer (/mail-explorer)', () => {
       within(rows[1] as HTMLElement).queryByRole('link', { name: /View in Quarantined Items/ }),
     ).not.toBeInTheDocument();
     expect(within(rows[1] as HTMLElement).getByText('Sent')).toBeInTheDocument();
-    expect(within(heldRow).getByText('None (held)')).toBeInTheDocument();
+    expect(within(heldRow).getByText('Held')).toBeInTheDocument();
     expect(within(heldRow).getByRole('link', { name: 'Open the trace of Invoice 4711' })).toHaveAttribute(
       'href',
       messageTracePath(held.id),

@@ -12,11 +12,12 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { Overview } from '@moat/contracts/console';
 import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { TableScroll } from '../../../components/ui/TableScroll';
+import { Breakable } from '../../../components/ui/Breakable';
 import { overviewQueryOptions } from '../../../lib/console-data/get-overview';
 import { formatDateTime } from '../../../lib/format';
 import type { TranslationKey } from '../../../lib/i18n';
@@ -151,6 +152,7 @@ function CountCard({ tile }: { tile: Tile }) {
 export function OverviewDashboard() {
   const { t, i18n } = useTranslation();
   const overview = useQuery(overviewQueryOptions());
+  const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
 
   if (overview.isPending) {
     return (
@@ -195,36 +197,74 @@ export function OverviewDashboard() {
           <Text size="sm" c="dimmed">
             {t('overview.noRecentEvents')}
           </Text>
+        ) : narrow ? (
+          // A phone: one card per event, nothing to scroll sideways.
+          <ul className="list-cards" aria-label={t('overview.recentEventsTable')}>
+            {overview.data.recent_events.map((event) => (
+              <li key={event.id} className="list-card">
+                <div className="list-card__title">
+                  <Anchor component={Link} to={`${ROUTES.securityEvents}/${event.id}`} size="sm" fw={600}>
+                    {event.subject}
+                  </Anchor>
+                </div>
+                <dl className="list-card__fields">
+                  <div className="list-card__field">
+                    <dt>{t('overview.columns.verdict')}</dt>
+                    <dd>{verdictLabel(event.verdict)}</dd>
+                  </div>
+                  <div className="list-card__field">
+                    <dt>{t('overview.columns.detected')}</dt>
+                    <dd>{formatDateTime(event.detected_at, i18n.language)}</dd>
+                  </div>
+                  <div className="list-card__field">
+                    <dt>{t('overview.columns.recipient')}</dt>
+                    <dd>
+                      <Breakable text={event.recipient} />
+                    </dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ul>
         ) : (
-          <TableScroll minWidth={520} label={t('overview.recentEventsTable')}>
-            <Table striped highlightOnHover withTableBorder>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{t('overview.columns.detected')}</Table.Th>
-                  <Table.Th scope="col">{t('overview.columns.verdict')}</Table.Th>
-                  <Table.Th scope="col">{t('overview.columns.subject')}</Table.Th>
-                  <Table.Th scope="col">{t('overview.columns.recipient')}</Table.Th>
+          <Table striped highlightOnHover withTableBorder className="list-table">
+            <VisuallyHidden component="caption">{t('overview.recentEventsTable')}</VisuallyHidden>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col" w="11rem">
+                  {t('overview.columns.detected')}
+                </Table.Th>
+                <Table.Th scope="col" w="7rem">
+                  {t('overview.columns.verdict')}
+                </Table.Th>
+                <Table.Th scope="col">{t('overview.columns.subject')}</Table.Th>
+                <Table.Th scope="col">{t('overview.columns.recipient')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {overview.data.recent_events.map((event) => (
+                <Table.Tr key={event.id}>
+                  <Table.Td className="list-table__cell">
+                    {formatDateTime(event.detected_at, i18n.language)}
+                  </Table.Td>
+                  <Table.Td className="list-table__cell">{verdictLabel(event.verdict)}</Table.Td>
+                  <Table.Td className="list-table__cell">
+                    <Anchor
+                      component={Link}
+                      to={`${ROUTES.securityEvents}/${event.id}`}
+                      size="sm"
+                      className="list-text-anywhere"
+                    >
+                      {event.subject}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td className="list-table__cell">
+                    <Breakable text={event.recipient} />
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {overview.data.recent_events.map((event) => (
-                  <Table.Tr key={event.id}>
-                    {/* One line: the table scrolls sideways on a phone rather than wrapping the date. */}
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {formatDateTime(event.detected_at, i18n.language)}
-                    </Table.Td>
-                    <Table.Td>{verdictLabel(event.verdict)}</Table.Td>
-                    <Table.Td>
-                      <Anchor component={Link} to={`${ROUTES.securityEvents}/${event.id}`} size="sm">
-                        {event.subject}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{event.recipient}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
+              ))}
+            </Table.Tbody>
+          </Table>
         )}
       </section>
     </Stack>

@@ -89,7 +89,7 @@ describe('Licenses (/system-settings/license-configuration)', () => {
     });
     renderRoute('/system-settings/license-configuration');
     expect(await screen.findByText('Active')).toBeInTheDocument();
-    const seats = screen.getByRole('group', { name: 'Licence seats, scrolls sideways' });
+    const seats = screen.getByRole('table', { name: 'Licence seats' });
     expect(within(seats).getByText('SMTP mail')).toBeInTheDocument();
     expect(within(seats).getByText('250')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Contact us' }));
