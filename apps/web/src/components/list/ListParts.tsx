@@ -27,6 +27,13 @@ export function MessageCell({ subject, sender }: { subject: string; sender: stri
 
 /** An address (or a domain) in a list: it wraps at its @ and dots. */
 export function AddressText({ address, size = 'sm' }: { address: string; size?: 'sm' | 'xs' }) {
+  // No address (a report has no sender of its own): a dash, not an empty cell.
+  if (address === '')
+    return (
+      <Text size={size} c="dimmed">
+        —
+      </Text>
+    );
   return (
     <Text size={size}>
       <Breakable text={address} />

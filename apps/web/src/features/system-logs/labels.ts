@@ -1,5 +1,6 @@
 import type { AuditAction, AuditTargetType } from '@moat/contracts/audit';
-import type { TranslationKey } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/format';
+import { i18n, type TranslationKey } from '../../lib/i18n';
 
 /** The words of every action the audit log records (a new action is a compile error until it has words). */
 export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
@@ -159,8 +160,12 @@ export function detailValue(value: unknown, yes: string, no: string): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? yes : no;
   // A value that is an identifier (`wrong_password`) is said in words ("wrong password").
-  if (typeof value === 'string')
+  if (typeof value === 'string') {
+    // A moment (`2026-12-02T01:38:25.978Z`) is said as the log's own times are.
+    if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value))
+      return formatDateTime(value, i18n.language);
     return /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(value) ? value.replace(/_/g, ' ') : value;
+  }
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value)) return value.map((item) => detailValue(item, yes, no)).join(', ') || '—';
   if (typeof value === 'object') {
