@@ -69,3 +69,29 @@ test('each kind of page stays within its bundle budget, sent compressed', async 
     );
   }
 });
+
+test('the public pages and the console both run on React DOM 19, and no Preact is built', async ({
+  page,
+}) => {
+  /** What mounted the page's root: React DOM marks its container with `__reactContainer$…`. */
+  const rootIsReact = () =>
+    page.evaluate(() => {
+      const root = document.getElementById('root');
+      return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer$'));
+    });
+  await page.goto(`${moat.url}/#/auth/login`);
+  await expect(page.getByRole('button', { name: /sign in|log in/i })).toBeVisible();
+  expect(await rootIsReact(), 'the public login page').toBe(true);
+  await openSignInLink(page, moat, 'admin@e2e.test');
+  await expect(page.getByText(/in quarantine now/i)).toBeVisible();
+  expect(await rootIsReact(), 'the console').toBe(true);
+
+  const assets = path.join(ROOT, 'apps/web/dist/assets');
+  const scripts = fs.readdirSync(assets).filter((name) => name.endsWith('.js'));
+  const read = (name: string) => fs.readFileSync(path.join(assets, name), 'utf8');
+  expect(scripts.filter((name) => /preact/i.test(read(name)))).toEqual([]);
+  // React DOM 19's own version string, in the chunk both bundles share.
+  expect(scripts.filter((name) => /"19\.\d+\.\d+"|`19\.\d+\.\d+`/.test(read(name))).length).toBeGreaterThan(
+    0,
+  );
+});

@@ -2,6 +2,7 @@
 import 'virtual:mantine-styles.css';
 import './styles/app.css';
 import './styles/public-controls.css';
+import './styles/page-loader.css';
 import './styles/brand.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

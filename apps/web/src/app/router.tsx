@@ -7,7 +7,7 @@ import {
 } from '@moat/contracts/routes';
 import type { QueryClient } from '@tanstack/react-query';
 import { createHashRouter, type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
-import { RouteFallback } from '../components/ui/RouteFallback';
+import { PageLoader } from '../components/public/ui';
 import { type LoginLoaderData, takeSignInResume } from '../features/auth/sign-in-handover';
 import { entryParamsMiddleware } from './entry-url';
 import {
@@ -51,7 +51,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
       path: ROUTES.root,
       middleware: [entryParamsMiddleware(), startupTokenMiddleware(queryClient)],
       Component: RootLayout,
-      HydrateFallback: RouteFallback,
+      HydrateFallback: ConsoleLoading,
       errorElement: <RouteErrorPage />,
       children: [
         {
@@ -294,4 +294,9 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
 
 export function createAppRouter(queryClient: QueryClient) {
   return createHashRouter(createRoutes(queryClient));
+}
+
+/** While the console's first route loads: the page loader the public pages show too (SPEC §9). */
+function ConsoleLoading() {
+  return <PageLoader done={false} />;
 }
