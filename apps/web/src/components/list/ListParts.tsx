@@ -1,4 +1,4 @@
-import { Button, Drawer, Group, Pagination, Table, Text } from '@mantine/core';
+import { Button, Drawer, Group, Pagination, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/quarantine-admin';
 import type { ReactNode } from 'react';
@@ -78,15 +78,6 @@ export function DateText({ iso }: { iso: string }) {
     <Text size="sm" component="time" dateTime={iso} title={formatDateTime(iso, i18n.language)}>
       <span className="nowrap">{day},</span> <span className="nowrap">{time}</span>
     </Text>
-  );
-}
-
-/** A table cell with a date and time of the API (tables that are not a list of ListTable). */
-export function DateCell({ iso }: { iso: string }) {
-  return (
-    <Table.Td>
-      <DateText iso={iso} />
-    </Table.Td>
   );
 }
 

@@ -9,17 +9,15 @@ import {
   Modal,
   PasswordInput,
   Stack,
-  Table,
   Text,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { PASSWORD_MIN_LENGTH } from '@moat/contracts/constants';
 import type { OwnSession } from '@moat/contracts/current-user';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
-import { TableScroll } from '../../../components/ui/TableScroll';
+import { FitTable } from '../../../components/ui/FitTable';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
@@ -188,49 +186,47 @@ function MfaSection({ email, onManage }: { email: string; onManage: () => void }
   );
 }
 
-function SessionRow({ session }: { session: OwnSession }) {
-  const { t, i18n } = useTranslation();
+function SessionWhere({ session }: { session: OwnSession }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Text size="sm">{browserOf(session.user_agent) || t('account.sessions.unknownBrowser')}</Text>
+      <Text size="xs" c="dimmed" ff="monospace">
+        {session.ip ?? '—'}
+      </Text>
+    </>
+  );
+}
+
+function SessionEnd({ session }: { session: OwnSession }) {
+  const { t } = useTranslation();
   const end = useEndSession();
   const browser = browserOf(session.user_agent) || t('account.sessions.unknownBrowser');
   return (
-    <Table.Tr>
-      <Table.Td>
-        <Text size="sm">{browser}</Text>
-        <Text size="xs" c="dimmed" ff="monospace">
-          {session.ip ?? '—'}
-        </Text>
-      </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        <Text size="sm">{formatDateTime(session.last_seen_at, i18n.language)}</Text>
-      </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        <Text size="sm">{formatDateTime(session.created_at, i18n.language)}</Text>
-      </Table.Td>
-      <Table.Td>
-        {session.current ? (
-          <Badge variant="light" className="quarantine-badge">
-            {t('account.sessions.current')}
-          </Badge>
-        ) : (
-          <Button
-            size="xs"
-            variant="subtle"
-            color="red.9"
-            loading={end.isPending}
-            onClick={() => end.mutate(session.id)}
-            aria-label={t('account.sessions.endOf', { browser, ip: session.ip ?? '' })}
-          >
-            {t('account.sessions.end')}
-          </Button>
-        )}
-        {end.isError && <ApiErrorAlert error={end.error} />}
-      </Table.Td>
-    </Table.Tr>
+    <>
+      {session.current ? (
+        <Badge variant="light" className="quarantine-badge">
+          {t('account.sessions.current')}
+        </Badge>
+      ) : (
+        <Button
+          size="xs"
+          variant="subtle"
+          color="red.9"
+          loading={end.isPending}
+          onClick={() => end.mutate(session.id)}
+          aria-label={t('account.sessions.endOf', { browser, ip: session.ip ?? '' })}
+        >
+          {t('account.sessions.end')}
+        </Button>
+      )}
+      {end.isError && <ApiErrorAlert error={end.error} />}
+    </>
   );
 }
 
 function SessionsSection() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const list = useQuery(ownSessionsQueryOptions());
   const endOthers = useEndOtherSessions();
   const others = (list.data?.sessions ?? []).filter((s) => !s.current).length;
@@ -259,25 +255,34 @@ function SessionsSection() {
       {list.isError && <ApiErrorAlert error={list.error} />}
       {endOthers.isError && <ApiErrorAlert error={endOthers.error} />}
       {list.data && (
-        <TableScroll minWidth={520} label={t('account.sessions.caption')}>
-          <Table verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('account.sessions.where')}</Table.Th>
-                <Table.Th>{t('account.sessions.lastUsed')}</Table.Th>
-                <Table.Th>{t('account.sessions.started')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('account.sessions.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.sessions.map((session) => (
-                <SessionRow key={session.id} session={session} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
+        <FitTable
+          caption={t('account.sessions.caption')}
+          rows={list.data.sessions}
+          rowKey={(session) => session.id}
+          columns={[
+            {
+              key: 'where',
+              label: t('account.sessions.where'),
+              cell: (session) => <SessionWhere session={session} />,
+            },
+            {
+              key: 'lastUsed',
+              label: t('account.sessions.lastUsed'),
+              cell: (session) => formatDateTime(session.last_seen_at, i18n.language),
+            },
+            {
+              key: 'started',
+              label: t('account.sessions.started'),
+              cell: (session) => formatDateTime(session.created_at, i18n.language),
+            },
+            {
+              key: 'actions',
+              label: t('account.sessions.actions'),
+              cell: (session) => <SessionEnd session={session} />,
+              width: '8rem',
+            },
+          ]}
+        />
       )}
     </Stack>
   );

@@ -7,10 +7,8 @@ import {
   Loader,
   NativeSelect,
   Stack,
-  Table,
   Text,
   TextInput,
-  VisuallyHidden,
 } from '@mantine/core';
 import {
   MY_SENDER_LISTS,
@@ -19,12 +17,13 @@ import {
   normalizeMySender,
 } from '@moat/contracts/my-senders';
 import { type FormEvent, useState } from 'react';
-import { DateCell } from '../../../components/list/ListParts';
+import { DateText } from '../../../components/list/ListParts';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { Breakable } from '../../../components/ui/Breakable';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
+import { FitTable } from '../../../components/ui/FitTable';
 import { Section } from '../../../components/ui/Section';
 import { StatusNotice } from '../../../components/ui/StatusNotice';
-import { TableScroll } from '../../../components/ui/TableScroll';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
@@ -177,50 +176,53 @@ export function MySendersSection() {
           <Text size="xs" c="dimmed">
             {t('myQuarantine.senders.count', { total: senders.data.total, max: senders.data.max })}
           </Text>
-          <TableScroll minWidth={520} label={t('myQuarantine.senders.caption')}>
-            <Table verticalSpacing="xs">
-              <Table.Caption>
-                <VisuallyHidden>{t('myQuarantine.senders.caption')}</VisuallyHidden>
-              </Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('myQuarantine.senders.columns.sender')}</Table.Th>
-                  <Table.Th>{t('myQuarantine.senders.columns.list')}</Table.Th>
-                  <Table.Th>{t('myQuarantine.senders.columns.added')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('quarantine.list.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((entry) => (
-                  <Table.Tr key={entry.id}>
-                    <Table.Td>
-                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                        {entry.value}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={entry.list === 'block' ? 'red' : 'green'}>
-                        {t(LIST_BADGE[entry.list])}
-                      </Badge>
-                    </Table.Td>
-                    <DateCell iso={entry.created_at} />
-                    <Table.Td style={{ textAlign: 'end' }}>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        onClick={() => setRemoving(entry)}
-                        aria-label={t('myQuarantine.senders.removeOf', { value: entry.value })}
-                      >
-                        {t('myQuarantine.senders.remove')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
+          <FitTable
+            caption={t('myQuarantine.senders.caption')}
+            rows={items}
+            rowKey={(entry) => entry.id}
+            columns={[
+              {
+                key: 'sender',
+                label: t('myQuarantine.senders.columns.sender'),
+                cell: (entry) => (
+                  <Text size="sm">
+                    <Breakable text={entry.value} />
+                  </Text>
+                ),
+              },
+              {
+                key: 'list',
+                label: t('myQuarantine.senders.columns.list'),
+                width: '7rem',
+                cell: (entry) => (
+                  <Badge variant="light" color={entry.list === 'block' ? 'red' : 'green'}>
+                    {t(LIST_BADGE[entry.list])}
+                  </Badge>
+                ),
+              },
+              {
+                key: 'added',
+                label: t('myQuarantine.senders.columns.added'),
+                width: '11rem',
+                cell: (entry) => <DateText iso={entry.created_at} />,
+              },
+              {
+                key: 'actions',
+                label: t('quarantine.list.actions'),
+                width: '7rem',
+                cell: (entry) => (
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    onClick={() => setRemoving(entry)}
+                    aria-label={t('myQuarantine.senders.removeOf', { value: entry.value })}
+                  >
+                    {t('myQuarantine.senders.remove')}
+                  </Button>
+                ),
+              },
+            ]}
+          />
         </>
       )}
       <ConfirmDialog

@@ -13,7 +13,6 @@ import {
   Paper,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -31,7 +30,8 @@ import { VERDICTS, type Verdict } from '@moat/contracts/quarantine';
 import { INTERACTION_SETTINGS_ROUTES, ROUTES } from '@moat/contracts/routes';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { TableScroll } from '../../../components/ui/TableScroll';
+import { Breakable } from '../../../components/ui/Breakable';
+import { FitTable } from '../../../components/ui/FitTable';
 import { isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
 import { usePolicy } from '../api/get-policy';
@@ -145,27 +145,26 @@ function WhatIfSummary({ result }: { result: WhatIf }) {
         ))}
       </List>
       {result.sample.length > 0 && (
-        <TableScroll minWidth={480} label={t('policy.whatIf.sample')}>
-          <Table striped fz="sm">
-            <Table.Caption>{t('policy.whatIf.sample')}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('policy.whatIf.recipient')}</Table.Th>
-                <Table.Th>{t('policy.whatIf.subject')}</Table.Th>
-                <Table.Th>{t('policy.whatIf.newAction')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {result.sample.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td>{s.recipient}</Table.Td>
-                  <Table.Td>{s.subject || t('policy.whatIf.noSubject')}</Table.Td>
-                  <Table.Td>{t(ACTION_LABEL[s.to])}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
+        <FitTable
+          caption={t('policy.whatIf.sample')}
+          rows={result.sample}
+          rowKey={(s) => s.id}
+          columns={[
+            {
+              key: 'subject',
+              label: t('policy.whatIf.subject'),
+              cell: (s) => (
+                <span className="list-text-anywhere">{s.subject || t('policy.whatIf.noSubject')}</span>
+              ),
+            },
+            {
+              key: 'recipient',
+              label: t('policy.whatIf.recipient'),
+              cell: (s) => <Breakable text={s.recipient} />,
+            },
+            { key: 'newAction', label: t('policy.whatIf.newAction'), cell: (s) => t(ACTION_LABEL[s.to]) },
+          ]}
+        />
       )}
     </Stack>
   );

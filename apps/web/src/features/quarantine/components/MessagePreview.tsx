@@ -8,7 +8,6 @@ import {
   List,
   Loader,
   Stack,
-  Table,
   Text,
   Title,
   VisuallyHidden,
@@ -19,7 +18,7 @@ import type { ReactNode } from 'react';
 import { ApiErrorMessage } from '../../../components/ui/ApiErrorAlert';
 import { Breakable } from '../../../components/ui/Breakable';
 import { Field } from '../../../components/ui/Field';
-import { TableScroll } from '../../../components/ui/TableScroll';
+import { FitTable } from '../../../components/ui/FitTable';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { useQuarantineMessage } from '../api/get-quarantine-message';
@@ -162,37 +161,39 @@ function PreviewView({ m, extra }: { m: PreviewedMessage; extra?: ReactNode }) {
         {m.attachments.length === 0 ? (
           <Text c="dimmed">{t('quarantine.preview.noAttachments')}</Text>
         ) : (
-          <TableScroll
-            minWidth={560}
-            label={t('quarantine.preview.attachments', { count: m.attachments.length })}
-          >
-            <Table verticalSpacing="xs" className="preview-attachments">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('quarantine.preview.attachmentName')}</Table.Th>
-                  <Table.Th>{t('quarantine.preview.attachmentType')}</Table.Th>
-                  <Table.Th>{t('quarantine.preview.size')}</Table.Th>
-                  <Table.Th>{t('quarantine.preview.sha256')}</Table.Th>
-                  <Table.Th>{t('quarantine.preview.state')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {m.attachments.map((attachment) => (
-                  <Table.Tr key={attachment.id}>
-                    <Table.Td>
-                      <Breakable text={attachment.filename} />
-                    </Table.Td>
-                    <Table.Td>{attachment.content_type}</Table.Td>
-                    <Table.Td>{formatBytes(attachment.size, i18n.language)}</Table.Td>
-                    <Table.Td>
-                      <Code className="preview-hash">{attachment.sha256}</Code>
-                    </Table.Td>
-                    <Table.Td>{t(ATTACHMENT_STATE_LABEL[attachment.state])}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
+          <FitTable
+            caption={t('quarantine.preview.attachments', { count: m.attachments.length })}
+            rows={m.attachments}
+            rowKey={(attachment) => attachment.id}
+            columns={[
+              {
+                key: 'name',
+                label: t('quarantine.preview.attachmentName'),
+                cell: (attachment) => <Breakable text={attachment.filename} />,
+              },
+              {
+                key: 'type',
+                label: t('quarantine.preview.attachmentType'),
+                cell: (attachment) => <Breakable text={attachment.content_type} />,
+              },
+              {
+                key: 'size',
+                label: t('quarantine.preview.size'),
+                width: '6rem',
+                cell: (attachment) => formatBytes(attachment.size, i18n.language),
+              },
+              {
+                key: 'sha256',
+                label: t('quarantine.preview.sha256'),
+                cell: (attachment) => <Code className="preview-hash">{attachment.sha256}</Code>,
+              },
+              {
+                key: 'state',
+                label: t('quarantine.preview.state'),
+                cell: (attachment) => t(ATTACHMENT_STATE_LABEL[attachment.state]),
+              },
+            ]}
+          />
         )}
       </section>
 

@@ -7,7 +7,6 @@ import {
   List,
   Loader,
   Stack,
-  Table,
   Text,
   Title,
   VisuallyHidden,
@@ -17,7 +16,7 @@ import { eventTracePath, type SecurityEventDetail } from '@moat/contracts/securi
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Field } from '../../../components/ui/Field';
-import { TableScroll } from '../../../components/ui/TableScroll';
+import { FitTable } from '../../../components/ui/FitTable';
 import { engineText } from '../../../lib/engine-words';
 import { formatDateTime } from '../../../lib/format';
 import { ApiError } from '../../../lib/http';
@@ -76,32 +75,30 @@ function DetailBody({ detail }: { detail: SecurityEventDetail }) {
             {t('events.detail.noFindings')}
           </Text>
         ) : (
-          <TableScroll minWidth={480} label={t('events.detail.findingsCaption')}>
-            <Table withTableBorder>
-              <Table.Caption>
-                <VisuallyHidden>{t('events.detail.findingsCaption')}</VisuallyHidden>
-              </Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{t('events.detail.finding.engine')}</Table.Th>
-                  <Table.Th scope="col">{t('events.detail.finding.verdict')}</Table.Th>
-                  <Table.Th scope="col">{t('events.detail.finding.reason')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {detail.findings.map((finding, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: findings have no id and may repeat
-                  <Table.Tr key={index}>
-                    <Table.Td>{engineText(finding.engine, t, i18n.language)}</Table.Td>
-                    <Table.Td>
-                      <VerdictBadge verdict={finding.verdict} />
-                    </Table.Td>
-                    <Table.Td>{finding.reason}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
+          <FitTable
+            caption={t('events.detail.findingsCaption')}
+            rows={detail.findings}
+            rowKey={(_finding, index) => String(index)}
+            columns={[
+              {
+                key: 'engine',
+                label: t('events.detail.finding.engine'),
+                cell: (finding) => engineText(finding.engine, t, i18n.language),
+                width: '10rem',
+              },
+              {
+                key: 'verdict',
+                label: t('events.detail.finding.verdict'),
+                cell: (finding) => <VerdictBadge verdict={finding.verdict} />,
+                width: '9rem',
+              },
+              {
+                key: 'reason',
+                label: t('events.detail.finding.reason'),
+                cell: (finding) => <span className="list-text-anywhere">{finding.reason}</span>,
+              },
+            ]}
+          />
         )}
       </Section>
 

@@ -1,7 +1,7 @@
-import { Alert, Stack, Table, Text } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import { ENGINE_OF_TOOL } from '@moat/contracts/deployment';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
-import { TableScroll } from '../../../components/ui/TableScroll';
+import { FitTable } from '../../../components/ui/FitTable';
 import { formatDateTime } from '../../../lib/format';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
@@ -60,41 +60,41 @@ export function ServiceStatusScreen() {
         )}
       </Section>
       <Section id="status-components" title={t('systemStatus.components.title')}>
-        <TableScroll minWidth={640} label={t('systemStatus.components.caption')}>
-          <Table verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('systemStatus.components.name')}</Table.Th>
-                <Table.Th>{t('systemStatus.components.kind')}</Table.Th>
-                <Table.Th>{t('systemStatus.components.version')}</Table.Th>
-                <Table.Th>{t('systemStatus.components.state')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {components.map((c) => (
-                <Table.Tr key={`${c.kind}-${c.name}`}>
-                  <Table.Td>{c.name}</Table.Td>
-                  <Table.Td>{c.kind}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace">
-                      {c.version}
+        <FitTable
+          caption={t('systemStatus.components.caption')}
+          rows={components}
+          rowKey={(c) => `${c.kind}-${c.name}`}
+          columns={[
+            { key: 'name', label: t('systemStatus.components.name'), cell: (c) => c.name },
+            { key: 'kind', label: t('systemStatus.components.kind'), cell: (c) => c.kind, width: '10rem' },
+            {
+              key: 'version',
+              label: t('systemStatus.components.version'),
+              cell: (c) => (
+                <Text size="sm" ff="monospace" className="list-text-anywhere">
+                  {c.version}
+                </Text>
+              ),
+            },
+            {
+              key: 'state',
+              label: t('systemStatus.components.state'),
+              width: '12rem',
+              cell: (c) => (
+                <>
+                  <StateBadge tone={c.status === 'on' ? 'ok' : 'off'}>
+                    {t(c.status === 'on' ? 'systemStatus.on' : 'systemStatus.off')}
+                  </StateBadge>
+                  {c.detail && (
+                    <Text size="xs" c="dimmed" className="list-text-anywhere">
+                      {c.detail}
                     </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <StateBadge tone={c.status === 'on' ? 'ok' : 'off'}>
-                      {t(c.status === 'on' ? 'systemStatus.on' : 'systemStatus.off')}
-                    </StateBadge>
-                    {c.detail && (
-                      <Text size="xs" c="dimmed">
-                        {c.detail}
-                      </Text>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
+                  )}
+                </>
+              ),
+            },
+          ]}
+        />
       </Section>
       <Section id="status-queues" title={t('systemStatus.queues.title')}>
         <QueueFigures queues={s.queues} />

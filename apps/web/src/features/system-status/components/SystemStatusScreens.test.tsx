@@ -29,7 +29,7 @@ describe('Service Status (/system-settings/service-status)', () => {
       'GET /api/v1/service_status': () => jsonResponse(200, status),
     });
     renderRoute('/system-settings/service-status');
-    const table = await screen.findByRole('group', { name: 'Components, scrolls sideways' });
+    const table = await screen.findByRole('table', { name: 'Components' });
     const relay = within(table).getByText('Outbound mail relay').closest('tr')!;
     expect(within(relay).getByText('Off')).toBeInTheDocument();
     expect(within(relay).getByText('SMTP_RELAY_URL is not set')).toBeInTheDocument();

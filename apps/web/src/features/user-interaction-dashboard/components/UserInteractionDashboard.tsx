@@ -13,7 +13,6 @@ import {
 } from '@mantine/core';
 import type { AlertSettings } from '@moat/contracts/phishing-reports';
 import { useId, useMemo, useState } from 'react';
-import { TableScroll } from '../../../components/ui/TableScroll';
 import { useTranslation } from '../../../lib/i18n';
 import { useAlertSettings } from '../api/get-alert-settings';
 import { useUserInteractionSummary } from '../api/get-user-interaction-summary';
@@ -186,38 +185,36 @@ export function UserInteractionDashboard() {
       <AlertSwitches />
       {data && (
         <Card withBorder padding="md">
-          {/* The caption as the card's heading: a caption inside the scrolling box was cut on a phone. */}
+          {/* The caption as the card's heading; the table's columns share the card's width. */}
           <Title order={2} size="h4" id={perDayId} mb="xs">
             {t('userInteraction.perDay')}
           </Title>
-          <TableScroll minWidth={320} label={t('userInteraction.perDay')}>
-            <Table aria-labelledby={perDayId}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('userInteraction.day')}</Table.Th>
-                  <Table.Th>{t('userInteraction.requestsInRange')}</Table.Th>
-                  <Table.Th>{t('userInteraction.reportsInRange')}</Table.Th>
+          <Table aria-labelledby={perDayId} className="list-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('userInteraction.day')}</Table.Th>
+                <Table.Th>{t('userInteraction.requestsInRange')}</Table.Th>
+                <Table.Th>{t('userInteraction.reportsInRange')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {[...data.days].reverse().map((d) => (
+                <Table.Tr key={d.day}>
+                  <Table.Td>
+                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {d.day}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Bar value={d.restore_requests} max={max} color="var(--mantine-color-blue-filled)" />
+                  </Table.Td>
+                  <Table.Td>
+                    <Bar value={d.reports} max={max} color="var(--mantine-color-orange-filled)" />
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {[...data.days].reverse().map((d) => (
-                  <Table.Tr key={d.day}>
-                    <Table.Td>
-                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {d.day}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Bar value={d.restore_requests} max={max} color="var(--mantine-color-blue-filled)" />
-                    </Table.Td>
-                    <Table.Td>
-                      <Bar value={d.reports} max={max} color="var(--mantine-color-orange-filled)" />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
+              ))}
+            </Table.Tbody>
+          </Table>
         </Card>
       )}
     </Stack>
