@@ -2,6 +2,7 @@ import { Alert, Stack, Text } from '@mantine/core';
 import { ENGINE_OF_TOOL } from '@moat/contracts/deployment';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { FitTable } from '../../../components/ui/FitTable';
+import { engineText } from '../../../lib/engine-words';
 import { formatDateTime } from '../../../lib/format';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
@@ -30,7 +31,7 @@ export function ServiceStatusScreen() {
       ...c,
       name: TOOL_OF_ENGINE[c.name]
         ? t(`saasAndEngines.tools.${TOOL_OF_ENGINE[c.name]}.name` as TranslationKey)
-        : c.name,
+        : engineText(c.name, t, i18n.language),
       kind: t('systemStatus.kinds.engine'),
     })),
   ];
