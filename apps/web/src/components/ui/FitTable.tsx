@@ -8,6 +8,8 @@ export interface FitColumn<T> {
   cell: (row: T) => ReactNode;
   /** A fixed width on a wide screen (`9rem`); the others share the rest. */
   width?: string;
+  /** The card's heading on a phone (default: the first column). */
+  title?: boolean;
 }
 
 /**
@@ -20,14 +22,18 @@ export function FitTable<T>({
   rows,
   rowKey,
   columns,
+  cardsBelow = '36em',
 }: {
   caption: string;
   rows: readonly T[];
   rowKey: (row: T, index: number) => string;
   columns: readonly [FitColumn<T>, ...FitColumn<T>[]];
+  /** The width below which rows are cards. */
+  cardsBelow?: string;
 }) {
-  const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
-  const [head, ...rest] = columns;
+  const narrow = useMediaQuery(`(max-width: ${cardsBelow})`, false, { getInitialValueInEffect: false });
+  const head = columns.find((column) => column.title) ?? columns[0];
+  const rest = columns.filter((column) => column !== head);
   if (narrow) {
     return (
       <ul className="list-cards" aria-label={caption}>

@@ -1,6 +1,6 @@
 import type { AuditAction, AuditTargetType } from '@moat/contracts/audit';
 import { formatDateTime } from '../../lib/format';
-import { i18n, type TranslationKey } from '../../lib/i18n';
+import { i18n, type TFunction, type TranslationKey } from '../../lib/i18n';
 
 /** The words of every action the audit log records (a new action is a compile error until it has words). */
 export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
@@ -210,3 +210,10 @@ export const AUDIT_VALUE_WORDS: Readonly<Record<string, Readonly<Record<string, 
     suspicious: 'policy.verdict.suspicious',
   },
 };
+
+/** A detail's value as the console says it: its own words where it has them, else `detailValue`. */
+export function detailInWords(name: string, value: unknown, t: TFunction): string {
+  const words = Object.hasOwn(AUDIT_VALUE_WORDS, name) ? AUDIT_VALUE_WORDS[name] : undefined;
+  const key = words && typeof value === 'string' && Object.hasOwn(words, value) ? words[value] : undefined;
+  return key ? t(key) : detailValue(value, t('systemLogs.yes'), t('systemLogs.no'));
+}

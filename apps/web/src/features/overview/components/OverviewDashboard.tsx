@@ -7,17 +7,16 @@ import {
   SimpleGrid,
   Skeleton,
   Stack,
-  Table,
   Text,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import type { Overview } from '@moat/contracts/console';
 import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Breakable } from '../../../components/ui/Breakable';
+import { FitTable } from '../../../components/ui/FitTable';
 import { overviewQueryOptions } from '../../../lib/console-data/get-overview';
 import { formatDateTime } from '../../../lib/format';
 import type { TranslationKey } from '../../../lib/i18n';
@@ -152,7 +151,6 @@ function CountCard({ tile }: { tile: Tile }) {
 export function OverviewDashboard() {
   const { t, i18n } = useTranslation();
   const overview = useQuery(overviewQueryOptions());
-  const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
 
   if (overview.isPending) {
     return (
@@ -197,74 +195,46 @@ export function OverviewDashboard() {
           <Text size="sm" c="dimmed">
             {t('overview.noRecentEvents')}
           </Text>
-        ) : narrow ? (
-          // A phone: one card per event, nothing to scroll sideways.
-          <ul className="list-cards" aria-label={t('overview.recentEventsTable')}>
-            {overview.data.recent_events.map((event) => (
-              <li key={event.id} className="list-card">
-                <div className="list-card__title">
-                  <Anchor component={Link} to={`${ROUTES.securityEvents}/${event.id}`} size="sm" fw={600}>
+        ) : (
+          <FitTable
+            caption={t('overview.recentEventsTable')}
+            rows={overview.data.recent_events}
+            rowKey={(event) => event.id}
+            columns={[
+              {
+                key: 'detected',
+                label: t('overview.columns.detected'),
+                width: '11rem',
+                cell: (event) => formatDateTime(event.detected_at, i18n.language),
+              },
+              {
+                key: 'verdict',
+                label: t('overview.columns.verdict'),
+                width: '7rem',
+                cell: (event) => verdictLabel(event.verdict),
+              },
+              {
+                key: 'subject',
+                label: t('overview.columns.subject'),
+                title: true,
+                cell: (event) => (
+                  <Anchor
+                    component={Link}
+                    to={`${ROUTES.securityEvents}/${event.id}`}
+                    size="sm"
+                    className="list-text-anywhere"
+                  >
                     {event.subject}
                   </Anchor>
-                </div>
-                <dl className="list-card__fields">
-                  <div className="list-card__field">
-                    <dt>{t('overview.columns.verdict')}</dt>
-                    <dd>{verdictLabel(event.verdict)}</dd>
-                  </div>
-                  <div className="list-card__field">
-                    <dt>{t('overview.columns.detected')}</dt>
-                    <dd>{formatDateTime(event.detected_at, i18n.language)}</dd>
-                  </div>
-                  <div className="list-card__field">
-                    <dt>{t('overview.columns.recipient')}</dt>
-                    <dd>
-                      <Breakable text={event.recipient} />
-                    </dd>
-                  </div>
-                </dl>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <Table striped highlightOnHover withTableBorder className="list-table">
-            <VisuallyHidden component="caption">{t('overview.recentEventsTable')}</VisuallyHidden>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col" w="11rem">
-                  {t('overview.columns.detected')}
-                </Table.Th>
-                <Table.Th scope="col" w="7rem">
-                  {t('overview.columns.verdict')}
-                </Table.Th>
-                <Table.Th scope="col">{t('overview.columns.subject')}</Table.Th>
-                <Table.Th scope="col">{t('overview.columns.recipient')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {overview.data.recent_events.map((event) => (
-                <Table.Tr key={event.id}>
-                  <Table.Td className="list-table__cell">
-                    {formatDateTime(event.detected_at, i18n.language)}
-                  </Table.Td>
-                  <Table.Td className="list-table__cell">{verdictLabel(event.verdict)}</Table.Td>
-                  <Table.Td className="list-table__cell">
-                    <Anchor
-                      component={Link}
-                      to={`${ROUTES.securityEvents}/${event.id}`}
-                      size="sm"
-                      className="list-text-anywhere"
-                    >
-                      {event.subject}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td className="list-table__cell">
-                    <Breakable text={event.recipient} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+                ),
+              },
+              {
+                key: 'recipient',
+                label: t('overview.columns.recipient'),
+                cell: (event) => <Breakable text={event.recipient} />,
+              },
+            ]}
+          />
         )}
       </section>
     </Stack>

@@ -21,8 +21,7 @@ import {
   AUDIT_ACTION_LABEL,
   AUDIT_DETAIL_LABEL,
   AUDIT_TARGET_LABEL,
-  AUDIT_VALUE_WORDS,
-  detailValue,
+  detailInWords,
   humanName,
 } from '../labels';
 
@@ -85,11 +84,6 @@ function TargetCell({ entry }: { entry: AuditEntry }) {
 /** What changed, one "name: value" line each, in words. */
 function DetailsCell({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation();
-  const valueInWords = (name: string, value: unknown): string | undefined => {
-    const words = Object.hasOwn(AUDIT_VALUE_WORDS, name) ? AUDIT_VALUE_WORDS[name] : undefined;
-    const key = words && typeof value === 'string' && Object.hasOwn(words, value) ? words[value] : undefined;
-    return key ? t(key) : undefined;
-  };
   const lines = Object.entries(entry.details);
   if (lines.length === 0) {
     return (
@@ -103,7 +97,7 @@ function DetailsCell({ entry }: { entry: AuditEntry }) {
       {lines.map(([name, value]) => (
         <div key={name} className="audit-details__line">
           <dt>{Object.hasOwn(AUDIT_DETAIL_LABEL, name) ? t(AUDIT_DETAIL_LABEL[name]!) : humanName(name)}</dt>
-          <dd>{valueInWords(name, value) ?? detailValue(value, t('systemLogs.yes'), t('systemLogs.no'))}</dd>
+          <dd>{detailInWords(name, value, t)}</dd>
         </div>
       ))}
     </dl>

@@ -1,7 +1,7 @@
-import { Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Stack, Text } from '@mantine/core';
 import type { SystemTask } from '@moat/contracts/console';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { FitTable } from '../../../components/ui/FitTable';
 import { formatDateTime } from '../../../lib/format';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
@@ -72,82 +72,48 @@ function LastDay({ task }: { task: SystemTask }) {
 export function SystemTasksScreen() {
   const { t } = useTranslation();
   const tasks = useSystemTasks();
-  const narrow = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   if (tasks.isPending) return <Loading label={t('systemTasks.loading')} />;
   if (tasks.isError) return <ApiErrorAlert error={tasks.error} />;
   return (
     <Stack gap="md">
       <Text size="sm">{t('systemTasks.intro')}</Text>
       <Section id="tasks-list" title={t('systemTasks.title')}>
-        {narrow ? (
-          // A phone: one card per task, nothing to scroll sideways.
-          <ul className="list-cards" aria-label={t('systemTasks.caption')}>
-            {tasks.data.tasks.map((task) => (
-              <li key={task.name} className="list-card">
-                <div className="list-card__head">
-                  <div className="list-card__title">
-                    <TaskName task={task} />
-                  </div>
-                  <TaskState task={task} />
-                </div>
-                <dl className="list-card__fields">
-                  <div className="list-card__field">
-                    <dt>{t('systemTasks.columns.lastRun')}</dt>
-                    <dd>
-                      <LastRun task={task} />
-                    </dd>
-                  </div>
-                  <div className="list-card__field">
-                    <dt>{t('systemTasks.columns.result')}</dt>
-                    <dd>{task.last_run?.detail ?? '—'}</dd>
-                  </div>
-                  <div className="list-card__field">
-                    <dt>{t('systemTasks.columns.day')}</dt>
-                    <dd>
-                      <LastDay task={task} />
-                    </dd>
-                  </div>
-                </dl>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <Table verticalSpacing="xs" className="list-table">
-            <VisuallyHidden component="caption">{t('systemTasks.caption')}</VisuallyHidden>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('systemTasks.columns.task')}</Table.Th>
-                <Table.Th w="9rem">{t('systemTasks.columns.state')}</Table.Th>
-                <Table.Th w="12rem">{t('systemTasks.columns.lastRun')}</Table.Th>
-                <Table.Th>{t('systemTasks.columns.result')}</Table.Th>
-                <Table.Th w="9rem">{t('systemTasks.columns.day')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {tasks.data.tasks.map((task) => (
-                <Table.Tr key={task.name}>
-                  <Table.Td className="list-table__cell">
-                    <TaskName task={task} />
-                  </Table.Td>
-                  <Table.Td className="list-table__cell">
-                    <TaskState task={task} />
-                  </Table.Td>
-                  <Table.Td className="list-table__cell">
-                    <LastRun task={task} />
-                  </Table.Td>
-                  <Table.Td className="list-table__cell">
-                    <Text size="sm" className="list-text-anywhere">
-                      {task.last_run?.detail ?? '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td className="list-table__cell">
-                    <LastDay task={task} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
+        <FitTable
+          caption={t('systemTasks.caption')}
+          rows={tasks.data.tasks}
+          rowKey={(task) => task.name}
+          cardsBelow="48em"
+          columns={[
+            { key: 'task', label: t('systemTasks.columns.task'), cell: (task) => <TaskName task={task} /> },
+            {
+              key: 'state',
+              label: t('systemTasks.columns.state'),
+              width: '9rem',
+              cell: (task) => <TaskState task={task} />,
+            },
+            {
+              key: 'lastRun',
+              label: t('systemTasks.columns.lastRun'),
+              width: '12rem',
+              cell: (task) => <LastRun task={task} />,
+            },
+            {
+              key: 'result',
+              label: t('systemTasks.columns.result'),
+              cell: (task) => (
+                <Text size="sm" className="list-text-anywhere">
+                  {task.last_run?.detail ?? '—'}
+                </Text>
+              ),
+            },
+            {
+              key: 'day',
+              label: t('systemTasks.columns.day'),
+              width: '9rem',
+              cell: (task) => <LastDay task={task} />,
+            },
+          ]}
+        />
       </Section>
       <Section id="tasks-queues" title={t('systemStatus.queues.title')}>
         <QueueFigures queues={tasks.data.queues} />
