@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { rspamdControllerUrl } from './engines/rspamd.ts';
+import { DEFAULT_WORK_LEASE_MS } from './lib/lease-keeper.ts';
 import { nodeNameOf } from './lib/node-name.ts';
 import { NEXT_HOP_NETWORKS, type NextHopNetworks } from './mail/next-hop.ts';
 import { addressOn, isMailDomain } from './mail/sender.ts';
@@ -226,7 +227,7 @@ const envSchema = z.object({
     .refine((v) => !v || /^[\x21-\x7e]{16,}$/.test(v), {
       message: 'must be at least 16 printable characters without spaces',
     }),
-  WORK_LEASE_SECONDS: wholeNumber(300, 5, 86_400),
+  WORK_LEASE_SECONDS: wholeNumber(DEFAULT_WORK_LEASE_MS / 1_000, 5, 86_400),
   SMTP_RETRY_DAYS: wholeNumber(5, 1, 30),
 });
 

@@ -8,6 +8,7 @@ import { openDatabase } from './db/client.ts';
 import { acquireDataDirLock, DataDirBusyError } from './db/data-dir-lock.ts';
 import { firstStartLines } from './first-start.ts';
 import { systemClock } from './lib/clock.ts';
+import { takeOverDataDir } from './lib/node-name.ts';
 import { newToken } from './lib/tokens.ts';
 import { type SeedResult, seedFirstTenant } from './seed.ts';
 
@@ -79,11 +80,14 @@ async function main(): Promise<void> {
   // Everything is up before the HTTP port opens, so a `/healthz` answer means the whole server
   // (SMTP, workers, the CLI bridge, the first-start announcement) is there.
   // The embedded database belongs to this process alone: work a previous run left claimed is
-  // free at once. On a shared PostgreSQL it waits for its lease to expire (another node may own it).
+  // free at once. On a shared PostgreSQL, only the work of this node's previous run on its data
+  // folder (certainly gone) is; another node's claims wait for their leases to run out.
   const ownsDatabase = database.kind === 'pglite';
-  await app.services.mailer.start({ ownsDatabase });
+  const previousNode = ownsDatabase ? null : takeOverDataDir(config.dataDir, config.nodeName);
+  await app.services.mailer.start({ ownsDatabase, previousNode });
   const processor = app.services.gateway.processor;
   if (ownsDatabase) await processor.releaseAllLeases();
+  else if (previousNode) await processor.takeBack(previousNode);
   const smtp = app.services.gateway.frontDoor();
   let smtpPort: number;
   try {
@@ -144,7 +148,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // SMTP connections get 5 s to finish, mail on its way to the relay 5 s more: then it is over.
+    const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
     try {
       await smtp.close();

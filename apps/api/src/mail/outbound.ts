@@ -4,14 +4,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../db/client.ts';
 import { createBatcher } from '../lib/batcher.ts';
 import type { Clock } from '../lib/clock.ts';
-import { createLeaseKeeper } from '../lib/lease-keeper.ts';
+import { createLeaseKeeper, DEFAULT_WORK_LEASE_MS } from '../lib/lease-keeper.ts';
 import type { Metrics } from '../lib/metrics.ts';
 import { LOCAL_NODE } from '../lib/node-name.ts';
 import { createPeriodic } from '../lib/periodic.ts';
 import { mailComposer } from './compose.ts';
 import { checkedRelayUrl, type NextHopNetworks, whyNotDelivered } from './next-hop.ts';
 import type { DeliveryRow, OutboxRepo, OutboxRow } from './outbox.repo.ts';
-import { createRelay, type Relay, type RelayError } from './relay.ts';
+import { createRelay, type Relay, type RelayError, unsent } from './relay.ts';
 import type { Rendered } from './templates.ts';
 
 export interface OutgoingMail extends Rendered {
@@ -32,8 +32,8 @@ export interface OutgoingMail extends Rendered {
 export const DEFAULT_RETRY_WINDOW_MS = 5 * 86_400_000;
 /** After this long undelivered, relayed mail's sender is told it is delayed (once). */
 export const DELAY_NOTICE_AFTER_MS = 4 * 3_600_000;
-/** A delivery attempt older than this is presumed dead: any node may take the mail over. */
-export const DEFAULT_OUTBOX_LEASE_MS = 5 * 60_000;
+/** A mail whose lease its node stopped renewing this long ago is any node's to take over. */
+export const DEFAULT_OUTBOX_LEASE_MS = DEFAULT_WORK_LEASE_MS;
 const JOURNAL_ROTATE_BYTES = 1024 * 1024;
 /** Tenant next hops with a connection pool kept at once. */
 const MAX_TENANT_HOPS = 64;
@@ -139,6 +139,8 @@ export function createMailer(deps: {
   const retryWindowMs = deps.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
   const { repo } = deps;
   let started = false;
+  /** `stop()` is under way: nothing more is claimed, and mail waiting for a connection goes back. */
+  let stopping = false;
   /**
    * Mails this node has claimed and not finished (waiting for a pooled connection, or talking to
    * the relay). Bounded, so a claim never waits in a local queue long enough for its lease to run
@@ -268,6 +270,12 @@ export function createMailer(deps: {
       journal?.append(row.id);
       await sent.add(row.id);
     } catch (error) {
+      // A stopping node closed its relays before this mail had a connection: it goes back to the
+      // table as it was, due at once for another node.
+      if (stopping && unsent(error)) {
+        await repo.unclaim(row.id, nodeId);
+        return;
+      }
       const lastError = (viaHop ? whyNotDelivered(error as RelayError) : (error as Error).message).slice(
         0,
         500,
@@ -302,7 +310,8 @@ export function createMailer(deps: {
    * are over (a pass), else return once they are started.
    */
   async function deliverDue(wait: boolean): Promise<void> {
-    for (;;) {
+    // A stopping node claims nothing more (what it hands back would come straight back to it).
+    while (!stopping) {
       const room = capacity - inFlight.size - reserved;
       if (room <= 0) {
         backlog = true;
@@ -504,7 +513,7 @@ export function createMailer(deps: {
      * `ownsDatabase`: the embedded database belongs to this process alone, so mail a previous
      * run left `sending` is due at once; on a shared database it waits for its lease to expire.
      */
-    async start(options: { intervalMs?: number; ownsDatabase?: boolean } = {}) {
+    async start(options: { intervalMs?: number; ownsDatabase?: boolean; previousNode?: string | null } = {}) {
       if (!delivering || started) return;
       started = true;
       // What the relay accepted just before a crash is sent already: record it before retrying.
@@ -514,22 +523,29 @@ export function createMailer(deps: {
           await repo.markSent(accepted.slice(i, i + 500), deps.clock.now());
       }
       if (options.ownsDatabase) await repo.releaseAllLeases();
+      // This node's previous run is gone: the mail it held is due now, not when its leases run out.
+      else if (options.previousNode) await repo.releaseLeasesOf(options.previousNode);
       passes.start(options.intervalMs ?? 5_000, { now: true });
       // Mail this node is still sending stays its own: leases renewed well before they run out.
       leases.start();
     },
     async stop() {
       started = false;
-      await passes.stop();
-      // Mail on its way to the relay finishes (for a while): a message is not cut off mid-DATA,
-      // and what the relay accepted is marked sent. What is left keeps its lease and is retried.
-      const until = Date.now() + STOP_WAIT_MS;
-      while (inFlight.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      stopping = true;
+      // Mail waiting for a connection is handed back at once (due for the other nodes); mail on
+      // its way to the relay finishes (for a while): a message is not cut off mid-DATA, and what
+      // the relay accepted is marked sent. What is left keeps its lease until it runs out.
       transport?.close();
       for (const { relay } of hops.values()) relay.close();
+      const stopped = passes.stop();
+      const until = Date.now() + STOP_WAIT_MS;
+      while (inFlight.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       hops.clear();
+      await stopped;
       await sent.flush();
       await leases.stop();
+      // Stopped: a pass asked for now (a test's drain) works as before start.
+      stopping = false;
     },
     drain,
   };

@@ -177,6 +177,19 @@ export function createOutboxRepo(db: Db) {
       return db.select().from(outbox).where(inArray(outbox.id, ids));
     },
 
+    /**
+     * The leases of a node that is gone (this node's previous run on its data folder): its mails
+     * are due at once. What its journal recorded as accepted is marked sent first (`markSent`).
+     */
+    async releaseLeasesOf(owner: string): Promise<number> {
+      const rows = await db
+        .update(outbox)
+        .set({ leaseUntil: null })
+        .where(and(eq(outbox.leaseOwner, owner), eq(outbox.status, 'sending')))
+        .returning({ id: outbox.id });
+      return rows.length;
+    },
+
     /** Only for the embedded database, which belongs to one process: a previous run's leases are void. */
     async releaseAllLeases(): Promise<void> {
       await db.update(outbox).set({ leaseUntil: null }).where(eq(outbox.status, 'sending'));

@@ -13,6 +13,11 @@ export interface RelayEnvelope {
   to: string[];
 }
 
+const UNSENT = Symbol('unsent');
+/** The relay was closed before any of this message left: nothing of it can have arrived. */
+export const unsent = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && UNSENT in error;
+
 /** What went wrong in an SMTP exchange: a reply code when the relay gave one (5xx: permanent). */
 export type RelayError = Error & { responseCode?: number; code?: string };
 
@@ -47,7 +52,8 @@ export function createRelay(relayUrl: string) {
   const idle: Connection[] = [];
   const waiting: Array<{ resolve: (connection: Connection) => void; reject: (error: Error) => void }> = [];
   let closed = false;
-  const closedError = () => Object.assign(new Error('the relay is closed'), { code: 'ECONNECTION' });
+  const closedError = () =>
+    Object.assign(new Error('the relay is closed'), { code: 'ECONNECTION', [UNSENT]: true });
 
   /** A connection not to be used again; its slot goes to the next waiting message (once). */
   function discard(connection: Connection): void {

@@ -449,6 +449,41 @@ export function createInboundRepo(db: Db) {
       return 'requeued';
     },
 
+    /**
+     * A stopping node hands back messages it claimed and never started: due again at once for any
+     * node, the claim's attempt not counted.
+     */
+    async handBack(ids: string[], owner: string): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(inboundMessages)
+        .set({
+          leaseOwner: null,
+          leaseUntil: null,
+          attempts: sql`greatest(${inboundMessages.attempts} - 1, 0)`,
+        })
+        .where(
+          and(
+            inArray(inboundMessages.id, ids),
+            eq(inboundMessages.leaseOwner, owner),
+            eq(inboundMessages.status, 'received'),
+          ),
+        );
+    },
+
+    /**
+     * The leases of a node that is gone (this node's previous run on its data folder): its
+     * messages are due at once. Their attempts stay counted (one of them may be what killed it).
+     */
+    async releaseLeasesOf(owner: string): Promise<number> {
+      const rows = await db
+        .update(inboundMessages)
+        .set({ leaseOwner: null, leaseUntil: null })
+        .where(and(eq(inboundMessages.leaseOwner, owner), eq(inboundMessages.status, 'received')))
+        .returning({ id: inboundMessages.id });
+      return rows.length;
+    },
+
     /** The embedded database belongs to one process: leases of a previous run are void. */
     async releaseAllLeases(): Promise<void> {
       await db

@@ -14,7 +14,7 @@ import { systemActor } from '../../lib/actor.ts';
 import { createBatcher } from '../../lib/batcher.ts';
 import type { Caches } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { createLeaseKeeper } from '../../lib/lease-keeper.ts';
+import { createLeaseKeeper, DEFAULT_WORK_LEASE_MS } from '../../lib/lease-keeper.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { LOCAL_NODE } from '../../lib/node-name.ts';
 import { createWorkerPool } from '../../lib/worker-pool.ts';
@@ -52,8 +52,8 @@ export const GATEWAY_SAAS_TYPE = 'smtp_emails';
 export const MAX_PROCESSING_ATTEMPTS = 5;
 /** Wait after failed pass n: 15 s, 1 min, 4 min, 16 min. */
 export const processingRetryDelayMs = (attempts: number) => 15_000 * 4 ** Math.max(0, attempts - 1);
-/** A processing pass that takes longer than this is presumed dead and any node may take the message over. */
-export const DEFAULT_LEASE_MS = 5 * 60_000;
+/** A message whose lease its node stopped renewing this long ago is any node's to take over. */
+export const DEFAULT_LEASE_MS = DEFAULT_WORK_LEASE_MS;
 /** Messages one node processes at once (SMTP_PROCESSING_CONCURRENCY), each in its own transaction. */
 export const DEFAULT_PROCESSING_CONCURRENCY = 4;
 /**
@@ -982,8 +982,26 @@ export function createGatewayProcessor(deps: {
     resolve();
   }
   type Pass = { started: number; done: number };
+  /** Hand-backs of a stopping node under way (`stop` waits for them). */
+  const handingBack = new Set<Promise<void>>();
+  /** Claimed messages this stopping node will not start: due again at once for any node. */
+  function handBack(rows: InboundRow[]): void {
+    if (rows.length === 0) return;
+    const ids = rows.map((row) => row.id);
+    for (const id of ids) leases.held.delete(id);
+    const done: Promise<void> = inbound
+      .handBack(ids, nodeId)
+      .catch((error) => deps.log.warn({ err: error }, 'handing back inbound messages failed'))
+      .finally(() => handingBack.delete(done));
+    handingBack.add(done);
+  }
   /** A message claimed by this node: processed in a free slot, or waiting in `ready` for one. */
   function hold(row: InboundRow, pass: Pass | undefined): void {
+    // A stopping node starts nothing more: what it claims meanwhile goes back at once.
+    if (stopping) {
+      handBack([row]);
+      return;
+    }
     leases.held.add(row.id);
     if (pass) pass.started += 1;
     ready.push({ row, pass });
@@ -1101,7 +1119,8 @@ export function createGatewayProcessor(deps: {
 
   function kick(): void {
     wanted = true;
-    if (running) return; // The pass under way claims again.
+    // The pass under way claims again; a stopping node starts none.
+    if (running || stopping) return;
     running = drain()
       .then(() => undefined)
       .catch((error) => deps.log.error({ err: error }, 'inbound processing loop failed'))
@@ -1127,13 +1146,19 @@ export function createGatewayProcessor(deps: {
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
-      // What is claimed finishes; nothing more is claimed (the rest waits for the next start).
+      // Messages being processed finish; nothing more is claimed, and those waiting for a slot
+      // are handed back, due at once for the other nodes (or this one's next start).
       stopping = true;
+      const waiting = ready.splice(0);
+      for (const { row, pass } of waiting) {
+        readyBytes -= row.raw.length;
+        if (pass) pass.started -= 1;
+      }
+      handBack(waiting.map(({ row }) => row));
       slotsChanged();
       await running;
-      // Messages taken in as they were stored, and those waiting for a slot, finish too (their
-      // leases renewed until then).
       while (busy > 0 || ready.length > 0 || storing > 0) await changed;
+      await Promise.all(handingBack);
       await leases.stop();
       // Stopped: a pass asked for now (a test's drain) works as before start.
       stopping = false;
@@ -1147,6 +1172,8 @@ export function createGatewayProcessor(deps: {
     },
     /** With the embedded database this process is the only node: a previous run's leases are void. */
     releaseAllLeases: () => inbound.releaseAllLeases(),
+    /** This node's previous run (`takeOverDataDir`) is gone: its claims are due at once. */
+    takeBack: (previousNode: string) => inbound.releaseLeasesOf(previousNode),
   };
 }
 export type GatewayProcessor = ReturnType<typeof createGatewayProcessor>;
