@@ -5,8 +5,13 @@
  * over the nodes in turn, each with its own Message-ID, by a pooled client per node that retries
  * whatever was not answered 250, as an MTA with several MX hosts would. Node C starts after a
  * third of them; node A is killed with SIGKILL after half and started again (same DATA_DIR and
- * environment) a few seconds later. Leases are short (15 s) so what A held is taken over within
- * the run. Reports:
+ * environment) a few seconds later; node C is stopped with SIGTERM after four fifths. Every node
+ * runs with Moat's default settings (the work lease is not set: 30 s, renewed every 10 s).
+ * Reports:
+ * - fail-over: the messages A held at the kill (claimed in memory, waiting for a relay connection
+ *   or in DATA; messages being processed), and how long after the kill each was delivered by
+ *   another node (or by A, back on its data folder); the same for what C held when it was told
+ *   to stop, and what C left under lease when it exited (only what was in DATA);
  * - mail: answered 250, retried, delivered once, lost (answered 250, never delivered), duplicates,
  *   and how many duplicates the SMTP-inherent windows explain: a relay connection A had open at
  *   the kill on which the sink read a whole message but A never read the 250 (at most A's relay
@@ -43,7 +48,10 @@ const CONCURRENCY = 8;
 const RELAY_DELAY_MS = 1_500;
 /** Moat's relay pool per node when SMTP_RELAY_URL sets none (outbound.ts). */
 const RELAY_POOL = 4;
-const LEASE_SECONDS = 15;
+/** Moat's default work lease (WORK_LEASE_SECONDS unset): what a dead node's claims wait at most. */
+const LEASE_SECONDS = 30;
+/** What the fail-over promises: everything a killed node held delivered within this of the kill. */
+const FAIL_OVER_WITHIN_S = 60;
 const RESTART_AFTER_MS = 5_000;
 /** Attempts per message before the client gives up (a real MTA would keep trying for days). */
 const MAX_ATTEMPTS = 25;
@@ -583,6 +591,39 @@ async function messageRows(db: pg.Pool) {
   return byKey;
 }
 
+/**
+ * The bench's messages a node holds under lease now: mail it claimed for the relay (`sending`)
+ * and inbound messages it claimed for processing, by message key (`cl-N`).
+ */
+async function claimsOf(db: pg.Pool, node: string) {
+  const keyOf = (column: string) =>
+    `substring(encode(substring(${column} from 1 for 4000), 'escape') from 'cl-[0-9]+')`;
+  const { rows } = await db.query<{ key: string | null; kind: string }>(
+    `select ${keyOf('raw')} as key, 'outbox' as kind from outbox
+       where status = 'sending' and lease_owner like $1
+     union all
+     select ${keyOf('raw')} as key, 'inbound' as kind from inbound_messages
+       where status = 'received' and lease_owner like $1`,
+    [`bench-${node}:%`],
+  );
+  const keys = new Set<string>();
+  let outbox = 0;
+  let inbound = 0;
+  for (const row of rows) {
+    if (row.key) keys.add(row.key);
+    if (row.kind === 'outbox') outbox += 1;
+    else inbound += 1;
+  }
+  return { keys, outbox, inbound };
+}
+
+/** A node told to stop: what it held at SIGTERM (`at`) and left under its lease once it exited. */
+interface StoppedNode {
+  before: Awaited<ReturnType<typeof claimsOf>>;
+  after: Awaited<ReturnType<typeof claimsOf>>;
+  at: number;
+}
+
 /** Warnings and errors each node logged, by message. */
 function logSummary(node: MoatNode): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -691,7 +732,6 @@ export async function benchCluster() {
         ADMIN_EMAIL,
         ADMIN_PASSWORD,
         SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
-        WORK_LEASE_SECONDS: String(LEASE_SECONDS),
         SMTP_MAX_MESSAGES_PER_MINUTE: '1000000',
         SMTP_MAX_CONNECTIONS_PER_IP: '1000',
         CAPTCHA_DIFFICULTY: '10',
@@ -712,6 +752,10 @@ export async function benchCluster() {
     const events: Record<string, unknown> = {};
     let startingC: Promise<void> | null = null;
     let restartingA: Promise<void> | null = null;
+    /** What A held the moment it was killed (read from the database right after the signal). */
+    let heldAtKill: ReturnType<typeof claimsOf> | null = null;
+    let killedAt = 0;
+    let stoppingC: Promise<StoppedNode> | null = null;
     const killedConnections: RelayConnection[] = [];
     const firstSend = Date.now();
     const sendDeadline = deadline - RESERVE_MS - 120_000;
@@ -773,6 +817,8 @@ export async function benchCluster() {
           );
           A.expectingExit = true;
           signalGroup(A.child, 'SIGKILL');
+          killedAt = Date.now();
+          heldAtKill = claimsOf(db!, 'A');
           for (const c of sink!.connections.values())
             if (c.closedAt === null && ports.has(c.clientPort)) killedConnections.push(c);
           events.killed = 'A';
@@ -796,12 +842,32 @@ export async function benchCluster() {
               },
             );
         }
+        // C is told to stop (SIGTERM) once it has work: it hands back what it has not started.
+        if (!stoppingC && count >= (MESSAGES * 4) / 5 && mx.includes(C) && alive(C.child)) {
+          mx.splice(mx.indexOf(C), 1);
+          stoppingC = (async () => {
+            const before = await claimsOf(db!, 'C');
+            const at = Date.now();
+            events.c_stopped_at_s = elapsed();
+            await stopNode(C);
+            events.c_exit_after_sigterm_s = round((Date.now() - at) / 1000);
+            events.c_exit = C.child?.exitCode ?? C.child?.signalCode ?? null;
+            const after = await claimsOf(db!, 'C');
+            say(
+              `node C stopped (SIGTERM) holding ${before.keys.size} message(s); exited after ${events.c_exit_after_sigterm_s} s leaving ${after.keys.size} under its lease`,
+            );
+            return { before, after, at };
+          })();
+        }
       },
     });
     const records = sent.records;
     say(`sending done in ${round(sent.seconds)} s`);
     await startingC;
     await restartingA;
+    // Set in the send callbacks, which the compiler does not follow.
+    const heldByA = (await heldAtKill) as Awaited<ReturnType<typeof claimsOf>> | null;
+    const stoppedC = (await stoppingC) as StoppedNode | null;
     const lastChurn = Date.now();
 
     // ---- Until every message answered 250 has reached the sink and nothing moves any more.
@@ -905,6 +971,58 @@ export async function benchCluster() {
     const deliveredOnce = acceptedKeys.filter((k) => count(k) === 1).length;
     const uniqueDelivered = acceptedKeys.length - lost.length;
 
+    /** How long after `from` each held message was first delivered (and answered), by whom. */
+    const failOverOf = (keys: Set<string>, from: number) => {
+      const delays: number[] = [];
+      const byNode: Record<string, number> = {};
+      let missing = 0;
+      for (const key of keys) {
+        const first = (sink!.deliveries.get(key) ?? []).find((d) => d.answered !== false);
+        if (!first) {
+          missing += 1;
+          continue;
+        }
+        delays.push(Math.max(0, (first.at - from) / 1000));
+        const by = first.connection.node ?? '?';
+        byNode[by] = (byNode[by] ?? 0) + 1;
+      }
+      delays.sort((a, b) => a - b);
+      return {
+        held: keys.size,
+        delivered_within_s: FAIL_OVER_WITHIN_S,
+        delivered_in_time: delays.filter((d) => d <= FAIL_OVER_WITHIN_S).length,
+        late: delays.filter((d) => d > FAIL_OVER_WITHIN_S).length,
+        never_delivered: missing,
+        median_s: delays.length ? round(delays[Math.floor(delays.length / 2)]!) : null,
+        max_s: delays.length ? round(delays[delays.length - 1]!) : null,
+        delivered_by: byNode,
+      };
+    };
+    const failOver = {
+      a_killed: heldByA
+        ? {
+            outbox_claims: heldByA.outbox,
+            inbound_claims: heldByA.inbound,
+            ...failOverOf(heldByA.keys, killedAt),
+          }
+        : null,
+      c_stopped: stoppedC
+        ? {
+            outbox_claims_at_sigterm: stoppedC.before.outbox,
+            inbound_claims_at_sigterm: stoppedC.before.inbound,
+            exit_after_sigterm_s: events.c_exit_after_sigterm_s,
+            exit: events.c_exit,
+            left_under_lease_at_exit: stoppedC.after.keys.size,
+            ...failOverOf(stoppedC.before.keys, stoppedC.at),
+          }
+        : null,
+    };
+    const failOverOk =
+      failOver.a_killed !== null &&
+      failOver.a_killed.held > 0 &&
+      failOver.a_killed.delivered_in_time === failOver.a_killed.held &&
+      (failOver.c_stopped === null || failOver.c_stopped.delivered_in_time === failOver.c_stopped.held);
+
     const unexpectedExits = nodes.flatMap((n) =>
       n.unexpectedExits.map((e) => ({
         node: n.name,
@@ -933,11 +1051,12 @@ export async function benchCluster() {
         client_concurrency: CONCURRENCY,
         relay_delay_ms: RELAY_DELAY_MS,
         relay_pool_per_node: RELAY_POOL,
-        work_lease_seconds: LEASE_SECONDS,
+        work_lease_seconds: `${LEASE_SECONDS} (Moat's default: WORK_LEASE_SECONDS not set)`,
         restart_after_ms: RESTART_AFTER_MS,
         a_b_startup_s: startup.map((s) => round(s)),
       },
       events: { ...events, unexpected_node_exits: unexpectedExits },
+      fail_over: failOver,
       mail: {
         settled,
         answered_250: acceptedKeys.length,
@@ -993,6 +1112,7 @@ export async function benchCluster() {
     const clean =
       unexpectedExits.length === 0 &&
       settled &&
+      failOverOk &&
       lost.length === 0 &&
       beyond.length === 0 &&
       stuckSending + stuckReceived === 0;
@@ -1007,6 +1127,9 @@ export async function benchCluster() {
         `stuck after lease expiry: ${stuckSending} sending, ${stuckReceived} received; ` +
           `${result.throughput.end_to_end_messages_per_second} msg/s end to end ` +
           `(relay ceiling ${result.throughput.relay_ceiling_three_nodes_per_second})`,
+        `fail-over: A killed holding ${failOver.a_killed?.held ?? 0} message(s): ${failOver.a_killed?.delivered_in_time ?? 0} delivered within ${FAIL_OVER_WITHIN_S} s of the kill (max ${failOver.a_killed?.max_s ?? '-'} s); ` +
+          `C stopped holding ${failOver.c_stopped?.held ?? 0}: exited after ${failOver.c_stopped?.exit_after_sigterm_s ?? '-'} s leaving ${failOver.c_stopped?.left_under_lease_at_exit ?? '-'} under lease, ` +
+          `${failOver.c_stopped?.delivered_in_time ?? 0} delivered within ${FAIL_OVER_WITHIN_S} s (max ${failOver.c_stopped?.max_s ?? '-'} s)`,
         `http: ${JSON.stringify(httpResult)}`,
         keepLogs ? `node logs kept in ${work}` : '',
       ]

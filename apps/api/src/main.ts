@@ -152,7 +152,9 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
     try {
-      await smtp.close();
+      // While SMTP sessions finish, the mail waiting for a relay connection goes back to the
+      // table for the other nodes; then the messages waiting for processing go back too.
+      await Promise.all([smtp.close(), app.services.mailer.stop()]);
       await app.close();
       await database.close();
     } finally {

@@ -139,7 +139,7 @@ export function createMailer(deps: {
   const retryWindowMs = deps.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
   const { repo } = deps;
   let started = false;
-  /** `stop()` is under way: nothing more is claimed, and mail waiting for a connection goes back. */
+  /** Stopped (or stopping): nothing more is claimed, and mail waiting for a connection goes back. */
   let stopping = false;
   /**
    * Mails this node has claimed and not finished (waiting for a pooled connection, or talking to
@@ -270,9 +270,9 @@ export function createMailer(deps: {
       journal?.append(row.id);
       await sent.add(row.id);
     } catch (error) {
-      // A stopping node closed its relays before this mail had a connection: it goes back to the
-      // table as it was, due at once for another node.
-      if (stopping && unsent(error)) {
+      // The relay was closed (this node is stopping, or a next hop's pool was replaced) before
+      // this mail had a connection: it goes back to the table as it was, due at once.
+      if (unsent(error)) {
         await repo.unclaim(row.id, nodeId);
         return;
       }
@@ -346,7 +346,8 @@ export function createMailer(deps: {
    * relay delivers at once to a tenant's own next hop; otherwise its next pass finds the mail.
    */
   function startDelivery(id: string, tenantId?: string | null): void {
-    if (!delivering) return;
+    // A stopped node leaves it queued for the other nodes (or its own next start).
+    if (!delivering || stopping) return;
     // No room: the mail stays queued for the next free connection (or the next pass).
     if (inFlight.size + reserved >= capacity) {
       backlog = true;
@@ -516,6 +517,7 @@ export function createMailer(deps: {
     async start(options: { intervalMs?: number; ownsDatabase?: boolean; previousNode?: string | null } = {}) {
       if (!delivering || started) return;
       started = true;
+      stopping = false;
       // What the relay accepted just before a crash is sent already: record it before retrying.
       if (journal) {
         const accepted = journal.drain();
@@ -544,8 +546,6 @@ export function createMailer(deps: {
       await stopped;
       await sent.flush();
       await leases.stop();
-      // Stopped: a pass asked for now (a test's drain) works as before start.
-      stopping = false;
     },
     drain,
   };

@@ -66,7 +66,8 @@ export function createOutboxRepo(db: Db) {
     },
 
     /**
-     * Claim up to `limit` due mails, oldest first, skipping rows another node is claiming right now;
+     * Claim up to `limit` due mails, oldest first (those taken over from a dead node before the
+     * rest), skipping rows another node is claiming right now;
      * `onlyTenantHops`: only mail of tenants with their own next hop (a node without SMTP_RELAY_URL).
      */
     async claimDue(
@@ -85,8 +86,9 @@ export function createOutboxRepo(db: Db) {
         .where(
           inArray(
             outbox.id,
+            // Mail a dead node held comes first: it has waited a lease already.
             sql`(select id from ${outbox} where ${due(now)} ${routable}
-              order by created_at limit ${limit}
+              order by (status = 'sending') desc, created_at limit ${limit}
               for update skip locked)`,
           ),
         )
