@@ -506,6 +506,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     settings: tenantSettings,
     codes: emailCodes,
     throttle,
+    counters,
     audit,
     clock,
     mailer,

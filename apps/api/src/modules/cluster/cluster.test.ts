@@ -103,19 +103,23 @@ describe('two nodes sharing one database', () => {
     });
     const q = new URLSearchParams({ msg: message.publicId, email: recipient });
     const jar = new Jar();
-    const sent = await a.app.inject({
-      method: 'POST',
-      url: `/api/v1/office365_emails/verify_recipient?${q}`,
-      headers: CSRF,
-      remoteAddress: jar.ip,
-      payload: { action_name: 'email_restore' },
-    });
+    // One browser asks on one node and checks on the other: its cookie goes with it.
+    const sent = jar.take(
+      await a.app.inject({
+        method: 'POST',
+        url: `/api/v1/office365_emails/verify_recipient?${q}`,
+        headers: CSRF,
+        remoteAddress: jar.ip,
+        payload: { action_name: 'email_restore' },
+      }),
+    );
     expect(sent.json()).toMatchObject({ status: 'ok' });
     const code = codeIn((await lastMail(a.db, recipient, 'recipient_verification')).text);
     q.set('code', code);
     const checked = await b.app.inject({
       method: 'GET',
       url: `/api/v1/office365_emails/restore?${q}`,
+      cookies: jar.cookies,
       remoteAddress: jar.ip,
     });
     expect(checked.json()).toMatchObject({ status: 'restored' });

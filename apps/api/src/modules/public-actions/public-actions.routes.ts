@@ -16,8 +16,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors.ts';
 import type { HitRequest } from '../../lib/counters.ts';
-import type { PublicAnswer, PublicCall } from './public-actions.service.ts';
-import { RECIPIENT_TRUST_COOKIE, RECIPIENT_TRUST_MS } from './recipient-trust.ts';
+import { CodeMailsLimited, type PublicAnswer, type PublicCall } from './public-actions.service.ts';
+import {
+  clientIdOf,
+  RECIPIENT_CLIENT_COOKIE,
+  RECIPIENT_CLIENT_MS,
+  RECIPIENT_TRUST_COOKIE,
+  RECIPIENT_TRUST_MS,
+} from './recipient-trust.ts';
 
 const errors = {
   400: errorResponseSchema,
@@ -30,7 +36,8 @@ const errors = {
  * Public limits that fit real companies (issue 9): each call is limited per message link (the
  * `msg`/`id` of the notification), so one link cannot be hammered, and per client address only
  * generously, so 200 recipients behind one company NAT can each restore their own mail. Codes
- * are bounded on their own (3 attempts each, resend waits: SPEC §9).
+ * are bounded on their own: each belongs to the browser that asked for it (3 attempts, a resend
+ * wait), and one address is mailed at most `CODE_MAILS` codes an hour.
  */
 export const PUBLIC_LIMITS = {
   /** Every public call from one address, per minute. */
@@ -98,17 +105,22 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
         code: query.code,
       },
       trustCookie: request.cookies[RECIPIENT_TRUST_COOKIE],
+      clientId: clientIdOf(request.cookies[RECIPIENT_CLIENT_COOKIE]),
       ip: request.ip ?? null,
     };
   };
   function answer<T>(reply: FastifyReply, result: PublicAnswer<T>): T {
+    const cookie = { httpOnly: true, secure, sameSite: 'strict', path: '/api/v1' } as const;
     if (result.trustCookie) {
       reply.setCookie(RECIPIENT_TRUST_COOKIE, result.trustCookie, {
-        httpOnly: true,
-        secure,
-        sameSite: 'strict',
-        path: '/api/v1',
+        ...cookie,
         maxAge: RECIPIENT_TRUST_MS / 1000,
+      });
+    }
+    if (result.clientId) {
+      reply.setCookie(RECIPIENT_CLIENT_COOKIE, result.clientId, {
+        ...cookie,
+        maxAge: RECIPIENT_CLIENT_MS / 1000,
       });
     }
     return result.body;
@@ -150,7 +162,8 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "Email a 6-digit code to the message's recipient (other addresses: same answer, no code)",
+        summary:
+          "Email a 6-digit code, bound to this browser, to the message's recipient (other addresses: same answer, no code); 429 past 5 an hour per link or 10 per address",
         params: publicTypeParamsSchema,
         querystring: publicQuerySchema,
         body: actionNameBodySchema,
@@ -158,7 +171,14 @@ export const publicActionsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: perLinkPerMinute(10),
     },
-    async (request) => service.verifyRecipient(callOf(request)),
+    async (request, reply) => {
+      try {
+        return answer(reply, await service.verifyRecipient(callOf(request)));
+      } catch (error) {
+        if (error instanceof CodeMailsLimited) reply.header('retry-after', String(error.retryAfterS));
+        throw error;
+      }
+    },
   );
 
   app.get(

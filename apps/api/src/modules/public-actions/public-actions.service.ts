@@ -7,6 +7,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Cache } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Counters } from '../../lib/counters.ts';
 import { bannerCopy, bannerLookOf } from '../../mail/gateway/banner.ts';
 import { recipientVerificationCodeEmail, reportReceiptEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
@@ -15,25 +16,54 @@ import { mailBrand } from '../../mail/templates.ts';
 import type { Alerts } from '../alerts/alerts.service.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { Throttle } from '../auth/throttle.ts';
-import type { EmailCodes } from '../email-codes/email-codes.service.ts';
+import { type EmailCodes, RESEND_WAIT_S } from '../email-codes/email-codes.service.ts';
 import type { PhishingReportsRepo } from '../phishing-reports/phishing-reports.repo.ts';
 import type { TenantSettings } from '../tenants/tenant-settings.ts';
 import type { PublicActionsRepo, PublicMessage } from './public-actions.repo.ts';
-import type { RecipientTrust } from './recipient-trust.ts';
+import { newClientId, type RecipientTrust } from './recipient-trust.ts';
 
 export type { PublicMessage } from './public-actions.repo.ts';
 
 type Kind = 'email' | 'original';
 const CODE_PURPOSE = 'recipient';
-/** Wrong recipient codes per message (any address) before each further one doubles a wait. */
-const MESSAGE_CODE_FAILURES_FREE = 10;
+/**
+ * Wrong recipient codes per link and browser before each further one doubles a wait. Counted per
+ * browser, so a stranger's guesses never make the recipient wait; a browser has only the codes it
+ * asked for (3 attempts each), and codes are mailed only within `CODE_MAILS`.
+ */
+const CLIENT_CODE_FAILURES_FREE = 10;
+/**
+ * How often anyone can make Moat mail a code to one address (any address alike, so the limit says
+ * nothing about which one is the recipient's): per link, and over all the tenant's links.
+ */
+export const CODE_MAILS = {
+  windowMs: 3_600_000,
+  perLink: 5,
+  perAddress: 10,
+} as const;
 
-/** What a public call needs from the request: the page query and the trust cookie. */
+/** A code is kept per link and per browser that asked for it. */
+const codeSubject = (messageId: string, clientId: string) => `${messageId}:${clientId}`;
+
+/** 429: no more codes mailed to this address for now; `retryAfterS` until one may be asked for. */
+export class CodeMailsLimited extends AppError {
+  constructor(readonly retryAfterS: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterS / 60));
+    super(
+      'rate_limited',
+      `Too many codes were asked for this address. You can ask for a new code in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    );
+  }
+}
+
+/** What a public call needs from the request: the page query and the trust and browser cookies. */
 export interface PublicCall {
   type: string;
   /** msg: a message's opaque id; id: an action's opaque id (the action page). */
   query: { msg?: string; id?: string; email?: string; code?: string };
   trustCookie: string | undefined;
+  /** The browser's id (its HttpOnly cookie), once it asked for a code. */
+  clientId: string | undefined;
   ip: string | null;
 }
 
@@ -47,6 +77,8 @@ export interface PublicAnswer<T> {
   body: T;
   /** A new value for the trust cookie, after a successful code check. */
   trustCookie?: string;
+  /** The browser's new id, set with its first code request. */
+  clientId?: string;
 }
 
 const RESTORED_TEXT: Record<Kind, string> = {
@@ -91,6 +123,8 @@ export function createPublicActionsService(deps: {
   settings: Pick<TenantSettings, 'tenantById' | 'restorePolicy'>;
   codes: Pick<EmailCodes, 'waitTime' | 'issue' | 'check'>;
   throttle: Pick<Throttle, 'isBlocked' | 'recordFailure'>;
+  /** The shared counts of codes mailed (`CODE_MAILS`). */
+  counters: Pick<Counters, 'hit'>;
   audit: Pick<AuditRepo, 'record'>;
   clock: Clock;
   mailer: Pick<Mailer, 'send' | 'deliverStored'>;
@@ -156,15 +190,20 @@ export function createPublicActionsService(deps: {
   ): Promise<{ proven: boolean; attemptsLeft?: number; trustCookie?: string }> {
     if (deps.trust.trusts(call.trustCookie, m.recipient, m.tenantId, clock.now())) return { proven: true };
     const { code } = call.query;
+    const { clientId } = call;
     const email = call.query.email?.trim().toLowerCase();
     if (!code || !email || !/^\d{6}$/.test(code)) return { proven: false };
-    // Wrong codes are also counted per message, whatever address they came with.
-    const messageKey = `recipient-code:${m.id}`;
-    if (await throttle.isBlocked([messageKey])) return { proven: false, attemptsLeft: 0 };
-    const check = await codes.check(CODE_PURPOSE, m.id, email, code);
+    // Wrong codes are also counted per link and browser (by address without a browser id),
+    // whatever address they came with: never per link alone, which a stranger could use up.
+    const failuresKey = `recipient-code:${m.id}:${clientId ?? `ip:${call.ip}`}`;
+    if (await throttle.isBlocked([failuresKey])) return { proven: false, attemptsLeft: 0 };
+    // Only a code this browser asked for: no other browser's guess touches it.
+    const check = clientId
+      ? await codes.check(CODE_PURPOSE, codeSubject(m.id, clientId), email, code)
+      : { result: 'none' as const, attemptsLeft: 0 };
     // Only the recipient's own code proves anything: other addresses never receive theirs.
     if (check.result !== 'ok' || email !== m.recipient) {
-      await throttle.recordFailure([{ key: messageKey, free: MESSAGE_CODE_FAILURES_FREE }]);
+      await throttle.recordFailure([{ key: failuresKey, free: CLIENT_CODE_FAILURES_FREE }]);
       return { proven: false, attemptsLeft: check.result === 'ok' ? 0 : check.attemptsLeft };
     }
     return {
@@ -462,16 +501,31 @@ export function createPublicActionsService(deps: {
 
     /**
      * Send a code to the address if it is the message's recipient. Any other address gets the same
-     * answer and the same waits, but no email (its code is stored hashed and never sent).
+     * answer, the same waits and the same limits, but no email (its code is stored hashed and never
+     * sent). The code belongs to the browser that asked (its id is set now if it has none): a new
+     * code replaces only that browser's previous one. At most `CODE_MAILS` codes an hour go to one
+     * address; past that, 429 (`CodeMailsLimited`) says when a new one can be asked for.
      */
-    async verifyRecipient(call: PublicCall): Promise<{ status: 'ok'; wait_time: number; message: string }> {
+    async verifyRecipient(
+      call: PublicCall,
+    ): Promise<PublicAnswer<{ status: 'ok'; wait_time: number; message: string }>> {
       const m = await mustFind(call);
       const email = (call.query.email ?? '').trim().toLowerCase();
       if (!PUBLIC_EMAIL_PATTERN.test(email)) throw new AppError('bad_request', 'Email is not valid');
-      const wait = await codes.waitTime(CODE_PURPOSE, m.id, email);
+      const newClient = call.clientId ? undefined : newClientId();
+      const subject = codeSubject(m.id, call.clientId ?? newClient!);
+      const wait = newClient ? 0 : await codes.waitTime(CODE_PURPOSE, subject, email);
       const message = 'If this is the address the email was sent to, a verification code is on its way.';
-      if (wait > 0) return { status: 'ok', wait_time: wait, message };
-      const code = await codes.issue(CODE_PURPOSE, m.id, email);
+      if (wait > 0) return { body: { status: 'ok', wait_time: wait, message } };
+      // The link's count first: a request it refuses does not use up the address's other links.
+      for (const [key, limit] of [
+        [`recipient-mail-link:${m.id}:${email}`, CODE_MAILS.perLink],
+        [`recipient-mail-address:${m.tenantId}:${email}`, CODE_MAILS.perAddress],
+      ] as const) {
+        const { count, ttlMs } = await deps.counters.hit(key, CODE_MAILS.windowMs, limit);
+        if (count > limit) throw new CodeMailsLimited(Math.max(1, Math.ceil(ttlMs / 1000)));
+      }
+      const code = await codes.issue(CODE_PURPOSE, subject, email);
       if (email === m.recipient) {
         const brand = mailBrand(await deps.settings.tenantById(m.tenantId));
         await deps.mailer.send({
@@ -491,7 +545,7 @@ export function createPublicActionsService(deps: {
           details: { matches: email === m.recipient },
         },
       );
-      return { status: 'ok', wait_time: 30, message };
+      return { body: { status: 'ok', wait_time: RESEND_WAIT_S, message }, clientId: newClient };
     },
 
     /**

@@ -130,8 +130,9 @@ describe('POST /api/v1/{type}/identification_needed and verify_recipient', () =>
         action_name: 'email_restore',
       },
     );
+    const browser = new Jar();
     const real = await call(
-      new Jar(),
+      browser,
       'POST',
       `/api/v1/office365_emails/verify_recipient?${q({ msg, email: recipient })}`,
       {
@@ -147,8 +148,9 @@ describe('POST /api/v1/{type}/identification_needed and verify_recipient', () =>
     expect((await lastMail(t.db, recipient, 'recipient_verification')).subject).toBe(
       'Your Moat verification code',
     );
+    // The resend wait is the browser's own: the one that asked waits, another one would not.
     const again = await call(
-      jar,
+      browser,
       'POST',
       `/api/v1/office365_emails/verify_recipient?${q({ msg, email: recipient })}`,
       {
@@ -341,44 +343,129 @@ describe('automatic restore (spam)', () => {
 });
 
 describe('codes of other addresses', () => {
-  it('a code issued for another address never proves the recipient, and wrong codes are capped per message', async () => {
+  it('a code issued for another address never proves the recipient, even in the browser that asked for it', async () => {
     const { msg, id } = await hold('spam');
     const jar = new Jar();
+    await call(
+      jar,
+      'POST',
+      `/api/v1/office365_emails/verify_recipient?${q({ msg, email: `mallory@${domain}` })}`,
+      {
+        action_name: 'email_restore',
+      },
+    );
     // A stranger's code is stored but never sent: even guessed right it must not count. The test
-    // issues one directly to know it, as an attacker never could.
+    // issues one directly (bound to the browser, as the server binds it) to know it, as an
+    // attacker never could.
     const strangerCode = await createEmailCodes({
       repo: createEmailCodesRepo(t.db),
       clock,
       pepper: t.serverKey.derive('email-codes'),
-    }).issue('recipient', id, `mallory@${domain}`);
+    }).issue('recipient', `${id}:${jar.cookies.moat_rcpt_client}`, `mallory@${domain}`);
     const sneaky = await call(
       jar,
       'GET',
       `/api/v1/office365_emails/restore?${q({ msg, email: `mallory@${domain}`, code: strangerCode })}`,
     );
-    expect(sneaky.json().status).toBe('quarantined');
+    expect(sneaky.json()).toMatchObject({ status: 'quarantined', attempts_left: 0 });
     expect(await t.db.select().from(releases).where(eq(releases.messageId, id))).toHaveLength(0);
-    for (let i = 0; i < 12; i++) {
-      await call(
-        new Jar(),
-        'POST',
-        `/api/v1/office365_emails/verify_recipient?${q({ msg, email: `x${i}@${domain}` })}`,
-        {
-          action_name: 'email_restore',
-        },
-      );
-      await call(
-        new Jar(),
-        'GET',
-        `/api/v1/office365_emails/restore?${q({ msg, email: `x${i}@${domain}`, code: '000000' })}`,
-      );
+  });
+});
+
+describe('codes bound to the browser that asked for them (a stranger who has the link)', () => {
+  const restore = (jar: Jar, msg: string, email: string, code: string) =>
+    call(jar, 'GET', `/api/v1/office365_emails/restore?${q({ msg, email, code })}`);
+  const ask = (jar: Jar, msg: string, email: string) =>
+    call(jar, 'POST', `/api/v1/office365_emails/verify_recipient?${q({ msg, email })}`, {
+      action_name: 'email_restore',
+    });
+
+  it("a stranger's wrong guesses with the recipient's address, from other browsers, do not use up the recipient's code", async () => {
+    const { msg, recipient, id } = await hold('spam');
+    const mine = new Jar();
+    const code = await codeFor(mine, msg, recipient);
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    for (const stranger of [new Jar(), new Jar()]) {
+      for (let i = 0; i < 12; i++) {
+        const res = await restore(stranger, msg, recipient, wrongCode);
+        expect(res.json().status).toBe('quarantined');
+      }
     }
-    const capped = await call(
-      new Jar(),
-      'GET',
-      `/api/v1/office365_emails/restore?${q({ msg, email: `x99@${domain}`, code: '000000' })}`,
-    );
-    expect(capped.json().attempts_left).toBe(0);
+    const right = await restore(mine, msg, recipient, code);
+    expect(right.json()).toEqual({ status: 'restored', message: 'The email was restored to your mailbox.' });
+    expect(await t.db.select().from(releases).where(eq(releases.messageId, id))).toHaveLength(1);
+  });
+
+  it('a new code asked for by another browser does not replace the code this browser asked for', async () => {
+    const { msg, recipient } = await hold('spam');
+    const mine = new Jar();
+    const code = await codeFor(mine, msg, recipient);
+    clock.advance(31_000);
+    const stranger = new Jar();
+    expect((await ask(stranger, msg, recipient)).json()).toMatchObject({ status: 'ok', wait_time: 30 });
+    const right = await restore(mine, msg, recipient, code);
+    expect(right.json()).toMatchObject({ status: 'restored' });
+  });
+
+  it('a code works only in the browser that asked for it', async () => {
+    const { msg, recipient, id } = await hold('spam');
+    const code = await codeFor(new Jar(), msg, recipient);
+    const elsewhere = await restore(new Jar(), msg, recipient, code);
+    expect(elsewhere.json()).toMatchObject({ status: 'quarantined', attempts_left: 0 });
+    expect(await t.db.select().from(releases).where(eq(releases.messageId, id))).toHaveLength(0);
+  });
+
+  it('the browser cookie is HttpOnly and SameSite, and the resend wait is per browser', async () => {
+    const { msg, recipient } = await hold('spam');
+    const jar = new Jar();
+    const res = await ask(jar, msg, recipient);
+    const cookie = res.cookies.find((c) => c.name === 'moat_rcpt_client');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1' });
+    expect((await ask(jar, msg, recipient)).json().wait_time).toBeGreaterThan(0);
+    expect((await ask(new Jar(), msg, recipient)).json().wait_time).toBe(30);
+  });
+
+  it('mails one address at most 5 codes an hour per link and 10 over all its links: then 429 with Retry-After and when to ask again', async () => {
+    const other = await buildTenant(t.db);
+    const recipient = `limits@${other.domain}`;
+    const links: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { message } = await holdMessage(t.app, { raw: raw(recipient), recipient, verdict: 'spam' });
+      links.push(message.publicId);
+    }
+    const mails = async () =>
+      (
+        await t.db
+          .select()
+          .from(outbox)
+          .where(and(eq(outbox.toAddress, recipient), eq(outbox.kind, 'recipient_verification')))
+      ).length;
+    for (let i = 0; i < 5; i++) expect((await ask(new Jar(), links[0]!, recipient)).statusCode).toBe(200);
+    const perLink = await ask(new Jar(), links[0]!, recipient);
+    expect(perLink.statusCode).toBe(429);
+    expect(perLink.json().code).toBe('rate_limited');
+    expect(perLink.json().message).toMatch(/You can ask for a new code in (60|59) minutes\./);
+    expect(Number(perLink.headers['retry-after'])).toBeGreaterThan(3_500);
+    // The same answer for an address that is not the recipient's: the limit tells nothing.
+    for (let i = 0; i < 5; i++) await ask(new Jar(), links[0]!, `nobody@${other.domain}`);
+    expect((await ask(new Jar(), links[0]!, `nobody@${other.domain}`)).statusCode).toBe(429);
+    for (let i = 0; i < 5; i++) expect((await ask(new Jar(), links[1]!, recipient)).statusCode).toBe(200);
+    const perAddress = await ask(new Jar(), links[2]!, recipient);
+    expect(perAddress.statusCode).toBe(429);
+    expect(await mails()).toBe(10);
+    clock.advance(3_601_000);
+    expect((await ask(new Jar(), links[2]!, recipient)).statusCode).toBe(200);
+    expect(await mails()).toBe(11);
+  });
+
+  it('counts wrong guesses per link and browser: past 10 that browser waits, even with its right code', async () => {
+    const { msg, recipient, id } = await hold('spam');
+    const jar = new Jar();
+    const code = await codeFor(jar, msg, recipient);
+    for (let i = 0; i < 11; i++) await restore(jar, msg, `x${i}@${domain}`, '000000');
+    const blocked = await restore(jar, msg, recipient, code);
+    expect(blocked.json()).toMatchObject({ status: 'quarantined', attempts_left: 0 });
+    expect(await t.db.select().from(releases).where(eq(releases.messageId, id))).toHaveLength(0);
   });
 });
 

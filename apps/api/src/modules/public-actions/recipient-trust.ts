@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { ServerKey } from '../../lib/server-key.ts';
 import { safeEqual } from '../../lib/tokens.ts';
 
@@ -47,3 +47,17 @@ export function createRecipientTrust(serverKey: ServerKey) {
   };
 }
 export type RecipientTrust = ReturnType<typeof createRecipientTrust>;
+
+/**
+ * The browser that asks for a recipient code: a random id in an HttpOnly, SameSite cookie, set by
+ * the first code request. A code is bound to it, so only the browser that asked can use the code
+ * (or its attempts), and a code asked for elsewhere never replaces it.
+ */
+export const RECIPIENT_CLIENT_COOKIE = 'moat_rcpt_client';
+export const RECIPIENT_CLIENT_MS = 86_400_000;
+const CLIENT_ID = /^[A-Za-z0-9_-]{22}$/;
+
+/** The cookie's id, if it is one this server could have made. */
+export const clientIdOf = (cookie: string | undefined): string | undefined =>
+  cookie && CLIENT_ID.test(cookie) ? cookie : undefined;
+export const newClientId = (): string => randomBytes(16).toString('base64url');

@@ -107,6 +107,36 @@ describe('email-actions/restore-email: automatic mode', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Failed verifying email'));
   });
 
+  it('says when a new code can be asked for when the server mails no more codes (429), on either form', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const fake = fakeRestoreApi({ waitTime: 1 });
+    const limited = () =>
+      errorResponse(
+        429,
+        'rate_limited',
+        'Too many codes were asked for this address. You can ask for a new code in 42 minutes.',
+      );
+    let sent = 0;
+    stubApi({
+      ...fake.handlers,
+      'POST /api/v1/office365_emails/verify_recipient': (call: RecordedCall) =>
+        sent++ === 0 ? fake.handlers['POST /api/v1/office365_emails/verify_recipient']!(call) : limited(),
+    });
+    renderPublicPage(PAGE);
+    await verifyEmail(user);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1_000);
+    });
+    await user.click(await screen.findByRole('button', { name: 'Resend code' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('You can ask for a new code in 42 minutes.');
+    // The code already sent still works in this browser: the code form stays.
+    expect(screen.getByRole('textbox', { name: /Enter the verification code/ })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Use a different email address' }));
+    await user.click(await screen.findByRole('button', { name: 'Send code' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('You can ask for a new code in 42 minutes.');
+  });
+
   it('does nothing on an empty code', async () => {
     const user = userEvent.setup();
     const api = stubApi(fakeRestoreApi().handlers);
