@@ -220,7 +220,10 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be letters, digits, ".", "_", ":" or "-" (at most 100)')
     .optional(),
-  /** Lets a remote Prometheus read /metrics with `Authorization: Bearer <token>`; unset: loopback only. */
+  /**
+   * Lets a Prometheus read /metrics with `Authorization: Bearer <token>`. Unset, /metrics answers
+   * only a direct loopback caller, and only when HOST is loopback (127.0.0.1, ::1, localhost).
+   */
   METRICS_TOKEN: z
     .string()
     .optional()
@@ -303,7 +306,7 @@ export interface Config {
   redisUrl: string | undefined;
   /** This node's name in work leases and logs: unique per process. */
   nodeName: string;
-  /** METRICS_TOKEN: the bearer token a remote scraper shows for /metrics; undefined: loopback only. */
+  /** METRICS_TOKEN: the bearer token a scraper shows for /metrics; undefined: loopback only, with HOST loopback. */
   metricsToken: string | undefined;
   /** How long claimed work (an inbound message, an outbound mail) is a node's before any node may take it over. */
   workLeaseMs: number;

@@ -4,6 +4,7 @@ import { createInboundRepo } from '../../mail/gateway/inbound.repo.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { buildTenant } from '../../test/factories.ts';
 import { solveCaptcha } from '../../test/sign-in.ts';
+import { boundToLoopback } from './metrics.routes.ts';
 
 /** DNS for tests: no records anywhere, answered at once. */
 const noDns = async () => {
@@ -28,7 +29,11 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 describe('GET /metrics', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
   beforeAll(async () => {
-    t = await buildTestApp({ dnsResolver: noDns as never, env: { CAPTCHA_DIFFICULTY: '10' } });
+    // Bound to loopback only: a scraper on this host may read the metrics without a token.
+    t = await buildTestApp({
+      dnsResolver: noDns as never,
+      env: { CAPTCHA_DIFFICULTY: '10', HOST: '127.0.0.1' },
+    });
   });
   afterAll(() => t.close());
 
@@ -224,7 +229,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 
 describe('GET /metrics on a database that is gone', () => {
   it('still answers, without the queue depths', async () => {
-    const t = await buildTestApp();
+    const t = await buildTestApp({ env: { HOST: '127.0.0.1' } });
     await t.database.close();
     const res = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
     expect(res.statusCode).toBe(200);
@@ -259,5 +264,48 @@ describe('GET /metrics behind a proxy (TRUST_PROXY)', () => {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
     expect(withToken.statusCode).toBe(200);
+  });
+});
+
+describe('GET /metrics on a server bound to more than loopback (HOST)', () => {
+  const local = (t: Awaited<ReturnType<typeof buildTestApp>>, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1', headers });
+
+  it('refuses even a direct loopback caller without METRICS_TOKEN, saying to set it (a proxy on this host may add no headers)', async () => {
+    const t = await buildTestApp({ env: { HOST: '0.0.0.0' } });
+    try {
+      const res = await local(t);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'forbidden' });
+      expect(res.json().message).toMatch(/Set METRICS_TOKEN/);
+      expect(res.body).not.toContain('moat_');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with METRICS_TOKEN, only the token opens it, from loopback too', async () => {
+    const t = await buildTestApp({ env: { HOST: '::', METRICS_TOKEN: TOKEN } });
+    try {
+      expect((await local(t)).statusCode).toBe(403);
+      expect((await local(t, { authorization: `Bearer ${TOKEN}` })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('takes localhost, ::1 and 127.0.0.1 for loopback only, and nothing else', async () => {
+    for (const host of ['localhost', '::1', '[::1]', '127.0.0.1', 'LOCALHOST']) {
+      expect(boundToLoopback(host), host).toBe(true);
+    }
+    for (const host of ['0.0.0.0', '::', '192.0.2.1', 'moat.example.com', '127.0.0.2']) {
+      expect(boundToLoopback(host), host).toBe(false);
+    }
+    const t = await buildTestApp({ env: { HOST: 'localhost' } });
+    try {
+      expect((await local(t)).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });
