@@ -59,6 +59,8 @@ describe('Customization: the logo', () => {
       '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>',
       '<svg xmlns="http://www.w3.org/2000/svg"><style>@import url(https://x.test/a.css)</style></svg>',
       '<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="href" to="&#106;avascript:alert(1)"/><rect/></a></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><html:script xmlns:html="http://www.w3.org/1999/xhtml">alert(1)</html:script></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><set attributeName="onload" to="alert(1)"/></svg>',
       'just text, no drawing',
     ];
     for (const svg of bad) {
