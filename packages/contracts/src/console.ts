@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { mailSummarySchema } from './analytics.ts';
 import { LICENCE_WARNING_WINDOW_DAYS, QUICK_SEARCH_DATE_RANGES, THEMES } from './constants.ts';
+import { userPreferencesSchema } from './current-user.ts';
 import {
   APP_STATES,
   AVAILABLE_SAAS_APPS,
@@ -211,20 +212,11 @@ export const learningModeSchema = z
 export type LearningMode = z.infer<typeof learningModeSchema>;
 
 /**
- * PUT body of the user's preferences: merged into what is stored. Besides the theme, small
- * scalar values only (at most 30 keys), so a preference cannot grow without bound.
+ * PUT body of the user's preferences: merged into what is stored. The known preferences only
+ * (`userPreferencesSchema`); an unknown key is refused (400), as other settings refuse one.
  */
 export const preferencesUpdateSchema = z
-  .catchall(
-    z.object({ applicationMode: z.optional(z.enum(THEMES)) }),
-    z.union([
-      z.string().check(z.maxLength(200), z.refine(noNul, 'must not contain a NUL character')),
-      z.number(),
-      z.boolean(),
-      z.null(),
-    ]),
-  )
-  .check(z.refine((value) => Object.keys(value).length <= 30, { message: 'at most 30 preferences' }))
+  .strictObject(userPreferencesSchema.shape)
   .register(z.globalRegistry, { id: 'UserPreferencesUpdate' });
 
 /** SPEC §7 quick search. */

@@ -2,10 +2,15 @@ import { z } from 'zod/mini';
 import { PASSWORD_MIN_LENGTH, THEMES } from './constants.ts';
 import { roleSchema } from './deployment.ts';
 
-/** User preferences saved per user; applicationMode is the theme (SPEC §3). */
+/**
+ * User preferences saved per user: these keys only, each validated (applicationMode is the theme,
+ * SPEC §3). Nothing else is kept or answered.
+ */
 export const userPreferencesSchema = z
-  .catchall(z.object({ applicationMode: z.optional(z.enum(THEMES)) }), z.unknown())
+  .object({ applicationMode: z.optional(z.enum(THEMES)) })
   .register(z.globalRegistry, { id: 'UserPreferences' });
+export type UserPreferences = z.infer<typeof userPreferencesSchema>;
+export const USER_PREFERENCE_KEYS = Object.keys(userPreferencesSchema.shape) as (keyof UserPreferences)[];
 
 /** GET /api/v1/current_user (SPEC §3 "Current user"). */
 export const currentUserSchema = z

@@ -17,9 +17,9 @@ import { AppError } from '../../errors.ts';
 import { signedIn, userActorOf } from '../../plugins/app/session.ts';
 import { requestMeta } from '../auth/auth.routes.ts';
 import type { UserRow } from '../users/users.repo.ts';
+import { knownPreferences } from './current-user.service.ts';
 
 export function toCurrentUser(user: UserRow) {
-  const prefs = user.preferences as Record<string, unknown>;
   return {
     id: user.id,
     email: user.email,
@@ -34,7 +34,7 @@ export function toCurrentUser(user: UserRow) {
     view_policy: user.viewPolicy,
     view_edit_policy: user.viewEditPolicy,
     locked_status: { should_lock: user.locked },
-    user_preferences: prefs,
+    user_preferences: knownPreferences(user.preferences),
   };
 }
 

@@ -1,4 +1,9 @@
-import type { OwnSession } from '@moat/contracts/current-user';
+import {
+  type OwnSession,
+  USER_PREFERENCE_KEYS,
+  type UserPreferences,
+  userPreferencesSchema,
+} from '@moat/contracts/current-user';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
@@ -6,9 +11,20 @@ import type { SessionsService } from '../sessions/sessions.service.ts';
 import type { UserRow } from '../users/users.repo.ts';
 import type { CurrentUserRepo } from './current-user.repo.ts';
 
-/** Preferences are small: at most this many keys, and this many characters stored as JSON. */
-const MAX_PREFERENCES = 30;
-const MAX_PREFERENCES_JSON = 8_192;
+/**
+ * The known preferences of what is stored, each with a value it may have: a key stored before
+ * preferences were checked, or a value no longer valid, is left out.
+ */
+export function knownPreferences(stored: unknown): UserPreferences {
+  const known: Record<string, unknown> = {};
+  if (typeof stored !== 'object' || stored === null) return known;
+  for (const key of USER_PREFERENCE_KEYS) {
+    if (!Object.hasOwn(stored, key)) continue;
+    const value = userPreferencesSchema.shape[key].safeParse((stored as Record<string, unknown>)[key]);
+    if (value.success && value.data !== undefined) known[key] = value.data;
+  }
+  return known as UserPreferences;
+}
 
 export function createCurrentUserService(deps: {
   repo: Pick<CurrentUserRepo, 'mergePreferences'>;
@@ -56,18 +72,13 @@ export function createCurrentUserService(deps: {
       return ended;
     },
 
-    /** Save some of the user's preferences over the others; answers the user as stored. */
-    async savePreferences(user: UserRow, patch: Record<string, unknown>): Promise<UserRow> {
-      // The limits hold for what is stored, not only for one call.
-      const merged = { ...(user.preferences as Record<string, unknown>), ...patch };
-      if (
-        Object.keys(merged).length > MAX_PREFERENCES ||
-        JSON.stringify(merged).length > MAX_PREFERENCES_JSON
-      ) {
-        throw new AppError('validation_error', 'Too many preferences: at most 30 small values are kept');
-      }
-      const stored = await deps.repo.mergePreferences(user.id, patch);
-      return { ...user, preferences: stored ?? user.preferences };
+    /**
+     * Save some of the user's known preferences (the body's schema refuses any other) over the
+     * others; whatever else was stored before goes. Answers the user as stored.
+     */
+    async savePreferences(user: UserRow, patch: UserPreferences): Promise<UserRow> {
+      const stored = await deps.repo.mergePreferences(user.id, knownPreferences(patch), USER_PREFERENCE_KEYS);
+      return { ...user, preferences: knownPreferences(stored ?? user.preferences) };
     },
   };
 }
