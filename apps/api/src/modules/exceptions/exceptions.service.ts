@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { type CsvColumn, toCsv } from '../../lib/csv.ts';
+import { type CsvColumn, toCsv, uninertCell } from '../../lib/csv.ts';
 import { isOwnDomain } from '../../lib/own-domain.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { ExceptionFilter, ExceptionRow, ExceptionsRepo, NewException } from './exceptions.repo.ts';
@@ -69,9 +69,6 @@ export function parseCsv(text: string): string[][] {
   if (field !== '' || row.length > 0) endRow();
   return rows;
 }
-
-/** A cell the export made inert for spreadsheets ('=…) read back as written. */
-const uninert = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
 /**
  * Security Settings → Exceptions (SPEC §2.4): a tenant's allow and block entries. Every write is
@@ -287,7 +284,7 @@ export function createExceptionsService(deps: {
       }
       const cell = (row: string[], name: string) => {
         const at = columns.indexOf(name);
-        return at < 0 ? '' : uninert(row[at] ?? '').trim();
+        return at < 0 ? '' : uninertCell(row[at] ?? '').trim();
       };
       const own = await deps.ownDomains(tenantId);
       const errors: FieldError[] = [];
