@@ -289,6 +289,33 @@ describe('stripForgedAuthResults', () => {
     );
   });
 
+  it('removes those that claim our authserv-id with a trailing dot, and ARC-Authentication-Results that claim it', () => {
+    const forged = [
+      'Authentication-Results: mx.moat.test.; dmarc=pass header.from=acme.test',
+      'Authentication-Results: MX.MOAT.TEST. ; dmarc=pass header.from=acme.test',
+      'Authentication-Results: "Mx.Moat.Test."; dmarc=pass',
+      'ARC-Authentication-Results: i=1; mx.moat.test; dmarc=pass header.from=acme.test',
+      'arc-authentication-results: (sealed) i = 2 ;',
+      ' MX.moat.test.; spf=pass smtp.mailfrom=acme.test',
+    ];
+    const kept = [
+      'ARC-Authentication-Results: i=1; mx.partner.test; dmarc=pass header.from=partner.test',
+      'ARC-Authentication-Results: i=2; mx.moat.test.evil.example; dkim=pass',
+      'ARC-Seal: i=1; a=rsa-sha256; d=partner.test; s=arc; cv=none; b=AAAA',
+      'Authentication-Results: mx.moat.testx; dkim=pass',
+    ];
+    const raw = Buffer.from(
+      crlf(['Received: from client.test', ...forged, ...kept, 'From: a@evil.example', '']) + body,
+    );
+    expect(stripForgedAuthResults(raw, 'mx.moat.test').toString('latin1')).toBe(
+      crlf(['Received: from client.test', ...kept, 'From: a@evil.example', '']) + body,
+    );
+    // Our own name written with its trailing dot matches the same fields.
+    expect(stripForgedAuthResults(raw, 'mx.moat.test.').toString('latin1')).toBe(
+      crlf(['Received: from client.test', ...kept, 'From: a@evil.example', '']) + body,
+    );
+  });
+
   it('handles bare LF line ends and leaves bytes that are not removed identical', () => {
     const head =
       'From: a@evil.example\nAuthentication-Results: mx.moat.test;\n dkim=pass\nSubject: caf\xe9\n\n';

@@ -497,13 +497,12 @@ export async function bannerCopy(
   return Buffer.concat([Buffer.from(authHeaders), await composer.compile().build()]);
 }
 
-/** The authserv-id of an Authentication-Results value (RFC 8601 §2.2): its first token, unquoted. */
-function authservIdOf(value: string): string {
-  let i = 0;
-  // Leading folding white space and comments (nested, with quoted pairs).
+/** Where the folding white space and comments (nested, with quoted pairs) from `i` end. */
+function afterCfws(value: string, from: number): number {
+  let i = from;
   for (;;) {
     while (i < value.length && /\s/.test(value[i]!)) i++;
-    if (value[i] !== '(') break;
+    if (value[i] !== '(') return i;
     let depth = 0;
     for (; i < value.length; i++) {
       if (value[i] === '\\') i++;
@@ -513,6 +512,18 @@ function authservIdOf(value: string): string {
         break;
       }
     }
+  }
+}
+
+/**
+ * The authserv-id of an Authentication-Results value (RFC 8601 §2.2): its first token, unquoted;
+ * of an ARC-Authentication-Results value (RFC 8617 §4.1.1), the token after its `i=` tag.
+ */
+function authservIdOf(value: string, arc: boolean): string {
+  let i = afterCfws(value, 0);
+  if (arc) {
+    const instance = /^i[ \t]*=[ \t]*\d+[ \t]*;/i.exec(value.slice(i));
+    if (instance) i = afterCfws(value, i + instance[0].length);
   }
   if (value[i] === '"') {
     let id = '';
@@ -527,14 +538,18 @@ function authservIdOf(value: string): string {
   return value.slice(start, i);
 }
 
+/** An authserv-id as compared: in lower case, without the trailing dot of a fully qualified name. */
+const comparableId = (id: string) => id.trim().toLowerCase().replace(/\.+$/, '');
+
 /**
- * The message without the Authentication-Results fields of its top-level header that claim to
- * come from `authservId` (our own host): a sender may write them to look verified, and RFC 8601
- * §5 has the border MTA remove them. Folded continuation lines go with their field; everything
- * else, other authserv-ids' fields and the body included, stays byte for byte.
+ * The message without the Authentication-Results and ARC-Authentication-Results fields of its
+ * top-level header that claim to come from `authservId` (our own host, with or without a trailing
+ * dot, in any case): a sender may write them to look verified, and RFC 8601 §5 has the border MTA
+ * remove them. Folded continuation lines go with their field; everything else, other
+ * authserv-ids' fields and the body included, stays byte for byte.
  */
 export function stripForgedAuthResults(raw: Buffer, authservId: string): Buffer {
-  const ours = authservId.trim().toLowerCase();
+  const ours = comparableId(authservId);
   const kept: Buffer[] = [];
   let removed = false;
   let at = 0;
@@ -558,7 +573,7 @@ export function stripForgedAuthResults(raw: Buffer, authservId: string): Buffer 
       closeField(at);
       fieldStart = at;
       dropField = false;
-      const name = /^authentication-results[ \t]*:/i.exec(
+      const name = /^(arc-)?authentication-results[ \t]*:/i.exec(
         raw.toString('latin1', at, Math.min(next, at + 64)),
       );
       if (name) {
@@ -566,7 +581,7 @@ export function stripForgedAuthResults(raw: Buffer, authservId: string): Buffer 
         let end = next;
         while (end < raw.length && (raw[end] === 32 || raw[end] === 9)) end = lineEnd(end);
         const value = raw.toString('latin1', at + name[0].length, end).replace(/\r?\n(?=[ \t])/g, '');
-        dropField = ours !== '' && authservIdOf(value).toLowerCase() === ours;
+        dropField = ours !== '' && comparableId(authservIdOf(value, Boolean(name[1]))) === ours;
       }
     }
     at = next;
