@@ -192,7 +192,7 @@ export const MALFORMED_CORPUS: MalformedCase[] = [
         head('Binary body', ['Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: binary']),
         eightBit(),
       ),
-    note: 'Content-Transfer-Encoding: binary over SMTP without BINARYMIME, every byte but NUL',
+    note: 'Content-Transfer-Encoding: binary over SMTP without BINARYMIME, every byte but NUL: refused 550 5.6.0 (a bare CR in the body)',
   },
 
   // ── header lines and blocks ─────────────────────────────────────────────────────────────
@@ -336,6 +336,7 @@ export const MALFORMED_CORPUS: MalformedCase[] = [
         ],
         `<b>which one?</b>${CRLF}`,
       ),
+    note: 'refused 550 5.6.0 (more than one From)',
   },
   {
     name: 'from-1000-addresses',
@@ -347,7 +348,7 @@ export const MALFORMED_CORPUS: MalformedCase[] = [
             : line,
         ),
       ),
-    note: 'one From field of ~31 KiB, folded',
+    note: 'one From field of ~31 KiB, folded: refused 550 5.6.0 (more than one address in From)',
   },
   {
     name: 'from-unicode-homoglyph',
@@ -440,11 +441,12 @@ export const MALFORMED_CORPUS: MalformedCase[] = [
   {
     name: 'bare-lf',
     raw: () => Buffer.from(`${head('Bare LF line endings').join('\n')}\n\nline one\nline two\n`),
+    note: 'refused 550 5.6.0 (bare LF in the header)',
   },
   {
     name: 'bare-cr',
     raw: () => Buffer.from(`${head('Bare CR line endings').join('\r')}\r\rline one\rline two\r`),
-    note: 'no LF anywhere until the SMTP terminator: one physical line',
+    note: 'no LF anywhere until the SMTP terminator: one physical line; refused 550 5.6.0 (bare CR in the header)',
   },
   {
     name: 'body-5mb-single-line',

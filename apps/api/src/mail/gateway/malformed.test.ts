@@ -34,6 +34,12 @@ const MUST_REFUSE: Record<string, RegExp> = {
   'multipart-nested-100': /^554 /,
   'parts-600': /^552 /,
   'received-51': /^554 5\.4\.6 /,
+  // Read one way by the checks and another by the mailbox: refused rather than guessed at.
+  'duplicate-from-subject-content-type': /^550 5\.6\.0 .*more than one From/,
+  'from-1000-addresses': /^550 5\.6\.0 .*From header field holds more than one address/,
+  'bare-lf': /^550 5\.6\.0 Bare CR or LF in the message header/,
+  'bare-cr': /^550 5\.6\.0 Bare CR or LF in the message header/,
+  'cte-binary-8bit-body': /^550 5\.6\.0 Bare CR in the message body/,
 };
 /** Cases just inside a limit: they must be let in (and then processed or failed like any other). */
 const MUST_ACCEPT = [

@@ -1,4 +1,5 @@
 import type { Transform } from 'node:stream';
+import addressparser from 'nodemailer/lib/addressparser/index.js';
 import { packageOnFirstUse } from '../../lib/on-first-use.ts';
 
 const mailsplit = packageOnFirstUse<typeof import('@zone-eu/mailsplit')>('@zone-eu/mailsplit');
@@ -74,6 +75,110 @@ function checkHeaderBlock(block: Buffer, where: string): Refusal | null {
   return null;
 }
 
+/**
+ * The header fields a message may hold at most once (RFC 5322 §3.6), by their lower-case name. A
+ * second From (or To, Subject…) is read one way by the checks and another by the mailbox: mailauth
+ * judges DMARC on the first From, mailparser shows the last.
+ */
+const ONCE_ONLY = new Map(
+  [
+    'Date',
+    'From',
+    'Sender',
+    'Reply-To',
+    'To',
+    'Cc',
+    'Bcc',
+    'Message-ID',
+    'In-Reply-To',
+    'References',
+    'Subject',
+  ].map((name) => [name.toLowerCase(), name]),
+);
+
+const BARE_IN_HEADER = refuse(550, '5.6.0 Bare CR or LF in the message header (RFC 5322 section 2.3)');
+
+/**
+ * Where the message's own header ends (the offset of the CRLF of its empty line, or the end of the
+ * message), or a refusal when one of its lines ends other than in CRLF. The relay turns a bare CR
+ * or LF into CRLF, so a field the checks read as part of another line would reach the mailbox as
+ * a field of its own. Only the first `limit` bytes are read: a header longer than that is refused
+ * by the size checks.
+ */
+function headerEnd(raw: Buffer, limit: number): number | Refusal {
+  let at = 0;
+  while (at < raw.length && at <= limit) {
+    if (raw[at] === 13 && raw[at + 1] === 10) return at;
+    const cr = raw.indexOf(13, at);
+    const lf = raw.indexOf(10, at);
+    if (cr === -1 && lf === -1) return raw.length;
+    if (lf !== -1 && (cr === -1 || lf < cr)) return BARE_IN_HEADER;
+    if (raw[cr + 1] !== 10) return BARE_IN_HEADER;
+    at = cr + 2;
+  }
+  return at;
+}
+
+/**
+ * The message's own header as the checks, the parser and the mailbox must all read it alike: CRLF
+ * line ends only, the fields RFC 5322 allows once at most once, one address in From. A From of
+ * several addresses needs a Sender and leaves DMARC to pick one of them (RFC 7489 §6.6.1 allows
+ * refusing it): refused here.
+ */
+function checkOwnHeader(raw: Buffer): Refusal | null {
+  const end = headerEnd(raw, MESSAGE_LIMITS.headerBytes);
+  if (typeof end !== 'number') return end;
+  // Over the size limit: the splitter refuses it.
+  if (end > MESSAGE_LIMITS.headerBytes) return null;
+  const fields: Array<{ name: string; value: string }> = [];
+  for (const line of raw.toString('latin1', 0, end).split('\r\n')) {
+    const first = line.charCodeAt(0);
+    if ((first === 32 || first === 9) && fields.length > 0) {
+      fields[fields.length - 1]!.value += line;
+      continue;
+    }
+    // A vertical tab, form feed or no-break space first: mailauth, which folds on any white
+    // space, reads the line as part of the field above, mailparser as a field of its own.
+    if (first === 0x0b || first === 0x0c || first === 0xa0) {
+      return refuse(
+        550,
+        '5.6.0 Message refused: a header line starts with a control character or a no-break space',
+      );
+    }
+    const colon = line.indexOf(':');
+    // Named as the parsers name it: the text before the first colon, trimmed, in lower case.
+    fields.push({
+      name: colon === -1 ? '' : line.slice(0, colon).trim().toLowerCase(),
+      value: line.slice(colon + 1),
+    });
+  }
+  const seen = new Set<string>();
+  for (const { name } of fields) {
+    const canonical = ONCE_ONLY.get(name);
+    if (!canonical) continue;
+    if (seen.has(name)) {
+      return refuse(
+        550,
+        `5.6.0 Message refused: more than one ${canonical} header field (RFC 5322 section 3.6 allows one)`,
+      );
+    }
+    seen.add(name);
+  }
+  const from = fields.find((f) => f.name === 'from');
+  if (from && addressparser(from.value, { flatten: true }).length > 1) {
+    return refuse(550, '5.6.0 Message refused: the From header field holds more than one address');
+  }
+  return null;
+}
+
+/** A CR not followed by LF anywhere in `raw[from, to)`: the relay would make it a line end. */
+function hasBareCr(raw: Buffer, from: number, to: number): boolean {
+  for (let at = raw.indexOf(13, from); at !== -1 && at < to; at = raw.indexOf(13, at + 1)) {
+    if (raw[at + 1] !== 10) return true;
+  }
+  return false;
+}
+
 function depthOf(node: SplitterNode): number {
   let depth = 0;
   for (let n = node.parentNode; n; n = n.parentNode) depth += 1;
@@ -92,6 +197,8 @@ export async function checkMessage(raw: Buffer): Promise<Refusal | null> {
     return refuse(554, '5.6.0 Message refused: it contains NUL bytes, which mail may not carry');
   }
   if (raw.length === 0) return refuse(554, '5.6.0 Message refused: it is empty');
+  const header = checkOwnHeader(raw);
+  if (header) return header;
   const { Splitter } = await mailsplit();
 
   return new Promise<Refusal | null>((resolve) => {
@@ -136,6 +243,11 @@ export async function checkMessage(raw: Buffer): Promise<Refusal | null> {
     let offset = 0;
     const feed = () => {
       while (!verdict && offset < raw.length) {
+        // A bare CR in the body would become a line end on relay: a MIME boundary the checks read
+        // as text, and the part after it (an attachment) unscanned, would reach the mailbox.
+        if (hasBareCr(raw, offset, offset + SLICE)) {
+          return settle(refuse(550, '5.6.0 Bare CR in the message body (RFC 5322 section 2.3)'));
+        }
         const chunk = raw.subarray(offset, offset + SLICE);
         offset += SLICE;
         if (!splitter.write(chunk)) {

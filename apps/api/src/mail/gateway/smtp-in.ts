@@ -14,6 +14,11 @@ export const UNKNOWN_RECIPIENTS_PER_10_MIN = 20;
 /** An address the gateway takes: local part and a domain with a dot, no spaces or brackets. */
 const ADDRESS =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+/**
+ * A local part that routes on: `victim%evil.example@` (the percent hack) and `evil.example!victim@`
+ * (a UUCP bang path) name another host that a mail server behind the gateway may relay to.
+ */
+const ROUTING_LOCAL_PART = /[%!]/;
 
 export interface SmtpInOptions {
   maxMessageBytes: number;
@@ -169,7 +174,7 @@ export function createSmtpIn(deps: {
 
     onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback) {
       const rcpt = address.address;
-      if (!ADDRESS.test(rcpt)) {
+      if (!ADDRESS.test(rcpt) || ROUTING_LOCAL_PART.test(rcpt.slice(0, rcpt.lastIndexOf('@')))) {
         return callback(new SmtpError(`5.1.3 Bad recipient address <${rcpt.slice(0, 100)}>`, 553));
       }
       if (session.envelope.rcptTo.length >= options.maxRecipients) {
