@@ -65,7 +65,7 @@ function processLocks(): Pick<Database, 'withLock' | 'tryLock'> {
 
 export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 /** Any fixed number: the advisory lock that serialises migrations and first-start seeding. */
-const MIGRATION_LOCK_KEY = 746_921_337;
+export const MIGRATION_LOCK_KEY = 746_921_337;
 
 function shippedMigrationCount(): number {
   const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as {

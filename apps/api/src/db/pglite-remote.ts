@@ -41,7 +41,11 @@ export class RemotePglite implements RemoteClient {
   private nextId = 1;
   private isClosed = false;
 
-  private constructor(worker: Worker) {
+  private constructor(
+    worker: Worker,
+    /** Where the database is stored; null in memory. */
+    readonly dataDir: string | null,
+  ) {
     this.worker = worker;
     worker.on(
       'message',
@@ -92,7 +96,7 @@ export class RemotePglite implements RemoteClient {
       worker.on('message', onMessage);
       worker.once('error', reject);
     });
-    return new RemotePglite(worker);
+    return new RemotePglite(worker, options.dataDir);
   }
 
   get closed(): boolean {
