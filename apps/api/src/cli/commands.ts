@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../errors.ts';
 import { authCommands } from './commands/auth.ts';
 import { type CliContext, type Command, createCliDeps, UsageError } from './commands/command.ts';
+import { databaseCommands } from './commands/database.ts';
 import { featureCommands } from './commands/features.ts';
 import { gatewayCommands } from './commands/gateway.ts';
 import { incidentCommands } from './commands/incident.ts';
@@ -28,15 +29,17 @@ export const COMMANDS: Record<string, Command> = {
   ...incidentCommands,
   ...gatewayCommands,
   ...quarantineCommands,
+  ...databaseCommands,
 };
 
 export function generalHelp(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const listed = Object.entries(COMMANDS).filter(([, c]) => !c.hidden);
+  const width = Math.max(...listed.map(([name]) => name.length));
   return [
     'Usage: npm run cli -- <command> [options]',
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    ...listed.map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     '',
     'Run npm run cli -- <command> --help for the options of one command.',
   ].join('\n');

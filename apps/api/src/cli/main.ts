@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
@@ -7,14 +6,12 @@ import { systemClock } from '../lib/clock.ts';
 import { createMailer } from '../mail/outbound.ts';
 import { createOutboxRepo } from '../mail/outbox.repo.ts';
 import { createSenderOf } from '../mail/sender.ts';
-import { CLI_BRIDGE_PATH } from '../modules/cli-bridge/cli-bridge.routes.ts';
 import { createTenantsRepo } from '../modules/tenants/tenants.repo.ts';
+import { BridgeError, callBridge } from './bridge-client.ts';
 import { type CliResult, parseCommandLine, runCommand } from './commands.ts';
 import { readControlFile } from './control-file.ts';
+import { hasDatabase, runDatabaseCommand } from './database-commands.ts';
 import { databaseNotice } from './database-notice.ts';
-
-/** Whether a folder holds an embedded database (the one `openDatabase` keeps in DATA_DIR/pgdata). */
-const hasDatabase = (dataDir: string) => fs.existsSync(path.join(dataDir, 'pgdata', 'PG_VERSION'));
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -58,30 +55,22 @@ async function main(): Promise<never> {
       hasDatabase,
     });
 
+  // Backup, restore and copy choose their own way to the database (a running server's snapshot, the lock).
+  if (parsed.command.standalone)
+    finish(await runDatabaseCommand(parsed.name, parsed.values, { config, cwd }));
+
   if (!config.databaseUrl) {
     // The embedded database belongs to one process: if the server runs, ask it to do the work.
     const control = readControlFile(config.dataDir);
     if (control && isProcessAlive(control.pid)) {
-      const response = await fetch(`http://127.0.0.1:${control.port}${CLI_BRIDGE_PATH}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${control.token}` },
-        body: JSON.stringify({ argv, cwd, stdin }),
-      }).catch((error: Error) =>
+      const result = await callBridge(control, { argv, cwd, stdin }).catch((error: Error) =>
         finish({
           exitCode: 1,
           stdout: '',
-          stderr: `The Moat server (pid ${control.pid}) owns ${config.dataDir} but did not answer: ${error.message}\n`,
+          stderr: `${error instanceof BridgeError ? error.message : String(error)}\n`,
         }),
       );
-      if (!response.ok) {
-        const body = (await response.json().catch(() => ({}))) as { message?: string };
-        finish({
-          exitCode: 1,
-          stdout: '',
-          stderr: `The server refused the command: ${body.message ?? response.status}\n`,
-        });
-      }
-      finish((await response.json()) as CliResult, notice({ pid: control.pid }, true));
+      finish(result, notice({ pid: control.pid }, true));
     }
   }
 

@@ -66,6 +66,14 @@ export interface Command {
   positionals?: boolean;
   /** Needs standard input (read by the caller before the command runs). */
   readsStdin?: (values: Record<string, unknown>) => boolean;
+  /**
+   * Run by the CLI itself, which chooses how to reach the database (the db:* commands: a
+   * backup through a running server's snapshot, a restore with no server), never as a whole
+   * through the server's bridge.
+   */
+  standalone?: boolean;
+  /** Not listed by --help: a step another command asks the running server for. */
+  hidden?: boolean;
   run(
     args: { values: Record<string, unknown>; positionals: string[] },
     ctx: CliContext,
