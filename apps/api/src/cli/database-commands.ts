@@ -163,13 +163,13 @@ async function backup(values: Record<string, unknown>, env: DatabaseCommandEnv):
       }
       from = `the embedded database in ${dataDir}, through the running server (pid ${control.pid}): a copy as of one moment (${size(snapshot.bytes)}; the server's statements waited ${snapshot.ms} ms for it, mail kept flowing)`;
     } else {
+      if (!hasDatabase(dataDir)) {
+        throw new Refused(
+          `There is no embedded database in ${dataDir}: nothing to back up (set DATA_DIR to the installation's folder)`,
+        );
+      }
       const release = lock(dataDir);
       try {
-        if (!hasDatabase(dataDir)) {
-          throw new Refused(
-            `There is no embedded database in ${dataDir}: nothing to back up (set DATA_DIR to the installation's folder)`,
-          );
-        }
         const database = await openPglite(path.join(dataDir, 'pgdata'));
         try {
           written = await writeBackupFile(out, dumpOf(database, 'embedded', env));
@@ -324,10 +324,10 @@ async function copy(values: Record<string, unknown>, env: DatabaseCommandEnv): P
     );
   }
   const started = performance.now();
+  if (!hasDatabase(dataDir))
+    throw new Refused(`There is no embedded database in ${dataDir}: nothing to copy`);
   const release = lock(dataDir);
   try {
-    if (!hasDatabase(dataDir))
-      throw new Refused(`There is no embedded database in ${dataDir}: nothing to copy`);
     const key = keyAt(env.config);
     const outcome = { state: 'unset' };
     const target = await connect(to);
