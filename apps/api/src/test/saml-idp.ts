@@ -16,6 +16,8 @@ import { selfSignedCertificate } from './certificates.ts';
 samlify.setSchemaValidator({ validate: async () => 'skipped' });
 
 const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+/** What an IdP still set to the old default signs with (and its SHA-1 digest). */
+export const RSA_SHA1 = 'http://www.w3.org/2000/09/xmldsig#rsa-sha1';
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
 /** The template values of a login response (samlify's default template). */
@@ -59,14 +61,17 @@ export async function startSamlIdp(options: { entityId?: string } = {}) {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const idp = samlify.IdentityProvider({
+  const settings = {
     entityID: options.entityId ?? `${base}/metadata`,
     signingCert: cert,
     privateKey: key,
     nameIDFormat: [EMAIL_FORMAT],
     singleSignOnService: [{ Binding: REDIRECT, Location: `${base}/sso` }],
     wantAuthnRequestsSigned: false,
-  });
+  };
+  const idp = samlify.IdentityProvider(settings);
+  /** The same IdP (same key, same metadata) set to sign with RSA-SHA1. */
+  const sha1Idp = samlify.IdentityProvider({ ...settings, requestSignatureAlgorithm: RSA_SHA1 });
   const metadataXml = idp.getMetadata();
   /** Who the browser flow signs in (the IdP's "login"). */
   let nextUser = '';
@@ -83,13 +88,15 @@ export async function startSamlIdp(options: { entityId?: string } = {}) {
 
   /**
    * A base64 SAMLResponse for `email` answering `authUrl`'s request, with `bend` applied to the
-   * template values; the assertion is signed with this IdP's key (samlify, as the SP asks).
+   * template values; the assertion is signed with this IdP's key (samlify, as the SP asks), with
+   * RSA-SHA256 or, `signedWith: RSA_SHA1`, with SHA-1.
    */
   async function responseFor(
     spMetadataXml: string,
     authUrl: string,
     email: string,
     bend: (values: ResponseValues) => Partial<ResponseValues> = () => ({}),
+    { signedWith }: { signedWith?: typeof RSA_SHA1 } = {},
   ): Promise<string> {
     const sp = spOf(spMetadataXml);
     const request = await requestOf(sp, authUrl);
@@ -115,7 +122,7 @@ export async function startSamlIdp(options: { entityId?: string } = {}) {
       AttributeStatement: '',
     };
     const final = { ...values, ...bend(values) };
-    const { context } = await idp.createLoginResponse(
+    const { context } = await (signedWith === RSA_SHA1 ? sha1Idp : idp).createLoginResponse(
       sp,
       request as never,
       'post',

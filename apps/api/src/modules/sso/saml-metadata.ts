@@ -5,6 +5,8 @@ import { AppError } from '../../errors.ts';
 
 const MD = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
+/** SAML V2.0 Metadata Profile for Algorithm Support: the algorithms an entity says it signs with. */
+const ALG = 'urn:oasis:names:tc:SAML:metadata:algsupport';
 const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 
 /** An identity provider as Moat uses it: the parts of its metadata that matter, and its PEM certificates. */
@@ -16,6 +18,33 @@ export interface SamlIdpConfig extends SamlIdp {
 const refuse = (why: string): never => {
   throw new AppError('validation_error', `The identity provider's metadata is not usable: ${why}`);
 };
+
+/** RSA-SHA1, DSA-SHA1, HMAC-SHA1, ECDSA-SHA1 or the SHA-1 digest (their URIs all end so). */
+export const isSha1Algorithm = (uri: string) => /sha1$/i.test(uri.trim());
+
+/** Why an answer or metadata with SHA-1 is refused, and what the IdP's admin changes. */
+export const sha1Refusal = (algorithms: string[]) =>
+  `it uses SHA-1 (${algorithms.join(', ')}), which Moat refuses as collision-broken: set the identity provider to sign with RSA-SHA256 and the SHA-256 digest`;
+
+/**
+ * Whether the metadata says the IdP signs with SHA-1: the metadata's own signature uses it, or
+ * every signing (or digest) method it announces is SHA-1. An IdP that announces SHA-256 too is
+ * fine: Moat accepts only that from it.
+ */
+function sha1Only(descriptor: Element): string[] {
+  const uris = (elements: HTMLCollectionOf<Element> | Element[]) =>
+    Array.from(elements).map((e) => (e.getAttribute('Algorithm') ?? '').trim());
+  const signature = Array.from(descriptor.getElementsByTagNameNS(DS, 'Signature')).flatMap((sig) => [
+    ...uris(sig.getElementsByTagNameNS(DS, 'SignatureMethod')),
+    ...uris(sig.getElementsByTagNameNS(DS, 'DigestMethod')),
+  ]);
+  const weak = signature.filter(isSha1Algorithm);
+  for (const name of ['SigningMethod', 'DigestMethod']) {
+    const announced = uris(descriptor.getElementsByTagNameNS(ALG, name));
+    if (announced.length > 0 && announced.every(isSha1Algorithm)) weak.push(...announced);
+  }
+  return [...new Set(weak)];
+}
 
 function pemOf(base64: string): string {
   const body = base64.replace(/\s+/g, '');
@@ -43,6 +72,8 @@ export function parseIdpMetadata(xml: string, now: Date): SamlIdpConfig {
       : (Array.from(root?.getElementsByTagNameNS(MD, 'EntityDescriptor') ?? []).find(
           (d) => d.getElementsByTagNameNS(MD, 'IDPSSODescriptor').length > 0,
         ) ?? refuse('no EntityDescriptor of an identity provider (IDPSSODescriptor) in it'));
+  const weak = descriptor ? sha1Only(descriptor) : [];
+  if (weak.length > 0) refuse(sha1Refusal(weak));
   const entityId = descriptor?.getAttribute('entityID') ?? '';
   if (!entityId) refuse('the EntityDescriptor has no entityID');
   const idp = descriptor?.getElementsByTagNameNS(MD, 'IDPSSODescriptor')[0];

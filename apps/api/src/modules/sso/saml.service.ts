@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { packageOnFirstUse } from '../../lib/on-first-use.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
-import type { SamlIdpConfig } from './saml-metadata.ts';
+import { isSha1Algorithm, type SamlIdpConfig, sha1Refusal } from './saml-metadata.ts';
 import type { SsoRepo } from './sso.repo.ts';
 import { type SsoHandover, SsoRefused } from './sso-handover.ts';
 
@@ -37,6 +37,30 @@ const EMAIL_ATTRIBUTES = [
   'urn:oid:0.9.2342.19200300.100.1.3',
   'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
 ] as const;
+
+/** The XML-DSig elements that name a signature or digest algorithm. */
+const SIGNING_ELEMENTS = new Set(['SignatureMethod', 'DigestMethod']);
+
+/**
+ * Every signature and digest algorithm an XML document names (in any namespace: what xml-crypto
+ * reads is among them) that is SHA-1: RSA-SHA1, DSA-SHA1, HMAC-SHA1, ECDSA-SHA1, the SHA-1
+ * digest. SHA-1 is collision-broken: an answer signed or digested with it is refused.
+ */
+export function weakAlgorithmsIn(xml: string): string[] {
+  const root = new DOMParser({
+    errorHandler: { warning: () => {}, error: () => {}, fatalError: () => {} },
+  }).parseFromString(xml, 'text/xml')?.documentElement;
+  if (!root) return [];
+  const weak = new Set<string>();
+  const all = root.getElementsByTagName('*');
+  for (let i = 0; i < all.length; i += 1) {
+    const element = all.item(i);
+    if (!element || !SIGNING_ELEMENTS.has(element.localName ?? '')) continue;
+    const algorithm = (element.getAttribute('Algorithm') ?? '').trim();
+    if (isSha1Algorithm(algorithm)) weak.add(algorithm);
+  }
+  return [...weak];
+}
 
 /** An xs:ID as SAML ids are (NCName-like), of a sane length: anything else names no request. */
 const SAML_ID = /^[A-Za-z_][A-Za-z0-9_.-]{0,255}$/;
@@ -260,6 +284,9 @@ export function createSamlService(deps: {
         return unsigned(error instanceof Error ? error.message.slice(0, 200) : 'invalid response');
       }
       if (!profile) return fail('not a sign-in response');
+      // Signed by the IdP's key, but with SHA-1: refused, and the tenant's admins are told why.
+      const weak = weakAlgorithmsIn(Buffer.from(samlResponse, 'base64').toString('utf8'));
+      if (weak.length > 0) return fail(`The SAML answer is refused: ${sha1Refusal(weak)}`);
       let assertion: { id: string; expiresAt: Date };
       try {
         assertion = checkAddressedTo(profile, idp, spOf(tenant.id).acs_url);

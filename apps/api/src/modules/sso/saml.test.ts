@@ -2,14 +2,15 @@ import { inflateRawSync } from 'node:zlib';
 import { API } from '@moat/contracts/api-paths';
 import { PASSWORDS_OFF_MESSAGE } from '@moat/contracts/auth-paths';
 import { SSO_API } from '@moat/contracts/sso';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, tenants, users } from '../../db/schema.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
-import { type ResponseValues, startSamlIdp, type TestSamlIdp } from '../../test/saml-idp.ts';
+import { type ResponseValues, RSA_SHA1, startSamlIdp, type TestSamlIdp } from '../../test/saml-idp.ts';
 import { Jar, login, postJson, tenantWithAdminSignedIn } from '../../test/sign-in.ts';
+import { weakAlgorithmsIn } from './saml.service.ts';
 
 /*
  * SAML sign-in (issue 15) against a real identity provider started here (samlify's IdP role with
@@ -144,7 +145,85 @@ describe('Settings → Sign-in', () => {
   });
 });
 
+describe('Settings → Sign-in: SHA-1', () => {
+  const ALG = 'urn:oasis:names:tc:SAML:metadata:algsupport';
+  /** The IdP's metadata saying which algorithms it signs with (the algorithm-support profile). */
+  const announcing = (...algorithms: string[]) =>
+    idp.metadataXml.replace(
+      /(<IDPSSODescriptor[^>]*>)/,
+      `$1<Extensions>${algorithms
+        .map((a) => `<alg:SigningMethod xmlns:alg="${ALG}" Algorithm="${a}"/>`)
+        .join('')}</Extensions>`,
+    );
+  /** The metadata itself signed with RSA-SHA1 (Moat reads, not checks, that signature). */
+  const signedWithSha1 = () =>
+    idp.metadataXml.replace(
+      /(<EntityDescriptor[^>]*>)/,
+      `$1<ds:Signature><ds:SignedInfo><ds:CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/><ds:SignatureMethod Algorithm="${RSA_SHA1}"/><ds:Reference URI=""><ds:DigestMethod Algorithm="http://www.w3.org/2000/09/xmldsig#sha1"/><ds:DigestValue>AA==</ds:DigestValue></ds:Reference></ds:SignedInfo><ds:SignatureValue>AA==</ds:SignatureValue></ds:Signature>`,
+    );
+
+  it('the test button refuses an IdP that signs with SHA-1 only, and says what to change', async () => {
+    for (const metadata of [announcing(RSA_SHA1), signedWithSha1()]) {
+      const res = await postJson(t.app, admin, SSO_API.samlTest, { metadata_xml: metadata });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/SHA-1/);
+      expect(res.json().message).toMatch(/RSA-SHA256/);
+    }
+    // An IdP that can sign with SHA-256 as well is fine: Moat asks for it (and accepts only it).
+    const both = announcing(RSA_SHA1, 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    expect((await postJson(t.app, admin, SSO_API.samlTest, { metadata_xml: both })).statusCode).toBe(200);
+  });
+
+  it('saving such metadata is refused on its field, and the IdP in use stays', async () => {
+    const res = await postJson(
+      t.app,
+      admin,
+      SSO_API.settings,
+      { saml: { metadata_xml: announcing(RSA_SHA1) } },
+      'PUT',
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details[0]).toMatchObject({ field: 'saml.metadata_xml' });
+    expect(res.json().details[0].message).toMatch(/SHA-1/);
+  });
+});
+
 describe('SAML sign-in', () => {
+  it('refuses an answer signed with RSA-SHA1, and tells the tenant why in its audit log', async () => {
+    const email = `ana@${domain}`;
+    const browser = new Jar();
+    const response = await idp.responseFor(spXml, await start(email, browser), email, undefined, {
+      signedWith: RSA_SHA1,
+    });
+    expect(weakAlgorithmsIn(Buffer.from(response, 'base64').toString('utf8'))).toContain(RSA_SHA1);
+    const res = await acs(response);
+    expect(res.statusCode).toBe(303);
+    expect(popupQuery(res).get('ssoError')).toBe('saml');
+    expect(popupQuery(res).get('ssoToken')).toBeNull();
+    const [row] = await t.db
+      .select({ details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'auth.sso_failed'), eq(auditLog.tenantId, tenantId)))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    const reason = String((row?.details as { reason?: string } | undefined)?.reason);
+    expect(reason).toMatch(/SHA-1/);
+    expect(reason).toContain(RSA_SHA1);
+    expect(reason).toMatch(/RSA-SHA256/);
+  });
+
+  it('reads every SHA-1 signature and digest algorithm of a response, wherever it is', () => {
+    const doc = (signature: string, digest: string) =>
+      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"><Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo><SignatureMethod Algorithm="${signature}"/><Reference><DigestMethod Algorithm="${digest}"/></Reference></SignedInfo></Signature></saml:Assertion></samlp:Response>`;
+    const rsa256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+    const sha256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
+    const sha1 = 'http://www.w3.org/2000/09/xmldsig#sha1';
+    expect(weakAlgorithmsIn(doc(rsa256, sha256))).toEqual([]);
+    expect(weakAlgorithmsIn(doc(rsa256, sha1))).toEqual([sha1]);
+    expect(weakAlgorithmsIn(doc(RSA_SHA1, sha256))).toEqual([RSA_SHA1]);
+    expect(weakAlgorithmsIn(doc('http://www.w3.org/2000/09/xmldsig#hmac-sha1', sha256))).toHaveLength(1);
+  });
+
   it('signs a user in through the IdP once; the same answer again is refused', async () => {
     const jar = new Jar();
     const url = await start(`ana@${domain}`, jar);
