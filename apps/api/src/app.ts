@@ -832,6 +832,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { name: 'counters', run: () => counters.sweep() },
         // SAML requests nobody answered, assertions past their end (issue 15).
         { name: 'sso-purge', run: () => ssoRepo.purgeExpired(clock.now()) },
+        // Brute-force counts (auth_throttle) every rule has forgotten: one row per account and address seen.
+        { name: 'auth-throttle-purge', run: () => throttle.forgetQuiet() },
         // Held mail past its tenant's retention (issue 11): deleted, one audit entry per tenant.
         { name: 'quarantine-purge', run: () => app.services.quarantineAdmin.purgeExpired() },
       ],

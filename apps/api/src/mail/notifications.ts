@@ -531,3 +531,48 @@ export function mfaResetEmail(
     ],
   });
 }
+
+/** A moment as the sign-in notices and answers write it: `2025-06-01 14:05 UTC`. */
+export function utcMinute(at: Date): string {
+  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * Told once when an account sees many wrong passwords from everywhere: new browsers now pass a
+ * stronger security check, the user's own browser signs in as usual.
+ */
+export function accountAttackedEmail(
+  brand: MailBrand,
+  input: { email: string; failures: number; ip: string | null; forgotPasswordUrl: string },
+): Notification {
+  return notification(brand, {
+    subject: `Many failed sign-ins to your ${brand.name} account`,
+    heading: 'Someone is trying to sign in to your account',
+    paragraphs: [
+      `${input.failures} wrong passwords were tried for ${input.email}${input.ip ? `, the latest from the address ${input.ip}` : ''}.`,
+      `Your account is not locked: a browser you signed in with before signs in as usual, and any other browser must now pass a stronger security check first.`,
+      'If this was not you, make sure your password is long and used nowhere else; change it if in doubt.',
+    ],
+    action: { label: 'Change my password', url: input.forgotPasswordUrl },
+    footer: `You get this once for a series of failed sign-ins. ${brand.name} never asks for your password by email.`,
+  });
+}
+
+/**
+ * Told when wrong sign-in codes (authenticator or emailed) paused the code step: whoever typed
+ * them knew the password.
+ */
+export function mfaLockedEmail(
+  brand: MailBrand,
+  input: { email: string; failures: number; until: Date; forgotPasswordUrl: string },
+): Notification {
+  return notification(brand, {
+    subject: `Sign-in codes for your ${brand.name} account are paused`,
+    heading: 'Too many wrong sign-in codes',
+    paragraphs: [
+      `${input.failures} wrong sign-in codes were entered for ${input.email}. Sign-in codes are refused until ${utcMinute(input.until)}; each further wrong code after that pauses them longer.`,
+      'Whoever entered them knows your password. If it was not you, reset your password now: that also ends the pause.',
+    ],
+    action: { label: 'Reset my password', url: input.forgotPasswordUrl },
+  });
+}

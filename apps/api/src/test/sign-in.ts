@@ -10,9 +10,13 @@ import { hashPassword } from '../lib/passwords.ts';
 import { CSRF } from './app.ts';
 import { buildTenant, buildUser } from './factories.ts';
 
-/** Solve a real ALTCHA challenge from the server, as the browser widget does. */
-export async function solveCaptcha(app: FastifyInstance): Promise<string> {
-  const challenge = (await app.inject({ method: 'GET', url: AUTH_API.captchaChallenge })).json();
+/**
+ * Solve a real ALTCHA challenge from the server, as the browser widget does; `strong`: the
+ * stronger one an account that sees many failed sign-ins asks for.
+ */
+export async function solveCaptcha(app: FastifyInstance, strength?: 'strong'): Promise<string> {
+  const url = strength ? `${AUTH_API.captchaChallenge}?strength=${strength}` : AUTH_API.captchaChallenge;
+  const challenge = (await app.inject({ method: 'GET', url })).json();
   const solution = await solveChallenge({ challenge, deriveKey });
   if (!solution) throw new Error('could not solve the captcha');
   return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
@@ -26,8 +30,8 @@ export function cookiesOf(res: { cookies: Array<{ name: string; value: string }>
 /** A browser-like cookie jar: keeps what the server sets, drops what it clears. */
 export class Jar {
   readonly cookies: Record<string, string> = {};
-  /** Each jar is its own client address, as separate browsers are. */
-  readonly ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+  /** Each jar is its own client address, as separate browsers are (unless given one). */
+  constructor(readonly ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`) {}
   take<R extends { cookies: Array<{ name: string; value: string; maxAge?: number; expires?: Date }> }>(
     res: R,
   ): R {
@@ -62,11 +66,17 @@ export async function postJson(
   );
 }
 
-export async function login(app: FastifyInstance, jar: Jar, email: string, password: string) {
+export async function login(
+  app: FastifyInstance,
+  jar: Jar,
+  email: string,
+  password: string,
+  captcha?: 'strong',
+) {
   return postJson(app, jar, AUTH_API.login, {
     email,
     current_password: password,
-    recaptcha_token: await solveCaptcha(app),
+    recaptcha_token: await solveCaptcha(app, captcha),
   });
 }
 

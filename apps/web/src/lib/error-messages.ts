@@ -43,6 +43,8 @@ export function errorMessageKey(code: ApiErrorCode): TranslationKey {
       return 'errors.api.tenant_approval_required';
     case 'captcha_failed':
       return 'errors.api.captcha_failed';
+    case 'captcha_required':
+      return 'errors.api.captcha_required';
     case 'invalid_code':
       return 'errors.api.invalid_code';
     case 'code_expired':
@@ -51,6 +53,8 @@ export function errorMessageKey(code: ApiErrorCode): TranslationKey {
       return 'errors.api.max_attempts_reached';
     case 'login_expired':
       return 'errors.api.login_expired';
+    case 'mfa_locked':
+      return 'errors.api.mfa_locked';
     case 'mfa_required_by_admin':
       return 'errors.api.mfa_required_by_admin';
     case 'invalid_token':

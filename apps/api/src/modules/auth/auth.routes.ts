@@ -27,15 +27,43 @@ import { AppError } from '../../errors.ts';
 import { acceptFormFields, isFormFields } from '../../lib/form-fields.ts';
 import { signedIn } from '../../plugins/app/session.ts';
 import { SSO_BROWSER_COOKIE, SSO_BROWSER_COOKIE_PATH } from '../sso/sso.routes.ts';
+import { MfaLockedError } from './code-lock.ts';
+import { DEVICE_TRUST_MS } from './device-trust.ts';
 import { PasswordExpiredError } from './password.service.ts';
 import type { RequestMeta, StepOutcome } from './sign-in.ts';
 
 /** The pending sign-in (password proven, a step to go) lives in its own short cookie. */
 export const LOGIN_CHALLENGE_COOKIE = 'moat_login';
+/** The browser's device cookie (device-trust.ts): read by the sign-in calls only. */
+export const DEVICE_COOKIE = 'moat_device';
+const DEVICE_COOKIE_PATH = '/api/v1/auth';
 
 export function requestMeta(request: FastifyRequest): RequestMeta {
-  return { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
+  return {
+    ip: request.ip ?? null,
+    userAgent: request.headers['user-agent'] ?? null,
+    deviceCookie: request.cookies[DEVICE_COOKIE] ?? null,
+  };
 }
+
+/** Set the device cookie a successful sign-in produced (any route that ends a sign-in). */
+export function setDeviceCookie(reply: FastifyReply, outcome: StepOutcome, secure: boolean) {
+  if (!outcome.deviceCookie) return;
+  reply.setCookie(DEVICE_COOKIE, outcome.deviceCookie, {
+    httpOnly: true,
+    secure,
+    sameSite: 'strict',
+    path: DEVICE_COOKIE_PATH,
+    maxAge: DEVICE_TRUST_MS / 1000,
+  });
+}
+
+/** A paused code step answers when it opens again in Retry-After too. */
+function retryAfter(reply: FastifyReply, error: unknown, now: Date) {
+  if (error instanceof MfaLockedError) reply.header('retry-after', String(error.retryAfterSeconds(now)));
+}
+
+const captchaQuery = z.object({ strength: z.enum(['standard', 'strong']).optional() });
 
 const errors = {
   400: errorResponseSchema,
@@ -69,6 +97,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** Set the cookies a sign-in step produced and answer its body. */
   function answer(reply: FastifyReply, outcome: StepOutcome) {
+    setDeviceCookie(reply, outcome, secure);
     if (outcome.sessionToken) sessions.setCookie(reply, outcome.sessionToken);
     else if (outcome.clearSession) sessions.clearCookie(reply);
     if (outcome.challengeToken) {
@@ -83,13 +112,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     AUTH_API.captchaChallenge,
     {
-      schema: { tags: ['auth'], summary: 'A fresh ALTCHA proof-of-work challenge', hide: false },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'A fresh ALTCHA proof-of-work challenge; strength=strong: the ten times harder one an account that sees many failed sign-ins asks for',
+        querystring: captchaQuery,
+        hide: false,
+      },
       // Cheap to make and useless without the work: generous, so a whole office behind one NAT can sign in.
       config: perMinute(600),
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return app.services.captcha.challenge();
+      return app.services.captcha.challenge(request.query.strength);
     },
   );
 
@@ -120,7 +155,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary:
-          'The one-time code of a sign-in with MFA (success false for a wrong code; 429 ends the sign-in)',
+          'The one-time code of a sign-in with MFA (success false for a wrong code; 429 ends the sign-in: too many codes in it, or mfa_locked, too many of the user over every sign-in, with Retry-After)',
         body: mfaCodeRequestSchema,
         response: { 200: loginStepResponseSchema, ...errors },
       },
@@ -134,6 +169,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       } catch (error) {
         reply.clearCookie(LOGIN_CHALLENGE_COOKIE, { path: '/api/v1' });
+        retryAfter(reply, error, app.clock.now());
         throw error;
       }
     },
@@ -157,22 +193,29 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Check the emailed code before the first MFA setup; 403 is a wrong code',
+        summary:
+          'Check the emailed code before the first MFA setup; 403 is a wrong code; 429 mfa_locked (with Retry-After): too many wrong codes of the user over every sign-in',
         body: mailVerificationRequestSchema,
         response: { 200: loginStepResponseSchema, ...errors },
       },
       config: perMinute(30),
     },
-    async (request, reply) =>
-      answer(
-        reply,
-        await auth.verifyMailCode(
-          challengeOf(request),
-          request.body.email,
-          request.body.code,
-          requestMeta(request),
-        ),
-      ),
+    async (request, reply) => {
+      try {
+        return answer(
+          reply,
+          await auth.verifyMailCode(
+            challengeOf(request),
+            request.body.email,
+            request.body.code,
+            requestMeta(request),
+          ),
+        );
+      } catch (error) {
+        retryAfter(reply, error, app.clock.now());
+        throw error;
+      }
+    },
   );
 
   app.post(

@@ -14,13 +14,16 @@ import { ssoBinding } from '../sso/sso-handover.ts';
 import type { TenantsRepo } from '../tenants/tenants.repo.ts';
 import type { UsersRepo } from '../users/users.repo.ts';
 import type { Captcha } from './captcha.ts';
+import { createCodeLock } from './code-lock.ts';
 import { createCredentials } from './credentials.ts';
+import { createDeviceTrust } from './device-trust.ts';
 import { createLoginService } from './login.service.ts';
 import type { LoginChallengesRepo } from './login-challenges.repo.ts';
 import { createMailVerificationService } from './mail-verification.service.ts';
 import { createMfaChallengeService } from './mfa-challenge.service.ts';
 import { createPasswordService } from './password.service.ts';
 import { createSignIn, type RequestMeta, type StepOutcome } from './sign-in.ts';
+import { createSignInNotices } from './sign-in-notices.ts';
 import type { Throttle } from './throttle.ts';
 import { createTokenLoginService } from './token-login.service.ts';
 import type { UserTokensRepo } from './user-tokens.repo.ts';
@@ -29,7 +32,10 @@ import type { UserTokensRepo } from './user-tokens.repo.ts';
  * The auth module's pieces, one per way in (see each file), wired together once: the routes see
  * one object. Each piece receives only the repository methods and collaborators it uses.
  *   sign-in.ts                  what every path shares: the pending challenge, the session at the end
- *   credentials.ts              password proof under the brute-force rules, and the captcha
+ *   credentials.ts              password proof under the brute-force rules (throttle.ts), and the captcha
+ *   device-trust.ts             the device cookie of a browser that signed in before
+ *   code-lock.ts                wrong MFA and emailed codes of a user, over every sign-in
+ *   sign-in-notices.ts          the emails those rules send
  *   login.service.ts            the password step and where it leads; logout; login/logout reasons
  *   mfa-challenge.service.ts    the MFA code at sign-in, and the first enrolment that turns MFA on
  *   mail-verification.service.ts the mailbox proof before a first MFA setup
@@ -40,10 +46,10 @@ export function createAuthService(deps: {
   db: Pick<Db, 'transaction'>;
   clock: Clock;
   config: Pick<Config, 'publicUrl' | 'maintenanceDomains' | 'portalLoginSecret'>;
-  serverKey: Pick<ServerKey, 'encrypt' | 'decrypt'>;
+  serverKey: Pick<ServerKey, 'encrypt' | 'decrypt' | 'derive'>;
   mailer: Pick<Mailer, 'send'>;
-  captcha: Pick<Captcha, 'verify'>;
-  throttle: Pick<Throttle, 'isBlocked' | 'recordFailure' | 'clear'>;
+  captcha: Pick<Captcha, 'check'>;
+  throttle: Pick<Throttle, 'isBlocked' | 'blockedUntil' | 'failures' | 'recordFailure' | 'clear'>;
   sessions: Pick<SessionsService, 'open' | 'revoke' | 'revokeAllOf' | 'clearLoginReason'>;
   codes: Pick<EmailCodes, 'issue' | 'waitTime' | 'issuedCount' | 'check'>;
   users: Pick<UsersRepo, 'findById' | 'findByEmail' | 'findByInviteHash' | 'update' | 'acceptTotpStep'>;
@@ -56,12 +62,16 @@ export function createAuthService(deps: {
   >;
   userTokens: Pick<UserTokensRepo, 'insert' | 'use' | 'claim' | 'voidAllOf' | 'latestCreatedAt'>;
   log: { error(obj: unknown, msg: string): void };
-  /** Takes sign-in attempts of one account in turn on every node (Database.withLock); default: this process. */
+  /**
+   * Takes sign-in attempts of one account, and code checks of one user, in turn on every node
+   * (Database.withLock); default: this process.
+   */
   accountLock?: <T>(key: string, task: () => Promise<T>) => Promise<T>;
   /** Refused and throttled sign-ins (issue 14). */
   metrics: Pick<Metrics, 'loginFailures' | 'loginThrottled'>;
 }) {
   const { clock, users, audit, challenges, userTokens, sessions, mailer } = deps;
+  const deviceTrust = createDeviceTrust(deps.serverKey);
   const signIn = createSignIn({
     clock,
     config: deps.config,
@@ -71,23 +81,41 @@ export function createAuthService(deps: {
     challenges,
     audit,
     sessions,
+    deviceTrust,
   });
+  const notices = createSignInNotices({ config: deps.config, mailer, signIn });
   const credentials = createCredentials({
+    clock,
     users,
     audit,
     captcha: deps.captcha,
     throttle: deps.throttle,
+    deviceTrust,
+    notices,
     accountLock: deps.accountLock,
     metrics: deps.metrics,
   });
-  const mailVerification = createMailVerificationService({ signIn, challenges, codes: deps.codes, mailer });
+  const codeLock = createCodeLock({
+    clock,
+    throttle: deps.throttle,
+    notices,
+    metrics: deps.metrics,
+    userLock: deps.accountLock,
+  });
+  const mailVerification = createMailVerificationService({
+    signIn,
+    challenges,
+    codes: deps.codes,
+    mailer,
+    codeLock,
+  });
   const mfaChallenge = createMfaChallengeService({
     clock,
     serverKey: deps.serverKey,
     signIn,
     challenges,
     users,
-    throttle: deps.throttle,
+    codeLock,
     metrics: deps.metrics,
   });
   const passwords = createPasswordService({
@@ -102,6 +130,7 @@ export function createAuthService(deps: {
     audit,
     sessions,
     mailer,
+    throttle: deps.throttle,
     log: deps.log,
   });
   const login = createLoginService({

@@ -59,11 +59,15 @@ export function createLoginService(deps: {
       input: { email: string; current_password: string; recaptcha_token?: string | null },
       meta: RequestMeta,
     ): Promise<StepOutcome> {
-      await deps.credentials.assertVerifiedCaptcha(input.recaptcha_token, meta).catch((error) => {
-        deps.metrics.loginFailures.inc({ reason: 'captcha_failed' });
-        throw error;
+      const captcha = await deps.credentials
+        .assertVerifiedCaptcha(input.recaptcha_token, meta)
+        .catch((error) => {
+          deps.metrics.loginFailures.inc({ reason: 'captcha_failed' });
+          throw error;
+        });
+      const user = await deps.credentials.provePassword(input.email, input.current_password, meta, {
+        captcha,
       });
-      const user = await deps.credentials.provePassword(input.email, input.current_password, meta);
       const tenant = await signIn.tenantOf(user);
       if (user.hidden && !tenant.supportAccessEnabled) {
         await signIn.auditUser(user, meta, 'auth.login_blocked', { reason: 'support_access_off' });

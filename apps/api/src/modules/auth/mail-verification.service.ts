@@ -4,6 +4,7 @@ import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import { type EmailCodes, RESEND_WAIT_S } from '../email-codes/email-codes.service.ts';
 import type { UserRow } from '../users/users.repo.ts';
+import type { CodeLock } from './code-lock.ts';
 import type { LoginChallengeRow, LoginChallengesRepo } from './login-challenges.repo.ts';
 import { type RequestMeta, type SignIn, type StepOutcome, stepResponse } from './sign-in.ts';
 
@@ -19,8 +20,9 @@ export function createMailVerificationService(deps: {
   challenges: Pick<LoginChallengesRepo, 'setStage'>;
   codes: Pick<EmailCodes, 'issue' | 'waitTime' | 'issuedCount' | 'check'>;
   mailer: Pick<Mailer, 'send'>;
+  codeLock: Pick<CodeLock, 'inTurn' | 'assertOpen' | 'wrongCode'>;
 }) {
-  const { signIn, codes } = deps;
+  const { signIn, codes, codeLock } = deps;
 
   async function sendMailCode(user: UserRow, challenge: LoginChallengeRow): Promise<void> {
     const code = await codes.issue(MAIL_CODE_PURPOSE, challenge.id, user.email);
@@ -52,7 +54,11 @@ export function createMailVerificationService(deps: {
       return { success: true, wait_time: RESEND_WAIT_S };
     },
 
-    /** SPEC §7 mail_verification/verify: a wrong code is 403 and counts; 3 wrong codes end it. */
+    /**
+     * SPEC §7 mail_verification/verify: a wrong code is 403 and counts; 3 wrong codes end it.
+     * Wrong codes also count against the user over every sign-in, as wrong authenticator codes
+     * do: too many pause this step (429 mfa_locked).
+     */
     async verifyMailCode(
       challengeToken: string | undefined,
       email: string,
@@ -61,26 +67,38 @@ export function createMailVerificationService(deps: {
     ): Promise<StepOutcome> {
       const { challenge, user } = await signIn.liveChallenge(challengeToken, 'mail_verification');
       if (email !== user.email) throw new AppError('invalid_code', 'The code is not valid');
-      const { result, attemptsLeft } = await codes.check(MAIL_CODE_PURPOSE, challenge.id, user.email, code);
-      await signIn.auditUser(
-        user,
-        meta,
-        result === 'ok' ? 'auth.mail_verified' : 'auth.mail_verification_failed',
-        { result },
-      );
-      if (result === 'ok') {
-        await deps.challenges.setStage(challenge.id, 'mfa_setup');
-        return { response: stepResponse(user, 'mfa_setup') };
-      }
-      if (result === 'max_attempts') {
-        throw new AppError(
-          'max_attempts_reached',
-          'You have reached the maximum number of attempts. Sign in again to get a new code.',
+      return codeLock.inTurn(user, async () => {
+        await codeLock.assertOpen(user).catch(async (error) => {
+          await signIn.auditUser(user, meta, 'auth.mail_verification_failed', { result: 'locked' });
+          throw error;
+        });
+        const { result, attemptsLeft, tried } = await codes.check(
+          MAIL_CODE_PURPOSE,
+          challenge.id,
+          user.email,
+          code,
         );
-      }
-      if (result === 'expired' || result === 'none')
-        throw new AppError('code_expired', 'The code has expired. Send a new one.');
-      throw new AppError('invalid_code', `The code is not valid. ${attemptsLeft} attempt(s) left.`);
+        await signIn.auditUser(
+          user,
+          meta,
+          result === 'ok' ? 'auth.mail_verified' : 'auth.mail_verification_failed',
+          { result },
+        );
+        if (result === 'ok') {
+          await deps.challenges.setStage(challenge.id, 'mfa_setup');
+          return { response: stepResponse(user, 'mfa_setup') };
+        }
+        if (tried) await codeLock.wrongCode(user);
+        if (result === 'max_attempts') {
+          throw new AppError(
+            'max_attempts_reached',
+            'You have reached the maximum number of attempts. Sign in again to get a new code.',
+          );
+        }
+        if (result === 'expired' || result === 'none')
+          throw new AppError('code_expired', 'The code has expired. Send a new one.');
+        throw new AppError('invalid_code', `The code is not valid. ${attemptsLeft} attempt(s) left.`);
+      });
     },
   };
 }

@@ -5,9 +5,9 @@ import type { ServerKey } from '../../lib/server-key.ts';
 import { matchTotpStep, newTotpSecret, totpEnrolment } from '../../lib/totp.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import type { UsersRepo } from '../users/users.repo.ts';
+import type { CodeLock } from './code-lock.ts';
 import type { LoginChallengesRepo } from './login-challenges.repo.ts';
 import { type RequestMeta, type SignIn, type StepOutcome, stepResponse } from './sign-in.ts';
-import { mfaFailuresKey, type Throttle } from './throttle.ts';
 
 export const MFA_CODE_MAX_ATTEMPTS = 5;
 export const MFA_SECRET_PURPOSE = 'mfa-secret';
@@ -22,10 +22,10 @@ export function createMfaChallengeService(deps: {
   signIn: Pick<SignIn, 'liveChallenge' | 'auditUser' | 'tenantOf' | 'finish'>;
   challenges: Pick<LoginChallengesRepo, 'takeAttempt' | 'consume' | 'setPendingSecret'>;
   users: Pick<UsersRepo, 'acceptTotpStep' | 'update'>;
-  throttle: Pick<Throttle, 'isBlocked'>;
+  codeLock: Pick<CodeLock, 'inTurn' | 'assertOpen' | 'wrongCode'>;
   metrics: Pick<Metrics, 'loginFailures' | 'loginThrottled'>;
 }) {
-  const { clock, signIn, challenges } = deps;
+  const { clock, signIn, challenges, codeLock } = deps;
 
   /** Too many wrong codes end the sign-in: a new one starts with the password. */
   async function tooManyCodes(challengeId: string): Promise<never> {
@@ -35,33 +35,45 @@ export function createMfaChallengeService(deps: {
   }
 
   return {
-    /** The one-time-code form: a wrong code answers success false; too many end the sign-in (429). */
+    /**
+     * The one-time-code form: a wrong code answers success false; too many in this sign-in end it
+     * (429); too many of the user's over every sign-in pause the code step (429 mfa_locked, which
+     * ends this sign-in too).
+     */
     async verifyMfaCode(
       challengeToken: string | undefined,
       code: string,
       meta: RequestMeta,
     ): Promise<StepOutcome> {
       const { challenge, user } = await signIn.liveChallenge(challengeToken, 'mfa_code');
-      const attempts = await challenges.takeAttempt(challenge.id, MFA_CODE_MAX_ATTEMPTS);
-      if (attempts === null) return tooManyCodes(challenge.id);
-      const secret = deps.serverKey.decrypt(MFA_SECRET_PURPOSE, user.mfaSecret!);
-      const mfaKey = mfaFailuresKey(user.id);
-      // Wrong codes count per user across sign-ins: a known password alone cannot try them all.
-      const step = (await deps.throttle.isBlocked([mfaKey]))
-        ? null
-        : matchTotpStep(secret, code, clock.now());
-      if (
-        step !== null &&
-        (await deps.users.acceptTotpStep(user.id, step)) &&
-        (await challenges.consume(challenge.id, clock.now()))
-      ) {
-        return signIn.finish(user, meta, 'password+totp', true);
-      }
-      const reason = step === null ? 'wrong_code' : 'code_already_used';
-      deps.metrics.loginFailures.inc({ reason: `mfa_${reason}` });
-      await signIn.auditUser(user, meta, 'auth.mfa_failed', { reason, attempt: attempts });
-      if (attempts >= MFA_CODE_MAX_ATTEMPTS) return tooManyCodes(challenge.id);
-      return { response: { ...stepResponse(user, 'mfa_code'), success: false } };
+      return codeLock.inTurn(user, async () => {
+        await codeLock.assertOpen(user).catch(async (error) => {
+          await signIn.auditUser(user, meta, 'auth.mfa_failed', { reason: 'locked' });
+          await challenges.consume(challenge.id, clock.now());
+          throw error;
+        });
+        const attempts = await challenges.takeAttempt(challenge.id, MFA_CODE_MAX_ATTEMPTS);
+        if (attempts === null) return tooManyCodes(challenge.id);
+        const secret = deps.serverKey.decrypt(MFA_SECRET_PURPOSE, user.mfaSecret!);
+        const step = matchTotpStep(secret, code, clock.now());
+        if (
+          step !== null &&
+          (await deps.users.acceptTotpStep(user.id, step)) &&
+          (await challenges.consume(challenge.id, clock.now()))
+        ) {
+          return signIn.finish(user, meta, 'password+totp', true);
+        }
+        const reason = step === null ? 'wrong_code' : 'code_already_used';
+        deps.metrics.loginFailures.inc({ reason: `mfa_${reason}` });
+        await signIn.auditUser(user, meta, 'auth.mfa_failed', { reason, attempt: attempts });
+        // Wrong codes count per user across sign-ins: a known password alone cannot try them all.
+        await codeLock.wrongCode(user).catch(async (error) => {
+          await challenges.consume(challenge.id, clock.now());
+          throw error;
+        });
+        if (attempts >= MFA_CODE_MAX_ATTEMPTS) return tooManyCodes(challenge.id);
+        return { response: { ...stepResponse(user, 'mfa_code'), success: false } };
+      });
     },
 
     /** PUT mfa/setup_public: the MFA enrolment of a sign-in whose password and email are proven. */

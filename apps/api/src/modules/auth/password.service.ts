@@ -16,6 +16,7 @@ import type { UserRow, UsersRepo } from '../users/users.repo.ts';
 import type { Credentials } from './credentials.ts';
 import type { LoginChallengesRepo } from './login-challenges.repo.ts';
 import { type RequestMeta, type SignIn, userActor } from './sign-in.ts';
+import { mfaFailuresKey, type Throttle } from './throttle.ts';
 import type { UserTokensRepo } from './user-tokens.repo.ts';
 
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
@@ -44,6 +45,7 @@ export function createPasswordService(deps: {
   audit: Pick<AuditRepo, 'record'>;
   sessions: Pick<SessionsService, 'revokeAllOf'>;
   mailer: Pick<Mailer, 'send'>;
+  throttle: Pick<Throttle, 'clear'>;
   log: { error(obj: unknown, msg: string): void };
 }) {
   const { clock, signIn, users, userTokens } = deps;
@@ -73,6 +75,8 @@ export function createPasswordService(deps: {
       await userTokens.voidAllOf(user.id, clock.now(), tx);
       await signIn.auditUser(user, meta, action, undefined, tx);
     });
+    // Whoever paused the user's sign-in codes knew the old password: with a new one, the pause ends.
+    await deps.throttle.clear(mfaFailuresKey(user.id));
     const brand = mailBrand(await signIn.tenantOf(user));
     await deps.mailer.send({
       tenantId: user.tenantId,
@@ -235,7 +239,10 @@ export function createPasswordService(deps: {
       const { challenge, user: pending } = await signIn.liveChallenge(challengeToken, 'password_expired');
       if (input.email !== pending.email)
         throw new AppError('forbidden', 'This sign-in belongs to another user');
-      const user = await deps.credentials.provePassword(input.email, input.current_password, meta);
+      // This sign-in passed the captcha its account asked for when it found the password expired.
+      const user = await deps.credentials.provePassword(input.email, input.current_password, meta, {
+        captcha: 'strong',
+      });
       if (input.new_password === input.current_password) {
         throw new AppError('validation_error', 'The new password must differ from the current one', [
           { field: 'body.new_password', message: 'password_unchanged' },

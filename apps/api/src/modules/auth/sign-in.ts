@@ -12,6 +12,7 @@ import type { FeaturesRepo } from '../features/features.repo.ts';
 import type { SessionsService } from '../sessions/sessions.service.ts';
 import type { TenantRow, TenantsRepo } from '../tenants/tenants.repo.ts';
 import type { UserRow, UsersRepo } from '../users/users.repo.ts';
+import type { DeviceTrust } from './device-trust.ts';
 import type { LoginChallengeRow, LoginChallengesRepo } from './login-challenges.repo.ts';
 
 export const LOGIN_CHALLENGE_TTL_MS = 10 * 60_000;
@@ -19,6 +20,8 @@ export const LOGIN_CHALLENGE_TTL_MS = 10 * 60_000;
 export interface RequestMeta {
   ip: string | null;
   userAgent: string | null;
+  /** The browser's device cookie (device-trust.ts), if it sent one. */
+  deviceCookie?: string | null;
 }
 
 /** What a sign-in step produced: the answer, and a session token or a challenge token to set as cookies. */
@@ -30,6 +33,8 @@ export interface StepOutcome {
   clearChallenge?: boolean;
   /** The session the request came with has ended (the sign-in goes on with a challenge): clear its cookie. */
   clearSession?: boolean;
+  /** A sign-in succeeded: the browser's device cookie, with this account in it. */
+  deviceCookie?: string;
 }
 
 export const userActor = (user: UserRow, meta: RequestMeta): Actor => ({
@@ -69,6 +74,7 @@ export function createSignIn(deps: {
   challenges: Pick<LoginChallengesRepo, 'insert' | 'findLive'>;
   audit: Pick<AuditRepo, 'record'>;
   sessions: Pick<SessionsService, 'open'>;
+  deviceTrust: Pick<DeviceTrust, 'add'>;
 }) {
   const { clock, challenges } = deps;
 
@@ -102,7 +108,8 @@ export function createSignIn(deps: {
     tenantOf,
 
     /**
-     * The end of every successful sign-in: a new session (a new token: the session is rotated).
+     * The end of every successful sign-in: a new session (a new token: the session is rotated),
+     * and the device cookie that lets this browser past the account's checks next time.
      * A user whose password is a one-time one gets a session that can only replace it
      * (`password_change`, enforced by the session plugin); `offerMfa` answers `mfa_offer`.
      */
@@ -125,6 +132,7 @@ export function createSignIn(deps: {
         response: stepResponse(user, next, reasonRequired),
         sessionToken: token,
         clearChallenge: true,
+        deviceCookie: deps.deviceTrust.add(meta.deviceCookie, user, clock.now()),
       };
     },
 

@@ -1,18 +1,14 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { authThrottle } from '../../db/schema.ts';
 
 /** The failure counts of the brute-force throttle (throttle.ts), one row per key. */
 export function createThrottleRepo(db: DbOrTx) {
   return {
-    /** When each of these keys is blocked until (null: counted, not blocked); absent keys are not listed. */
-    async blockedUntil(keys: string[], tx?: DbOrTx): Promise<Array<Date | null>> {
+    /** The counts of these keys: failures, the last one, the end of a wait; absent keys are not listed. */
+    async stateOf(keys: string[], tx?: DbOrTx): Promise<Array<typeof authThrottle.$inferSelect>> {
       if (keys.length === 0) return [];
-      const rows = await (tx ?? db)
-        .select({ blockedUntil: authThrottle.blockedUntil })
-        .from(authThrottle)
-        .where(inArray(authThrottle.key, keys));
-      return rows.map((r) => r.blockedUntil);
+      return (tx ?? db).select().from(authThrottle).where(inArray(authThrottle.key, keys));
     },
 
     /**
@@ -40,6 +36,18 @@ export function createThrottleRepo(db: DbOrTx) {
 
     async clear(key: string, tx?: DbOrTx): Promise<void> {
       await (tx ?? db).delete(authThrottle).where(eq(authThrottle.key, key));
+    },
+
+    /** Forget the counts whose last failure is older than `before` and that wait for nothing now (a sweep). */
+    async forgetQuiet(before: Date, now: Date, tx?: DbOrTx): Promise<void> {
+      await (tx ?? db)
+        .delete(authThrottle)
+        .where(
+          and(
+            lt(authThrottle.lastFailureAt, before),
+            or(isNull(authThrottle.blockedUntil), lt(authThrottle.blockedUntil, now)),
+          ),
+        );
     },
   };
 }

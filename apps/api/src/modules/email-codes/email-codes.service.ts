@@ -54,24 +54,25 @@ export function createEmailCodes(deps: { clock: Clock; pepper: Buffer; repo: Ema
 
     /**
      * Check a code. Each check first takes one attempt atomically (so parallel guesses cannot
-     * exceed the limit); the right code is then consumed, once.
+     * exceed the limit); the right code is then consumed, once. `tried`: the code was compared
+     * (an attempt was taken), so a caller may count a wrong one elsewhere too.
      */
     async check(
       purpose: string,
       subject: string,
       email: string,
       code: string,
-    ): Promise<{ result: CodeCheck; attemptsLeft: number }> {
+    ): Promise<{ result: CodeCheck; attemptsLeft: number; tried: boolean }> {
       const row = await repo.latestLive(purpose, subject, email);
-      if (!row) return { result: 'none', attemptsLeft: 0 };
-      if (row.expiresAt <= clock.now()) return { result: 'expired', attemptsLeft: 0 };
+      if (!row) return { result: 'none', attemptsLeft: 0, tried: false };
+      if (row.expiresAt <= clock.now()) return { result: 'expired', attemptsLeft: 0, tried: false };
       const taken = await repo.takeAttempt(row.id, MAIL_VERIFICATION_MAX_ATTEMPTS);
-      if (taken === null) return { result: 'max_attempts', attemptsLeft: 0 };
+      if (taken === null) return { result: 'max_attempts', attemptsLeft: 0, tried: false };
       const attemptsLeft = MAIL_VERIFICATION_MAX_ATTEMPTS - taken;
       if (safeEqual(row.codeHash, hash(purpose, subject, code))) {
-        if (await repo.consume(row.id, clock.now())) return { result: 'ok', attemptsLeft };
+        if (await repo.consume(row.id, clock.now())) return { result: 'ok', attemptsLeft, tried: true };
       }
-      return { result: attemptsLeft > 0 ? 'wrong' : 'max_attempts', attemptsLeft };
+      return { result: attemptsLeft > 0 ? 'wrong' : 'max_attempts', attemptsLeft, tried: true };
     },
   };
 }

@@ -12,7 +12,7 @@ import { AUTH_API, AUTH_ROUTES } from '@moat/contracts/auth-paths';
 import { errorResponseSchema } from '@moat/contracts/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../../plugins/app/session.ts';
-import { LOGIN_CHALLENGE_COOKIE, requestMeta } from '../auth/auth.routes.ts';
+import { LOGIN_CHALLENGE_COOKIE, requestMeta, setDeviceCookie } from '../auth/auth.routes.ts';
 
 const errors = {
   400: errorResponseSchema,
@@ -134,6 +134,7 @@ export const mfaRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (outcome.sessionToken) {
         app.services.sessions.setCookie(reply, outcome.sessionToken);
+        setDeviceCookie(reply, outcome, app.config.secureCookies);
         reply.clearCookie(LOGIN_CHALLENGE_COOKIE, { path: '/api/v1' });
       }
       return outcome.response;

@@ -32,20 +32,24 @@ function failureKey(error: unknown): TranslationKey {
   return messageKeyOf(error);
 }
 
+const loadCaptchaConfig = () => apiGet(API.recaptchaConfig, { schema: captchaConfigAnswer });
+const loadSolver = (url: string) =>
+  import('../captcha/altcha-solver').then((module) => module.createAltchaSolver(url));
+
+/** The ALTCHA challenge ten times harder, which an account that sees many failed sign-ins asks for. */
+const strongChallengeUrl = (url: string) => `${url}${url.includes('?') ? '&' : '?'}strength=strong`;
+
 /**
  * The invisible ALTCHA captcha (SPEC §2.1). Its widget and proof of work start when the visitor
  * first turns to the form (`warmUp`: a focus or a press in it), not with the page: its first
  * paint and a visitor who only looks stay free of that work. A submission before then waits for it.
+ * `takeStrong`: one token of the stronger challenge, solved only when the server asks for it.
  */
 function useCaptchaSession() {
   const session = useRef<CaptchaSession | null>(null);
   const warm = useRef(false);
   useEffect(() => {
-    const created = createCaptchaSession({
-      loadConfig: () => apiGet(API.recaptchaConfig, { schema: captchaConfigAnswer }),
-      loadSolver: (url) =>
-        import('../captcha/altcha-solver').then((module) => module.createAltchaSolver(url)),
-    });
+    const created = createCaptchaSession({ loadConfig: loadCaptchaConfig, loadSolver });
     session.current = created;
     // A focus before this effect ran still warms it up.
     if (warm.current) created.prepare();
@@ -63,7 +67,24 @@ function useCaptchaSession() {
     warm.current = true;
     return (await session.current?.take()) ?? null;
   };
-  return { warmUp, take };
+  const takeStrong = async () => {
+    const strong = createCaptchaSession({
+      loadConfig: async () => {
+        const config = await loadCaptchaConfig();
+        return config.provider === 'altcha' && config.key
+          ? { ...config, key: strongChallengeUrl(config.key) }
+          : config;
+      },
+      loadSolver,
+    });
+    try {
+      return await strong.take();
+    } finally {
+      // One token: the next stronger one is solved only if asked for again.
+      strong.dispose();
+    }
+  };
+  return { warmUp, take, takeStrong };
 }
 
 /** A notice shown above the form: why the user is back here. */
@@ -147,13 +168,18 @@ export function LoginForm({
     setPending(true);
     setFailure(null);
     setApprovalNeeded(false);
-    try {
-      const token = await captcha.take();
-      const answer = await apiPost(
+    const send = (token: string | null) =>
+      apiPost(
         AUTH_API.login,
         { email, current_password: values.password, recaptcha_token: token },
         { schema: loginStepAnswer },
       );
+    try {
+      const answer = await send(await captcha.take()).catch(async (error: unknown) => {
+        // An account that sees many failed sign-ins asks this browser for the stronger check: once.
+        if (!isApiError(error) || error.code !== 'captcha_required') throw error;
+        return send(await captcha.takeStrong());
+      });
       if (!alive.current) return;
       // The button stays busy while the console takes over.
       onAnswer(answer);

@@ -160,6 +160,40 @@ describe('sign-in: password only', () => {
   });
 });
 
+describe('sign-in: an account that sees many failed sign-ins', () => {
+  it('solves the stronger captcha it asks for and sends the sign-in again, once', async () => {
+    const s = session();
+    const api = stubApi({
+      'POST /api/v1/auth/login': (call) => {
+        if (!(call.body as { recaptcha_token: string }).recaptcha_token.includes('strength=strong')) {
+          return errorResponse(400, 'captcha_required', 'This browser must pass a stronger security check.');
+        }
+        s.open();
+        return jsonResponse(200, stepResponse());
+      },
+      'GET /api/v1/current_user': s.currentUser,
+    });
+    await signIn();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeInTheDocument();
+    const tokens = posts(api.calls, '/api/v1/auth/login').map(
+      (call) => (call.body as { recaptcha_token: string }).recaptcha_token,
+    );
+    expect(tokens).toHaveLength(2);
+    expect(tokens[0]).not.toContain('strength=strong');
+    expect(tokens[1]).toContain('/api/v1/auth/captcha/challenge?strength=strong');
+  });
+
+  it('says so when the stronger captcha did not do either', async () => {
+    const api = stubApi({
+      'POST /api/v1/auth/login': () =>
+        errorResponse(400, 'captcha_required', 'This browser must pass a stronger security check.'),
+    });
+    await signIn();
+    expect(await screen.findByRole('alert')).toHaveTextContent('needs a longer security check');
+    expect(posts(api.calls, '/api/v1/auth/login')).toHaveLength(2);
+  });
+});
+
 describe('sign-in: one-time code (MFA active)', () => {
   it('asks for the code, says so when it is not valid, and signs in with the right one', async () => {
     const s = session();
@@ -213,6 +247,20 @@ describe('sign-in: one-time code (MFA active)', () => {
     expect(screen.queryByLabelText(/Verification code/)).not.toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent('Too many wrong codes. Sign in again.');
     expect(screen.getByLabelText(/Email/)).toHaveValue('ada@example.com');
+  });
+
+  it('returns to the login form saying the codes are paused when the account is locked (429 mfa_locked)', async () => {
+    stubApi({
+      'POST /api/v1/auth/login': () => jsonResponse(200, stepResponse({ next: 'mfa_code' })),
+      'POST /api/v1/auth/mfa/verify': () =>
+        errorResponse(429, 'mfa_locked', 'Too many wrong codes for this account. Try again after …'),
+    });
+    await signIn();
+    await userEvent.type(await screen.findByLabelText(/Verification code/), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('sign-in codes are paused for a while');
+    expect(screen.getByRole('alert')).toHaveTextContent('We sent you an email');
   });
 
   it('returns to the login form with its message when the sign-in expired (401 login_expired)', async () => {
