@@ -240,10 +240,10 @@ function tableLines(summary: RestoreSummary, against: string): string[] {
   ];
 }
 
-function schemaLine(summary: RestoreSummary): string {
+function schemaLine(summary: RestoreSummary, of = "the backup's"): string {
   const { migrations } = summary.header;
   const last = migrations.at(-1);
-  const base = `Schema: the backup's ${migrations.length} migrations (up to ${last ? migrationName(last) : 'none'})`;
+  const base = `Schema: ${of} ${migrations.length} migrations (up to ${last ? migrationName(last) : 'none'})`;
   return summary.upgradedBy.length === 0
     ? `${base}, this Moat's latest.`
     : `${base}, then this Moat's ${summary.upgradedBy.length} newer ones (${summary.upgradedBy.join(', ')}).`;
@@ -373,7 +373,7 @@ async function copy(values: Record<string, unknown>, env: DatabaseCommandEnv): P
     return [
       `Copied the embedded database in ${dataDir} into ${redact(to)} in ${seconds(started)}:`,
       ...tableLines(summary, 'the embedded database'),
-      schemaLine(summary),
+      schemaLine(summary, "the embedded database's"),
       key
         ? `Key: ${key.name} ${outcome.state === 'ok' ? 'is the key these data were sealed with (checked)' : 'will be recorded at the first start'}; PostgreSQL needs it as SECRET_KEY.`
         : `Key: ${path.join(dataDir, 'secret.key')} is missing: start with the SECRET_KEY this installation ran with.`,
