@@ -20,8 +20,8 @@
  * - throughput, first send to last first delivery (the slow relay is the ceiling: 4 connections
  *   per node, 1.5 s a message);
  * - over HTTP: a captcha fetched from A accepted by B (and refused on A when replayed), 40 wrong
- *   logins for one account alternating A and B from one address (30 a minute pass, 10 get 429),
- *   then the right password refused on both (the account is throttled cluster-wide).
+ *   logins for one account alternating A and B from one address (throttled as one, cluster-wide),
+ *   then the owner from another address signs in on both (a stranger locks nobody out).
  * Needs PostgreSQL on 127.0.0.1:5432 (BENCH_PG_ADMIN_URL), trust auth; makes and drops its own
  * database. Bounded: everything stops within 15 minutes, processes and database cleaned up.
  */
@@ -468,8 +468,14 @@ function request(
 }
 
 /** Fetch a challenge from the node on `port` and solve it, as the browser widget does. */
-async function captchaToken(port: number, localAddress: string): Promise<string> {
-  const { body: challenge } = await request(port, 'GET', AUTH_API.captchaChallenge, undefined, localAddress);
+async function captchaToken(port: number, localAddress: string, strong = false): Promise<string> {
+  const { body: challenge } = await request(
+    port,
+    'GET',
+    `${AUTH_API.captchaChallenge}${strong ? '?strength=strong' : ''}`,
+    undefined,
+    localAddress,
+  );
   const solution = await solveChallenge({
     challenge: challenge as unknown as Parameters<typeof solveChallenge>[0]['challenge'],
     deriveKey,
@@ -514,17 +520,33 @@ async function httpChecks(a: MoatNode, b: MoatNode) {
       codes.push(String(res.body.code ?? res.status));
     }
   }
-  // 3. The right password, from another address (not rate limited): refused on both, throttled.
-  const right: Record<string, { status: number; code: string }> = {};
+  // 3. The owner, from another address: a stranger's failures lock nobody out. The account has
+  // seen many failures, so a browser without a device cookie is asked for the stronger captcha
+  // first (as the login form does), on either node.
+  const right: Record<string, { status: number; code: string; stronger_captcha_asked: boolean }> = {};
   for (const node of [a, b]) {
-    const res = await login(
+    let res = await login(
       node.port,
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       await captchaToken(node.port, '127.0.0.3'),
       '127.0.0.3',
     );
-    right[node.name] = { status: res.status, code: String(res.body.code ?? 'signed_in') };
+    const asked = res.body.code === 'captcha_required';
+    if (asked) {
+      res = await login(
+        node.port,
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD,
+        await captchaToken(node.port, '127.0.0.3', true),
+        '127.0.0.3',
+      );
+    }
+    right[node.name] = {
+      status: res.status,
+      code: String(res.body.code ?? 'signed_in'),
+      stronger_captcha_asked: asked,
+    };
   }
   const tally = (list: string[]) =>
     list.reduce<Record<string, number>>((acc, c) => {
@@ -545,11 +567,10 @@ async function httpChecks(a: MoatNode, b: MoatNode) {
     wrong_logins_alternating_a_b: {
       attempts: statuses.length,
       answered_429: statuses.filter((s) => s === 429).length,
-      expected_429: 10,
       codes: tally(codes),
     },
-    right_password_after: right,
-    right_password_refused_on_both: Object.values(right).every((r) => r.code === 'invalid_credentials'),
+    owner_from_another_address: right,
+    owner_signs_in_on_both: Object.values(right).every((r) => r.status === 200),
   };
 }
 
