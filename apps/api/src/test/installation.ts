@@ -197,8 +197,26 @@ export async function populate(inst: Installation, domain = 'acme.test') {
     text: 'The figures',
     attachments: [{ filename: 'report.bin', content: randomBytes(120_000) }],
   });
-  await inst.app.services.gateway.processor.drain();
+  await settled(inst);
   return { tenant, domain, admin, mfaSecret };
+}
+
+/**
+ * Every message taken in is processed: the test's pass, and the passes each arrival kicked off
+ * in the background (they may still be finishing one when the test's own pass ends).
+ */
+export async function settled(inst: Installation): Promise<void> {
+  await inst.app.services.gateway.processor.drain();
+  for (let i = 0; i < 500; i++) {
+    const [row] = rowsOf<{ n: number }>(
+      await inst.db.execute(
+        sql`select count(*)::int as n from inbound_messages where status not in ('processed', 'failed')`,
+      ),
+    );
+    if (row!.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('inbound messages still unprocessed after 5 s');
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   migratedCluster,
   populate,
   prepareDataDir,
+  settled,
   startInstallation,
   tableDigests,
   whatPeopleSee,
@@ -207,7 +208,7 @@ describe.runIf(process.env.MOAT_TEST_DB !== 'postgres')(
         expect((await backup).exitCode).toBe(0);
         expect((await Promise.all(sent)).map((a) => a.response.slice(0, 4))).toEqual(Array(30).fill('250 '));
         await processor.stop();
-        await processor.drain();
+        await settled(source);
 
         const { rows } = readBackup(path.join(root, 'flowing.gz'));
         // A message is marked processed with its Mail Explorer rows in one transaction: the copy has both or neither.
