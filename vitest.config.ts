@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Two test files at once on two cores (Vitest's default is one fewer than the cores): a file
+    // spends much of its time waiting on its database, engines and sockets, not computing.
+    maxWorkers: 2,
     projects: [
       'packages/contracts',
       'apps/api',

@@ -1,10 +1,22 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, settled, test } from './fixtures.ts';
 
 /** Where the sweeps' full-page screenshots land, for a person to look at. */
 export const SHOTS = '/tmp/shots';
+
+/**
+ * A full-page screenshot for a person to look at (SHOTS): taken on a developer's machine, not in
+ * CI (CI=true), where nobody looks at them, unless MOAT_SHOTS=1 asks for them there too. Nothing
+ * is asserted on them.
+ */
+export async function keepShot(page: Page, file: string): Promise<void> {
+  if (process.env.CI === 'true' && process.env.MOAT_SHOTS !== '1') return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
+}
 
 export interface SweptScreen {
   name: string;
@@ -80,7 +92,7 @@ export async function sweep(page: Page, baseUrl: string, screens: SweptScreen[],
             `${where}: axe violations`,
           )
           .toEqual([]);
-        await page.screenshot({ path: `${SHOTS}/${screen.name}-${slug}-${width}.png`, fullPage: true });
+        await keepShot(page, `${SHOTS}/${screen.name}-${slug}-${width}.png`);
       });
     }
   }

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
+import { keepShot } from '../support/sweep.ts';
 
 /**
  * Security Settings → Exceptions (issue 11 "Done means": add an exception with an expiry): an
@@ -122,9 +123,9 @@ test('an admin blocks a sender until next week; the next message from it is held
     await expect
       .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
       .toBeLessThanOrEqual(360);
-    await page.screenshot({ path: test.info().outputPath(`exceptions-360-${scheme}.png`), fullPage: true });
+    await keepShot(page, test.info().outputPath(`exceptions-360-${scheme}.png`));
     await expectNoAxeViolations(page);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: test.info().outputPath('exceptions-1440.png'), fullPage: true });
+  await keepShot(page, test.info().outputPath('exceptions-1440.png'));
 });

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { mailScenarios } from '../support/mail-scenarios.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
-import { dismissWelcome, SHOTS, setTheme, THEMES } from '../support/sweep.ts';
+import { dismissWelcome, keepShot, SHOTS, setTheme, THEMES } from '../support/sweep.ts';
 
 /**
  * The lists fit their screen (issue 33): with very long subjects and sender addresses, Mail
@@ -67,7 +67,7 @@ test('Mail Explorer at 1440 px: every column and the row actions in view, nothin
   });
   for (const [theme, slug] of THEMES) {
     await setTheme(page, theme);
-    await page.screenshot({ path: `${SHOTS}/fit-mail-explorer-${slug}-1440.png`, fullPage: true });
+    await keepShot(page, `${SHOTS}/fit-mail-explorer-${slug}-1440.png`);
   }
   await setTheme(page, 'Mixed theme');
 });
@@ -112,10 +112,7 @@ test('Events, Mail Explorer and Quarantined Items at 360 px: cards with the subj
     expect(await overflow(page), path).toEqual({ page: 0, inner: 0 });
     for (const [theme, slug] of THEMES) {
       await setTheme(page, theme);
-      await page.screenshot({
-        path: `${SHOTS}/fit-${path.split('/').at(-1)}-${slug}-360.png`,
-        fullPage: true,
-      });
+      await keepShot(page, `${SHOTS}/fit-${path.split('/').at(-1)}-${slug}-360.png`);
     }
     await setTheme(page, 'Mixed theme');
   }

@@ -389,7 +389,7 @@ describe.runIf(process.env.MOAT_TEST_DB !== 'postgres')(
         const fresh = path.join(root, 'fresh-target');
         expect((await cli('db:restore', { from: 'lines.gz' }, { dataDir: fresh })).exitCode).toBe(1);
         expect(fs.existsSync(path.join(fresh, 'pgdata'))).toBe(false);
-      });
+      }, 120_000);
     });
   },
 );
