@@ -1,8 +1,9 @@
-import { runCli, startMoat } from './server.ts';
+import { runCli, startMoat, templateDataDir } from './server.ts';
 
 /** One server for the browser tests, started as `npm start` starts it. */
 export default async function globalSetup() {
   const moat = await startMoat({
+    dataDir: await templateDataDir(),
     env: { ADMIN_EMAIL: 'admin@e2e.test', ADMIN_PASSWORD: 'e2e-admin-password' },
   });
   // Its admin signs in to the dashboard: the organisation has been set up (onboarding.spec.ts goes through it).

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { runCli, startMoat, tempDataDir } from './server.ts';
+import { runCli, startMoat, templateDataDir } from './server.ts';
 import { startSmtpSink } from './smtp-sink.ts';
 
 /**
@@ -8,7 +8,7 @@ import { startSmtpSink } from './smtp-sink.ts';
  */
 export async function startMoatWithMail(extraEnv: Record<string, string> = {}) {
   const sink = await startSmtpSink();
-  const dataDir = tempDataDir();
+  const dataDir = await templateDataDir();
   const moat = await startMoat({
     dataDir,
     env: {

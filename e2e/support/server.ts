@@ -22,6 +22,41 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'moat-e2e-'));
 }
 
+/** The migrated, empty embedded database that test servers start from (made once per run). */
+let template: Promise<string> | null = null;
+function dataTemplate(): Promise<string> {
+  template ??= new Promise<string>((resolve, reject) => {
+    const dir = path.join(os.tmpdir(), `moat-e2e-template-${process.pid}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'e2e/support/make-data-template.ts'), dir],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(dir) : reject(new Error(`making the data template failed:\n${stderr}`)),
+    );
+  });
+  return template;
+}
+
+/**
+ * A new data folder holding a copy of the migrated, empty database: Moat's first start on it
+ * seeds the organisation and its admin as on an empty folder, without creating and migrating a
+ * database first. For tests that are not about a first start itself.
+ */
+export async function templateDataDir(): Promise<string> {
+  const from = await dataTemplate();
+  const dir = tempDataDir();
+  fs.cpSync(path.join(from, 'pgdata'), path.join(dir, 'pgdata'), { recursive: true });
+  return dir;
+}
+
 export interface RunningMoat {
   url: string;
   port: number;
