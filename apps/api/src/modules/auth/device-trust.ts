@@ -1,6 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ServerKey } from '../../lib/server-key.ts';
-import { safeEqual } from '../../lib/tokens.ts';
+import { signedListCookie } from '../../lib/signed-list-cookie.ts';
 import type { UserRow } from '../users/users.repo.ts';
 
 /** A browser that signed in to an account is known to it for 90 days after its last sign-in. */
@@ -25,27 +25,17 @@ interface Entry {
  * once the password changed since, or when forged.
  */
 export function createDeviceTrust(serverKey: Pick<ServerKey, 'derive'>) {
-  const key = serverKey.derive('device-trust');
-  const mac = (text: string) => createHmac('sha256', key).update(text).digest('base64url');
-  const accountOf = (userId: string) => mac(`account:${userId}`).slice(0, 22);
-
-  function read(cookie: string | undefined | null, now: Date): Entry[] {
-    if (!cookie) return [];
-    const [body, signature] = cookie.split('.');
-    if (!body || !signature || !safeEqual(signature, mac(body))) return [];
-    try {
-      const entries = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Entry[];
-      return Array.isArray(entries) ? entries.filter((e) => e.i + DEVICE_TRUST_MS > now.getTime()) : [];
-    } catch {
-      return [];
-    }
-  }
+  const cookies = signedListCookie<Entry>(serverKey, 'device-trust', {
+    max: MAX_ACCOUNTS,
+    live: (e, now) => e.i + DEVICE_TRUST_MS > now.getTime(),
+  });
+  const accountOf = (userId: string) => cookies.mac(`account:${userId}`).slice(0, 22);
 
   return {
     /** This browser's id for the user, when its cookie is good for the user's account now; else null. */
     deviceOf(cookie: string | undefined | null, user: Pick<UserRow, 'id' | 'passwordChangedAt'>, now: Date) {
       const account = accountOf(user.id);
-      const entry = read(cookie, now).find((e) => e.a === account);
+      const entry = cookies.read(cookie, now).find((e) => e.a === account);
       if (!entry) return null;
       if (user.passwordChangedAt && entry.i < user.passwordChangedAt.getTime()) return null;
       return entry.d;
@@ -54,12 +44,11 @@ export function createDeviceTrust(serverKey: Pick<ServerKey, 'derive'>) {
     /** The cookie's value with this account added (or renewed), after a successful sign-in. */
     add(cookie: string | undefined | null, user: Pick<UserRow, 'id'>, now: Date): string {
       const account = accountOf(user.id);
-      const entries = read(cookie, now);
+      const entries = cookies.read(cookie, now);
       const known = entries.find((e) => e.a === account);
       const others = entries.filter((e) => e.a !== account);
       others.push({ a: account, d: known?.d ?? randomBytes(16).toString('base64url'), i: now.getTime() });
-      const body = Buffer.from(JSON.stringify(others.slice(-MAX_ACCOUNTS))).toString('base64url');
-      return `${body}.${mac(body)}`;
+      return cookies.write(others);
     },
   };
 }

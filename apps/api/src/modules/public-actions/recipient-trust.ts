@@ -1,6 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ServerKey } from '../../lib/server-key.ts';
-import { safeEqual } from '../../lib/tokens.ts';
+import { signedListCookie } from '../../lib/signed-list-cookie.ts';
 
 /** After a successful code check the browser is trusted for that recipient for 30 days. */
 export const RECIPIENT_TRUST_COOKIE = 'moat_rcpt';
@@ -18,31 +18,19 @@ interface Entry {
 
 /** A signed HttpOnly cookie listing the recipients this browser proved, each with its expiry. */
 export function createRecipientTrust(serverKey: ServerKey) {
-  const key = serverKey.derive('recipient-trust');
-  const sign = (body: string) => createHmac('sha256', key).update(body).digest('base64url');
-
-  function read(cookie: string | undefined, now: Date): Entry[] {
-    if (!cookie) return [];
-    const [body, mac] = cookie.split('.');
-    if (!body || !mac || !safeEqual(mac, sign(body))) return [];
-    try {
-      const entries = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Entry[];
-      return Array.isArray(entries) ? entries.filter((e) => e.x > now.getTime()) : [];
-    } catch {
-      return [];
-    }
-  }
-
+  const cookies = signedListCookie<Entry>(serverKey, 'recipient-trust', {
+    max: MAX_ENTRIES,
+    live: (e, now) => e.x > now.getTime(),
+  });
   return {
     trusts(cookie: string | undefined, recipient: string, tenantId: string, now: Date): boolean {
-      return read(cookie, now).some((e) => e.r === recipient && e.t === tenantId);
+      return cookies.read(cookie, now).some((e) => e.r === recipient && e.t === tenantId);
     },
     /** The cookie value with this recipient added (or renewed). */
     add(cookie: string | undefined, recipient: string, tenantId: string, now: Date): string {
-      const entries = read(cookie, now).filter((e) => !(e.r === recipient && e.t === tenantId));
+      const entries = cookies.read(cookie, now).filter((e) => !(e.r === recipient && e.t === tenantId));
       entries.push({ r: recipient, t: tenantId, x: now.getTime() + RECIPIENT_TRUST_MS });
-      const body = Buffer.from(JSON.stringify(entries.slice(-MAX_ENTRIES))).toString('base64url');
-      return `${body}.${sign(body)}`;
+      return cookies.write(entries);
     },
   };
 }
