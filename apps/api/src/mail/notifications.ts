@@ -574,5 +574,6 @@ export function mfaLockedEmail(
       'Whoever entered them knows your password. If it was not you, reset your password now: that also ends the pause.',
     ],
     action: { label: 'Reset my password', url: input.forgotPasswordUrl },
+    footer: `You get this once for each pause. ${brand.name} never asks for your password or a code by email.`,
   });
 }
