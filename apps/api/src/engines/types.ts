@@ -28,7 +28,18 @@ export interface EngineInput {
   raw: Buffer;
   envelope: { mailFrom: string; clientIp: string; helo: string; rcptTo: string[] };
   /** The recipient's tenant: its domains and its users' names, for impersonation checks. */
-  tenant: { id?: string; domains: string[]; people: Array<{ name: string; email: string }> };
+  tenant: {
+    id?: string;
+    domains: string[];
+    people: Array<{ name: string; email: string }>;
+    /**
+     * The people an attacker would pose as (VIPs, set in the console): a display name naming one
+     * from any address but theirs is impersonation. `emails` are the addresses they really write from.
+     */
+    vips?: Array<{ name: string; emails: string[] }>;
+    /** Domains the tenant regularly exchanges mail with (learned from its mail flow). */
+    partners?: string[];
+  };
   /**
    * The tenant's spam score thresholds (its policy): a score at or above `spam` is spam, at or
    * above `suspicious` suspicious. One scale for every anti-spam engine (rspamd's and
