@@ -1,214 +1,255 @@
-import { isIP } from 'node:net';
-import { domainToUnicode } from 'node:url';
-import type { Engine, Finding } from './types.ts';
+import {
+  brandImitatedBy,
+  brandNamedIn,
+  brandOfDisplayName,
+  isBrandDomain,
+  isFreeMail,
+} from './phishing/brands.ts';
+import { type Evidence, PHISHING_POINTS, SUSPICIOUS_POINTS, strongestPerRule } from './phishing/evidence.ts';
+import { editDistance, foldHomoglyphs, lookalikeOf, readableDomain } from './phishing/lookalike.ts';
+import { CREDENTIAL_CALL, hostOf, linkEvidence, sameSite } from './phishing/urls.ts';
+import { header, messageFacts } from './spam/message-facts.ts';
+import type { Engine, EngineInput, Finding } from './types.ts';
 
-/**
- * Letters of other scripts that render like Latin ones (Cyrillic, Greek, Armenian and a few Latin
- * extensions), folded to the letter they imitate: `acmе.test` with a Cyrillic е is `acme.test` to
- * a reader.
- */
-const CONFUSABLES = new Map(
-  'аa сc ԁd еe һh іi јj кk ӏl оo рp ԛq ѕs уy ѡw хx үy ԝw αa εe ηn ιi κk νv οo ρp τt υu χx ωw քp օo սu ցg ɑa ɡg ıi ȷj ɩi ʟl ℓl'
-    .split(' ')
-    .map((pair) => [pair[0]!, pair[1]!] as const),
-);
+export { editDistance, lookalikeOf };
 
-/** Characters attackers swap for look-alikes, folded to what they imitate. */
-function foldHomoglyphs(value: string): string {
-  return (
-    value
-      // Full-width and other compatibility forms to their plain letters, accents dropped.
-      .normalize('NFKD')
-      .replace(/\p{M}/gu, '')
-      .toLowerCase()
-      .replace(/./gu, (ch) => CONFUSABLES.get(ch) ?? ch)
-      .replace(/rn/g, 'm')
-      .replace(/vv/g, 'w')
-      .replace(/[0]/g, 'o')
-      .replace(/[1!|]/g, 'l')
-      .replace(/[i]/g, 'l')
-      .replace(/5/g, 's')
-      .replace(/3/g, 'e')
-  );
+/** Words of a message that asks for credentials or payment: a lure's sentence, not a button. */
+const CREDENTIAL_WORDS =
+  /\b(?:verify (?:your )?(?:account|identity|email|mailbox)|confirm (?:your )?(?:account|identity|details|password)|password (?:will )?expir|(?:account|mailbox) (?:has been |will be |is )?(?:suspended|locked|disabled|deactivated|closed|on hold)|unusual (?:sign-?in|activity|login)|mailbox (?:is )?(?:full|over (?:its )?quota)|storage (?:is )?full|update (?:your )?(?:payment|billing) (?:details|information|method)|payment (?:was )?(?:declined|failed)|keep (?:your )?(?:current )?password|re-?validate|shared (?:a )?(?:document|file) with you|voicemail|pending (?:delivery|messages?)|delivery (?:attempt )?failed|customs fee)\b/i;
+
+/** Words of a request to move money: business email compromise asks for these, usually with no link. */
+const PAYMENT_WORDS =
+  /\b(?:wire (?:transfer|payment)|bank (?:details|account details|information)|new (?:bank )?account (?:details|number)|change (?:of|in) (?:bank|banking|payment)|updated? (?:bank|banking|remittance) (?:details|information)|gift ?cards?|iban|swift code|payroll (?:details|change|update)|direct deposit)\b/i;
+
+const REPLY_PREFIX = /^\s*(?:re|aw|sv|vs|ref|rif|antw|wg|fw|fwd|tr)\s*:/i;
+
+/** A person's name, compared as a reader would: homoglyphs folded, order and punctuation ignored. */
+function nameKey(name: string): string[] {
+  return foldHomoglyphs(name)
+    .replace(/["'`.,()]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
+    .sort();
 }
 
-/** Edit distance with transpositions (optimal string alignment). */
-export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-      }
+/** Whether a display name is a VIP's name, or close enough to pass for it (Carla Mendez, C. Mendes, Mendes Carla). */
+function namesVip(display: string, vip: string): boolean {
+  const a = nameKey(display);
+  const b = nameKey(vip);
+  if (b.length === 0 || b.join(' ').length < 5) return false;
+  if (a.join(' ') === b.join(' ')) return true;
+  // Every word of the VIP's name there (an added title or company: "Carla Mendes CEO").
+  if (b.length >= 2 && b.every((w) => a.includes(w)) && a.length <= b.length + 2) return true;
+  // An initial for the first name: "C Mendes".
+  if (b.length === 2 && a.length === 2) {
+    const [first, last] = nameKey(vip.split(/\s+/)[0] ?? '').concat(
+      nameKey(vip.split(/\s+/).slice(1).join(' ')),
+    );
+    if (first && last && a.includes(last) && a.some((w) => w.length === 1 && w === first[0])) return true;
+  }
+  // A typo of the whole name.
+  const joined = (words: string[]) => words.join('');
+  return joined(b).length >= 8 && editDistance(joined(a), joined(b)) <= 1;
+}
+
+/** The part of a text a reader sees first: where a logo's words and a lure's headline are. */
+function opening(input: EngineInput): string {
+  const alts = [
+    ...(input.parsed.html?.slice(0, 100_000).matchAll(/<img\b[^>]*\balt\s*=\s*["']([^"']{2,80})["']/gi) ??
+      []),
+  ]
+    .slice(0, 5)
+    .map((m) => m[1]);
+  return [...alts, input.parsed.text.slice(0, 400)].join(' \n ');
+}
+
+/** Everything the engine concludes about one message: its evidence, strongest first. */
+export function phishingEvidence(input: EngineInput, options: { blocklist?: string[] } = {}): Evidence[] {
+  const { parsed, links, auth, tenant } = input;
+  const evidence: Evidence[] = [];
+  const add = (name: string, score: number, description: string) =>
+    evidence.push({ name, score, description });
+  const fromDomain = readableDomain(parsed.fromAddress.split('@')[1] ?? '');
+  const internal = tenant.domains.some((d) => fromDomain === d || fromDomain.endsWith(`.${d}`));
+  const partners = tenant.partners ?? [];
+  const fromPartner = partners.some((d) => fromDomain === d || fromDomain.endsWith(`.${d}`));
+  const facts = messageFacts(input.raw);
+
+  if (auth.dmarc === 'fail') add('DMARC_FAIL', PHISHING_POINTS, `DMARC failed for ${fromDomain}`);
+
+  // The tenant's own domains, and those of the partners it writes with.
+  if (fromDomain) {
+    const own = lookalikeOf(fromDomain, tenant.domains);
+    if (own)
+      add('LOOKALIKE_OWN_DOMAIN', PHISHING_POINTS, `Lookalike sender domain ${fromDomain} imitates ${own}`);
+    else if (!fromPartner && !internal) {
+      const partner = lookalikeOf(fromDomain, partners);
+      if (partner)
+        add(
+          'LOOKALIKE_PARTNER_DOMAIN',
+          PHISHING_POINTS,
+          `Lookalike sender domain ${fromDomain} imitates ${partner}, a domain this organisation writes with`,
+        );
     }
   }
-  return d[a.length]![b.length]!;
-}
 
-/** Lower case, no trailing dot, IDNA A-labels (`xn--…`) shown as the letters a reader sees. */
-function readableDomain(domain: string): string {
-  const lower = domain.trim().toLowerCase().replace(/\.+$/, '');
-  return lower.includes('xn--') ? domainToUnicode(lower) || lower : lower;
-}
-
-/** Second-level labels under which country codes register names (`acme.co.uk`, `acme.com.au`). */
-const SECOND_LEVEL = new Set(['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'ne', 'or', 'go']);
-
-/**
- * A domain cut where names are registered: `login.acme-test.co.uk` is the name `acme-test` under
- * `co.uk`, below it `login`. A rough public-suffix rule (one label, or a second-level one under a
- * country code), enough to compare a sender's domain with the tenant's.
- */
-function registrable(domain: string): { labels: string[]; name: string; suffix: string } {
-  const labels = domain.split('.').filter(Boolean);
-  const n = labels.length;
-  const twoPart = n >= 3 && labels[n - 1]!.length === 2 && SECOND_LEVEL.has(labels[n - 2]!);
-  const suffixLength = twoPart ? 2 : 1;
-  return {
-    labels,
-    name: labels[n - suffixLength - 1] ?? '',
-    suffix: labels.slice(n - suffixLength).join('.'),
-  };
-}
-
-/** Whether `needle` occurs in `haystack` as consecutive items. */
-function containsRun(haystack: string[], needle: string[]): boolean {
-  for (let i = 0; i + needle.length <= haystack.length; i++) {
-    if (needle.every((item, j) => haystack[i + j] === item)) return true;
+  // The tenant's people and VIPs, named from outside.
+  const name = parsed.fromName.trim();
+  if (!internal && name.length >= 3) {
+    const address = parsed.fromAddress.toLowerCase();
+    const vip = (tenant.vips ?? []).find(
+      (v) => namesVip(name, v.name) && !v.emails.some((e) => e.toLowerCase() === address),
+    );
+    const person = tenant.people.find(
+      (p) => p.name.trim().length >= 3 && p.name.trim().toLowerCase() === name.toLowerCase(),
+    );
+    if (vip)
+      add(
+        'VIP_IMPERSONATION',
+        PHISHING_POINTS,
+        `Display name "${name}" poses as ${vip.name} (a protected person) from ${address}`,
+      );
+    else if (person)
+      add(
+        'DISPLAY_NAME_COLLEAGUE',
+        PHISHING_POINTS,
+        `Display name "${name}" impersonates ${person.email} from outside`,
+      );
   }
-  return false;
-}
+  // A display name that shows an address: "it-support@acme.example" <x@evil.example>.
+  const shownAddress = /[\w.+-]+@([\w-]+(?:\.[\w-]+)+)/.exec(name)?.[1]?.toLowerCase();
+  if (shownAddress && fromDomain && !sameSite(shownAddress, fromDomain))
+    add(
+      'DISPLAY_NAME_OTHER_ADDRESS',
+      2,
+      `The display name shows an address at ${shownAddress}, but the mail is from ${fromDomain}`,
+    );
 
-/**
- * Whether `candidate` imitates `real` (both readable, `candidate` neither `real` nor under it).
- * Short names (`acme`) are judged by structure only, as a one-letter typo of a four-letter name
- * is often another real name (`acne`): the same name under another suffix, the whole domain
- * inside a longer one, the name as a hyphenated part of the registered name. Names of five
- * letters or more also match a typo away.
- */
-function imitates(candidate: string, real: string): boolean {
-  const c = foldHomoglyphs(candidate);
-  const r = foldHomoglyphs(real);
-  // A homoglyph of the domain, or of one of its subdomains (acmе.test, mail.acmе.test).
-  if (c === r || c.endsWith(`.${r}`)) return true;
-  const C = registrable(c);
-  const R = registrable(r);
-  if (!R.name || !C.name) return false;
-  // The same name under another suffix: acme.co against acme.com, acme.com against acme.test.
-  if (C.name === R.name && C.suffix !== R.suffix) return true;
-  // The whole registered domain inside another one: acme.test.evil.example.
-  if (containsRun(C.labels, [R.name, ...R.suffix.split('.')])) return true;
-  // The name as a hyphenated part of the registered name: acme-test.com, login-acme.net. Only
-  // the registered name counts: subdomains such as acme.zendesk.com are how many services
-  // legitimately send for a customer.
-  const parts = C.name.split('-').filter(Boolean);
-  if (R.name.length >= 3 && parts.length > 1) {
-    if (parts.includes(R.name)) return true;
-    if (R.name.length >= 5 && parts.some((part) => editDistance(part, R.name) <= 1)) return true;
+  // Brands.
+  const displayBrand = brandOfDisplayName(name);
+  const senderIsBrand = (b: NonNullable<typeof displayBrand>) =>
+    Boolean(fromDomain) && isBrandDomain(fromDomain, b) && !isFreeMail(fromDomain);
+  if (displayBrand && !senderIsBrand(displayBrand))
+    add(
+      'BRAND_DISPLAY_NAME',
+      4,
+      `The sender calls itself "${name}" (${displayBrand.brand}), but writes from ${fromDomain || 'no domain'}, which is not ${displayBrand.brand}'s`,
+    );
+  const imitated = fromDomain ? brandImitatedBy(fromDomain) : null;
+  if (imitated)
+    add(
+      'BRAND_LOOKALIKE_SENDER',
+      5,
+      `The sender's domain ${fromDomain} imitates ${imitated.brand}'s domains`,
+    );
+  const subjectBrand = brandNamedIn(parsed.subject);
+  if (subjectBrand && !senderIsBrand(subjectBrand) && subjectBrand !== displayBrand)
+    add(
+      'BRAND_IN_SUBJECT',
+      1,
+      `The subject names ${subjectBrand.brand}, but the sender is not ${subjectBrand.brand}`,
+    );
+  const logoBrand = brandNamedIn(opening(input));
+  if (logoBrand && !senderIsBrand(logoBrand) && logoBrand !== displayBrand && logoBrand !== subjectBrand)
+    add(
+      'BRAND_IN_BODY',
+      1,
+      `The message opens in ${logoBrand.brand}'s name, but the sender is not ${logoBrand.brand}`,
+    );
+  const brand = [displayBrand, imitated, subjectBrand, logoBrand].find((b) => b && !senderIsBrand(b)) ?? null;
+  const lureText = `${parsed.subject}\n${parsed.text.slice(0, 20_000)}`;
+  if (brand && links.length > 0 && CREDENTIAL_WORDS.test(lureText))
+    add(
+      'BRAND_CREDENTIAL_LURE',
+      1.5,
+      `In ${brand.brand}'s name, it asks the reader to act on an account ("${CREDENTIAL_WORDS.exec(lureText)![0]}")`,
+    );
+
+  // Replies that go somewhere else, and strangers in a conversation.
+  const replyTo = /[\w.+-]+@([\w-]+(?:\.[\w-]+)+)/.exec(header(facts, 'reply-to'))?.[1]?.toLowerCase();
+  if (replyTo && fromDomain && !sameSite(replyTo, fromDomain)) {
+    if (isFreeMail(replyTo) && !isFreeMail(fromDomain))
+      add(
+        'REPLY_TO_FREE_MAIL',
+        2.5,
+        `Replies go to a free mail address at ${replyTo}, not to the sender's ${fromDomain}`,
+      );
+    else if (brand || internal)
+      add('REPLY_TO_ELSEWHERE', 1.5, `Replies go to ${replyTo}, not to the sender's ${fromDomain}`);
   }
-  // A typo of a name of five letters or more, under the same suffix or nearly the same domain.
-  return (
-    R.name.length >= 5 &&
-    editDistance(C.name, R.name) <= 1 &&
-    (C.suffix === R.suffix || editDistance(c, r) <= 2)
+  const isReply =
+    REPLY_PREFIX.test(parsed.subject) || Boolean(header(facts, 'in-reply-to') || header(facts, 'references'));
+  const history = input.senderHistory;
+  if (isReply && history && history.address === 0 && history.domain === 0 && !internal && !fromPartner)
+    add(
+      'FIRST_TIME_SENDER_REPLY',
+      2,
+      `A reply in a conversation from ${parsed.fromAddress}, who has never written to this organisation before`,
+    );
+  if (!internal && PAYMENT_WORDS.test(lureText) && (isReply || isFreeMail(fromDomain)))
+    add(
+      'PAYMENT_REQUEST',
+      1.5,
+      `It asks about moving money ("${PAYMENT_WORDS.exec(lureText)![0]}") from ${isFreeMail(fromDomain) ? 'a free mail address' : 'a new correspondent'}`,
+    );
+  const speaksAs = displayBrand && !senderIsBrand(displayBrand) ? displayBrand : imitated;
+  if (isFreeMail(fromDomain) && speaksAs)
+    add(
+      'BRAND_FROM_FREE_MAIL',
+      2,
+      `${speaksAs.brand} does not write from a free mail address (${fromDomain})`,
+    );
+
+  // Links.
+  evidence.push(
+    ...linkEvidence(links, { protectedDomains: [...tenant.domains, ...partners], brand: speaksAs }),
   );
-}
-
-/** Whether `domain` imitates one of `own` without being it or under it; the domain it imitates. */
-export function lookalikeOf(domain: string, own: string[]): string | null {
-  const candidate = readableDomain(domain);
-  if (!candidate) return null;
-  const owned = own.map((real) => ({ real, readable: readableDomain(real) })).filter((o) => o.readable);
-  for (const { readable } of owned) {
-    if (candidate === readable || candidate.endsWith(`.${readable}`)) return null;
+  const blocklist = options.blocklist ?? [];
+  for (const link of links) {
+    const host = hostOf(link.href);
+    if (!host) continue;
+    const href = link.href.toLowerCase();
+    const listed = blocklist.find((entry) =>
+      entry.includes('/') ? href.startsWith(entry) : host === entry || host.endsWith(`.${entry}`),
+    );
+    if (listed) add('LINK_BLOCKLISTED', PHISHING_POINTS, `Link to a blocklisted address: ${listed}`);
   }
-  for (const { real, readable } of owned) {
-    if (imitates(candidate, readable)) return real;
-  }
-  return null;
+  return strongestPerRule(evidence);
 }
 
-function hostOf(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.hostname.toLowerCase() : null;
-  } catch {
-    return null;
-  }
+/** A message's evidence added up, and its verdict on the phishing scale. */
+export function phishingVerdict(evidence: Evidence[]): { points: number; verdict: Finding['verdict'] } {
+  const points = Math.round(evidence.reduce((sum, e) => sum + e.score, 0) * 10) / 10;
+  const verdict =
+    points >= PHISHING_POINTS ? 'phishing' : points >= SUSPICIOUS_POINTS ? 'suspicious' : 'clean';
+  return { points, verdict };
 }
-
-/** The host a link's text names, when the text looks like an address (www.x.y, https://x.y/…). */
-function hostNamedBy(text: string): string | null {
-  const trimmed = text.trim();
-  const match = /^(?:https?:\/\/)?((?:[a-z0-9-]+\.)+[a-z]{2,})(?:[/:?#]\S*)?$/i.exec(trimmed);
-  return match ? match[1]!.toLowerCase() : null;
-}
-
-const sameSite = (a: string, b: string) => a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
 
 /**
- * Anti-phishing: DMARC failure, display-name impersonation of the tenant's people from outside,
- * sender domains that imitate the tenant's, link text naming another host than the link, links to
- * IP addresses, and a URL blocklist (hosts or URL prefixes).
+ * Anti-phishing: evidence of impersonation (brands, the tenant's people and VIPs, lookalikes of its
+ * domains and partners'), of lures (credential and payment requests, replies diverted) and of
+ * links that hide where they go, each with its points; from 6 points the message is phishing, from 3
+ * suspicious. Every piece of evidence is a finding of its own with its points, so the message
+ * trace, the event and the banner say in words what was seen.
  */
 export function createAntiPhishing(options: { urlBlocklist?: Iterable<string> } = {}): Engine {
   const blocklist = [...(options.urlBlocklist ?? [])].map((u) => u.trim().toLowerCase()).filter(Boolean);
-
   return {
     name: 'anti_phishing',
     tool: 'ap_avanan',
-    version: '1.0.0',
+    version: '2.0.0',
     status: 'on',
     failClosed: true,
-    async scan({ parsed, links, auth, tenant }) {
-      const findings: Finding[] = [];
-      const add = (verdict: Finding['verdict'], reason: string) =>
-        findings.push({ engine: 'anti_phishing', verdict, reason });
-      const fromDomain = parsed.fromAddress.split('@')[1] ?? '';
-      const internal = tenant.domains.some((d) => fromDomain === d || fromDomain.endsWith(`.${d}`));
-
-      if (auth.dmarc === 'fail') add('phishing', `DMARC failed for ${fromDomain}`);
-
-      const lookalike = fromDomain ? lookalikeOf(fromDomain, tenant.domains) : null;
-      if (lookalike) add('phishing', `Lookalike sender domain ${fromDomain} imitates ${lookalike}`);
-
-      const name = parsed.fromName.trim().toLowerCase();
-      if (!internal && name.length >= 3) {
-        const person = tenant.people.find(
-          (p) => p.name.trim().length >= 3 && p.name.trim().toLowerCase() === name,
-        );
-        if (person)
-          add('phishing', `Display name "${parsed.fromName}" impersonates ${person.email} from outside`);
-      }
-
-      for (const link of links) {
-        const host = hostOf(link.href);
-        if (!host) continue;
-        const bare = host.replace(/^\[|\]$/g, '');
-        if (isIP(bare)) add('suspicious', `Link to an IP address: ${link.href.slice(0, 200)}`);
-        const named = hostNamedBy(link.text);
-        if (named && !sameSite(named, host))
-          add('suspicious', `Link text names ${named} but leads to ${host}`);
-        const href = link.href.toLowerCase();
-        const listed = blocklist.find((entry) =>
-          entry.includes('/') ? href.startsWith(entry) : sameSite(host, entry) && host.endsWith(entry),
-        );
-        if (listed) add('phishing', `Link to a blocklisted address: ${listed}`);
-      }
-      return dedupe(findings);
+    async scan(input) {
+      const evidence = phishingEvidence(input, { blocklist });
+      const { verdict } = phishingVerdict(evidence);
+      if (verdict === 'clean') return [];
+      return evidence.map((e) => ({
+        engine: 'anti_phishing',
+        verdict,
+        reason: e.description,
+        points: e.score,
+      }));
     },
   };
-}
-
-function dedupe(findings: Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => {
-    const key = `${f.verdict}:${f.reason}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

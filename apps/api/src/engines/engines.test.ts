@@ -252,6 +252,7 @@ describe('anti-phishing lookalikes', () => {
       engine: 'anti_phishing',
       verdict: 'phishing',
       reason: 'Lookalike sender domain acme-test.com imitates acme.test',
+      points: 6,
     });
   });
 });

@@ -46,6 +46,8 @@ export interface EngineInput {
    * SpamAssassin's points, the embedded engine's points).
    */
   spamThresholds: SpamThresholds;
+  /** What the tenant's mail flow knows of this message's sender (earlier messages from this From address / From domain); absent: unknown. */
+  senderHistory?: { address: number; domain: number };
 }
 
 export interface SpamThresholds {
@@ -79,6 +81,24 @@ export interface Finding {
   rules?: ScoredRule[];
   /** The message's token keys (the embedded engine): kept so the message can be learned later. */
   tokens?: number[];
+  /** A remote scoring engine (rspamd, SpamAssassin): what it knew about the message. */
+  knowledge?: EngineKnowledge;
+  /** Anti-phishing: this piece of evidence's points on the phishing scale (6: phishing, 3: suspicious). */
+  points?: number;
+}
+
+/**
+ * What a remote scoring engine knew when it scored a message, so its score can count for that
+ * (engines/spam/combine.ts) and the trace can say it.
+ */
+export interface EngineKnowledge {
+  /** trained: its Bayes judges messages; untrained: it has not learned enough to; unknown: it did not say. */
+  bayes: 'trained' | 'untrained' | 'unknown';
+  /**
+   * Its network lookups (DNS block lists, reverse DNS): reached (one answered), unreachable (a
+   * lookup failed: no answer, not "not listed"), unknown (none answered or failed, e.g. not configured).
+   */
+  lookups: 'reached' | 'unreachable' | 'unknown';
 }
 
 /** Verdict from a score on the spam scale. */

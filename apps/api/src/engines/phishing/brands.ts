@@ -1,0 +1,354 @@
+import { editDistance, foldHomoglyphs, readableDomain, registrable } from './lookalike.ts';
+
+/**
+ * The brands attackers pose as most (the phishing reports of APWG, Check Point's Brand Phishing
+ * Report and Microsoft's, 2024–2026), with the domains their own mail comes from. A sender naming
+ * a brand from a domain that is none of these is the commonest lure there is.
+ *
+ * `names`: how a reader sees the brand named (display name, subject, logo text), matched as whole
+ * words after homoglyphs are folded. `weak`: names that are also ordinary words ("apple",
+ * "chase", "teams"): they count only as the heart of a display name ("Apple Support"), never in
+ * running text. `domains`: registered domains the brand sends from or links to (their subdomains
+ * are the brand's too); the brand's name under any suffix (`amazon.de`, `hsbc.co.uk`) counts as
+ * the brand's own, since these brands hold their names under most suffixes.
+ */
+export interface Brand {
+  brand: string;
+  names: string[];
+  weak?: string[];
+  domains: string[];
+}
+
+export const BRANDS: Brand[] = [
+  {
+    brand: 'Microsoft',
+    names: [
+      'microsoft',
+      'office 365',
+      'office365',
+      'microsoft 365',
+      'onedrive',
+      'sharepoint',
+      'azure',
+      'outlook web',
+    ],
+    weak: ['outlook', 'teams', 'office', 'windows', 'xbox'],
+    domains: [
+      'microsoft.com',
+      'microsoftonline.com',
+      'office.com',
+      'office365.com',
+      'office.net',
+      'microsoft365.com',
+      'sharepointonline.com',
+      'onedrive.com',
+      'live.com',
+      'outlook.com',
+      'azure.com',
+      'windows.net',
+      'windowsazure.com',
+      'xbox.com',
+      'skype.com',
+      'bing.com',
+      'msn.com',
+      'microsoftstore.com',
+    ],
+  },
+  {
+    brand: 'Google',
+    names: ['google', 'gmail', 'google workspace', 'google drive', 'google docs', 'youtube'],
+    domains: [
+      'google.com',
+      'gmail.com',
+      'googlemail.com',
+      'youtube.com',
+      'withgoogle.com',
+      'googleworkspace.com',
+    ],
+  },
+  {
+    brand: 'Apple',
+    names: ['apple id', 'icloud', 'itunes', 'apple pay'],
+    weak: ['apple'],
+    domains: ['apple.com', 'icloud.com', 'me.com', 'itunes.com'],
+  },
+  {
+    brand: 'Amazon',
+    names: ['amazon', 'amazon prime', 'aws'],
+    domains: ['amazon.com', 'amazonses.com', 'amazonaws.com', 'amazon.jobs', 'primevideo.com'],
+  },
+  { brand: 'PayPal', names: ['paypal'], domains: ['paypal.com', 'paypal.me', 'xoom.com', 'venmo.com'] },
+  {
+    brand: 'DHL',
+    names: ['dhl', 'dhl express'],
+    domains: ['dhl.com', 'dhl.de', 'dpdhl.com', 'dhl-news.com', 'dhlparcel.nl'],
+  },
+  { brand: 'FedEx', names: ['fedex'], domains: ['fedex.com'] },
+  { brand: 'UPS', names: ['ups my choice'], weak: ['ups'], domains: ['ups.com'] },
+  { brand: 'USPS', names: ['usps', 'us postal service'], domains: ['usps.com', 'usps.gov'] },
+  { brand: 'Royal Mail', names: ['royal mail'], domains: ['royalmail.com', 'royalmail.co.uk'] },
+  { brand: 'DPD', names: ['dpd'], domains: ['dpd.com', 'dpd.co.uk', 'dpd.de'] },
+  { brand: 'DocuSign', names: ['docusign'], domains: ['docusign.net', 'docusign.com'] },
+  {
+    brand: 'Adobe',
+    names: ['adobe', 'adobe sign', 'adobe acrobat', 'acrobat sign'],
+    domains: ['adobe.com', 'adobesign.com', 'echosign.com'],
+  },
+  { brand: 'Dropbox', names: ['dropbox'], domains: ['dropbox.com', 'dropboxmail.com'] },
+  { brand: 'WeTransfer', names: ['wetransfer'], domains: ['wetransfer.com'] },
+  { brand: 'Netflix', names: ['netflix'], domains: ['netflix.com'] },
+  { brand: 'LinkedIn', names: ['linkedin'], domains: ['linkedin.com', 'licdn.com'] },
+  {
+    brand: 'Meta',
+    names: ['facebook', 'instagram', 'whatsapp', 'meta for business'],
+    weak: ['meta'],
+    domains: ['facebook.com', 'facebookmail.com', 'instagram.com', 'whatsapp.com', 'meta.com', 'fb.com'],
+  },
+  { brand: 'Zoom', names: ['zoom video', 'zoom meeting'], weak: ['zoom'], domains: ['zoom.us', 'zoom.com'] },
+  { brand: 'Okta', names: ['okta'], domains: ['okta.com', 'oktapreview.com'] },
+  { brand: 'Salesforce', names: ['salesforce'], domains: ['salesforce.com', 'force.com'] },
+  { brand: 'Slack', names: ['slack'], domains: ['slack.com', 'slackhq.com'] },
+  {
+    brand: 'Intuit',
+    names: ['intuit', 'quickbooks', 'turbotax'],
+    domains: ['intuit.com', 'quickbooks.com', 'turbotax.com'],
+  },
+  {
+    brand: 'Norton',
+    names: ['norton', 'norton 360', 'nortonlifelock'],
+    domains: ['norton.com', 'nortonlifelock.com', 'gen.com'],
+  },
+  { brand: 'McAfee', names: ['mcafee'], domains: ['mcafee.com'] },
+  { brand: 'Coinbase', names: ['coinbase'], domains: ['coinbase.com'] },
+  { brand: 'Binance', names: ['binance'], domains: ['binance.com'] },
+  { brand: 'Wells Fargo', names: ['wells fargo'], domains: ['wellsfargo.com', 'wf.com'] },
+  {
+    brand: 'Chase',
+    names: ['jpmorgan chase', 'chase bank', 'chase online'],
+    weak: ['chase'],
+    domains: ['chase.com', 'jpmorgan.com', 'jpmchase.com'],
+  },
+  {
+    brand: 'Bank of America',
+    names: ['bank of america', 'bofa'],
+    domains: ['bankofamerica.com', 'bofa.com'],
+  },
+  { brand: 'Citibank', names: ['citibank'], weak: ['citi'], domains: ['citi.com', 'citibank.com'] },
+  { brand: 'HSBC', names: ['hsbc'], domains: ['hsbc.com', 'hsbc.co.uk'] },
+  { brand: 'Barclays', names: ['barclays'], domains: ['barclays.com', 'barclays.co.uk'] },
+  { brand: 'Santander', names: ['santander'], domains: ['santander.com', 'santander.co.uk'] },
+  { brand: 'Deutsche Bank', names: ['deutsche bank'], domains: ['db.com', 'deutsche-bank.de'] },
+  { brand: 'ING', names: ['ing bank', 'ing direct'], domains: ['ing.com', 'ing.de', 'ing.nl'] },
+  {
+    brand: 'American Express',
+    names: ['american express', 'amex'],
+    domains: ['americanexpress.com', 'aexp.com'],
+  },
+  { brand: 'Visa', names: ['visa secure'], domains: ['visa.com'] },
+  { brand: 'Mastercard', names: ['mastercard'], domains: ['mastercard.com'] },
+  { brand: 'IRS', names: ['internal revenue service'], weak: ['irs'], domains: ['irs.gov'] },
+  { brand: 'HMRC', names: ['hmrc'], domains: ['hmrc.gov.uk', 'gov.uk'] },
+  { brand: 'Booking.com', names: ['booking.com'], domains: ['booking.com'] },
+  { brand: 'Airbnb', names: ['airbnb'], domains: ['airbnb.com'] },
+  {
+    brand: 'Steam',
+    names: ['steam community', 'steam support'],
+    domains: ['steampowered.com', 'steamcommunity.com'],
+  },
+];
+
+/** Free mail services: anyone can have an address there, so a brand or an executive never writes from one. */
+export const FREE_MAIL = new Set([
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'hotmail.com',
+  'live.com',
+  'msn.com',
+  'yahoo.com',
+  'ymail.com',
+  'aol.com',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'gmx.com',
+  'gmx.net',
+  'gmx.de',
+  'web.de',
+  'mail.com',
+  'protonmail.com',
+  'proton.me',
+  'pm.me',
+  'tutanota.com',
+  'tuta.io',
+  'zoho.com',
+  'zohomail.com',
+  'yandex.com',
+  'yandex.ru',
+  'mail.ru',
+  'qq.com',
+  '163.com',
+  '126.com',
+  'inbox.com',
+  'hushmail.com',
+  'fastmail.com',
+  'laposte.net',
+  'orange.fr',
+  'libero.it',
+  'rediffmail.com',
+]);
+
+/** Whether `domain` is a free mail service's (or under one). */
+export function isFreeMail(domain: string): boolean {
+  const d = readableDomain(domain);
+  const { name, suffix } = registrable(d);
+  return FREE_MAIL.has(`${name}.${suffix}`) || /^yahoo\.|^hotmail\.|^outlook\./.test(`${name}.${suffix}`);
+}
+
+/** Words that make a display name a brand's voice ("Microsoft Account Team", "PayPal Service"). */
+const BRAND_VOICE = new Set(
+  // Folded as display names are (foldHomoglyphs turns i into l).
+
+  'account accounts team support security service services billing id alert alerts notification notifications help center centre customer care online mail message messages admin administrator no-reply noreply verify verification store update updates official'
+    .split(' ')
+    .map((w) => foldHomoglyphs(w)),
+);
+
+const escapeRegExp = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Text as a reader sees it, for naming: homoglyphs folded (Micr0s0ft), separators as spaces. */
+function readable(text: string): string {
+  return foldHomoglyphs(text.slice(0, 20_000))
+    .replace(/[_\-–—|•·:/\\]+/g, ' ')
+    .replace(/\s+/g, ' ');
+}
+
+// foldHomoglyphs turns i into l and digits into letters: the names are folded the same way.
+const patterns = BRANDS.map((brand) => ({
+  brand,
+  strong: new RegExp(
+    `(?:^|[^a-z0-9])(?:${brand.names.map((n) => escapeRegExp(foldHomoglyphs(n))).join('|')})(?![a-z0-9])`,
+  ),
+  weak: brand.weak?.length
+    ? new RegExp(`^(?:${brand.weak.map((n) => escapeRegExp(foldHomoglyphs(n))).join('|')})$`)
+    : null,
+}));
+
+/** The brand a text names (a subject, a logo's alt text, running text): strong names only. */
+export function brandNamedIn(text: string): Brand | null {
+  if (!text) return null;
+  const seen = readable(text);
+  return patterns.find((p) => p.strong.test(seen))?.brand ?? null;
+}
+
+/**
+ * The brand a display name speaks as: a strong name anywhere in it ("Microsoft 365 Security"), or
+ * a weak one as its heart ("Apple", "Apple Support", "Teams Notification" — not "Jane Apple").
+ */
+export function brandOfDisplayName(name: string): Brand | null {
+  const seen = readable(name).trim();
+  if (!seen) return null;
+  const strong = brandNamedIn(seen);
+  if (strong) return strong;
+  const words = seen.split(' ').filter(Boolean);
+  for (const { brand, weak } of patterns) {
+    if (!weak) continue;
+    const rest = words.filter((w) => !weak.test(w));
+    if (rest.length === words.length) continue;
+    if (rest.every((w) => BRAND_VOICE.has(w))) return brand;
+  }
+  return null;
+}
+
+/** Whether `domain` (a sender's or a link's host) is one of the brand's own. */
+export function isBrandDomain(domain: string, brand: Brand): boolean {
+  const d = readableDomain(domain);
+  const { name } = registrable(d);
+  return brand.domains.some((real) => {
+    if (d === real || d.endsWith(`.${real}`)) return true;
+    // The brand's name under another suffix: amazon.de, hsbc.co.uk.
+    return registrable(real).name === name && name.length >= 3 && foldHomoglyphs(name) === name;
+  });
+}
+
+/**
+ * Names of brand domains that are also ordinary words or other people's names (outlook, live,
+ * office, citi): a domain built on them is not, by that alone, posing as the brand.
+ */
+const COMMON_NAMES = new Set(
+  'outlook live office windows bing msn me gen force db wf fb citi chase apple meta zoom visa steam slack ing booking mastercard'.split(
+    ' ',
+  ),
+);
+
+/** Words attackers add to a brand's name to make a domain for it: microsoft-login, paypal-secure. */
+const ATTACK_WORDS =
+  /^(?:login|logon|signin|sign|secure|security|verify|verification|account|accounts|auth|support|help|service|services|update|billing|online|id|mail|webmail|portal|office|track|tracking|delivery|parcel|customer|confirm|alert|alerts|team|wallet|pay|payment|recovery|unlock|center|web|app|cloud|docs|document|files|share|drive|sso|mfa|365)$/;
+
+/**
+ * A one-letter typo of a brand's name: a letter swapped or two letters transposed for names of six
+ * letters or more (paypai, rnicrosoft), also one dropped or added from seven (micosoft) — shorter
+ * names lose a letter into ordinary words (icloud, cloud).
+ */
+function typoOf(candidate: string, real: string): boolean {
+  if (real.length < 6 || candidate === real) return false;
+  if (candidate.length !== real.length && real.length < 7) return false;
+  return editDistance(candidate, real) === 1;
+}
+
+/**
+ * The brand a domain imitates without being the brand's: a homoglyph or typo of a brand domain's
+ * name (paypa1.com, rnicrosoft.com), the brand's name as a part of the registered name with an
+ * attack word (micros0ft-login.example, secure-paypal.net, appleid-verify.com), or the brand's
+ * name glued to an attack word (paypalsecure.com). A domain merely containing a brand's letters
+ * (appleinsider.com) is not one: no attack word.
+ */
+export function brandImitatedBy(domain: string): Brand | null {
+  const d = readableDomain(domain);
+  if (!d) return null;
+  const { name, labels } = registrable(d);
+  if (!name) return null;
+  const folded = foldHomoglyphs(name);
+  const parts = folded.split('-').filter(Boolean);
+  for (const brand of BRANDS) {
+    if (isBrandDomain(d, brand)) continue;
+    for (const real of brand.domains) {
+      const realName = foldHomoglyphs(registrable(real).name);
+      if (realName.length < 3 || COMMON_NAMES.has(registrable(real).name)) continue;
+      // A homoglyph or typo of the whole name: paypa1, rnicrosoft, arnazon.
+      if (folded === realName && name !== realName) return brand;
+      if (typoOf(folded, realName)) return brand;
+      // The name as one part, with an attack word beside it: microsoft-login, dhl-express-track.
+      if (parts.length > 1 && parts.some((p) => p === realName || typoOf(p, realName))) {
+        const others = parts.filter((p) => p !== realName && !typoOf(p, realName));
+        if (realName.length >= 5 || others.some((p) => ATTACK_WORDS.test(p))) return brand;
+      }
+      // Glued to an attack word: paypalsecure, appleidverify, microsoftonline365.
+      if (realName.length >= 5 && folded !== realName) {
+        const glued = folded.startsWith(realName)
+          ? folded.slice(realName.length)
+          : folded.endsWith(realName)
+            ? folded.slice(0, -realName.length)
+            : null;
+        if (glued && ATTACK_WORDS.test(glued.replace(/^(?:id)(?=.)/, ''))) return brand;
+      }
+    }
+    // The brand's name as a subdomain of someone else's: docusign.account-verify.example,
+    // paypal.com.secure-login.example.
+    const below = labels.slice(0, Math.max(0, labels.indexOf(name)));
+    const main = registrable(brand.domains[0]!).name;
+    if (
+      main.length >= 5 &&
+      !COMMON_NAMES.has(main) &&
+      below.some((label) => foldHomoglyphs(label) === foldHomoglyphs(main))
+    )
+      return brand;
+    for (const real of brand.domains) {
+      const realParts = real.split('.');
+      for (let i = 0; i + realParts.length < labels.length; i++) {
+        if (realParts.every((p, j) => foldHomoglyphs(labels[i + j]!) === foldHomoglyphs(p))) return brand;
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { createAntiPhishing, phishingEvidence, phishingVerdict } from '../anti-phishing.ts';
+import { engineInputOf } from '../engine-input.ts';
+import type { EngineInput } from '../types.ts';
+import { brandImitatedBy, brandOfDisplayName, isBrandDomain } from './brands.ts';
+
+/** A message as a sender writes it: headers, then an HTML body. */
+function message(headers: Record<string, string>, html: string): Buffer {
+  const lines = Object.entries({
+    To: 'ana@acme.example',
+    Date: 'Tue, 01 Dec 2026 10:00:00 +0000',
+    'Message-ID': '<m1@sender.example>',
+    'MIME-Version': '1.0',
+    'Content-Type': 'text/html; charset=utf-8',
+    ...headers,
+  }).map(([k, v]) => `${k}: ${v}`);
+  return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${html}\r\n`);
+}
+
+const tenant: EngineInput['tenant'] = {
+  domains: ['acme.example'],
+  people: [{ name: 'Ana Lima', email: 'ana@acme.example' }],
+  vips: [{ name: 'Carla Mendes', emails: ['carla@acme.example', 'carla.mendes@gmail.com'] }],
+  partners: ['globex-logistics.com'],
+};
+
+async function judge(raw: Buffer, more: Partial<EngineInput> = {}) {
+  const input = { ...(await engineInputOf(raw, { tenant })), ...more };
+  const evidence = phishingEvidence(input);
+  return { ...phishingVerdict(evidence), rules: evidence.map((e) => e.name), evidence };
+}
+
+describe('brand impersonation', () => {
+  it('holds the lure that got through as phishing: "Microsoft 365" from micros0ft-login.example, a link showing login.microsoftonline.com', async () => {
+    const raw = message(
+      { From: '"Microsoft 365" <security@micros0ft-login.example>', Subject: 'Unusual sign-in activity' },
+      '<p>We detected unusual sign-in activity. Verify your account within 24 hours.</p>' +
+        '<a href="https://micros0ft-login.example/owa/auth">https://login.microsoftonline.com/</a>',
+    );
+    const result = await judge(raw);
+    expect(result.verdict).toBe('phishing');
+    expect(result.rules).toEqual(
+      expect.arrayContaining(['BRAND_DISPLAY_NAME', 'BRAND_LOOKALIKE_SENDER', 'LINK_TEXT_BRAND_HOST']),
+    );
+    // Each piece of evidence is a finding of its own, in words, with its points.
+    const findings = await createAntiPhishing().scan(await engineInputOf(raw, { tenant }));
+    expect(findings).toContainEqual({
+      engine: 'anti_phishing',
+      verdict: 'phishing',
+      reason: 'A link shows login.microsoftonline.com (Microsoft) but leads to micros0ft-login.example',
+      points: 3.5,
+    });
+  });
+
+  it("leaves the brand's own mail alone: Microsoft from accountprotection.microsoft.com, Amazon from amazon.de, a DocuSign envelope", async () => {
+    for (const [from, href] of [
+      [
+        '"Microsoft account team" <account-security-noreply@accountprotection.microsoft.com>',
+        'https://account.live.com/activity',
+      ],
+      ['"Amazon.de" <versandbestaetigung@amazon.de>', 'https://www.amazon.de/gp/css/order-history'],
+      [
+        '"Jane Roe via Docusign" <dse_na4@docusign.net>',
+        'https://na4.docusign.net/Signing/EmailStart.aspx?a=1',
+      ],
+    ] as const) {
+      const raw = message(
+        { From: from, Subject: 'Review your recent activity' },
+        `<p>Please sign in to review.</p><a href="${href}">Review activity</a>`,
+      );
+      expect((await judge(raw)).verdict, from).toBe('clean');
+    }
+  });
+
+  it('names brands as readers see them, and domains that imitate them', () => {
+    expect(brandOfDisplayName('Micr0soft Office 365 Team')?.brand).toBe('Microsoft');
+    expect(brandOfDisplayName('Apple Support')?.brand).toBe('Apple');
+    expect(brandOfDisplayName('Jane Apple')).toBeNull();
+    expect(brandOfDisplayName('Teams Notification')?.brand).toBe('Microsoft');
+    expect(brandOfDisplayName('The Outlook Newsletter Editors')).toBeNull();
+    for (const domain of [
+      'paypa1.com',
+      'secure-paypal.net',
+      'paypalsecure.com',
+      'micros0ft-login.example',
+      'rnicrosoft.com',
+      'docusign.account-verify.example',
+      'paypal.com.secure-login.example',
+      'dhl-express-track.example',
+      'xn--pypal-4ve.com', // pаypal with a Cyrillic а
+    ]) {
+      expect(brandImitatedBy(domain), domain).not.toBeNull();
+    }
+    for (const domain of [
+      'appleinsider.com',
+      'paypal.com',
+      'mail.paypal.com',
+      'amazon.co.uk',
+      'outlooksecure.com',
+      'citi.umich.edu',
+      'rain-cloud.com',
+      'pick-ups.example',
+    ]) {
+      expect(brandImitatedBy(domain), domain).toBeNull();
+    }
+    expect(isBrandDomain('email.microsoft.com', brandOfDisplayName('Microsoft')!)).toBe(true);
+  });
+});
+
+describe("the tenant's people, VIPs and partners", () => {
+  it('holds a VIP named from free mail, also spelled a little differently, but not from their own private address', async () => {
+    for (const name of ['Carla Mendes', 'Carla Mendez', 'Mendes, Carla', 'C. Mendes', 'Carla Mendes CEO']) {
+      const raw = message(
+        { From: `"${name}" <ceo.office.mail@gmail.com>`, Subject: 'Are you available?' },
+        '<p>I need a quick favour.</p>',
+      );
+      expect((await judge(raw)).rules, name).toContain('VIP_IMPERSONATION');
+      expect((await judge(raw)).verdict, name).toBe('phishing');
+    }
+    const own = message(
+      { From: '"Carla Mendes" <carla.mendes@gmail.com>', Subject: 'From my phone' },
+      '<p>See you at 9.</p>',
+    );
+    expect((await judge(own)).verdict).toBe('clean');
+    const other = message({ From: '"Carlos Mendoza" <cm@outside.example>', Subject: 'Hello' }, '<p>Hi.</p>');
+    expect((await judge(other)).verdict).toBe('clean');
+  });
+
+  it("holds lookalikes of the tenant's domain and of a partner's, from the sender and in links", async () => {
+    const own = message({ From: '"IT Desk" <it@acme-example.com>', Subject: 'Password reset' }, '<p>Hi</p>');
+    expect((await judge(own)).rules).toContain('LOOKALIKE_OWN_DOMAIN');
+    const partner = message(
+      { From: '"Accounts" <ar@globex-logistlcs.com>', Subject: 'Invoice 4411' },
+      '<p>Hi</p>',
+    );
+    expect((await judge(partner)).rules).toContain('LOOKALIKE_PARTNER_DOMAIN');
+    expect((await judge(partner)).verdict).toBe('phishing');
+    const fromPartner = message(
+      { From: '"Accounts" <ar@globex-logistics.com>', Subject: 'Invoice 4411' },
+      '<p>Hi</p>',
+    );
+    expect((await judge(fromPartner)).verdict).toBe('clean');
+    const link = message(
+      { From: '"Newsletter" <news@vendor.example>', Subject: 'News' },
+      '<a href="https://acme-example-sso.com/login">Sign in to the portal</a>',
+    );
+    expect((await judge(link)).rules).toContain('LINK_LOOKALIKE_OWN_DOMAIN');
+  });
+
+  it('suspects a stranger joining a conversation to ask for a change of bank details, and replies diverted to free mail', async () => {
+    const raw = message(
+      {
+        From: '"Tom Baker" <tom@new-supplier.example>',
+        'Reply-To': 'tom.baker.accounts@gmail.com',
+        Subject: 'RE: Invoice 2291',
+        'In-Reply-To': '<abc@acme.example>',
+      },
+      '<p>Please note our updated bank details for this payment.</p>',
+    );
+    const result = await judge(raw, { senderHistory: { address: 0, domain: 0 } });
+    expect(result.rules).toEqual(
+      expect.arrayContaining(['REPLY_TO_FREE_MAIL', 'FIRST_TIME_SENDER_REPLY', 'PAYMENT_REQUEST']),
+    );
+    expect(result.verdict).toBe('phishing');
+    // The same correspondent known for months: only the diverted reply and the payment words.
+    const known = await judge(raw, { senderHistory: { address: 12, domain: 40 } });
+    expect(known.rules).not.toContain('FIRST_TIME_SENDER_REPLY');
+  });
+});
+
+describe('links', () => {
+  it('sees the tricks links use to hide where they go', async () => {
+    const raw = message(
+      { From: '"Billing" <billing@shop.example>', Subject: 'Your order' },
+      [
+        '<a href="https://bit.ly/3abc">Track</a>',
+        '<a href="https://invoice-view-7731.web.app/">Invoice</a>',
+        '<a href="https://login.microsoftonline.com@evil.example/">Sign in</a>',
+        '<a href="data:text/html;base64,PGgxPkhpPC9oMT4=">Open</a>',
+        '<a href="https://www.google.com/url?q=https://evil.example/x">Document</a>',
+        '<a href="http://198.51.100.7/login">Portal</a>',
+      ].join(' '),
+    );
+    const result = await judge(raw);
+    expect(result.rules).toEqual(
+      expect.arrayContaining([
+        'LINK_SHORTENER',
+        'LINK_FREE_HOSTING',
+        'LINK_USERINFO',
+        'DATA_LINK',
+        'LINK_REDIRECT',
+        'LINK_TO_IP',
+      ]),
+    );
+    expect(result.verdict).toBe('phishing');
+  });
+
+  it('lets an ordinary newsletter through: tracking redirects of its own, brands named in passing', async () => {
+    const raw = message(
+      { From: '"Tech Weekly" <news@techweekly.example>', Subject: 'Microsoft and Google report earnings' },
+      '<p>This week Microsoft and Google reported earnings.</p>' +
+        '<a href="https://click.techweekly.example/c?u=https%3A%2F%2Ftechweekly.example%2Farticle">Read more</a>' +
+        '<a href="https://techweekly.example/unsubscribe">Unsubscribe</a>',
+    );
+    expect((await judge(raw)).verdict).toBe('clean');
+  });
+});
