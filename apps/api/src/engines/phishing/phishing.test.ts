@@ -47,7 +47,7 @@ describe('brand impersonation', () => {
     expect(findings).toContainEqual({
       engine: 'anti_phishing',
       verdict: 'phishing',
-      reason: 'A link shows login.microsoftonline.com (Microsoft) but leads to micros0ft-login.example',
+      reason: 'Link text names login.microsoftonline.com (Microsoft) but leads to micros0ft-login.example',
       points: 3.5,
     });
   });

@@ -164,7 +164,7 @@ export function linkEvidence(links: MessageLink[], context: LinkContext): Eviden
         3,
         `A link hides its real host behind a user name: ${short(href)} goes to ${host}`,
       );
-    if (isIP(bare)) add('LINK_TO_IP', 2, `A link goes to a bare IP address: ${short(href)}`);
+    if (isIP(bare)) add('LINK_TO_IP', 2, `Link to an IP address: ${short(href)}`);
     else if (/^(?:0x[0-9a-f]+|\d{8,10})$/i.test(bare))
       add('LINK_NUMERIC_HOST', 3, `A link writes its host as a number: ${short(href)}`);
     if (SHORTENERS.has(host))
@@ -207,8 +207,12 @@ export function linkEvidence(links: MessageLink[], context: LinkContext): Eviden
     if (named && !sameSite(named, host)) {
       const namedBrand = brandOwning(named);
       if (namedBrand && !isBrandDomain(host, namedBrand))
-        add('LINK_TEXT_BRAND_HOST', 3.5, `A link shows ${named} (${namedBrand.brand}) but leads to ${host}`);
-      else add('LINK_TEXT_OTHER_HOST', 1, `A link shows ${named} but leads to ${host}`);
+        add(
+          'LINK_TEXT_BRAND_HOST',
+          3.5,
+          `Link text names ${named} (${namedBrand.brand}) but leads to ${host}`,
+        );
+      else add('LINK_TEXT_OTHER_HOST', 1, `Link text names ${named} but leads to ${host}`);
     }
     // A brand's sign-in button that leads away from the brand.
     const button = link.text.trim().length <= 40 ? link.text : '';

@@ -54,7 +54,57 @@ export const defaultBannerLead = (verdict: Verdict): string => LEAD[verdict];
  */
 const KNOWN_REASONS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
   [/^DMARC failed\b/i, () => "the sender's domain failed its authentication check (DMARC)"],
+  [/^Lookalike sender domain\b.*\bwrites with$/i, () => "the sender's domain imitates one of your partners'"],
   [/^Lookalike sender domain\b/i, () => "the sender's domain imitates your organisation's"],
+  [
+    /^The sender calls itself\b/i,
+    () => "the sender uses a well-known brand's name but does not write from its domain",
+  ],
+  [/^The sender's domain\b.*\bimitates\b/i, () => "the sender's domain imitates a well-known brand's"],
+  [
+    /^The (?:subject names|message opens in)\b/i,
+    () => "it uses a well-known brand's name without coming from it",
+  ],
+  [
+    /^In .{1,60}'s name, it asks\b/i,
+    () => 'it asks you to act on an account in the name of a well-known brand',
+  ],
+  [
+    / does not write from a free mail address\b/i,
+    () => "it uses a well-known brand's name from a free mail address",
+  ],
+  [
+    /^The display name shows an address\b/i,
+    () => "the sender's name shows another address than the one it writes from",
+  ],
+  [
+    /^Replies go to a free mail address\b/i,
+    () => 'replies would go to a free mail address, not to the sender',
+  ],
+  [/^Replies go to\b/i, () => "replies would go to another address than the sender's"],
+  [
+    /^A reply in a conversation from\b/i,
+    () => 'someone who never wrote to your organisation joins a conversation',
+  ],
+  [/^It asks about moving money\b/i, () => 'it asks about moving money'],
+  [/^A link goes to .*, which imitates\b/i, () => 'a link leads to a site that imitates a known one'],
+  [
+    /^A link (?:hides its real host|writes its host as a number)\b/i,
+    () => 'a link hides the site it really opens',
+  ],
+  [
+    /^A link hides where it goes behind a URL shortener\b/i,
+    () => 'a link hides where it goes behind a link shortener',
+  ],
+  [
+    /^A link leads to a page on a free hosting\b/i,
+    () => 'a link leads to a page on a free hosting or forms service',
+  ],
+  [/^A link on .* passes the reader on to\b/i, () => 'a link passes you on to another site'],
+  [/^A link carries a whole page\b/i, () => 'a link carries a hidden page inside itself'],
+  [/^A link runs code\b/i, () => 'a link runs code instead of opening a page'],
+  [/^A link's host mixes alphabets\b/i, () => "a link's address mixes alphabets to imitate another"],
+  [/^A ".*" link (?:in|names)\b/i, () => "a sign-in link in a well-known brand's name leads elsewhere"],
   [/^Display name\b/i, () => "the sender uses a colleague's name but writes from outside your organisation"],
   [/^Link to an IP address\b/i, () => 'a link leads to a bare numeric internet address'],
   [/^Link text names\b/i, () => "a link's text names a different site than the one it opens"],
