@@ -2,6 +2,7 @@ import {
   type AuthSummary,
   type Engine,
   type EngineInput,
+  type EngineKnowledge,
   type Finding,
   type ScoredRule,
   verdictOfScore,
@@ -21,7 +22,18 @@ export interface RspamdOptions {
   timeoutMs?: number;
   /** Symbols' scores for this client's scans (the benchmark zeroes what only offline DNS causes). */
   scores?: Record<string, number>;
+  /**
+   * How many messages of each class rspamd's Bayes must have learned before it judges (its
+   * classifier's `min_learns`; Debian's statistic.conf has 200). Below it, its Bayes is untrained.
+   */
+  bayesMinLearns?: number;
 }
+
+/** rspamd's Bayes, as its controller's `/stat` counts it. */
+export type BayesState = EngineKnowledge['bayes'];
+/** How long one `/stat` answer stands for rspamd's Bayes: learning changes it slowly. */
+const BAYES_STATE_TTL_MS = 60_000;
+const DEBIAN_MIN_LEARNS = 200;
 
 export interface RspamdCheck {
   /** rspamd's total (the spam scale of SpamThresholds). */
@@ -32,6 +44,8 @@ export interface RspamdCheck {
   rules: ScoredRule[];
   /** When a pre-result decided the action (GTUBE, a forced action): rspamd's words for it. */
   forcedBy?: string;
+  /** What rspamd knew: whether its Bayes judged or could, whether its DNS lookups answered. */
+  knowledge: EngineKnowledge;
 }
 
 /**
@@ -56,8 +70,47 @@ export function createRspamd(options: RspamdOptions) {
   const checkUrl = new URL('/checkv2', options.url);
   const controller = options.controllerUrl ?? rspamdControllerUrl(options.url);
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const minLearns = options.bayesMinLearns ?? DEBIAN_MIN_LEARNS;
+  const controllerHeaders: Record<string, string> = options.password ? { Password: options.password } : {};
+
+  /**
+   * Whether rspamd's Bayes has learned enough to judge, from its controller's `/stat` (the learns
+   * of its BAYES_SPAM and BAYES_HAM statfiles). Asked at most once a minute, in the background: a
+   * scan reads the last answer and never waits for the controller ('unknown' until it answered,
+   * or when it cannot be reached).
+   */
+  let bayes: { state: BayesState; at: number; asking?: Promise<BayesState> | undefined } = {
+    state: 'unknown',
+    at: Number.NEGATIVE_INFINITY,
+  };
+  async function askBayesState(): Promise<BayesState> {
+    try {
+      const res = await fetch(new URL('/stat', controller), {
+        headers: controllerHeaders,
+        signal: AbortSignal.timeout(Math.min(timeoutMs, 5_000)),
+      });
+      if (!res.ok) return 'unknown';
+      return bayesStateOfStat((await res.json()) as StatReply, minLearns);
+    } catch {
+      return 'unknown';
+    }
+  }
+  function refreshBayesState(): Promise<BayesState> {
+    bayes.asking ??= askBayesState().then((state) => {
+      bayes = { state, at: Date.now() };
+      return state;
+    });
+    return bayes.asking;
+  }
+  function bayesState(): BayesState {
+    if (Date.now() - bayes.at > BAYES_STATE_TTL_MS) void refreshBayesState();
+    return bayes.state;
+  }
 
   return {
+    /** Ask the controller for its Bayes now (the benchmark, before it scans); scans never wait for it. */
+    refreshBayesState,
+
     async check(input: EngineInput): Promise<RspamdCheck> {
       const res = await fetch(checkUrl, {
         method: 'POST',
@@ -69,11 +122,13 @@ export function createRspamd(options: RspamdOptions) {
       if (!res.ok) throw new Error(`rspamd answered ${res.status}${body.error ? `: ${body.error}` : ''}`);
       if (typeof body.score !== 'number') throw new Error('rspamd answered without a score');
       const forced = body.is_skipped === true;
+      const symbols = body.symbols ?? {};
       return {
         score: round(body.score),
         action: body.action ?? 'no action',
-        rules: rulesOf(body.symbols ?? {}, forced),
+        rules: rulesOf(symbols, forced),
         ...(forced && body.messages?.smtp_message ? { forcedBy: body.messages.smtp_message } : {}),
+        knowledge: knowledgeOf(symbols, bayesState()),
       };
     },
 
@@ -81,10 +136,12 @@ export function createRspamd(options: RspamdOptions) {
       const res = await fetch(new URL(label === 'spam' ? '/learnspam' : '/learnham', controller), {
         method: 'POST',
         body: new Uint8Array(raw),
-        headers: options.password ? { Password: options.password } : {},
+        headers: controllerHeaders,
         signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await res.text();
+      // What it has learned changed: ask /stat again at the next scan.
+      if (bayes.state !== 'trained') bayes = { ...bayes, at: Number.NEGATIVE_INFINITY };
       if (res.status === 200) return 'learned';
       // 208 "<id> has been already learned as spam, ignore it": it is in the learn cache. 204 (no
       // words): rspamd skipped it, its Bayes already putting the message in that class, or the
@@ -97,6 +154,8 @@ export function createRspamd(options: RspamdOptions) {
 
 export interface RspamdEngine extends Engine {
   learn(raw: Buffer, label: 'spam' | 'ham'): Promise<LearnResult>;
+  /** Ask rspamd's controller how trained its Bayes is now (scans use the last answer). */
+  refreshBayesState(): Promise<BayesState>;
 }
 
 /**
@@ -114,17 +173,19 @@ export function createRspamdEngine(options: RspamdOptions): RspamdEngine {
     status: 'on',
     failClosed: false,
     async scan(input) {
-      const { score, action, rules, forcedBy } = await rspamd.check(input);
+      const { score, action, rules, forcedBy, knowledge } = await rspamd.check(input);
       const finding: Finding = {
         engine: ENGINE,
         verdict: verdictOfScore(score, input.spamThresholds),
         score,
         rules,
+        knowledge,
         reason: `rspamd: score ${score} (${action}${forcedBy ? `: ${forcedBy}` : ''})`,
       };
       return [finding];
     },
     learn: rspamd.learn,
+    refreshBayesState: rspamd.refreshBayesState,
   };
 }
 
@@ -138,7 +199,74 @@ interface CheckReply {
   is_skipped?: boolean;
   messages?: { smtp_message?: string };
   error?: string;
-  symbols?: Record<string, { name?: string; score?: number; description?: string }>;
+  symbols?: Record<string, RspamdSymbol>;
+}
+
+interface RspamdSymbol {
+  name?: string;
+  score?: number;
+  description?: string;
+  options?: string[];
+}
+
+/** The controller's `/stat`: one statfile per Bayes class, `revision` its learns. */
+interface StatReply {
+  statfiles?: Array<{ symbol?: string; revision?: number }>;
+}
+
+/** 'trained' once both classes have `minLearns` learns (rspamd's Bayes judges from then on). */
+export function bayesStateOfStat(stat: StatReply, minLearns: number): BayesState {
+  if (!Array.isArray(stat.statfiles)) return 'unknown';
+  const learns = (symbol: string) =>
+    stat.statfiles!.filter((f) => f.symbol === symbol).reduce((sum, f) => sum + (f.revision ?? 0), 0);
+  return learns('BAYES_SPAM') >= minLearns && learns('BAYES_HAM') >= minLearns ? 'trained' : 'untrained';
+}
+
+/**
+ * Symbols that only say a name did not resolve (the sender's domain, the HELO, the client's
+ * reverse DNS). When rspamd's own lookups failed they describe its resolver, not the message.
+ */
+export const UNRESOLVED_ONLY_SYMBOLS: ReadonlySet<string> = new Set([
+  'RDNS_NONE',
+  'HFILTER_HOSTNAME_UNKNOWN',
+  'HFILTER_FROMHOST_NORES_A_OR_MX',
+  'HFILTER_FROMHOST_NORESOLVE_MX',
+  'HFILTER_HELO_NORES_A_OR_MX',
+  'HFILTER_HELO_NORESOLVE_MX',
+  'HFILTER_HELO_IP_A',
+]);
+
+/**
+ * A lookup of rspamd's own failed (a timeout, a server failure: not "not found"): once_received's
+ * RDNS_DNSFAIL, or a block list's `<SYMBOL>_FAIL`, whose option is "<what>:<DNS error>". Both
+ * score 0 and are kept among the rules (rulesOf), so the stored trace still tells.
+ */
+const isDnsFailure = (name: string, symbol: RspamdSymbol) =>
+  name === 'RDNS_DNSFAIL' || (/_FAIL$/.test(name) && (symbol.options ?? []).some((o) => o.includes(':')));
+
+/** The kept rules say rspamd's DNS failed (the markers rulesOf keeps at 0). */
+export const dnsFailed = (rules: readonly ScoredRule[]) =>
+  rules.some((r) => r.score === 0 && (r.name === 'RDNS_DNSFAIL' || /_FAIL$/.test(r.name)));
+
+/**
+ * Symbols only an answer of a network lookup gives: a DNS block or allow list listed something
+ * (RBL_*, DNSWL, URIBL, DBL, SURBL …), the ASN zone answered, the sender domain's MX was checked.
+ */
+const ANSWERED =
+  /^(?:RBL_|RECEIVED_SPAMHAUS|RCVD_IN_DNSWL|DWL_DNSWL|RWL_|URIBL_|DBL_|SURBL|\w+_SURBL|SEM_|MAILSPIKE|ASN$|MX_GOOD|MX_INVALID|MX_MISSING|MX_NULL|MX_WHITE)/;
+
+/**
+ * What rspamd knew about the message: its Bayes judged (BAYES_SPAM / BAYES_HAM) or, when it did
+ * not, what the controller's learn counts say; its lookups answered, failed, or neither.
+ */
+export function knowledgeOf(symbols: Record<string, RspamdSymbol>, bayes: BayesState): EngineKnowledge {
+  const names = Object.keys(symbols);
+  const failed = Object.entries(symbols).some(([name, s]) => isDnsFailure(name, s));
+  const answered = names.some((n) => ANSWERED.test(n) && !/_(?:FAIL|BLOCKED\w*)$/.test(n));
+  return {
+    bayes: names.includes('BAYES_SPAM') || names.includes('BAYES_HAM') ? 'trained' : bayes,
+    lookups: failed ? 'unreachable' : answered ? 'reached' : 'unknown',
+  };
 }
 
 /**
@@ -229,7 +357,8 @@ export function authSymbols(auth: AuthSummary): string[] {
 
 /**
  * The symbols that scored, largest effect first (then by name, for a stable order). When a
- * pre-result decided (`forced`), the symbols of 0 stay: one of them is what decided.
+ * pre-result decided (`forced`), the symbols of 0 stay: one of them is what decided. So do the
+ * markers of a failed DNS lookup: they explain how rspamd's score counts (spam/combine.ts).
  */
 function rulesOf(symbols: NonNullable<CheckReply['symbols']>, forced: boolean): ScoredRule[] {
   return Object.entries(symbols)
@@ -237,8 +366,10 @@ function rulesOf(symbols: NonNullable<CheckReply['symbols']>, forced: boolean): 
       name: s.name ?? name,
       score: round(s.score ?? 0),
       description: s.description ?? '',
+      keep: forced || isDnsFailure(name, s),
     }))
-    .filter((rule) => forced || rule.score !== 0)
+    .filter((rule) => rule.keep || rule.score !== 0)
+    .map(({ keep: _, ...rule }) => rule)
     .sort((a, b) => Math.abs(b.score) - Math.abs(a.score) || a.name.localeCompare(b.name));
 }
 

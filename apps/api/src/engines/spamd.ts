@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { type Engine, type Finding, type ScoredRule, verdictOfScore } from './types.ts';
+import { type Engine, type EngineKnowledge, type Finding, type ScoredRule, verdictOfScore } from './types.ts';
 
 /**
  * spamc's default `--max-size` (500 KB): spamc does not send a larger message to spamd, it passes it
@@ -84,11 +84,13 @@ export function createSpamd(options: {
       );
       if (!spam) throw new Error(`spamd answered without a score (${res.status})`);
       const score = Number(spam[1]) + 0; // -0.0 is 0
+      const rules = parseReportRules(res.body);
       const finding: Finding = {
         engine: ENGINE,
         verdict: verdictOfScore(score, spamThresholds),
         score,
-        rules: parseReportRules(res.body),
+        rules,
+        knowledge: spamAssassinKnowledge(rules),
         reason: `SpamAssassin: score ${score.toFixed(1)}`,
       };
       return [finding];
@@ -160,6 +162,26 @@ export function parseReportRules(report: string): ScoredRule[] {
     }
   }
   return rules;
+}
+
+/**
+ * SpamAssassin's network tests: DNS block and allow lists, URI block lists, SPF and DKIM (their
+ * records are in DNS), the Razor, Pyzor and DCC checksums. None runs under `spamd -L`.
+ */
+const NETWORK_TEST =
+  /^(?:RCVD_IN_|URIBL_|DKIM_VALID|DKIM_INVALID|SPF_|T_SPF_|RAZOR2_|PYZOR_|DCC_|NO_DNS_FOR_FROM|DNS_FROM_)/;
+
+/**
+ * What SpamAssassin knew about the message, from its report. Bayes: once it has learned enough
+ * (200 spam and 200 ham by default) it rates every message with words, one BAYES_00 … BAYES_999
+ * test; none means it has not (or the message has too few words for it). Lookups: one of its
+ * network tests hit (so they ran), or 'unknown': local tests only (-L), or nothing listed.
+ */
+export function spamAssassinKnowledge(rules: readonly ScoredRule[]): EngineKnowledge {
+  return {
+    bayes: rules.some((r) => /^BAYES_\d+$/.test(r.name)) ? 'trained' : 'untrained',
+    lookups: rules.some((r) => NETWORK_TEST.test(r.name)) ? 'reached' : 'unknown',
+  };
 }
 
 type Target = { host: string; port: number };

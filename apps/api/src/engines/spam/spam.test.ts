@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { engineInputOf } from '../engine-input.ts';
 import { DEFAULT_SPAM_THRESHOLDS } from '../types.ts';
 import { classify, MemoryTable } from './bayes.ts';
-import { combinedSpamScore, EMBEDDED_WEIGHT_BESIDE_OTHERS } from './combine.ts';
 import { clueWords, createEmbeddedSpam, MAX_LEARNED_TOKENS } from './embedded.ts';
 import { messageFacts } from './message-facts.ts';
 import { decodeModel, encodeModel, shippedModel } from './model.ts';
@@ -109,32 +108,6 @@ describe('tokens', () => {
       ]),
     );
     expect(new Set(tokens).size).toBe(tokens.length);
-  });
-});
-
-describe('the one spam score', () => {
-  it("counts Moat's own score in full alone, and its spam evidence by its weight beside rspamd or SpamAssassin", () => {
-    expect(combinedSpamScore([{ engine: 'moat_spam', score: 8 }])).toBe(8);
-    expect(
-      combinedSpamScore([
-        { engine: 'moat_spam', score: 8 },
-        { engine: 'rspamd', score: 2.5 },
-      ]),
-    ).toBe(8 * EMBEDDED_WEIGHT_BESIDE_OTHERS.spam + 2.5);
-    // Its evidence of ham counts in full: rspamd's 5 alone would be suspicious.
-    expect(
-      combinedSpamScore([
-        { engine: 'moat_spam', score: -3 },
-        { engine: 'rspamd', score: 5 },
-      ]),
-    ).toBe(-3 * EMBEDDED_WEIGHT_BESIDE_OTHERS.ham + 5);
-    expect(EMBEDDED_WEIGHT_BESIDE_OTHERS.ham).toBe(1);
-    expect(
-      combinedSpamScore([
-        { engine: 'rspamd', score: 2.5 },
-        { engine: 'spamassassin', score: 3 },
-      ]),
-    ).toBe(5.5);
   });
 });
 

@@ -7,7 +7,7 @@ import type { EventDetails, PolicyDecision } from '@moat/contracts/security-even
 import { bannerSettingsFrom, type StoredBannerSettings } from '@moat/contracts/smart-banners';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { combinedSpamScore, spamWeightOf } from '../../engines/spam/combine.ts';
+import { combinedSpamScore, spamParts } from '../../engines/spam/combine.ts';
 import type { AuthSummary, Engine, Finding } from '../../engines/types.ts';
 import { type SpamThresholds, verdictOf, verdictOfScore } from '../../engines/types.ts';
 import { systemActor } from '../../lib/actor.ts';
@@ -144,11 +144,11 @@ export function spamFinding(scores: Finding[], thresholds: SpamThresholds): Find
   const total = combinedSpamScore(scores);
   const verdict = verdictOfScore(total, thresholds);
   if (verdict === 'clean') return null;
-  const engines = scores.map((f) => f.engine);
-  const parts = scores
-    .map((f) => {
-      const weight = spamWeightOf(f.engine, f.score ?? 0, engines);
-      return `${ENGINE_WORDS[f.engine] ?? f.engine} ${f.score}${weight === 1 ? '' : ` × ${weight}`}`;
+  // Each engine's score, what of it counts when not all, and why (spamParts says it in words).
+  const parts = spamParts(scores)
+    .map(({ engine, score, counted, notes }) => {
+      const counts = counted === score ? '' : ` counts ${counted}`;
+      return `${ENGINE_WORDS[engine] ?? engine} ${score}${counts}${notes.length ? ` (${notes.join('; ')})` : ''}`;
     })
     .join(', ');
   return {

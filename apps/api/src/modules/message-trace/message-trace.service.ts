@@ -6,7 +6,7 @@ import type {
   StoredMessageDetails,
   TraceEntry,
 } from '@moat/contracts/message-trace';
-import { combinedSpamScore, spamWeightOf } from '../../engines/spam/combine.ts';
+import { combinedSpamScore, spamParts } from '../../engines/spam/combine.ts';
 import { DEFAULT_SPAM_THRESHOLDS } from '../../engines/types.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageTraceRepo } from './message-trace.repo.ts';
@@ -242,14 +242,14 @@ export function spamExplanation(
   learnable: boolean,
 ): SpamExplanation | null {
   if (!details.scores?.length) return null;
-  const engines = details.scores.map((s) => s.engine);
+  const parts = spamParts(details.scores);
   return {
     score: combinedSpamScore(details.scores),
     thresholds: details.spam_thresholds ?? DEFAULT_SPAM_THRESHOLDS,
-    engines: details.scores.map(({ engine, score, rules }) => ({
+    engines: details.scores.map(({ engine, score, rules }, i) => ({
       engine,
       score,
-      weight: spamWeightOf(engine, score ?? 0, engines),
+      weight: parts[i]!.weight,
       rules,
     })),
     learned,
