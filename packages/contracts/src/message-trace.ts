@@ -62,6 +62,14 @@ export const spamExplanationSchema = z.object({
 });
 export type SpamExplanation = z.infer<typeof spamExplanationSchema>;
 
+/** Why anti-phishing judged the message as it did: each piece of evidence with its points (issue 35). */
+export const phishingExplanationSchema = z.object({
+  points: z.number(),
+  thresholds: z.object({ suspicious: z.number(), phishing: z.number() }),
+  rules: z.array(scoredRuleSchema),
+});
+export type PhishingExplanation = z.infer<typeof phishingExplanationSchema>;
+
 export const messageTraceSchema = z
   .object({
     message: z.object({
@@ -85,6 +93,8 @@ export const messageTraceSchema = z
     auth: z.nullable(z.object({ spf: authCheckSchema, dkim: authCheckSchema, dmarc: authCheckSchema })),
     /** Why the message's spam score is what it is; null: no scoring engine scanned it. */
     spam: z.nullable(spamExplanationSchema),
+    /** Anti-phishing's evidence; absent: it found none (or the row is older than issue 35). */
+    phishing: z.optional(phishingExplanationSchema),
     timeline: z.array(traceEntrySchema),
   })
   .register(z.globalRegistry, { id: 'MessageTrace' });
@@ -109,7 +119,8 @@ export interface StoredMessageDetails {
     rcpt_to: string[];
   };
   auth?: { spf: AuthCheck; dkim: AuthCheck; dmarc: AuthCheck };
-  findings?: Array<{ engine: string; verdict: string; reason: string }>;
+  /** `points`, `rule`: anti-phishing's points for that piece of evidence and the rule that saw it. */
+  findings?: Array<{ engine: string; verdict: string; reason: string; points?: number; rule?: string }>;
   decision?: { verdict: string; action: string; source: string };
   /** Each scoring engine's spam score with the rules that made it up (issue 13). */
   scores?: StoredEngineScore[];

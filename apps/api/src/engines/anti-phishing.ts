@@ -249,6 +249,7 @@ export function createAntiPhishing(options: { urlBlocklist?: Iterable<string> } 
         verdict,
         reason: e.description,
         points: e.score,
+        rule: e.name,
       }));
     },
   };

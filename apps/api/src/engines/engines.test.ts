@@ -253,6 +253,7 @@ describe('anti-phishing lookalikes', () => {
       verdict: 'phishing',
       reason: 'Lookalike sender domain acme-test.com imitates acme.test',
       points: 6,
+      rule: 'LOOKALIKE_OWN_DOMAIN',
     });
   });
 });

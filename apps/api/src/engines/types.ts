@@ -85,6 +85,8 @@ export interface Finding {
   knowledge?: EngineKnowledge;
   /** Anti-phishing: this piece of evidence's points on the phishing scale (6: phishing, 3: suspicious). */
   points?: number;
+  /** Anti-phishing: the rule that saw it (BRAND_DISPLAY_NAME, LINK_SHORTENER …). */
+  rule?: string;
 }
 
 /**

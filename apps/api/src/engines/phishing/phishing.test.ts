@@ -49,6 +49,7 @@ describe('brand impersonation', () => {
       verdict: 'phishing',
       reason: 'Link text names login.microsoftonline.com (Microsoft) but leads to micros0ft-login.example',
       points: 3.5,
+      rule: 'LINK_TEXT_BRAND_HOST',
     });
   });
 

@@ -164,7 +164,7 @@ export function linkEvidence(links: MessageLink[], context: LinkContext): Eviden
         3,
         `A link hides its real host behind a user name: ${short(href)} goes to ${host}`,
       );
-    if (isIP(bare)) add('LINK_TO_IP', 2, `Link to an IP address: ${short(href)}`);
+    if (isIP(bare)) add('LINK_TO_IP', 3, `Link to an IP address: ${short(href)}`);
     else if (/^(?:0x[0-9a-f]+|\d{8,10})$/i.test(bare))
       add('LINK_NUMERIC_HOST', 3, `A link writes its host as a number: ${short(href)}`);
     if (SHORTENERS.has(host))

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import net from 'node:net';
+import type { StoredMessageDetails } from '@moat/contracts/message-trace';
 import { and, eq } from 'drizzle-orm';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import {
   securityTools,
   senderLists,
 } from '../../db/schema.ts';
+import { phishingExplanation } from '../../modules/message-trace/message-trace.service.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { selfSignedCertificate } from '../../test/certificates.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
@@ -240,6 +242,27 @@ describe('SMTP gateway: engines and policy', () => {
     expect(links!.reasons.join()).toMatch(/Spam score/);
     expect(links!.reasons.join()).toContain('Link to an IP address');
     expect(links!.reasons.join()).toContain('Link text names bank.test but leads to evil.test');
+  });
+
+  it('quarantines the brand lure that got through before as phishing, with each piece of evidence and its points kept for the trace', async () => {
+    await send({
+      from: '"Microsoft 365" <security@micros0ft-login.example>',
+      subject: 'Unusual sign-in activity',
+      html:
+        '<p>We detected unusual sign-in activity. Verify your account.</p>' +
+        '<a href="https://micros0ft-login.example/owa/">https://login.microsoftonline.com/</a>',
+    });
+    await process();
+    const [row] = await logOf('Unusual sign-in activity');
+    expect(row).toMatchObject({ verdict: 'phishing', action: 'quarantined' });
+    const explained = phishingExplanation(row!.details as StoredMessageDetails).phishing!;
+    expect(explained.points).toBeGreaterThanOrEqual(explained.thresholds.phishing);
+    expect(explained.rules).toContainEqual({
+      name: 'BRAND_DISPLAY_NAME',
+      score: 4,
+      description:
+        'The sender calls itself "Microsoft 365" (Microsoft), but writes from micros0ft-login.example, which is not Microsoft\'s',
+    });
   });
 
   it('strips a .exe attachment under the strip policy, delivers the rest and keeps the original', async () => {

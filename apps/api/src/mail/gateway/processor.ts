@@ -212,6 +212,7 @@ export function traceDetails(
             engine: cleanText(f.engine, 60),
             verdict: f.verdict,
             reason: cleanText(f.reason, TRACE_LIMITS.reason),
+            ...(f.points !== undefined ? { points: f.points, rule: cleanText(f.rule ?? '', 80) } : {}),
           })),
           decision: {
             verdict: decision.verdict,

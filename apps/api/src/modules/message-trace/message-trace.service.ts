@@ -6,6 +6,7 @@ import type {
   StoredMessageDetails,
   TraceEntry,
 } from '@moat/contracts/message-trace';
+import { PHISHING_POINTS, SUSPICIOUS_POINTS } from '../../engines/phishing/evidence.ts';
 import { combinedSpamScore, spamParts } from '../../engines/spam/combine.ts';
 import { DEFAULT_SPAM_THRESHOLDS } from '../../engines/types.ts';
 import { AppError } from '../../errors.ts';
@@ -236,6 +237,31 @@ function heldEntries(held: Held | null, history: History | null): TraceEntry[] {
 }
 
 /** The spam score's make-up from what the gateway kept; null when no scoring engine scanned it. */
+/** The engines' names in a timeline's words. */
+const ENGINE_TITLE: Record<string, string> = {
+  anti_phishing: 'Anti-phishing',
+  anti_malware: 'Anti-malware',
+  anti_spam: 'Anti-spam',
+  moat_spam: 'Moat anti-spam',
+  rspamd: 'rspamd',
+  spamassassin: 'SpamAssassin',
+  clamav: 'ClamAV',
+  dnsbl: 'DNS blocklists',
+  gateway: 'Gateway',
+};
+
+/** Anti-phishing's evidence with its points, when it found any (findings kept since issue 35). */
+export function phishingExplanation(details: StoredMessageDetails): Partial<Pick<MessageTrace, 'phishing'>> {
+  const rules = (details.findings ?? [])
+    .filter((f) => f.engine === 'anti_phishing' && f.points !== undefined)
+    .map((f) => ({ name: f.rule ?? '', score: f.points!, description: f.reason }));
+  if (rules.length === 0) return {};
+  const points = Math.round(rules.reduce((sum, r) => sum + r.score, 0) * 10) / 10;
+  return {
+    phishing: { points, thresholds: { suspicious: SUSPICIOUS_POINTS, phishing: PHISHING_POINTS }, rules },
+  };
+}
+
 export function spamExplanation(
   details: StoredMessageDetails,
   learned: 'spam' | 'ham' | null,
@@ -287,7 +313,7 @@ export function createMessageTraceService(deps: {
       dkim: { result: row.dkim, reason: '' },
       dmarc: { result: row.dmarc, reason: '' },
     };
-    const findings =
+    const findings: NonNullable<StoredMessageDetails['findings']> =
       details.findings ?? row.reasons.map((reason) => ({ engine: 'gateway', verdict: row.verdict, reason }));
     const source = details.decision?.source ?? null;
 
@@ -330,7 +356,9 @@ export function createMessageTraceService(deps: {
         opening.push({
           at: processedAt,
           kind: 'engine',
-          title: `${f.engine}: ${f.verdict}`,
+          title: `${ENGINE_TITLE[f.engine] ?? f.engine.replace(/_/g, ' ')}: ${f.verdict}${
+            f.points !== undefined ? ` (${f.points > 0 ? '+' : ''}${f.points} points)` : ''
+          }`,
           detail: f.reason,
           outcome: f.verdict === 'clean' ? 'good' : 'bad',
         });
@@ -372,6 +400,7 @@ export function createMessageTraceService(deps: {
       }),
       auth: row.action === 'failed' ? null : auth,
       spam: spamExplanation(details, learned, Boolean(details.spam_tokens || row.quarantineMessageId)),
+      ...phishingExplanation(details),
       timeline: [...opening, ...rest],
     };
   }

@@ -28,6 +28,7 @@ import {
 } from '../../mail-explorer/labels';
 import { useHeldMessageTrace } from '../api/get-held-message-trace';
 import { useMessageTrace } from '../api/get-message-trace';
+import { PhishingEvidenceSection } from './PhishingEvidenceSection';
 import { SpamScoreSection } from './SpamScoreSection';
 
 const OUTCOME_COLOR: Record<TraceEntry['outcome'], string> = {
@@ -137,6 +138,8 @@ function TraceView({ trace }: { trace: MessageTrace }) {
       ) : (
         !m.mail_log_id && <Text size="sm">{t('trace.heldOnly')}</Text>
       )}
+
+      {trace.phishing && <PhishingEvidenceSection phishing={trace.phishing} />}
 
       {trace.spam && (
         <SpamScoreSection
