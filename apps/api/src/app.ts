@@ -27,6 +27,7 @@ import { RequestLog } from './lib/request-log.ts';
 import { ServerKey } from './lib/server-key.ts';
 import { createGatewayPolicyRepo } from './mail/gateway/gateway-policy.repo.ts';
 import { createInboundRepo } from './mail/gateway/inbound.repo.ts';
+import { createMailFlowRepo } from './mail/gateway/mail-flow.repo.ts';
 import { createGatewayProcessor, type DnsResolver, type GatewayProcessor } from './mail/gateway/processor.ts';
 import { createRecipientVerifier } from './mail/gateway/recipient-verify.ts';
 import { createSmtpIn, type SmtpIn } from './mail/gateway/smtp-in.ts';
@@ -214,6 +215,9 @@ import {
 } from './modules/user-management/user-management.service.ts';
 import { createUsersRepo } from './modules/users/users.repo.ts';
 import { createUsersService, type UsersService } from './modules/users/users.service.ts';
+import { createVipsRepo } from './modules/vips/vips.repo.ts';
+import { vipsRoutes } from './modules/vips/vips.routes.ts';
+import { createVipsService, type VipsService } from './modules/vips/vips.service.ts';
 import { csrfPlugin } from './plugins/app/csrf.ts';
 import { errorHandlerPlugin } from './plugins/app/error-handler.ts';
 import { httpMetricsPlugin } from './plugins/app/http-metrics.ts';
@@ -246,6 +250,7 @@ export interface Services {
   mailExplorer: MailExplorerService;
   securityEvents: SecurityEventsService;
   exceptions: ExceptionsService;
+  vips: VipsService;
   /** System Logs: the audit log, read. */
   auditLog: AuditService;
   /** User Management: the tenant's users for its admins. */
@@ -445,6 +450,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailExplorer: createMailExplorerRepo(db),
     securityEvents: createSecurityEventsRepo(db),
     exceptions: createExceptionsRepo(db),
+    vips: createVipsRepo(db),
     policy: createPolicyRepo(db),
     analytics: createAnalyticsRepo(db),
     messageTrace: createMessageTraceRepo(db),
@@ -556,6 +562,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     inbound,
     tenants,
     users,
+    vips: repos.vips,
+    mailFlow: createMailFlowRepo(db),
     policies: createGatewayPolicyRepo(db),
     quarantine,
     caches,
@@ -695,6 +703,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       clock,
       ownDomains: (tenantId) => repos.tenants.domainsOf(tenantId),
     }),
+    vips: createVipsService({ repo: repos.vips, audit, clock }),
     auditLog: createAuditService({ repo: repos.audit }),
     customization: createCustomizationService({
       db,
@@ -890,6 +899,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mailExplorerRoutes);
   await app.register(securityEventsRoutes);
   await app.register(exceptionsRoutes);
+  await app.register(vipsRoutes);
   await app.register(auditRoutes);
   await app.register(userManagementRoutes);
   await app.register(settingsRoutes);

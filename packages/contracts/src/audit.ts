@@ -116,6 +116,9 @@ export const AUDIT_ACTIONS = [
   'user.invite_resend',
   'user.password_change',
   'user.update',
+  'vip.create',
+  'vip.delete',
+  'vip.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -132,6 +135,7 @@ export const AUDIT_TARGET_TYPES = [
   'tenant',
   'trial_extension_request',
   'user',
+  'vip',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -860,6 +860,12 @@ export const mailLog = pgTable(
   (t) => [
     uniqueIndex('mail_log_once_idx').on(t.inboundId, t.recipient),
     index('mail_log_tenant_received_idx').on(t.tenantId, t.receivedAt),
+    // A sender's earlier mail (the gateway's sender history, migration 0031): by domain, then address.
+    index('mail_log_tenant_sender_idx').on(
+      t.tenantId,
+      sql`lower(regexp_replace(${t.sender}, '^.*@', ''))`,
+      t.sender,
+    ),
     index('mail_log_search_trgm_idx').using(
       'gin',
       sql`(${t.subject} || ' ' || ${t.senderName} || ' ' || ${t.sender} || ' ' || ${t.recipient}) gin_trgm_ops`,
@@ -1152,4 +1158,28 @@ export const systemTaskRuns = pgTable(
     index('system_task_runs_name_started_idx').on(t.name, t.startedAt),
     check('system_task_runs_outcome_check', sql`${t.outcome} is null or ${t.outcome} in ('ok', 'failed')`),
   ],
+);
+
+/**
+ * Protected people (VIPs, issue 35): the names of a tenant an attacker would pose as, and the
+ * addresses they really write from. The gateway reads them through its per-node cache (the
+ * table's change notice, migration 0031) for the anti-phishing engine.
+ */
+export const vips = pgTable(
+  'vips',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** Trimmed, runs of spaces made one (contracts' cleanVipName). */
+    name: text('name').notNull(),
+    /** Lower-case addresses, domains in punycode; at most VIP_EMAILS_MAX. */
+    emails: jsonb('emails').$type<string[]>().notNull().default([]),
+    /** The admin's email, or 'cli'. */
+    createdBy: text('created_by').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('vips_tenant_name_idx').on(t.tenantId, sql`lower(${t.name})`)],
 );

@@ -21,6 +21,7 @@ import { createWorkerPool } from '../../lib/worker-pool.ts';
 import type { QuarantineService } from '../../modules/quarantine/quarantine.service.ts';
 import type { TenantRow, TenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 import type { UsersRepo } from '../../modules/users/users.repo.ts';
+import type { VipsRepo } from '../../modules/vips/vips.repo.ts';
 import type { Mailer } from '../outbound.ts';
 import { type ParsedMessage, parseMessage } from '../parse.ts';
 import { type AuthInput, authSummary, temperror } from './authenticate.ts';
@@ -29,6 +30,7 @@ import { cachingResolver, type DnsResolver } from './dns-cache.ts';
 import type { GatewayPolicyRepo } from './gateway-policy.repo.ts';
 import type { ArrivedMessage, InboundRepo, InboundRow, ParkedCopy } from './inbound.repo.ts';
 import { linksOf } from './links.ts';
+import { type MailFlowRepo, SENDER_HISTORY_CAP } from './mail-flow.repo.ts';
 import {
   decidingException,
   decidingPersonalEntry,
@@ -68,6 +70,8 @@ const BATCH_BYTES = {
 };
 /** How long a node keeps a tenant's domains, people and policy before reading them again. */
 const DIRECTORY_TTL_MS = 60_000;
+/** How long a node keeps a tenant's partner domains (learned from weeks of mail) and its busiest senders' counts. */
+const PARTNERS_TTL_MS = 10 * 60_000;
 
 /** A tenant row's Smart Banners settings, read once per row the caches hand out. */
 const bannerSettingsByRow = new WeakMap<TenantRow, StoredBannerSettings>();
@@ -289,6 +293,10 @@ export function createGatewayProcessor(deps: {
   inbound: InboundRepo;
   tenants: Pick<TenantsRepo, 'findByDomain' | 'domainsOf'>;
   users: Pick<UsersRepo, 'peopleOf'>;
+  /** The tenant's protected people (VIPs), for the anti-phishing engine. */
+  vips: Pick<VipsRepo, 'namesOf'>;
+  /** What the tenant's mail flow knows of senders: its regular partners, a sender's earlier mail. */
+  mailFlow: Pick<MailFlowRepo, 'partnersOf' | 'senderHistory'>;
   policies: Pick<
     GatewayPolicyRepo,
     | 'actionsOf'
@@ -358,6 +366,24 @@ export function createGatewayProcessor(deps: {
     tables: ['users'],
     ttlMs: DIRECTORY_TTL_MS,
   });
+  // The tenant's VIPs (names an attacker would pose as), forgotten at every write to the list.
+  const vips = deps.caches.create<Array<{ name: string; emails: string[] }>>('gateway-vips', {
+    tables: ['vips'],
+    ttlMs: DIRECTORY_TTL_MS,
+  });
+  // The tenant's regular partner domains, learned from its mail flow: a grouping over 90 days of
+  // its Mail Explorer rows, so read every ten minutes, not per message (mail_log is not announced).
+  const partners = deps.caches.create<string[]>('gateway-partners', { tables: [], ttlMs: PARTNERS_TTL_MS });
+  // Senders known past the cap (most mail comes from them) stay known: their counts are kept, and
+  // only senders with little history are counted again for each message.
+  const knownSenders = deps.caches.create<{ address: number; domain: number } | undefined>(
+    'gateway-known-senders',
+    {
+      tables: [],
+      ttlMs: PARTNERS_TTL_MS,
+      max: 10_000,
+    },
+  );
   const actions = deps.caches.create<Partial<Record<Verdict, string>>>('gateway-policies', {
     tables: ['gateway_policies'],
     ttlMs: DIRECTORY_TTL_MS,
@@ -394,6 +420,40 @@ export function createGatewayProcessor(deps: {
     ttlMs: DIRECTORY_TTL_MS,
     max: 10_000,
   });
+
+  /**
+   * Earlier mail from this sender to the tenant, for the anti-phishing engine's "first-time
+   * sender"; undefined (unknown) for mail without a sender or when the count failed — the message
+   * goes on without it rather than waits.
+   */
+  async function senderHistoryOf(tenantId: string, address: string) {
+    if (!address.includes('@')) return undefined;
+    let counted: { address: number; domain: number } | undefined;
+    try {
+      const kept = await knownSenders.get(`${tenantId}\n${address}`, async () => {
+        counted = await deps.mailFlow.senderHistory(tenantId, address);
+        // Undefined is not cached: a sender below the cap is counted afresh next time.
+        const known = counted.address >= SENDER_HISTORY_CAP && counted.domain >= SENDER_HISTORY_CAP;
+        return known ? counted : undefined;
+      });
+      return kept ?? counted;
+    } catch (error) {
+      deps.log.warn({ err: error, tenantId }, 'counting the sender history failed');
+      return undefined;
+    }
+  }
+
+  /** The tenant's regular partner domains; none known when the count failed. */
+  async function partnersOf(tenantId: string, domains: string[]) {
+    try {
+      return await partners.get(tenantId, () =>
+        deps.mailFlow.partnersOf(tenantId, domains, deps.clock.now()),
+      );
+    } catch (error) {
+      deps.log.warn({ err: error, tenantId }, 'reading the partner domains failed');
+      return [];
+    }
+  }
 
   /** The tenant that owns a domain, with all its domains; null for a domain no tenant has. */
   function tenantOfDomain(domain: string) {
@@ -707,8 +767,11 @@ export function createGatewayProcessor(deps: {
             id: tenant.id,
             domains,
             people: await people.get(tenant.id, () => deps.users.peopleOf(tenant.id)),
+            vips: await vips.get(tenant.id, () => deps.vips.namesOf(tenant.id)),
+            partners: await partnersOf(tenant.id, domains),
           },
           spamThresholds: await spamThresholds.get(tenant.id, () => policies.spamThresholdsOf(tenant.id)),
+          senderHistory: await senderHistoryOf(tenant.id, sender.fromSender),
         });
         decisions.set(tenant.id, decision);
       }

@@ -96,6 +96,9 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
   'user.invite_resend': 'systemLogs.action.user_invite_resend',
   'user.password_change': 'systemLogs.action.user_password_change',
   'user.update': 'systemLogs.action.user_update',
+  'vip.create': 'systemLogs.action.vip_create',
+  'vip.delete': 'systemLogs.action.vip_delete',
+  'vip.update': 'systemLogs.action.vip_update',
 };
 
 /** The words of what an entry acted on. */
@@ -111,6 +114,7 @@ export const AUDIT_TARGET_LABEL: Record<AuditTargetType, TranslationKey> = {
   tenant: 'systemLogs.targetType.tenant',
   trial_extension_request: 'systemLogs.targetType.trial_extension_request',
   user: 'systemLogs.targetType.user',
+  vip: 'systemLogs.targetType.vip',
 };
 
 /** The words of the details an entry records most often; any other is said from its name. */
