@@ -703,7 +703,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       clock,
       ownDomains: (tenantId) => repos.tenants.domainsOf(tenantId),
     }),
-    vips: createVipsService({ repo: repos.vips, audit, clock }),
+    vips: createVipsService({ repo: repos.vips, audit, clock, forget: () => caches.changed('vips') }),
     auditLog: createAuditService({ repo: repos.audit }),
     customization: createCustomizationService({
       db,

@@ -35,15 +35,17 @@ const taken = (name: string) => new AppError('conflict', `${name} is on the list
 
 /**
  * Protected people (VIPs): the names of a tenant the anti-phishing engine watches for in the
- * display name of mail from outside. Every write is audited; the gateway's per-node cache forgets
- * the tenant's VIPs at every write (the table's change notice, migration 0031).
+ * display name of mail from outside. Every write is audited; the gateway's per-node caches forget
+ * the VIPs at every write (this node at once, the others by the table's change notice, 0031).
  */
 export function createVipsService(deps: {
   repo: Pick<VipsRepo, 'list' | 'countOf' | 'nameTaken' | 'insert' | 'update' | 'remove'>;
   audit: Pick<AuditRepo, 'record'>;
   clock: Clock;
+  /** Tell this node's caches at once (the database's notice reaches the other nodes). */
+  forget: () => void;
 }) {
-  const { repo, audit, clock } = deps;
+  const { repo, audit, clock, forget } = deps;
   const createdByOf = (actor: Actor) => (actor.type === 'cli' ? 'cli' : (actor.email ?? actor.type));
 
   return {
@@ -63,6 +65,7 @@ export function createVipsService(deps: {
       if (await repo.nameTaken(tenantId, vip.name)) throw taken(vip.name);
       const row = await repo.insert(tenantId, { ...vip, createdBy: createdByOf(actor) });
       if (!row) throw taken(vip.name);
+      forget();
       await audit.record(actor, {
         tenantId,
         action: 'vip.create',
@@ -79,6 +82,7 @@ export function createVipsService(deps: {
       if (result === null) throw notFound('No such protected person');
       if (result === 'taken') throw taken(vip.name);
       const { before, after } = result;
+      forget();
       await audit.record(actor, {
         tenantId,
         action: 'vip.update',
@@ -95,6 +99,7 @@ export function createVipsService(deps: {
     async remove(tenantId: string, id: string, actor: Actor): Promise<void> {
       const row = await repo.remove(tenantId, id);
       if (!row) throw notFound('No such protected person');
+      forget();
       await audit.record(actor, {
         tenantId,
         action: 'vip.delete',
