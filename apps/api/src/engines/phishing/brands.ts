@@ -260,15 +260,24 @@ export function brandOfDisplayName(name: string): Brand | null {
   return null;
 }
 
+/** Each brand's own domains and registered names, as sets (isBrandDomain runs per brand per host). */
+const OWN = new Map(
+  BRANDS.map((brand) => [
+    brand,
+    { domains: new Set(brand.domains), names: new Set(brand.domains.map((real) => registrable(real).name)) },
+  ]),
+);
+
 /** Whether `domain` (a sender's or a link's host) is one of the brand's own. */
 export function isBrandDomain(domain: string, brand: Brand): boolean {
   const d = readableDomain(domain);
+  const own = OWN.get(brand);
+  if (!own) return false;
+  const labels = d.split('.');
+  for (let i = 0; i < labels.length - 1; i++) if (own.domains.has(labels.slice(i).join('.'))) return true;
+  // The brand's name under another suffix: amazon.de, hsbc.co.uk.
   const { name } = registrable(d);
-  return brand.domains.some((real) => {
-    if (d === real || d.endsWith(`.${real}`)) return true;
-    // The brand's name under another suffix: amazon.de, hsbc.co.uk.
-    return registrable(real).name === name && name.length >= 3 && foldHomoglyphs(name) === name;
-  });
+  return name.length >= 3 && own.names.has(name) && foldHomoglyphs(name) === name;
 }
 
 /**
@@ -291,7 +300,7 @@ const ATTACK_WORDS =
  * names lose a letter into ordinary words (icloud, cloud).
  */
 function typoOf(candidate: string, real: string): boolean {
-  if (real.length < 6 || candidate === real) return false;
+  if (real.length < 6 || candidate === real || Math.abs(candidate.length - real.length) > 1) return false;
   if (candidate.length !== real.length && real.length < 7) return false;
   return editDistance(candidate, real) === 1;
 }
@@ -306,15 +315,42 @@ function typoOf(candidate: string, real: string): boolean {
 export function brandImitatedBy(domain: string): Brand | null {
   const d = readableDomain(domain);
   if (!d) return null;
+  const cached = imitations.get(d);
+  if (cached !== undefined) return cached;
+  const found = imitation(d);
+  // Mail links to the same few hosts over and over: each is judged once per process.
+  if (imitations.size >= MAX_REMEMBERED) imitations.delete(imitations.keys().next().value as string);
+  imitations.set(d, found);
+  return found;
+}
+
+const MAX_REMEMBERED = 20_000;
+const imitations = new Map<string, Brand | null>();
+
+/** Each brand's domains as the checks compare them: folded once, not per message. */
+const BRAND_KEYS = BRANDS.map((brand) => ({
+  brand,
+  names: brand.domains
+    .map((real) => registrable(real).name)
+    .filter((name) => name.length >= 3 && !COMMON_NAMES.has(name))
+    .map((name) => foldHomoglyphs(name)),
+  main: (() => {
+    const main = registrable(brand.domains[0]!).name;
+    return main.length >= 5 && !COMMON_NAMES.has(main) ? foldHomoglyphs(main) : null;
+  })(),
+  dotted: brand.domains.map((real) => real.split('.').map((p) => foldHomoglyphs(p))),
+}));
+
+function imitation(d: string): Brand | null {
   const { name, labels } = registrable(d);
   if (!name) return null;
   const folded = foldHomoglyphs(name);
   const parts = folded.split('-').filter(Boolean);
-  for (const brand of BRANDS) {
+  const foldedLabels = labels.map((label) => foldHomoglyphs(label));
+  const below = foldedLabels.slice(0, Math.max(0, labels.indexOf(name)));
+  for (const { brand, names, main, dotted } of BRAND_KEYS) {
     if (isBrandDomain(d, brand)) continue;
-    for (const real of brand.domains) {
-      const realName = foldHomoglyphs(registrable(real).name);
-      if (realName.length < 3 || COMMON_NAMES.has(registrable(real).name)) continue;
+    for (const realName of names) {
       // A homoglyph or typo of the whole name: paypa1, rnicrosoft, arnazon.
       if (folded === realName && name !== realName) return brand;
       if (typoOf(folded, realName)) return brand;
@@ -335,18 +371,10 @@ export function brandImitatedBy(domain: string): Brand | null {
     }
     // The brand's name as a subdomain of someone else's: docusign.account-verify.example,
     // paypal.com.secure-login.example.
-    const below = labels.slice(0, Math.max(0, labels.indexOf(name)));
-    const main = registrable(brand.domains[0]!).name;
-    if (
-      main.length >= 5 &&
-      !COMMON_NAMES.has(main) &&
-      below.some((label) => foldHomoglyphs(label) === foldHomoglyphs(main))
-    )
-      return brand;
-    for (const real of brand.domains) {
-      const realParts = real.split('.');
-      for (let i = 0; i + realParts.length < labels.length; i++) {
-        if (realParts.every((p, j) => foldHomoglyphs(labels[i + j]!) === foldHomoglyphs(p))) return brand;
+    if (main && below.includes(main)) return brand;
+    for (const realParts of dotted) {
+      for (let i = 0; i + realParts.length < foldedLabels.length; i++) {
+        if (realParts.every((p, j) => foldedLabels[i + j] === p)) return brand;
       }
     }
   }

@@ -115,8 +115,22 @@ export function imitates(candidate: string, real: string): boolean {
   );
 }
 
+const MAX_REMEMBERED = 20_000;
+const remembered = new Map<string, string | null>();
+
 /** Whether `domain` imitates one of `own` without being it or under it; the domain it imitates. */
 export function lookalikeOf(domain: string, own: string[]): string | null {
+  // Mail links to the same few hosts again and again, for the same tenants: each pair is judged once.
+  const key = `${domain}\n${own.join(' ')}`;
+  const seen = remembered.get(key);
+  if (seen !== undefined) return seen;
+  const found = judgeLookalike(domain, own);
+  if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+  remembered.set(key, found);
+  return found;
+}
+
+function judgeLookalike(domain: string, own: string[]): string | null {
   const candidate = readableDomain(domain);
   if (!candidate) return null;
   const owned = own.map((real) => ({ real, readable: readableDomain(real) })).filter((o) => o.readable);
