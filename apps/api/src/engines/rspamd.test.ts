@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSPAMD_BAYES_MIN_LEARNS, type RspamdDaemon, startRspamd } from '../test/daemons/rspamd.ts';
-import { authSymbols, createRspamd, createRspamdEngine } from './rspamd.ts';
+import {
+  authSymbols,
+  bayesStateOfStat,
+  createRspamd,
+  createRspamdEngine,
+  UNRESOLVED_ONLY_SYMBOLS,
+} from './rspamd.ts';
+import { combinedSpamScore } from './spam/combine.ts';
 import { type AuthSummary, DEFAULT_SPAM_THRESHOLDS, type EngineInput } from './types.ts';
 
 // Debian's rspamd is a test dependency: CI must have it (the suite fails there without it); a
@@ -74,7 +81,12 @@ describe.skipIf(!installed && process.env.CI !== 'true')(
       // outside.test has an MX, as a real sender's domain does; every other name is NXDOMAIN.
       daemon = await startRspamd({
         redisDb: 7,
-        zone: { 'outside.test': { MX: [{ priority: 10, exchange: 'mx.outside.test' }] } },
+        zone: {
+          'outside.test': { MX: [{ priority: 10, exchange: 'mx.outside.test' }] },
+          // A sender whose DNS is broken: rspamd's own lookups fail (SERVFAIL, not "not found").
+          'broken.test': { fail: 'servfail' },
+          '77.2.0.192.in-addr.arpa': { fail: 'servfail' },
+        },
       });
       rspamd = createRspamd({
         url: daemon.url,
@@ -125,6 +137,55 @@ describe.skipIf(!installed && process.env.CI !== 'true')(
       expect(rules.every((r) => r.score !== 0)).toBe(true);
       const sizes = rules.map((r) => Math.abs(r.score));
       expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    });
+
+    it("says what it knew: its Bayes not trained (the controller's /stat), no lookup failed", async () => {
+      const engine = createRspamdEngine({
+        url: daemon.url,
+        controllerUrl: daemon.controllerUrl,
+        password: daemon.password,
+        bayesMinLearns: RSPAMD_BAYES_MIN_LEARNS,
+      });
+      // The first scan does not wait for the controller: it does not know yet.
+      const [first] = await engine.scan(input(message(HAM).raw));
+      expect(first!.knowledge).toEqual({ bayes: 'unknown', lookups: 'unknown' });
+      expect(await engine.refreshBayesState()).toBe('untrained');
+      const [finding] = await engine.scan(input(message(HAM).raw));
+      expect(finding!.knowledge).toEqual({ bayes: 'untrained', lookups: 'unknown' });
+      // Without the controller's password /stat is refused: unknown, and the scan goes on.
+      const anonymous = createRspamdEngine({ url: daemon.url, controllerUrl: daemon.controllerUrl });
+      expect(await anonymous.refreshBayesState()).toBe('unknown');
+      const [scanned] = await anonymous.scan(input(message(HAM).raw));
+      expect(scanned!.knowledge!.bayes).toBe('unknown');
+    });
+
+    it("says when its own DNS failed, and its 'does not resolve' symbols then do not count", async () => {
+      const engine = createRspamdEngine({ url: daemon.url });
+      const [finding] = await engine.scan(
+        input(message(HAM, { from: 'Bob <bob@broken.test>' }).raw, {
+          envelope: {
+            mailFrom: 'bob@broken.test',
+            clientIp: '192.0.2.77',
+            helo: 'mx.outside.test',
+            rcptTo: ['ana@acme.test'],
+          },
+        }),
+      );
+      expect(finding!.knowledge!.lookups).toBe('unreachable');
+      const rules = finding!.rules!;
+      // The reverse lookup failed: once_received's marker (0 points) is kept among the rules.
+      expect(rules).toContainEqual(expect.objectContaining({ name: 'RDNS_DNSFAIL', score: 0 }));
+      expect(rules.map((r) => r.name)).toEqual(
+        expect.arrayContaining(['RDNS_NONE', 'HFILTER_FROMHOST_NORES_A_OR_MX']),
+      );
+      // Its resolver failed: none of what it says does not resolve counts.
+      const unresolved = rules.filter((r) => UNRESOLVED_ONLY_SYMBOLS.has(r.name));
+      const off = unresolved.reduce((sum, r) => sum + r.score, 0);
+      expect(combinedSpamScore([finding!])).toBeCloseTo(finding!.score! - off, 5);
+      // A plain scan's lookups did not fail.
+      const [plain] = await engine.scan(input(message(HAM).raw));
+      expect(plain!.knowledge!.lookups).not.toBe('unreachable');
+      expect(plain!.rules!.some((r) => r.score === 0)).toBe(false);
     });
 
     it('finds the GTUBE test string spam, GTUBE among its rules', async () => {
@@ -255,6 +316,33 @@ describe.skipIf(!installed && process.env.CI !== 'true')(
       expect(await rspamd.learn(spam(100), 'spam')).toBe('already');
       const { rules: hamRules } = await rspamd.check(input(ham(99)));
       expect(hamRules.map((r) => r.name)).not.toContain('BAYES_SPAM');
+      // It knows it: BAYES_SPAM fired; and the controller's learn counts say trained.
+      const engine = createRspamdEngine({
+        url: daemon.url,
+        controllerUrl: daemon.controllerUrl,
+        password: daemon.password,
+        bayesMinLearns: RSPAMD_BAYES_MIN_LEARNS,
+      });
+      const [judged] = await engine.scan(input(spam(98)));
+      expect(judged!.knowledge!.bayes).toBe('trained');
+      // A message too short for Bayes: no BAYES symbol, but this rspamd's Bayes was just seen judging.
+      const [short] = await engine.scan(input(message('Ok.').raw));
+      expect(short!.rules!.map((r) => r.name)).not.toContain('BAYES_SPAM');
+      expect(short!.knowledge!.bayes).toBe('trained');
+      // rspamd 3.4 counts Redis learns for /stat about once a minute: its shape, as it answered here
+      // a minute after three learns of each class.
+      const statfile = { used: 0, total: 0, size: 0, type: 'redis', languages: 0, users: 1 };
+      const stat = {
+        statfiles: [
+          { ...statfile, revision: 3, symbol: 'BAYES_SPAM' },
+          { ...statfile, revision: 3, symbol: 'BAYES_HAM' },
+        ],
+      };
+      expect(bayesStateOfStat(stat, RSPAMD_BAYES_MIN_LEARNS)).toBe('trained');
+      // With Debian's 200 learns per class to go, the same counts are not enough.
+      expect(bayesStateOfStat(stat, 200)).toBe('untrained');
+      expect(bayesStateOfStat({ statfiles: [] }, 200)).toBe('untrained');
+      expect(bayesStateOfStat({}, 200)).toBe('unknown');
     });
 
     it('throws when rspamd cannot be reached (the processor logs it; nothing is held)', async () => {

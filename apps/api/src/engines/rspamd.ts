@@ -77,7 +77,7 @@ export function createRspamd(options: RspamdOptions) {
    * Whether rspamd's Bayes has learned enough to judge, from its controller's `/stat` (the learns
    * of its BAYES_SPAM and BAYES_HAM statfiles). Asked at most once a minute, in the background: a
    * scan reads the last answer and never waits for the controller ('unknown' until it answered,
-   * or when it cannot be reached).
+   * or when it cannot be reached). A scan where its Bayes judged says more than /stat: trained.
    */
   let bayes: { state: BayesState; at: number; asking?: Promise<BayesState> | undefined } = {
     state: 'unknown',
@@ -102,8 +102,14 @@ export function createRspamd(options: RspamdOptions) {
     });
     return bayes.asking;
   }
-  function bayesState(): BayesState {
-    if (Date.now() - bayes.at > BAYES_STATE_TTL_MS) void refreshBayesState();
+  // When a scan last saw rspamd's Bayes judge (BAYES_SPAM, BAYES_HAM): then it is trained, whatever
+  // /stat says (with Redis, rspamd counts the learns for /stat about once a minute).
+  let judgedAt = Number.NEGATIVE_INFINITY;
+  function bayesState(judged: boolean): BayesState {
+    const now = Date.now();
+    if (judged) judgedAt = now;
+    if (now - judgedAt < BAYES_STATE_TTL_MS) return 'trained';
+    if (now - bayes.at > BAYES_STATE_TTL_MS) void refreshBayesState();
     return bayes.state;
   }
 
@@ -128,7 +134,7 @@ export function createRspamd(options: RspamdOptions) {
         action: body.action ?? 'no action',
         rules: rulesOf(symbols, forced),
         ...(forced && body.messages?.smtp_message ? { forcedBy: body.messages.smtp_message } : {}),
-        knowledge: knowledgeOf(symbols, bayesState()),
+        knowledge: knowledgeOf(symbols, bayesState('BAYES_SPAM' in symbols || 'BAYES_HAM' in symbols)),
       };
     },
 

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonInput, type RunningDaemon, skipReason, startSpamd } from '../test/daemons/spamd.ts';
 import { freePort } from '../test/ports.ts';
-import { createSpamd, parseReportRules, SPAMD_MAX_MESSAGE_BYTES } from './spamd.ts';
+import { createSpamd, parseReportRules, SPAMD_MAX_MESSAGE_BYTES, spamAssassinKnowledge } from './spamd.ts';
 import { DEFAULT_SPAM_THRESHOLDS } from './types.ts';
 
 /** SpamAssassin's own test string: its GTUBE rule scores 1000. */
@@ -90,8 +90,62 @@ describe.skipIf(skip !== null)('SpamAssassin through spamd', () => {
     expect(await engine.learn(raw, 'ham')).toBe('learned');
   });
 
+  it('says what it knew: its Bayes not trained (no BAYES_ test in its report), its lookups not run (-L)', async () => {
+    const engine = createSpamd({ url: spamd.url });
+    const [finding] = await engine.scan(await daemonInput(ham('knows-1')));
+    expect(finding!.rules!.some((r) => r.name.startsWith('BAYES_'))).toBe(false);
+    expect(finding!.knowledge).toEqual({ bayes: 'untrained', lookups: 'unknown' });
+  });
+
   it('answers PING', async () => {
     await expect(createSpamd({ url: spamd.url.replace('spamd:', 'tcp:') }).ping()).resolves.toBeUndefined();
+  });
+});
+
+describe.skipIf(skip !== null)("SpamAssassin's Bayes once trained", () => {
+  let spamd: RunningDaemon;
+  // Its Bayes judges after 3 learns of each class here (SpamAssassin's default is 200).
+  beforeAll(async () => {
+    spamd = await startSpamd({ cf: ['bayes_min_spam_num 3', 'bayes_min_ham_num 3'] });
+  });
+  afterAll(() => spamd?.stop());
+
+  it('rates every message with a BAYES_ test, and the finding says its Bayes is trained', async () => {
+    const engine = createSpamd({ url: spamd.url });
+    const spam = (n: number) =>
+      message(
+        `prize-${n}`,
+        `Congratulations winner ${n}! Claim your cash prize lottery reward now: send your bank account details and a processing fee today to receive the million dollar jackpot transfer.`,
+      );
+    const meeting = (n: number) =>
+      message(
+        `minutes-${n}`,
+        `Hi team, the minutes of meeting ${n} are below. We agreed to review the quarterly budget next week and to move the design workshop to Thursday afternoon. Thanks, Bob`,
+      );
+    for (let n = 1; n <= 4; n++) {
+      expect(await engine.learn(spam(n), 'spam')).toBe('learned');
+      expect(await engine.learn(meeting(n), 'ham')).toBe('learned');
+    }
+    const [judged] = await engine.scan(await daemonInput(spam(99)));
+    const bayes = judged!.rules!.filter((r) => /^BAYES_\d+$/.test(r.name));
+    expect(bayes.length).toBeGreaterThan(0);
+    expect(bayes[0]!.score).toBeGreaterThan(0);
+    expect(judged!.knowledge).toEqual({ bayes: 'trained', lookups: 'unknown' });
+  });
+});
+
+describe('spamAssassinKnowledge', () => {
+  it('knows its lookups ran from a network test that hit', () => {
+    const rule = (name: string, score: number) => ({ name, score, description: '' });
+    expect(spamAssassinKnowledge([rule('RCVD_IN_DNSWL_HI', -5), rule('BAYES_00', -1.9)])).toEqual({
+      bayes: 'trained',
+      lookups: 'reached',
+    });
+    expect(spamAssassinKnowledge([rule('SPF_PASS', -0.001)]).lookups).toBe('reached');
+    expect(spamAssassinKnowledge([rule('HTML_MESSAGE', 0)])).toEqual({
+      bayes: 'untrained',
+      lookups: 'unknown',
+    });
   });
 });
 

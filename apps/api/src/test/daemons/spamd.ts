@@ -20,7 +20,7 @@ export interface RunningDaemon {
  * /usr/share/spamassassin (no sa-update here), site config /etc/spamassassin (its .pre files load
  * the plugins).
  */
-export async function startSpamd(): Promise<RunningDaemon> {
+export async function startSpamd(options: { cf?: string[] } = {}): Promise<RunningDaemon> {
   const bin = findBinary('spamd', 'spamassassin');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-spamd-'));
   const asRoot = process.getuid?.() === 0;
@@ -39,6 +39,8 @@ export async function startSpamd(): Promise<RunningDaemon> {
       '--min-children=1',
       '--cf=bayes_auto_learn 0',
       `--cf=bayes_path ${dir}/bayes`,
+      // More settings (a test's Bayes that judges after a few learns).
+      ...(options.cf ?? []).map((line) => `--cf=${line}`),
       ...(asRoot ? ['--username=nobody'] : []),
     ],
     { cwd: dir, env: { ...process.env, LANG: 'C', LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
