@@ -103,6 +103,10 @@ export const queryKeys = {
     all: () => ['exceptions'] as const,
     list: (filters: ListKeyFilters) => ['exceptions', 'list', filters] as const,
   },
+  /** Anti-Phishing's protected people (VIPs): one list, never paged by the server. */
+  vips: {
+    list: () => ['vips', 'list'] as const,
+  },
   /** The Analytics Dashboard's counts for a time range. */
   analytics: {
     dashboard: (range: ListKeyFilters) => ['analytics', 'dashboard', range] as const,

@@ -65,6 +65,14 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    // Its Anti-Phishing page also holds the people the engine protects from impersonation (VIPs).
+    path: `${ROUTES.configuration}/security-exceptions/anti-phishing`,
+    Screen: screen(
+      () => import('./AntiPhishingExceptionsScreen'),
+      (m) => m.AntiPhishingExceptionsScreen,
+    ),
+  },
+  {
     path: `${ROUTES.configuration}/cloud-apps`,
     Screen: screen(
       () => import('../../features/apps/components/AppsScreen'),
