@@ -1,10 +1,10 @@
 // Compiles the API server (apps/api/src, with the contracts it imports) for `node` to run without
 // a TypeScript loader, in apps/api/dist: server.cjs, which scripts/run-server.mjs runs with V8's
 // code cache, and the workers as ES modules (the anti-malware scan, the authentication of large
-// messages). The packages every start loads are compiled in (BUNDLED_PACKAGES); the others stay
-// external (node_modules). Each source module's own directory and URL (import.meta.dirname / .url)
-// keep pointing at its source directory, where its SQL migrations, workers and assets are. Run by
-// `npm start` when the sources are newer than the build.
+// messages, the QR codes of attached pictures). The packages every start loads are compiled in
+// (BUNDLED_PACKAGES); the others stay external (node_modules). Each source module's own directory
+// and URL (import.meta.dirname / .url) keep pointing at its source directory, where its SQL
+// migrations, workers and assets are. Run by `npm start` when the sources are newer than the build.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -211,6 +211,7 @@ export async function buildServer() {
     entryPoints: {
       'anti-malware.worker': path.join(apiDir, 'src/engines/anti-malware.worker.ts'),
       'auth.worker': path.join(apiDir, 'src/mail/gateway/auth.worker.ts'),
+      'lures.worker': path.join(apiDir, 'src/engines/lures/lures.worker.ts'),
     },
     outExtension: { '.js': '.mjs' },
     format: 'esm',
