@@ -476,6 +476,72 @@ describe('attachmentLures: password-protected archives', () => {
     expect(result.evidence).toEqual([expect.objectContaining({ name: 'ENCRYPTED_ARCHIVE', score: 1 })]);
   });
 
+  it('sees the AES encryption of a zip made by 7-Zip, and checks the password given against it', async () => {
+    const dir = fs.mkdtempSync(path.join(tmp, '7z-'));
+    fs.writeFileSync(path.join(dir, 'scan.js'), 'x');
+    execFileSync('7zz', ['a', '-bso0', '-tzip', '-mem=AES256', '-pWinter2026', 'aes.zip', 'scan.js'], {
+      cwd: dir,
+    });
+    const archive = encryptedArchive(fs.readFileSync(path.join(dir, 'aes.zip')));
+    expect(archive?.entries).toEqual(['scan.js']);
+    expect(archive?.opensWith('Winter2026')).toBe(true);
+    expect(archive?.opensWith('Summer2026')).toBe(false);
+  });
+
+  it('sees 7-Zip archives whose file list is encrypted (-mhe), and RAR 4 and 5 encrypted headers', async () => {
+    const dir = fs.mkdtempSync(path.join(tmp, '7z-'));
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'hello');
+    execFileSync('7zz', ['a', '-bso0', '-p1234', '-mhe=on', 'locked.7z', 'a.txt'], { cwd: dir });
+    execFileSync('7zz', ['a', '-bso0', 'open.7z', 'a.txt'], { cwd: dir });
+    const locked = fs.readFileSync(path.join(dir, 'locked.7z'));
+    expect(encryptedArchive(locked)?.format).toBe('7z');
+    expect(encryptedArchive(fs.readFileSync(path.join(dir, 'open.7z')))).toBeNull();
+    const result = await attachmentLures(
+      message({ text: 'Das Passwort lautet 1234', attachments: [attachment('rechnung.7z', locked)] }),
+    );
+    expect(result.evidence).toEqual([
+      expect.objectContaining({
+        name: 'ARCHIVE_PASSWORD_IN_BODY',
+        score: 3,
+        description: expect.stringContaining('(1234)'),
+      }),
+    ]);
+
+    // RAR 4: the main header's "block headers are encrypted" flag (rar -hp).
+    const rar4 = Buffer.concat([
+      Buffer.from('Rar!\x1a\x07\x00', 'latin1'),
+      Buffer.from([0, 0, 0x73, 0x80, 0, 13, 0]),
+      Buffer.alloc(6 + 32),
+    ]);
+    expect(encryptedArchive(rar4)?.format).toBe('rar');
+    // RAR 5: an archive encryption header (rar -hp), and a file header with an encryption record (rar -p).
+    const rar5Block = (header: number[], data = 0) =>
+      Buffer.concat([Buffer.alloc(4), Buffer.from([header.length, ...header]), Buffer.alloc(data)]);
+    const signature5 = Buffer.from('Rar!\x1a\x07\x01\x00', 'latin1');
+    const main5 = rar5Block([1, 0, 0]);
+    const headers5 = Buffer.concat([
+      signature5,
+      rar5Block([4, 0, 0, 0, 15, ...Buffer.alloc(16)]),
+      Buffer.alloc(32),
+    ]);
+    expect(encryptedArchive(headers5)?.format).toBe('rar');
+    const record = [1, 0, 0, 15, ...Buffer.alloc(32)];
+    const name = [...Buffer.from('a.txt')];
+    const file5 = rar5Block(
+      [2, 0x03, record.length + 1, 5, 0, 5, 0x20, 0, 0, name.length, ...name, record.length, ...record],
+      5,
+    );
+    const files5 = Buffer.concat([signature5, main5, file5, rar5Block([5, 0, 0])]);
+    expect(encryptedArchive(files5)).toEqual(expect.objectContaining({ format: 'rar', entries: ['a.txt'] }));
+    const plain5 = Buffer.concat([
+      signature5,
+      main5,
+      rar5Block([2, 0x02, 5, 0, 5, 0x20, 0, 0, name.length, ...name], 5),
+      rar5Block([5, 0, 0]),
+    ]);
+    expect(encryptedArchive(plain5)).toBeNull();
+  });
+
   it('says nothing of an archive without a password', async () => {
     const dir = fs.mkdtempSync(path.join(tmp, 'zip-'));
     fs.writeFileSync(path.join(dir, 'a.txt'), 'hello');
