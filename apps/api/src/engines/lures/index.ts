@@ -30,7 +30,18 @@ export const QR_TIME_BOX_MS = 1_500;
 /** Pictures of one message read for QR codes (attached or inside PDFs): a lure needs one. */
 const MAX_IMAGES = 10;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** PDFs and Office files larger than this are not read for pictures. */
 const MAX_PDF_BYTES = 20 * 1024 * 1024;
+/** A Word, Excel or PowerPoint file (Office Open XML: a zip whose first entry is its content types). */
+function isOffice(filename: string, bytes: Uint8Array): boolean {
+  if (bytes.length < 30 || bytes[0] !== 0x50 || bytes[1] !== 0x4b || bytes[2] !== 3 || bytes[3] !== 4)
+    return false;
+  if (/\.(?:docx|docm|dotx|xlsx|xlsm|xltx|pptx|pptm|potx|ppsx)$/i.test(filename)) return true;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 128)).includes(
+    '[Content_Types].xml',
+  );
+}
+
 /** Pictures inside the HTML body (`<img src="data:image/png;base64,…">`) read at the most. */
 const MAX_INLINE_IMAGES = 3;
 const MAX_LINKS = 100;
@@ -73,7 +84,8 @@ async function readQrCodes(task: QrTask, timeoutMs: number): Promise<QrResult> {
   try {
     return await current.run(task, { timeoutMs });
   } catch (error) {
-    if (error instanceof WorkerTimeout) warm = null;
+    // The worker was ended (or died): its successor starts outside the time box too.
+    warm = null;
     throw error;
   }
 }
@@ -283,6 +295,10 @@ export async function attachmentLures(
       if (content.length <= MAX_PDF_BYTES) pictures.push({ source: filename, kind: 'pdf', content });
       continue;
     }
+    // An Office file is a zip: read for pictures, and like any zip for a password.
+    if (isOffice(filename, content) && content.length <= MAX_PDF_BYTES) {
+      pictures.push({ source: filename, kind: 'office', content });
+    }
     const page = pageKind(filename, attachment.contentType, content);
     if (page) {
       pages.push({ kind: page, filename, content });
@@ -345,7 +361,7 @@ export async function attachmentLures(
     addEvidence(result.evidence, {
       name: 'QR_SCAN_INCOMPLETE',
       score: 0,
-      description: `Only ${output.images} of the message's pictures were searched for QR codes (the limit is ${MAX_IMAGES} pictures and ${timeoutMs} ms a message)`,
+      description: `The search for QR codes stopped after ${output.images} of the message's pictures (the limit is ${MAX_IMAGES} pictures and ${timeoutMs} ms a message)`,
     });
   }
   return result;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
 import jpeg from 'jpeg-js';
 import { GifWriter } from 'omggif';
 import { PNG } from 'pngjs';
@@ -240,6 +241,16 @@ describe('attachmentLures: QR codes', () => {
         description: expect.stringContaining('invoice.pdf, statement.pdf, notice.pdf'),
       }),
     ]);
+  });
+
+  it('reads a QR code among the pictures of a Word document', async () => {
+    const docx = zipSync({
+      '[Content_Types].xml': strToU8('<?xml version="1.0"?><Types/>'),
+      'word/document.xml': strToU8('<w:document/>'),
+      'word/media/image1.png': await qrPng('https://evil.example/docx'),
+    });
+    const result = await attachmentLures(message({ attachments: [attachment('Contract.docx', docx)] }));
+    expect(result.links).toEqual([{ href: 'https://evil.example/docx', text: 'QR code in Contract.docx' }]);
   });
 
   it('finds no QR code and no evidence in a picture without one', async () => {

@@ -11,9 +11,8 @@ export const isPdf = (bytes: Uint8Array) =>
 
 /** What a PDF holds that a lure hides behind: its pictures (QR codes) and its link targets. */
 export interface PdfContents {
-  images: Gray[];
-  /** Images found but not decodable here (JPEG 2000, fax and JBIG2 codings, encrypted files). */
-  undecoded: number;
+  /** Decoded one at a time as they are asked for, so only one picture's pixels are held at once. */
+  images: Generator<Gray>;
   uris: string[];
 }
 
@@ -31,16 +30,21 @@ function entry(dict: string, key: string): string | null {
  * The image XObjects and link targets of a PDF, read from its objects as they lie in the file (an
  * image is a stream of its own, never inside a compressed object stream): DCTDecode images are
  * JPEG files, FlateDecode ones raw samples (gray, RGB, CMYK or a palette, 1 to 16 bits, with or
- * without PNG predictors). At most `maxImages` images are decoded.
+ * without PNG predictors). Images in codings not read here (JPEG 2000, fax, JBIG2) and the
+ * streams of encrypted files are passed over.
  */
-export function pdfContents(bytes: Uint8Array, maxImages: number): PdfContents {
+export function pdfContents(bytes: Uint8Array): PdfContents {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const text = buffer.toString('latin1');
-  const contents: PdfContents = { images: [], undecoded: 0, uris: [] };
+  const uris: string[] = [];
   for (const match of text.matchAll(/\/URI\s*\(((?:[^()\\]|\\.){1,2000})\)/g)) {
-    if (contents.uris.length >= 50) break;
-    contents.uris.push(match[1]!.replace(/\\(.)/g, '$1'));
+    if (uris.length >= 50) break;
+    uris.push(match[1]!.replace(/\\(.)/g, '$1'));
   }
+  return { uris, images: pdfImages(buffer, text) };
+}
+
+function* pdfImages(buffer: Buffer, text: string): Generator<Gray> {
   // Encrypted files have encrypted streams: nothing to read without the password.
   const encrypted = /\/Encrypt\s+(?:\d+\s+\d+\s+R|<<)/.test(text);
 
@@ -57,7 +61,7 @@ export function pdfContents(bytes: Uint8Array, maxImages: number): PdfContents {
   };
 
   let searchFrom = 0;
-  while (contents.images.length < maxImages) {
+  for (;;) {
     const found = text.indexOf('/Image', searchFrom);
     if (found < 0) break;
     searchFrom = found + 6;
@@ -67,10 +71,7 @@ export function pdfContents(bytes: Uint8Array, maxImages: number): PdfContents {
     if (dictStart < 0 || streamAt < 0) continue;
     const dict = text.slice(dictStart, streamAt);
     if (dict.includes('endobj')) continue;
-    if (encrypted) {
-      contents.undecoded += 1;
-      continue;
-    }
+    if (encrypted) return;
     let dataStart = streamAt + 6;
     if (text[dataStart] === '\r') dataStart += 1;
     if (text[dataStart] === '\n') dataStart += 1;
@@ -83,10 +84,8 @@ export function pdfContents(bytes: Uint8Array, maxImages: number): PdfContents {
     if (length <= 0 || length > MAX_STREAM_BYTES) continue;
     searchFrom = dataStart + length;
     const image = pdfImage(dict, buffer.subarray(dataStart, dataStart + length), resolve);
-    if (image === 'undecodable') contents.undecoded += 1;
-    else if (image) contents.images.push(image);
+    if (image && image !== 'undecodable') yield image;
   }
-  return contents;
 }
 
 /** One image stream's pixels, null when it is too small or too large to matter. */

@@ -1,6 +1,7 @@
+import { unzipSync } from 'fflate';
 import jsQR from 'jsqr';
 import { pdfContents } from './pdf.ts';
-import { decodeImage, type Gray, type ImageKind, shrink } from './pixels.ts';
+import { decodeImage, type Gray, type ImageKind, imageKind, shrink } from './pixels.ts';
 
 /** The QR reader's picture size: its time grows with the pixels; a phone-sized code stays readable. */
 const DECODE_SIDE = 1_000;
@@ -9,7 +10,7 @@ const INVERTED_PIXELS = 640 * 640;
 
 /** What the worker is given: the pictures and PDFs of one message, and how long it may take. */
 export interface QrTask {
-  items: Array<{ source: string; kind: ImageKind | 'pdf'; content: Uint8Array }>;
+  items: Array<{ source: string; kind: ImageKind | 'pdf' | 'office'; content: Uint8Array }>;
   budgetMs: number;
   maxImages: number;
 }
@@ -20,7 +21,7 @@ export interface QrResult {
   uris: Array<{ source: string; uri: string }>;
   /** Pictures read (decoded and searched for a code). */
   images: number;
-  /** Stopped before every picture was read: out of time or over the count. */
+  /** Stopped on reaching the time or the count, with pictures possibly left unread. */
   incomplete: boolean;
 }
 
@@ -45,7 +46,29 @@ export function readQr(image: Gray): string | null {
   return fill(false) ?? (small.width * small.height <= INVERTED_PIXELS ? fill(true) : null);
 }
 
-/** The QR codes of a message's pictures and PDFs, read until the budget or the count is spent. */
+/** Office documents' pictures larger than this are not read. */
+const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
+const MEDIA = /^(?:word|xl|ppt)\/media\/[^/]+\.(?:png|jpe?g|gif)$/i;
+
+/**
+ * The pictures of a Word, Excel or PowerPoint file (a zip with them under word/media, xl/media,
+ * ppt/media), only those inflated, each at most MAX_MEDIA_BYTES by its declared size.
+ */
+function* officePictures(bytes: Uint8Array): Generator<Gray> {
+  let media: Record<string, Uint8Array>;
+  try {
+    media = unzipSync(bytes, { filter: (f) => MEDIA.test(f.name) && f.originalSize <= MAX_MEDIA_BYTES });
+  } catch {
+    return;
+  }
+  for (const content of Object.values(media)) {
+    const kind = imageKind(content);
+    const image = kind ? decodeImage(kind, content) : null;
+    if (image) yield image;
+  }
+}
+
+/** The QR codes of a message's pictures, PDFs and Office files, read until the budget or the count is spent. */
 export function readQrCodes(task: QrTask, now = () => performance.now()): QrResult {
   const deadline = now() + task.budgetMs;
   const result: QrResult = { codes: [], uris: [], images: 0, incomplete: false };
@@ -60,18 +83,23 @@ export function readQrCodes(task: QrTask, now = () => performance.now()): QrResu
       result.incomplete = true;
       break;
     }
-    if (item.kind !== 'pdf') {
+    if (item.kind !== 'pdf' && item.kind !== 'office') {
       read(item.source, decodeImage(item.kind, item.content));
       continue;
     }
-    const pdf = pdfContents(item.content, task.maxImages - result.images);
-    for (const uri of pdf.uris) result.uris.push({ source: item.source, uri });
-    for (const image of pdf.images) {
-      if (now() > deadline) {
+    let images: Generator<Gray>;
+    if (item.kind === 'office') images = officePictures(item.content);
+    else {
+      const pdf = pdfContents(item.content);
+      for (const uri of pdf.uris) result.uris.push({ source: item.source, uri });
+      images = pdf.images;
+    }
+    for (const image of images) {
+      read(item.source, image);
+      if (result.images >= task.maxImages || now() > deadline) {
         result.incomplete = true;
         break;
       }
-      read(item.source, image);
     }
   }
   return result;
