@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ScoredRule } from '../types.ts';
-import { BAYES_BESIDE_ANOTHER, bayesPart, combinedSpamScore, spamParts } from './combine.ts';
+import { bayesPart, COMBINATION_WEIGHTS, combinedSpamScore, spamParts } from './combine.ts';
 
 const rule = (name: string, score: number): ScoredRule => ({ name, score, description: '' });
+const { bayesBesideAnother, rulesBesideMoat } = COMBINATION_WEIGHTS;
 
 /** A lure Moat's rules see and its Bayes half believes: a brand from a foreign domain, a mismatched link. */
 const moatPhishing = {
@@ -23,7 +24,7 @@ describe('the one spam score', () => {
     expect(combinedSpamScore([])).toBe(0);
   });
 
-  it("counts Moat's evidence in full beside an rspamd whose Bayes is not trained and that has no lookups", () => {
+  it("counts Moat's evidence in full beside an rspamd whose Bayes is not trained; rspamd's rules by what it knew", () => {
     // A fresh rspamd: its local rules only, no BAYES_* symbol, no block list answered.
     const rspamd = {
       engine: 'rspamd',
@@ -31,18 +32,20 @@ describe('the one spam score', () => {
       rules: [rule('MIME_HTML_ONLY', 0.2), rule('ONCE_RECEIVED', 0.1), rule('PHISHING', 0.9)],
       knowledge: { bayes: 'untrained', lookups: 'unknown' } as const,
     };
-    expect(combinedSpamScore([moatPhishing, rspamd])).toBe(6.5 + 1.2);
     const [moat, r] = spamParts([moatPhishing, rspamd]);
-    expect(moat).toMatchObject({ counted: 6.5, weight: 1, notes: [] });
-    expect(r).toMatchObject({ counted: 1.2, weight: 1 });
-    expect(r!.notes).toEqual(['its Bayes is not trained: its score counts without Bayes']);
-    // Its evidence of ham counts in full as well: rspamd's 5 alone would be suspicious.
+    expect(moat).toMatchObject({ score: 6.5, counted: 6.5, weight: 1, notes: [] });
+    expect(r).toMatchObject({ counted: 1.2 * rulesBesideMoat.notJudged, weight: rulesBesideMoat.notJudged });
+    expect(r!.notes).toEqual([`rules 1.2 × ${rulesBesideMoat.notJudged} (its Bayes is not trained)`]);
+    expect(combinedSpamScore([moatPhishing, rspamd])).toBe(6.5 + 1.2 * rulesBesideMoat.notJudged);
+    // Moat's score never counts less than alone beside an engine that knew less: a phishing score stays one.
+    expect(combinedSpamScore([moatPhishing, rspamd])).toBeGreaterThanOrEqual(6.5);
+    // Its evidence of ham counts in full as well.
     expect(
       combinedSpamScore([
         { engine: 'moat_spam', score: -3, rules: [rule('BAYES_00', -3)] },
-        { engine: 'rspamd', score: 5 },
+        { engine: 'rspamd', score: 5, rules: [rule('REPLYTO_EQ_TO_ADDR', 5)] },
       ]),
-    ).toBe(2);
+    ).toBe(-3 + 5 * rulesBesideMoat.notJudged);
   });
 
   it("discounts the duplicated Bayes part when two engines' Bayes judged the same words, never Moat's rules", () => {
@@ -60,24 +63,46 @@ describe('the one spam score', () => {
     expect(bayesPart(moat.rules)).toBe(6);
     expect(bayesPart(rspamd.rules)).toBe(4.5);
     const [m, r] = spamParts([moat, rspamd]);
-    // The strongest Bayes (Moat's 6) counts in full; rspamd's 4.5 by BAYES_BESIDE_ANOTHER; all rules in full.
-    expect(m).toMatchObject({ counted: 9, weight: 1, notes: [] });
-    expect(r!.counted).toBe(6.5 - (1 - BAYES_BESIDE_ANOTHER) * 4.5);
+    // Each Bayes's spam evidence by bayesBesideAnother; Moat's rules in full, rspamd's beside them.
+    expect(m!.counted).toBe(6 * bayesBesideAnother + 3);
+    expect(m!.notes).toEqual([`Bayes 6 × ${bayesBesideAnother}: rspamd judged the same words`]);
+    expect(r!.counted).toBe(4.5 * bayesBesideAnother + 2 * rulesBesideMoat.judged);
     expect(r!.notes).toEqual([
-      `its Bayes 4.5 counts × ${BAYES_BESIDE_ANOTHER}: Moat's Bayes judged the same words`,
+      `Bayes 4.5 × ${bayesBesideAnother}: Moat judged the same words`,
+      `rules 2 × ${rulesBesideMoat.judged} (beside Moat's, which look at much the same)`,
     ]);
-    expect(combinedSpamScore([moat, rspamd])).toBe(9 + r!.counted);
-    // Three Bayes: the strongest in full, the two others discounted.
+    expect(combinedSpamScore([moat, rspamd])).toBe(m!.counted + r!.counted);
+    // Bayes evidence of ham is not discounted: it keeps wanted mail out.
+    const hamMoat = { engine: 'moat_spam', score: -3, rules: [rule('BAYES_00', -3)] };
+    const hamRspamd = {
+      engine: 'rspamd',
+      score: -2,
+      rules: [rule('BAYES_HAM', -3), rule('MIME_HTML_ONLY', 1)],
+    };
+    expect(spamParts([hamMoat, hamRspamd]).map((p) => p.counted)).toEqual([-3, -3 + rulesBesideMoat.judged]);
+    // A Bayes that did not judge (too few words: 0 points) is not a duplicate: Moat's rules and rspamd's Bayes count.
+    const fewWords = { ...moat, rules: [rule('BAYES_TOO_FEW_WORDS', 0), rule('MISMATCHED_LINK_TEXT', 3)] };
+    expect(spamParts([fewWords, rspamd]).map((p) => p.counted)).toEqual([
+      9,
+      4.5 + 2 * rulesBesideMoat.judged,
+    ]);
+    // Three Bayes: each one's spam evidence discounted once.
     const sa = {
       engine: 'spamassassin',
       score: 5,
       rules: [rule('BAYES_99', 3.5), rule('BAYES_999', 0.2), rule('HTML_MESSAGE', 1.3)],
     };
-    const parts = spamParts([moat, rspamd, sa]);
-    expect(parts.map((p) => p.counted)).toEqual([9, r!.counted, 5 - (1 - BAYES_BESIDE_ANOTHER) * 3.7]);
-    // A Bayes that did not judge (too few words: 0 points) is not a duplicate: rspamd's counts in full.
-    const fewWords = { ...moat, rules: [rule('BAYES_TOO_FEW_WORDS', 0), rule('MISMATCHED_LINK_TEXT', 3)] };
-    expect(spamParts([fewWords, rspamd]).map((p) => p.counted)).toEqual([9, 6.5]);
+    const [, , s] = spamParts([moat, rspamd, sa]);
+    expect(s!.counted).toBe(
+      Math.round((3.7 * bayesBesideAnother + 1.3 * rulesBesideMoat.judged) * 100) / 100,
+    );
+    expect(s!.notes[0]).toBe(`Bayes 3.7 × ${bayesBesideAnother}: Moat and rspamd judged the same words`);
+  });
+
+  it('adds rspamd and SpamAssassin as they are when Moat did not score (the tenant turned it off)', () => {
+    const rspamd = { engine: 'rspamd', score: 2.5, rules: [rule('MIME_HTML_ONLY', 2.5)] };
+    const sa = { engine: 'spamassassin', score: 3, rules: [rule('HTML_MESSAGE', 3)] };
+    expect(combinedSpamScore([rspamd, sa])).toBe(5.5);
   });
 
   it("does not count rspamd's 'does not resolve' symbols when its own DNS lookups failed", () => {
@@ -94,9 +119,9 @@ describe('the one spam score', () => {
     };
     const [part] = spamParts([rspamd]);
     expect(part!.counted).toBe(0.3);
-    expect(part!.notes[0]).toMatch(
-      /^rspamd could not reach DNS: HFILTER_HOSTNAME_UNKNOWN, HFILTER_FROMHOST_NORES_A_OR_MX, RDNS_NONE \(5\) do not count$/,
-    );
+    expect(part!.notes).toEqual([
+      'its DNS failed: HFILTER_HOSTNAME_UNKNOWN, HFILTER_FROMHOST_NORES_A_OR_MX, RDNS_NONE (5) do not count',
+    ]);
     // With its DNS answering, "does not resolve" is evidence about the sender: it counts.
     const answered = { ...rspamd, rules: rspamd.rules.filter((r) => r.name !== 'RDNS_DNSFAIL') };
     expect(combinedSpamScore([answered])).toBe(5.3);
@@ -105,7 +130,11 @@ describe('the one spam score', () => {
   it('gives the trace the weight each engine counted by', () => {
     const moat = { engine: 'moat_spam', score: 8, rules: [rule('BAYES_99', 6), rule('URL_IP', 2)] };
     const rspamd = { engine: 'rspamd', score: 4, rules: [rule('BAYES_SPAM', 4)] };
-    expect(spamParts([moat, rspamd]).map((p) => p.weight)).toEqual([1, BAYES_BESIDE_ANOTHER]);
+    expect(spamParts([moat, rspamd]).map((p) => p.weight)).toEqual([
+      // Two decimals, as the trace shows it.
+      Math.round(((6 * bayesBesideAnother + 2) / 8) * 100) / 100,
+      bayesBesideAnother,
+    ]);
     expect(spamParts([{ engine: 'rspamd', score: 0 }])[0]!.weight).toBe(1);
   });
 });
