@@ -35,7 +35,7 @@ describe('the one spam score', () => {
     const [moat, r] = spamParts([moatPhishing, rspamd]);
     expect(moat).toMatchObject({ score: 6.5, counted: 6.5, weight: 1, notes: [] });
     expect(r).toMatchObject({ counted: 1.2 * rulesBesideMoat.notJudged, weight: rulesBesideMoat.notJudged });
-    expect(r!.notes).toEqual([`rules 1.2 × ${rulesBesideMoat.notJudged} (its Bayes is not trained)`]);
+    expect(r!.notes).toEqual([`rules 1.2 × ${rulesBesideMoat.notJudged}: its Bayes is not trained`]);
     expect(combinedSpamScore([moatPhishing, rspamd])).toBe(6.5 + 1.2 * rulesBesideMoat.notJudged);
     // Moat's score never counts less than alone beside an engine that knew less: a phishing score stays one.
     expect(combinedSpamScore([moatPhishing, rspamd])).toBeGreaterThanOrEqual(6.5);
@@ -69,7 +69,7 @@ describe('the one spam score', () => {
     expect(r!.counted).toBe(4.5 * bayesBesideAnother + 2 * rulesBesideMoat.judged);
     expect(r!.notes).toEqual([
       `Bayes 4.5 × ${bayesBesideAnother}: Moat judged the same words`,
-      `rules 2 × ${rulesBesideMoat.judged} (beside Moat's, which look at much the same)`,
+      `rules 2 × ${rulesBesideMoat.judged}: beside Moat's, which look at much the same`,
     ]);
     expect(combinedSpamScore([moat, rspamd])).toBe(m!.counted + r!.counted);
     // Bayes evidence of ham is not discounted: it keeps wanted mail out.

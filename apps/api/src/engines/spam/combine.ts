@@ -107,7 +107,7 @@ export function spamParts(
           : f.knowledge?.bayes === 'untrained'
             ? 'its Bayes is not trained'
             : 'its Bayes did not judge it';
-        notes.push(`rules ${ownRules} × ${weight} (${why})`);
+        notes.push(`rules ${ownRules} × ${weight}: ${why}`);
         ownRules *= weight;
       }
     }

@@ -151,7 +151,7 @@ export function spamFinding(scores: Finding[], thresholds: SpamThresholds): Find
   // Each engine's score, what of it counts when not all, and why (spamParts says it in words).
   const parts = spamParts(scores)
     .map(({ engine, score, counted, notes }) => {
-      const counts = counted === score ? '' : ` counts ${counted}`;
+      const counts = counted === score ? '' : ` counted as ${counted}`;
       return `${ENGINE_WORDS[engine] ?? engine} ${score}${counts}${notes.length ? ` (${notes.join('; ')})` : ''}`;
     })
     .join(', ');
