@@ -50,7 +50,7 @@ export const spamExplanationSchema = z.object({
       /** moat_spam, rspamd, spamassassin. */
       engine: z.string(),
       score: z.number(),
-      /** How much it counts in the message's score (Moat's own counts less beside rspamd or SpamAssassin). */
+      /** What of its score counts in the message's (counted / score; engines/spam/combine.ts says why). */
       weight: z.number(),
       rules: z.array(scoredRuleSchema),
     }),
