@@ -32,6 +32,15 @@ const MAX_IMAGES = 10;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** PDFs and Office files larger than this are not read for pictures. */
 const MAX_PDF_BYTES = 20 * 1024 * 1024;
+/** The archive's encryption; a damaged archive whose headers cannot be walked counts as none. */
+function lockedArchive(bytes: Uint8Array): EncryptedArchive | null {
+  try {
+    return encryptedArchive(bytes);
+  } catch {
+    return null;
+  }
+}
+
 /** A Word, Excel or PowerPoint file (Office Open XML: a zip whose first entry is its content types). */
 function isOffice(filename: string, bytes: Uint8Array): boolean {
   if (bytes.length < 30 || bytes[0] !== 0x50 || bytes[1] !== 0x4b || bytes[2] !== 3 || bytes[3] !== 4)
@@ -304,7 +313,7 @@ export async function attachmentLures(
       pages.push({ kind: page, filename, content });
       continue;
     }
-    const archive = encryptedArchive(content);
+    const archive = lockedArchive(content);
     if (archive) archives.push({ filename, archive });
   }
   if (hasInline && pictures.length < MAX_IMAGES) pictures.push(...inlineImages(parsed.html!));
@@ -321,7 +330,13 @@ export async function attachmentLures(
           (error: Error) => ({ output: null, error }),
         )
       : null;
-  for (const page of pages) judgePage(page.kind, page.filename, page.content, senderSite, result);
+  for (const page of pages) {
+    try {
+      judgePage(page.kind, page.filename, page.content, senderSite, result);
+    } catch {
+      // A page this reader cannot follow is left to the other engines: the message goes on.
+    }
+  }
   if (archives.length > 0) judgeArchives(archives, parsed, result);
   if (!qr) return result;
 

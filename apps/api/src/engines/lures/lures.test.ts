@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
+import fc from 'fast-check';
 import { strToU8, zipSync } from 'fflate';
 import jpeg from 'jpeg-js';
 import { GifWriter } from 'omggif';
@@ -319,6 +320,40 @@ describe('attachmentLures: QR codes', () => {
     const each = ((performance.now() - started) / rounds) * 1000;
     console.info(`message without attachments: ${each.toFixed(2)} µs`);
     expect(each).toBeLessThan(50);
+  });
+});
+
+describe('attachmentLures: damaged attachments', () => {
+  it('answers for any bytes behind any name or file signature, without throwing', async () => {
+    const signatures = [
+      '',
+      '\x89PNG\r\n\x1a\n',
+      '\xff\xd8\xff',
+      'GIF89a',
+      '%PDF-1.4\n',
+      'PK\x03\x04',
+      '7z\xbc\xaf\x27\x1c',
+      'Rar!\x1a\x07\x00',
+      'Rar!\x1a\x07\x01\x00',
+      '<svg ',
+      '<html>',
+    ];
+    const names = ['a.png', 'a.pdf', 'a.zip', 'a.html', 'a.svg', 'a.docx', 'a.bin'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...signatures),
+        fc.uint8Array({ maxLength: 400 }),
+        fc.constantFrom(...names),
+        async (signature, tail, name) => {
+          const bytes = Buffer.concat([Buffer.from(signature, 'latin1'), Buffer.from(tail)]);
+          const result = await attachmentLures(
+            message({ text: 'password: 1234', attachments: [attachment(name, bytes)] }),
+          );
+          expect(Array.isArray(result.links) && Array.isArray(result.evidence)).toBe(true);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
 

@@ -75,7 +75,12 @@ export function readQrCodes(task: QrTask, now = () => performance.now()): QrResu
   const read = (source: string, image: Gray | null) => {
     if (!image) return;
     result.images += 1;
-    const data = readQr(image);
+    let data: string | null = null;
+    try {
+      data = readQr(image);
+    } catch {
+      // The reader failing on one picture (jsqr has thrown on odd ones) leaves the others to read.
+    }
     if (data) result.codes.push({ source, data });
   };
   for (const item of task.items) {
