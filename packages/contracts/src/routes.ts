@@ -116,6 +116,12 @@ export const ADD_ON_ROUTES = {
   phishing_training: `${ROUTES.addOnsStore}/add-on-phishing-training`,
 } as const;
 
+/**
+ * Security Settings → Exceptions → Anti-Phishing: the engine's allow and block entries and the
+ * people it protects from impersonation (VIPs); the Security Engines page links to it.
+ */
+export const ANTI_PHISHING_SETTINGS_ROUTE = `${ROUTES.configuration}/security-exceptions/anti-phishing`;
+
 /** The message trace screen (issue 11): by Mail Explorer row, or by held message. */
 export const MESSAGE_TRACE_ROUTES = {
   root: `${ROUTES.mailExplorer}/message`,

@@ -1,6 +1,7 @@
 import { Center, Loader, VisuallyHidden } from '@mantine/core';
 import {
   ADD_ON_ROUTES,
+  ANTI_PHISHING_SETTINGS_ROUTE,
   INTERACTION_SETTINGS_ROUTES,
   MESSAGE_TRACE_ROUTES,
   ROUTES,
@@ -66,7 +67,7 @@ export const SCREENS: readonly ScreenEntry[] = [
   },
   {
     // Its Anti-Phishing page also holds the people the engine protects from impersonation (VIPs).
-    path: `${ROUTES.configuration}/security-exceptions/anti-phishing`,
+    path: ANTI_PHISHING_SETTINGS_ROUTE,
     Screen: screen(
       () => import('./AntiPhishingExceptionsScreen'),
       (m) => m.AntiPhishingExceptionsScreen,

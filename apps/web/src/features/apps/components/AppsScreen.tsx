@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Badge,
   Card,
   Center,
@@ -20,7 +21,9 @@ import {
   SAAS_APPS,
   SECURITY_TOOLS,
 } from '@moat/contracts/deployment';
+import { ANTI_PHISHING_SETTINGS_ROUTE } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { appsQueryOptions } from '../../../lib/console-data/get-apps';
 import { environmentComponentsQueryOptions } from '../../../lib/console-data/get-environment-components';
@@ -80,6 +83,11 @@ function AppCard({
               ? t('saasAndEngines.engineRunning', { version: engine.version })
               : t('saasAndEngines.engineOff', { detail: engine.detail ?? '' })}
           </Text>
+        )}
+        {kind === 'tools' && name === 'ap_avanan' && (
+          <Anchor component={Link} to={ANTI_PHISHING_SETTINGS_ROUTE} size="sm">
+            {t('saasAndEngines.antiPhishingSettings')}
+          </Anchor>
         )}
         {canChange ? (
           <Switch

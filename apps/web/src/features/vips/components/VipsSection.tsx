@@ -150,7 +150,7 @@ export function VipsSection() {
             cell: (vip) => <DateText iso={vip.updated_at} />,
           },
         ]}
-        actionsWidth="9.5rem"
+        actionsWidth="10.5rem"
         rowActions={(vip) => (
           <>
             <Button
