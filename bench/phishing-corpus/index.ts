@@ -26,11 +26,16 @@ export interface PhishingCorpusMessage {
   rcptTo: string[];
 }
 
-/** The recipient tenant every message is addressed to. */
+/**
+ * The recipient tenant every message is addressed to. `partners`: the domain it regularly
+ * exchanges mail with (what a gateway learns from the tenant's mail flow); messages from it and
+ * from look-alikes of it are in both sets.
+ */
 export const CORPUS_TENANT: {
   domains: string[];
   people: Array<{ name: string; email: string }>;
   vips: Array<{ name: string; emails: string[] }>;
+  partners: string[];
 } = {
   domains: ['acme.example'],
   people: [
@@ -43,6 +48,7 @@ export const CORPUS_TENANT: {
     { name: 'Carla Mendes', emails: ['carla@acme.example'] },
     { name: 'David Chen', emails: ['david@acme.example'] },
   ],
+  partners: ['northwind-supplies.example'],
 };
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
