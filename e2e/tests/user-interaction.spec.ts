@@ -144,7 +144,7 @@ test('the trace of a message from the Mail Explorer, and of a held one from Quar
   await page.getByRole('link', { name: 'Trace of Urgent invoice' }).click();
   await expect(page).toHaveURL(/#\/mail-explorer\/message\?held=/);
   await expect(page.getByTestId('trace-explanation')).toContainText(
-    'Held because anti_phishing found Lookalike sender domain acrne.test imitates acme.test',
+    'Held because Anti-phishing found Lookalike sender domain acrne.test imitates acme.test',
   );
   await expect(page.getByRole('heading', { name: 'Message trace', level: 1 })).toBeVisible();
   await expect(timeline.locator('[data-kind="received"]')).toContainText('RCPT TO <dan@acme.test>');

@@ -6,7 +6,13 @@ import {
   isFreeMail,
 } from './phishing/brands.ts';
 import { type Evidence, PHISHING_POINTS, SUSPICIOUS_POINTS, strongestPerRule } from './phishing/evidence.ts';
-import { editDistance, foldHomoglyphs, lookalikeOf, readableDomain } from './phishing/lookalike.ts';
+import {
+  editDistance,
+  foldHomoglyphs,
+  lookalikeOf,
+  readableDomain,
+  registrable,
+} from './phishing/lookalike.ts';
 import { CREDENTIAL_CALL, hostOf, linkEvidence, sameSite } from './phishing/urls.ts';
 import { header, messageFacts } from './spam/message-facts.ts';
 import type { Engine, EngineInput, Finding } from './types.ts';
@@ -19,7 +25,7 @@ const CREDENTIAL_WORDS =
 
 /** Words of a request to move money: business email compromise asks for these, usually with no link. */
 const PAYMENT_WORDS =
-  /\b(?:wire (?:transfer|payment)|bank (?:details|account details|information)|new (?:bank )?account (?:details|number)|change (?:of|in) (?:bank|banking|payment)|updated? (?:bank|banking|remittance) (?:details|information)|gift ?cards?|iban|swift code|payroll (?:details|change|update)|direct deposit)\b/i;
+  /\b(?:wire (?:transfer|payment)|(?:bank )?account (?:has |have )?(?:changed|been changed|been updated)|remittance details|bank (?:details|account details|information)|new (?:bank )?account (?:details|number)|change (?:of|in) (?:bank|banking|payment)|updated? (?:bank|banking|remittance) (?:details|information)|gift ?cards?|iban|swift code|payroll (?:details|change|update)|direct deposit)\b/i;
 
 const REPLY_PREFIX = /^\s*(?:re|aw|sv|vs|ref|rif|antw|wg|fw|fwd|tr)\s*:/i;
 
@@ -116,6 +122,31 @@ export function phishingEvidence(input: EngineInput, options: { blocklist?: stri
         `Display name "${name}" impersonates ${person.email} from outside`,
       );
   }
+  // A display name naming the tenant's organisation or a partner, from a domain that is neither:
+  // "Acme IT Support" <it@help-desk.example>, "Northwind Supplies - Accounts" <ar@northwind-trading.example>.
+  if (!internal && !fromPartner && name) {
+    const shown = ` ${nameKey(name.replace(/[-_]/g, ' ')).join(' ')} `;
+    const spoken = ` ${foldHomoglyphs(name)
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim()} `;
+    const named = [
+      ...tenant.domains.map((d) => ({ d, own: true })),
+      ...partners.map((d) => ({ d, own: false })),
+    ].find(({ d }) => {
+      const words = registrable(readableDomain(d)).name.split('-').filter(Boolean);
+      if (words.join('').length < 4) return false;
+      const phrase = foldHomoglyphs(words.join(' '));
+      return spoken.includes(` ${phrase} `) || (words.length === 1 && shown.includes(` ${phrase} `));
+    });
+    if (named)
+      add(
+        named.own ? 'OWN_NAME_FROM_OUTSIDE' : 'PARTNER_NAME_FROM_ELSEWHERE',
+        3,
+        named.own
+          ? `The display name "${name}" speaks for this organisation (${named.d}), but the mail is from ${fromDomain}`
+          : `The display name "${name}" speaks for ${named.d}, a domain this organisation writes with, but the mail is from ${fromDomain}`,
+      );
+  }
   // A display name that shows an address: "it-support@acme.example" <x@evil.example>.
   const shownAddress = /[\w.+-]+@([\w-]+(?:\.[\w-]+)+)/.exec(name)?.[1]?.toLowerCase();
   if (shownAddress && fromDomain && !sameSite(shownAddress, fromDomain))
@@ -186,7 +217,8 @@ export function phishingEvidence(input: EngineInput, options: { blocklist?: stri
       2,
       `A reply in a conversation from ${parsed.fromAddress}, who has never written to this organisation before`,
     );
-  if (!internal && PAYMENT_WORDS.test(lureText) && (isReply || isFreeMail(fromDomain)))
+  const diverted = evidence.some((e) => e.name === 'REPLY_TO_FREE_MAIL');
+  if (!internal && PAYMENT_WORDS.test(lureText) && (isReply || diverted || isFreeMail(fromDomain)))
     add(
       'PAYMENT_REQUEST',
       1.5,
@@ -198,6 +230,15 @@ export function phishingEvidence(input: EngineInput, options: { blocklist?: stri
       'BRAND_FROM_FREE_MAIL',
       2,
       `${speaksAs.brand} does not write from a free mail address (${fromDomain})`,
+    );
+
+  // A sender speaking as a brand whose links all lead away from the brand.
+  const hosts = links.map((l) => hostOf(l.href)).filter((h): h is string => Boolean(h));
+  if (speaksAs && hosts.length > 0 && !hosts.some((h) => isBrandDomain(h, speaksAs)))
+    add(
+      'BRAND_LINKS_ELSEWHERE',
+      1.5,
+      `None of the links of this message in ${speaksAs.brand}'s name leads to ${speaksAs.brand}`,
     );
 
   // Links.

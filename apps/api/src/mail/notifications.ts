@@ -98,6 +98,9 @@ export function restoreDeclinedEmail(
   });
 }
 
+/** How many of the engines' reasons a held-message notice lists. */
+const MAX_NOTICE_REASONS = 3;
+
 /** Why a message was held, as a recipient reads it: "…because it looks like phishing". */
 const VERDICT_WORDS: Record<Verdict, string> = {
   phishing: 'it looks like phishing',
@@ -177,7 +180,12 @@ export function quarantineNoticeEmail(
       `From: ${fromName ? `${fromName} <${fromAddress}>` : fromAddress}`,
       `Subject: ${subject}`,
       `Received: ${input.receivedAt.toUTCString()}`,
-      `Why: ${input.reasons.map(defang).join('; ')}`,
+      // The strongest reasons first (each engine lists its own that way); a long list reads as noise.
+      `Why: ${input.reasons.slice(0, MAX_NOTICE_REASONS).map(defang).join('; ')}${
+        input.reasons.length > MAX_NOTICE_REASONS
+          ? ` (and ${input.reasons.length - MAX_NOTICE_REASONS} more)`
+          : ''
+      }`,
       restorable
         ? input.mode === 'automatic'
           ? 'If you trust it, you can restore it with the button below. You will be asked to confirm your email address.'

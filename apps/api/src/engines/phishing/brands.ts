@@ -332,8 +332,8 @@ const BRAND_KEYS = BRANDS.map((brand) => ({
   brand,
   names: brand.domains
     .map((real) => registrable(real).name)
-    .filter((name) => name.length >= 3 && !COMMON_NAMES.has(name))
-    .map((name) => foldHomoglyphs(name)),
+    .filter((name) => name.length >= 3)
+    .map((name) => ({ name: foldHomoglyphs(name), common: COMMON_NAMES.has(name) })),
   main: (() => {
     const main = registrable(brand.domains[0]!).name;
     return main.length >= 5 && !COMMON_NAMES.has(main) ? foldHomoglyphs(main) : null;
@@ -350,15 +350,17 @@ function imitation(d: string): Brand | null {
   const below = foldedLabels.slice(0, Math.max(0, labels.indexOf(name)));
   for (const { brand, names, main, dotted } of BRAND_KEYS) {
     if (isBrandDomain(d, brand)) continue;
-    for (const realName of names) {
+    for (const { name: realName, common } of names) {
+      // The name as one part, with an attack word beside it: microsoft-login, dhl-express-track,
+      // chase-alerts-secure (a name that is also a word needs the attack word, as a short one does).
+      if (parts.length > 1 && parts.some((p) => p === realName || (!common && typoOf(p, realName)))) {
+        const others = parts.filter((p) => p !== realName && !typoOf(p, realName));
+        if ((realName.length >= 5 && !common) || others.some((p) => ATTACK_WORDS.test(p))) return brand;
+      }
+      if (common) continue;
       // A homoglyph or typo of the whole name: paypa1, rnicrosoft, arnazon.
       if (folded === realName && name !== realName) return brand;
       if (typoOf(folded, realName)) return brand;
-      // The name as one part, with an attack word beside it: microsoft-login, dhl-express-track.
-      if (parts.length > 1 && parts.some((p) => p === realName || typoOf(p, realName))) {
-        const others = parts.filter((p) => p !== realName && !typoOf(p, realName));
-        if (realName.length >= 5 || others.some((p) => ATTACK_WORDS.test(p))) return brand;
-      }
       // Glued to an attack word: paypalsecure, appleidverify, microsoftonline365.
       if (realName.length >= 5 && folded !== realName) {
         const glued = folded.startsWith(realName)

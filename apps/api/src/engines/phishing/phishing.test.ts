@@ -88,6 +88,7 @@ describe('brand impersonation', () => {
       'docusign.account-verify.example',
       'paypal.com.secure-login.example',
       'dhl-express-track.example',
+      'chase-alerts-secure.example', // a brand whose name is a word, beside attack words
       'xn--pypal-4ve.com', // pаypal with a Cyrillic а
     ]) {
       expect(brandImitatedBy(domain), domain).not.toBeNull();
@@ -169,7 +170,49 @@ describe("the tenant's people, VIPs and partners", () => {
   });
 });
 
+describe('names of the organisation and of its partners', () => {
+  it("suspects the tenant's or a partner's name as the display name of another domain", async () => {
+    const own = message({ From: '"Acme IT Support" <it@help-desk.example>', Subject: 'Ticket' }, '<p>Hi</p>');
+    expect((await judge(own)).rules).toContain('OWN_NAME_FROM_OUTSIDE');
+    const partner = message(
+      {
+        From: '"Globex Logistics - Accounts" <ar@globex-trading.example>',
+        'Reply-To': 'globex.ar@outlook.com',
+        Subject: 'Remittance',
+      },
+      '<p>Our bank account has changed, please use the new IBAN below.</p>',
+    );
+    const result = await judge(partner);
+    expect(result.rules).toEqual(
+      expect.arrayContaining(['PARTNER_NAME_FROM_ELSEWHERE', 'REPLY_TO_FREE_MAIL', 'PAYMENT_REQUEST']),
+    );
+    expect(result.verdict).toBe('phishing');
+    const real = message(
+      { From: '"Globex Logistics - Accounts" <ar@globex-logistics.com>', Subject: 'Remittance' },
+      '<p>Paid, thanks.</p>',
+    );
+    expect((await judge(real)).verdict).toBe('clean');
+  });
+});
+
 describe('links', () => {
+  it("suspects a brand's voice whose every link leads away from the brand, and addresses written into a query", async () => {
+    const raw = message(
+      { From: '"DHL Express" <info@bakery-rossi.example>', Subject: 'Your parcel is held' },
+      '<a href="https://ad.doubleclick.net/ddm/trackclk/N1;dc_trk=1;?https://parcel-fee.example/pay">Pay and release</a>',
+    );
+    const result = await judge(raw);
+    expect(result.rules).toEqual(
+      expect.arrayContaining([
+        'BRAND_DISPLAY_NAME',
+        'BRAND_LINKS_ELSEWHERE',
+        'BRAND_CREDENTIAL_LINK',
+        'LINK_REDIRECT',
+      ]),
+    );
+    expect(result.verdict).toBe('phishing');
+  });
+
   it('sees the tricks links use to hide where they go', async () => {
     const raw = message(
       { From: '"Billing" <billing@shop.example>', Subject: 'Your order' },

@@ -84,7 +84,7 @@ const REDIRECT_PARAM =
 
 /** Words of a link that asks for a sign-in, a payment or a document: what a lure's button says. */
 export const CREDENTIAL_CALL =
-  /\b(?:sign[ -]?in|log[ -]?in|log ?on|verify|confirm|validate|unlock|re-?activate|restore|update (?:your |my )?(?:account|details|payment|billing|information|password)|reset (?:your )?password|keep (?:my |your )?password|review (?:the )?(?:document|invoice|file)|view (?:the )?(?:document|invoice|file|message|voicemail)|open (?:the )?(?:document|file|attachment|secure message)|access (?:the )?(?:document|file|account|mailbox)|download (?:the )?(?:document|invoice|file)|claim|pay now|track (?:your )?(?:parcel|package|shipment))\b/i;
+  /\b(?:sign[ -]?in|log[ -]?in|log ?on|verify|confirm|validate|unlock|re-?activate|restore|update (?:your |my )?(?:account|details|payment|billing|information|password)|reset (?:your )?password|keep (?:my |your )?password|review (?:the )?(?:document|invoice|file)|view (?:the )?(?:document|invoice|file|message|voicemail)|open (?:the )?(?:document|file|attachment|secure message)|access (?:the )?(?:document|file|account|mailbox)|download (?:the )?(?:document|invoice|file)|claim|pay\b|release (?:the |your |my )?(?:parcel|package|shipment|message|messages|mail|emails?|payment|funds)|reschedule|approve|accept (?:the )?(?:invitation|document|payment|transfer)|retrieve|secure (?:your |my )?account|check (?:your )?account|track (?:your )?(?:parcel|package|shipment))\b/i;
 
 export function hostOf(href: string): string | null {
   try {
@@ -180,11 +180,19 @@ export function linkEvidence(links: MessageLink[], context: LinkContext): Eviden
         3,
         `A link's host mixes alphabets to look like another (${readableDomain(host)})`,
       );
-    // Where the link's query says it goes on to, when that is another site.
+    // Where the link's query says it goes on to, when that is another site: a redirect
+    // parameter (?url=…, ?q=…), or a whole address written into the query (?https://…).
     try {
-      for (const [key, value] of new URL(href).searchParams) {
-        if (!REDIRECT_PARAM.test(key)) continue;
-        const next = hostOf(value.startsWith('//') ? `https:${value}` : value);
+      const url = new URL(href);
+      const onward = [...url.searchParams]
+        .filter(([key]) => REDIRECT_PARAM.test(key))
+        .map(([, value]) => (value.startsWith('//') ? `https:${value}` : value));
+      const written = /[?&;=](https?(?::|%3a)(?:\/|%2f){2}[^&#\s]+)/i.exec(
+        `${url.pathname}${url.search}`,
+      )?.[1];
+      if (written) onward.push(decodeURIComponent(written));
+      for (const value of onward) {
+        const next = hostOf(value);
         if (next && !sameSite(next, host)) {
           add('LINK_REDIRECT', 1.5, `A link on ${host} passes the reader on to ${next}`);
           break;

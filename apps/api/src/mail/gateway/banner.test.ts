@@ -62,6 +62,9 @@ const ENGINE_REASONS = [
   "A link's host mixes alphabets to look like another (аcme.test)",
   'A "Sign in to evil.example" link in Microsoft\'s name leads to evil.example, not to Microsoft',
   'Link text names login.microsoftonline.com (Microsoft) but leads to micros0ft-login.example',
+  'The display name "Acme IT www.evil.example" speaks for this organisation (acme.test), but the mail is from evil.example',
+  'The display name "Globex" speaks for globex.test, a domain this organisation writes with, but the mail is from evil.example',
+  "None of the links of this message in DHL's name leads to DHL",
 ];
 
 const VERDICTS = ['phishing', 'malware', 'spam', 'suspicious'] as const;

@@ -74,12 +74,24 @@ const KNOWN_REASONS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
     () => "it uses a well-known brand's name from a free mail address",
   ],
   [
+    /^The display name .* speaks for this organisation\b/i,
+    () => "the sender uses your organisation's name but writes from outside it",
+  ],
+  [
+    /^The display name .* speaks for .*, a domain this organisation writes with\b/i,
+    () => "the sender uses a partner's name but writes from another domain",
+  ],
+  [
     /^The display name shows an address\b/i,
     () => "the sender's name shows another address than the one it writes from",
   ],
   [
     /^Replies go to a free mail address\b/i,
     () => 'replies would go to a free mail address, not to the sender',
+  ],
+  [
+    /^None of the links of this message in\b/i,
+    () => 'it speaks for a well-known brand, but its links lead elsewhere',
   ],
   [/^Replies go to\b/i, () => "replies would go to another address than the sender's"],
   [

@@ -106,10 +106,14 @@ export function explain(input: {
 }): string {
   const { verdict, action, findings, source } = input;
   const sentences: string[] = [];
-  const found = findings
-    .filter((f) => f.engine !== 'policy')
-    .slice(0, 3)
-    .map((f) => `${f.engine} found ${f.reason.replace(/[.\s]+$/, '')}`);
+  // The first three reasons, each engine named once in words: "Anti-phishing found A; B".
+  const byEngine = new Map<string, string[]>();
+  for (const f of findings.filter((f) => f.engine !== 'policy').slice(0, 3)) {
+    byEngine.set(f.engine, [...(byEngine.get(f.engine) ?? []), f.reason.replace(/[.\s]+$/, '')]);
+  }
+  const found = [...byEngine].map(
+    ([engine, reasons]) => `${engineTitle(engine)} found ${reasons.join('; ')}`,
+  );
   const opening = action ? OUTCOME_WORDS[action]! : 'Held';
   if (action === 'failed') {
     sentences.push(
@@ -201,7 +205,7 @@ function heldEntries(held: Held | null, history: History | null): TraceEntry[] {
     entries.push({
       at: iso(e.createdAt),
       kind: 'event',
-      title: `Security event: ${e.verdict} (${e.engine}, ${e.severity})`,
+      title: `Security event: ${e.verdict} (${e.engine.split(',').map(engineTitle).join(', ')}, ${e.severity})`,
       detail: e.description,
       outcome: 'info',
     });
@@ -249,6 +253,8 @@ const ENGINE_TITLE: Record<string, string> = {
   dnsbl: 'DNS blocklists',
   gateway: 'Gateway',
 };
+
+const engineTitle = (engine: string) => ENGINE_TITLE[engine.trim()] ?? engine.trim().replace(/_/g, ' ');
 
 /** Anti-phishing's evidence with its points, when it found any (findings kept since issue 35). */
 export function phishingExplanation(details: StoredMessageDetails): Partial<Pick<MessageTrace, 'phishing'>> {
@@ -356,7 +362,7 @@ export function createMessageTraceService(deps: {
         opening.push({
           at: processedAt,
           kind: 'engine',
-          title: `${ENGINE_TITLE[f.engine] ?? f.engine.replace(/_/g, ' ')}: ${f.verdict}${
+          title: `${engineTitle(f.engine)}: ${f.verdict}${
             f.points !== undefined ? ` (${f.points > 0 ? '+' : ''}${f.points} points)` : ''
           }`,
           detail: f.reason,
