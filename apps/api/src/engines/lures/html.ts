@@ -8,8 +8,6 @@
 /** Pages longer than HEAD + TAIL are read at both ends: lure kits pad the middle, not the form. */
 const HEAD = 512 * 1024;
 const TAIL = 512 * 1024;
-/** Longest tag read for its attributes. */
-const MAX_TAG = 16 * 1024;
 /** Script text kept for the checks below, per page. */
 const MAX_SCRIPT = 512 * 1024;
 
@@ -72,20 +70,44 @@ const isWeb = (url: string) => /^https?:\/\//i.test(squeezed(url));
 /** Attributes that take a URL a click or a load follows. */
 const URL_ATTRIBUTES = ['href', 'xlink:href', 'src', 'action', 'formaction', 'data'];
 
-/** The end of a tag opened at `open`, past quoted values (a `>` inside one does not end it). */
-function tagEnd(source: string, open: number): number {
-  let quote = '';
-  const limit = Math.min(source.length, open + MAX_TAG);
-  for (let i = open + 1; i < limit; i++) {
-    const ch = source[i]!;
-    if (quote) {
-      if (ch === quote) quote = '';
-    } else if (ch === '"' || ch === "'") {
-      // Only a quote that opens a value (after `=`) is one; `<a b'c>` has none.
-      if (/=\s*$/.test(source.slice(Math.max(open, i - 8), i))) quote = ch;
-    } else if (ch === '>') return i;
+/**
+ * `indexOf` that remembers where each character was last found: a tag's end, its `=` and its
+ * quotes are looked for from ever later places (or from before a place found already), so every
+ * character of the page is scanned a bounded number of times, however the quotes are placed.
+ */
+function finder(source: string) {
+  const found = new Map<string, { from: number; at: number }>();
+  return (needle: string, from: number): number => {
+    const seen = found.get(needle);
+    if (seen && seen.from <= from && (seen.at >= from || seen.at < 0)) return seen.at;
+    const at = source.indexOf(needle, from);
+    found.set(needle, { from, at });
+    return at;
+  };
+}
+
+/**
+ * The end of a tag opened at `open`, past quoted values (a `>` inside one does not end it); a
+ * quote that never closes is taken as a character like any other.
+ */
+function tagEnd(source: string, open: number, find: (needle: string, from: number) => number): number {
+  let at = open + 1;
+  for (;;) {
+    const gt = find('>', at);
+    if (gt < 0) return -1;
+    const eq = find('=', at);
+    if (eq < 0 || eq > gt) return gt;
+    let value = eq + 1;
+    while (value < gt && /\s/.test(source[value]!)) value += 1;
+    const quote = source[value];
+    if (quote !== '"' && quote !== "'") {
+      at = eq + 1;
+      continue;
+    }
+    const close = find(quote, value + 1);
+    if (close < 0) return gt;
+    at = close + 1;
   }
-  return source.indexOf('>', open + 1);
 }
 
 /** The facts of one HTML or SVG page. */
@@ -103,6 +125,7 @@ export function pageFacts(page: string): PageFacts {
   };
   let scriptChars = 0;
   let at = 0;
+  const find = finder(source);
   while (at < source.length) {
     const open = source.indexOf('<', at);
     if (open < 0) break;
@@ -116,7 +139,7 @@ export function pageFacts(page: string): PageFacts {
       at = open + 1;
       continue;
     }
-    const close = tagEnd(source, open);
+    const close = tagEnd(source, open, find);
     if (close < 0) break;
     at = close + 1;
     // `<svg:script>`, `<html:form>`: a namespace prefix does not change what the element does.

@@ -1,29 +1,25 @@
 import { createWorkerPool, WorkerTimeout } from '../../lib/worker-pool.ts';
 import { textOfHtml } from '../../mail/html-text.ts';
 import type { ParsedMessage } from '../../mail/parse.ts';
-import type { MessageLink, ScoredRule } from '../types.ts';
 import { type EncryptedArchive, encryptedArchive, passwordsIn } from './archives.ts';
-import { hiddenText, hostOf, type PageKind, pageFacts, pageKind, pageText, scriptTraits } from './html.ts';
+import { hostOf, pageKind } from './html.ts';
+import {
+  addEvidence,
+  judgePages,
+  type LureResult,
+  type LureTask,
+  listed,
+  MAX_LINKS,
+  type PageTask,
+  POINTS,
+  siteOf,
+} from './judge.ts';
+
+export type { LureResult } from './judge.ts';
+
 import { isPdf } from './pdf.ts';
 import { imageKind } from './pixels.ts';
 import type { QrResult, QrTask } from './qr.ts';
-
-/**
- * Lures carried by attachments, which the message's own links and words do not show: QR codes in
- * pictures and PDFs ("quishing": the phone that scans one is outside the gateway's reach), HTML
- * and SVG pages that ask for a password or run script when opened, and archives locked with a
- * password the message itself gives (so no scanner can look inside). docs/attachment-lures.md.
- */
-export interface LureResult {
-  /**
-   * URLs found in QR codes of images and PDFs, in PDF link annotations, and in the links, forms,
-   * refreshes and script of HTML/SVG attachments, to be judged like the message's own links.
-   * `text` says where each came from ('QR code in invoice.pdf').
-   */
-  links: MessageLink[];
-  /** Evidence in plain words with its points on the phishing scale (6: phishing, 3: suspicious). */
-  evidence: ScoredRule[];
-}
 
 /** How long the pictures of one message may take to read, by default. */
 export const QR_TIME_BOX_MS = 1_500;
@@ -51,39 +47,42 @@ function isOffice(filename: string, bytes: Uint8Array): boolean {
   );
 }
 
+/** Links and evidence found elsewhere (the worker), added to the message's. */
+function merge(result: LureResult, found: LureResult): void {
+  for (const link of found.links) {
+    if (result.links.length < MAX_LINKS && !result.links.some((l) => l.href === link.href))
+      result.links.push(link);
+  }
+  for (const rule of found.evidence) addEvidence(result.evidence, rule);
+}
+
 /** Pictures inside the HTML body (`<img src="data:image/png;base64,…">`) read at the most. */
 const MAX_INLINE_IMAGES = 3;
-const MAX_LINKS = 100;
+/**
+ * Pages up to this size are read on the calling thread (a few milliseconds at the most); larger
+ * ones on the worker, as a padded page can take a tenth of a second.
+ */
+const MAX_PAGE_BYTES_HERE = 64 * 1024;
+/** How long the worker may take to start (loading its modules) before messages go on without it. */
+const WORKER_START_MS = 30_000;
 
-export const POINTS = {
-  CREDENTIAL_FORM: 6,
-  FOREIGN_FORM: 3,
-  SVG_SCRIPT: 4,
-  REDIRECT: 3,
-  OBFUSCATED_SCRIPT: 2,
-  DATA_PAGE: 2,
-  QR_CODE_LINK: 2,
-  ARCHIVE_PASSWORD_IN_BODY: 3,
-  ENCRYPTED_ARCHIVE: 1,
-} as const;
-
-let pool: ReturnType<typeof createWorkerPool<QrTask, QrResult>> | null = null;
+let pool: ReturnType<typeof createWorkerPool<LureTask, QrResult | LureResult>> | null = null;
 let warm: Promise<unknown> | null = null;
 
 /**
- * The QR codes of a message's pictures, read on a worker thread (decoding and searching pictures
- * is CPU work of tens to hundreds of milliseconds) within the time box: past it the worker is
- * ended, and a fresh one starts for the next message. Starting the thread (and, from source, its
- * TypeScript loader) is done once, outside the time box.
+ * A task on the worker thread (decoding and searching pictures is CPU work of tens to hundreds of
+ * milliseconds; a large page, tens), within the time box: past it the worker is ended, and a
+ * fresh one starts for the next task. Starting the thread (and, from source, its TypeScript
+ * loader) is done once, outside the time box.
  */
-async function readQrCodes(task: QrTask, timeoutMs: number): Promise<QrResult> {
-  pool ??= createWorkerPool<QrTask, QrResult>({
+async function offThread(task: LureTask, timeoutMs: number): Promise<QrResult | LureResult> {
+  pool ??= createWorkerPool<LureTask, QrResult | LureResult>({
     worker: 'lures.worker',
     besideUrl: import.meta.url,
     size: 1,
   });
   const current = pool;
-  warm ??= current.run({ items: [], budgetMs: 0, maxImages: 0 });
+  warm ??= current.run({ pages: { pages: [], senderSite: '' } }, { timeoutMs: WORKER_START_MS });
   try {
     await warm;
   } catch (error) {
@@ -99,6 +98,13 @@ async function readQrCodes(task: QrTask, timeoutMs: number): Promise<QrResult> {
   }
 }
 
+/** The task's answer, or its error: one message's checks never fail the message. */
+const settled = <T>(promise: Promise<unknown>) =>
+  promise.then(
+    (output) => ({ output: output as T, error: null }),
+    (error: Error) => ({ output: null, error }),
+  );
+
 /** Ends the QR worker (tests, shutdown); the next message with pictures starts a new one. */
 export async function closeAttachmentLures(): Promise<void> {
   const current = pool;
@@ -107,116 +113,12 @@ export async function closeAttachmentLures(): Promise<void> {
   await current?.close();
 }
 
-/** A site as its registered name (`login.acme.co.uk` → `acme.co.uk`), to tell the sender's own. */
-function siteOf(host: string): string {
-  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
-  const n = labels.length;
-  const twoPart =
-    n >= 3 && labels[n - 1]!.length === 2 && /^(?:co|com|net|org|gov|edu|ac|ne|or|go)$/.test(labels[n - 2]!);
-  return labels.slice(-(twoPart ? 3 : 2)).join('.');
-}
-
 /** A QR code's text as a web address a phone opens, or null (contact cards, Wi-Fi logins, text). */
 function qrUrl(data: string): string | null {
   const text = data.trim();
   if (/^https?:\/\/\S+$/i.test(text)) return text;
   if (/^www\.[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:[/?#]\S*)?$/i.test(text)) return `http://${text}`;
   return null;
-}
-
-/** Evidence kept once per rule: the strongest, naming every attachment that gave it. */
-function addEvidence(evidence: ScoredRule[], rule: ScoredRule): void {
-  const seen = evidence.find((e) => e.name === rule.name);
-  if (!seen) evidence.push(rule);
-  else if (rule.score > seen.score) Object.assign(seen, rule);
-}
-
-const listed = (items: string[]) => {
-  const unique = [...new Set(items)];
-  return unique.length <= 3
-    ? unique.join(', ')
-    : `${unique.slice(0, 3).join(', ')} and ${unique.length - 3} more`;
-};
-
-/** The evidence and links of one HTML or SVG attachment. */
-function judgePage(
-  kind: PageKind,
-  filename: string,
-  bytes: Uint8Array,
-  senderSite: string,
-  result: LureResult,
-): void {
-  const page = pageText(bytes);
-  const facts = pageFacts(page);
-  // What its script writes into the page at run time (atob('…'), unescape('%3C…')) counts as the page.
-  const hidden = hiddenText(facts.scripts.join('\n'));
-  const inner = hidden ? pageFacts(hidden) : null;
-  const scripts = [...facts.scripts, ...(inner?.scripts ?? []), hidden].filter(Boolean);
-  const traits = scriptTraits(scripts);
-  const passwordFields = facts.passwordFields + (inner?.passwordFields ?? 0) + (traits.passwordField ? 1 : 0);
-  const formTargets = [...facts.formTargets, ...(inner?.formTargets ?? [])];
-  const refresh = facts.refresh ?? inner?.refresh ?? null;
-  const what = kind === 'SVG' ? `An attached SVG image (${filename})` : `An attached HTML page (${filename})`;
-
-  const push = (href: string, text: string) => {
-    if (result.links.length < MAX_LINKS && !result.links.some((l) => l.href === href))
-      result.links.push({ href, text });
-  };
-  for (const href of formTargets) push(href, `Form in ${filename}`);
-  if (refresh) push(refresh, `Redirect in ${filename}`);
-  for (const href of [...facts.links, ...(inner?.links ?? [])]) push(href, `Link in ${filename}`);
-  if (traits.redirects || traits.sends) for (const href of traits.urls) push(href, `Script in ${filename}`);
-
-  const hosts = (urls: string[]) =>
-    urls.map(hostOf).filter((h): h is string => h !== null && siteOf(h) !== senderSite);
-  // Where what is typed goes: the forms' targets, and the sites its script sends to.
-  const destinations = hosts([...formTargets, ...(traits.sends ? traits.urls : [])]);
-  if (passwordFields > 0) {
-    addEvidence(result.evidence, {
-      name: `${kind}_ATTACHMENT_CREDENTIAL_FORM`,
-      score: POINTS.CREDENTIAL_FORM,
-      description:
-        destinations.length > 0
-          ? `${what} asks for a password and sends it to another site (${listed(destinations)})`
-          : `${what} asks for a password: a page opened from an email has no business asking for one`,
-    });
-    if (destinations.length > 0) {
-      addEvidence(result.evidence, {
-        name: `${kind}_ATTACHMENT_FOREIGN_FORM`,
-        score: POINTS.FOREIGN_FORM,
-        description: `${what} posts what is typed into it to ${listed(destinations)}, not to the sender's domain${senderSite ? ` (${senderSite})` : ''}`,
-      });
-    }
-  }
-  if (kind === 'SVG' && (facts.scripts.length > 0 || facts.inlineScript > 0)) {
-    addEvidence(result.evidence, {
-      name: 'SVG_ATTACHMENT_SCRIPT',
-      score: POINTS.SVG_SCRIPT,
-      description: `${what} carries script, which runs when it is opened in a browser: pictures do not need any`,
-    });
-  }
-  if (traits.redirects || refresh) {
-    const targets = hosts([...(refresh ? [refresh] : []), ...traits.urls]);
-    addEvidence(result.evidence, {
-      name: `${kind}_ATTACHMENT_REDIRECT`,
-      score: POINTS.REDIRECT,
-      description: `${what} sends the reader to another page as soon as it is opened${targets.length > 0 ? ` (${listed(targets)})` : ''}`,
-    });
-  }
-  if (traits.obfuscated) {
-    addEvidence(result.evidence, {
-      name: `${kind}_ATTACHMENT_OBFUSCATED_SCRIPT`,
-      score: POINTS.OBFUSCATED_SCRIPT,
-      description: `${what} carries script written to hide what it does (decoded only when it runs)`,
-    });
-  }
-  if (facts.dataPages > 0) {
-    addEvidence(result.evidence, {
-      name: `${kind}_ATTACHMENT_DATA_PAGE`,
-      score: POINTS.DATA_PAGE,
-      description: `${what} links to a page hidden inside the link itself (a data: URL), which no link check can look up`,
-    });
-  }
 }
 
 /** The evidence of password-locked archives, stronger when the message gives the password. */
@@ -292,7 +194,8 @@ export async function attachmentLures(
   const senderSite = siteOf(parsed.fromAddress.split('@')[1] ?? '');
   const pictures: QrTask['items'] = [];
   const archives: Array<{ filename: string; archive: EncryptedArchive }> = [];
-  const pages: Array<{ kind: PageKind; filename: string; content: Uint8Array }> = [];
+  const pages: PageTask['pages'] = [];
+  const largePages: PageTask['pages'] = [];
   for (const attachment of parsed.attachments) {
     const { content, filename } = attachment;
     const image = imageKind(content);
@@ -310,7 +213,7 @@ export async function attachmentLures(
     }
     const page = pageKind(filename, attachment.contentType, content);
     if (page) {
-      pages.push({ kind: page, filename, content });
+      (content.length > MAX_PAGE_BYTES_HERE ? largePages : pages).push({ kind: page, filename, content });
       continue;
     }
     const archive = lockedArchive(content);
@@ -319,25 +222,38 @@ export async function attachmentLures(
   if (hasInline && pictures.length < MAX_IMAGES) pictures.push(...inlineImages(parsed.html!));
 
   const timeoutMs = options.timeoutMs ?? QR_TIME_BOX_MS;
-  // The worker reads the pictures while this thread reads the pages and archives.
+  // The worker reads the large pages and the pictures while this thread reads the rest.
+  const inWorker =
+    largePages.length > 0
+      ? settled<LureResult>(offThread({ pages: { pages: largePages, senderSite } }, timeoutMs))
+      : null;
   const qr =
     pictures.length > 0
-      ? readQrCodes(
-          { items: pictures.slice(0, MAX_IMAGES), budgetMs: timeoutMs * 0.6, maxImages: MAX_IMAGES },
-          timeoutMs,
-        ).then(
-          (output) => ({ output, error: null }),
-          (error: Error) => ({ output: null, error }),
+      ? settled<QrResult>(
+          offThread(
+            {
+              qr: { items: pictures.slice(0, MAX_IMAGES), budgetMs: timeoutMs * 0.6, maxImages: MAX_IMAGES },
+            },
+            timeoutMs,
+          ),
         )
       : null;
-  for (const page of pages) {
-    try {
-      judgePage(page.kind, page.filename, page.content, senderSite, result);
-    } catch {
-      // A page this reader cannot follow is left to the other engines: the message goes on.
+  merge(result, judgePages({ pages, senderSite }));
+  if (archives.length > 0) judgeArchives(archives, parsed, result);
+  if (inWorker) {
+    const { output, error } = await inWorker;
+    if (output) merge(result, output);
+    else {
+      addEvidence(result.evidence, {
+        name: 'PAGE_SCAN_INCOMPLETE',
+        score: 0,
+        description:
+          error instanceof WorkerTimeout
+            ? `The message's large HTML or SVG attachments were not read: reading them took longer than ${timeoutMs} ms`
+            : `The message's large HTML or SVG attachments could not be read (${error?.message})`,
+      });
     }
   }
-  if (archives.length > 0) judgeArchives(archives, parsed, result);
   if (!qr) return result;
 
   const { output, error } = await qr;
