@@ -30,6 +30,22 @@ test.beforeAll(async () => {
     DATA_DIR: dataDir,
   });
   if (onboarded.code !== 0) throw new Error(`tenant:update --onboarded failed: ${onboarded.stderr}`);
+  const ann = await runCli(
+    [
+      'user:create',
+      '--email',
+      'ann.lee@acme.test',
+      '--role',
+      'user',
+      '--invite',
+      '--first-name',
+      'Ann',
+      '--last-name',
+      'Lee',
+    ],
+    { DATA_DIR: dataDir },
+  );
+  if (ann.code !== 0) throw new Error(`user:create failed: ${ann.stderr}`);
 });
 test.afterAll(async () => {
   await moat.stop();
@@ -64,7 +80,7 @@ test('an admin adds a protected person, changes their addresses and removes them
   // Wrong input is said on its field, and nothing is sent.
   await page.getByRole('button', { name: 'Add person' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add a protected person' });
-  await dialog.getByRole('textbox', { name: 'Name' }).fill('Jo');
+  await dialog.getByRole('combobox', { name: 'Name' }).fill('Jo');
   await dialog.getByRole('textbox', { name: 'Address 1' }).fill('jane.doe@');
   await dialog.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(dialog.getByText('Enter a name of at least 3 characters')).toBeVisible();
@@ -72,7 +88,7 @@ test('an admin adds a protected person, changes their addresses and removes them
   await expectNoAxeViolations(page);
   await keepShot(page, path.join(SHOTS, 'vips-1440-dialog-errors.png'));
 
-  await dialog.getByRole('textbox', { name: 'Name' }).fill('Jane Doe');
+  await dialog.getByRole('combobox', { name: 'Name' }).fill('Jane Doe');
   await dialog.getByRole('textbox', { name: 'Address 1' }).fill('Jane.Doe@Acme.test');
   await dialog.getByRole('button', { name: 'Add another address' }).click();
   await dialog.getByRole('textbox', { name: 'Address 2' }).fill('jane@home.example');
@@ -86,15 +102,24 @@ test('an admin adds a protected person, changes their addresses and removes them
 
   // The same name again is refused on the name field.
   await page.getByRole('button', { name: 'Add person' }).click();
-  await dialog.getByRole('textbox', { name: 'Name' }).fill('jane  doe');
+  await dialog.getByRole('combobox', { name: 'Name' }).fill('jane  doe');
   await dialog.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(dialog.getByText('jane doe is on the list already')).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
+  // One of the organisation's users is picked by name: their address comes with them.
+  await page.getByRole('button', { name: 'Add person' }).click();
+  await dialog.getByRole('combobox', { name: 'Name' }).fill('Ann');
+  await page.getByRole('option', { name: 'Ann Lee' }).click();
+  await expect(dialog.getByRole('combobox', { name: 'Name' })).toHaveValue('Ann Lee');
+  await expect(dialog.getByRole('textbox', { name: 'Address 1' })).toHaveValue('ann.lee@acme.test');
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByText('Ann Lee is protected')).toBeVisible();
+
   // Edit: the second address goes, another comes.
   await janeEntry(page).getByRole('button', { name: 'Edit Jane Doe' }).click();
   const edit = page.getByRole('dialog', { name: 'Change a protected person' });
-  await expect(edit.getByRole('textbox', { name: 'Name' })).toHaveValue('Jane Doe');
+  await expect(edit.getByRole('combobox', { name: 'Name' })).toHaveValue('Jane Doe');
   await edit.getByRole('button', { name: 'Remove address 2' }).click();
   await edit.getByRole('button', { name: 'Add another address' }).click();
   await edit.getByRole('textbox', { name: 'Address 2' }).fill('ceo@acme.test');
@@ -106,7 +131,7 @@ test('an admin adds a protected person, changes their addresses and removes them
 
   // Screens: wide and phone, light and dark, with a person listed.
   await page.getByRole('button', { name: 'Add person' }).click();
-  await dialog.getByRole('textbox', { name: 'Name' }).fill('Carl Finance-Director With A Long Name');
+  await dialog.getByRole('combobox', { name: 'Name' }).fill('Carl Finance-Director With A Long Name');
   await dialog.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(dialog).toBeHidden();
   for (const [width, height] of [

@@ -106,6 +106,8 @@ export const queryKeys = {
   /** Anti-Phishing's protected people (VIPs): one list, never paged by the server. */
   vips: {
     list: () => ['vips', 'list'] as const,
+    /** The organisation's users whose name or address contains the text: offered as people to protect. */
+    people: (text: string) => ['vips', 'people', text] as const,
   },
   /** The Analytics Dashboard's counts for a time range. */
   analytics: {

@@ -1,4 +1,15 @@
-import { Alert, Button, CloseButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  CloseButton,
+  Group,
+  Modal,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { DIALOG_WIDTH } from '@moat/contracts/constants';
 import type { FieldError } from '@moat/contracts/error-codes';
 import { checkVip, VIP_EMAILS_MAX, VIP_NAME_MAX, type Vip } from '@moat/contracts/vips';
@@ -6,6 +17,7 @@ import { type FormEvent, useState } from 'react';
 import { messageKeyOf } from '../../../lib/error-messages';
 import { isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
+import { usePeopleNamed } from '../api/find-people';
 import { useSaveVip } from '../api/save-vip';
 
 /** The message of a field among checkVip's or the server's (`body.` prefixed) errors. */
@@ -36,6 +48,10 @@ export function VipDialog({
   const [emails, setEmails] = useState<string[]>(vip && vip.emails.length > 0 ? vip.emails : ['']);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [tried, setTried] = useState(false);
+  // Adding: the organisation's users whose name is being typed, offered with their address.
+  const [typed] = useDebouncedValue(name.trim(), 250);
+  const people = usePeopleNamed(typed, vip === null).data ?? [];
+  const offered = [...new Set(people.map((p) => p.name))];
 
   const checked = checkVip({ name, emails });
   const local = checked.ok ? [] : checked.errors;
@@ -53,6 +69,17 @@ export function VipDialog({
   const close = () => {
     save.reset();
     onClose();
+  };
+  /** A user picked from the offer: their address goes in the first empty place, if it is not there. */
+  const pick = (picked: string) => {
+    const person = people.find((p) => p.name === picked);
+    if (!person) return;
+    setEmails((list) => {
+      if (list.some((e) => e.trim().toLowerCase() === person.email)) return list;
+      const empty = list.findIndex((e) => e.trim() === '');
+      if (empty !== -1) return list.map((e, j) => (j === empty ? person.email : e));
+      return list.length < VIP_EMAILS_MAX ? [...list, person.email] : list;
+    });
   };
   const setEmail = (i: number, value: string) => {
     save.reset();
@@ -80,15 +107,20 @@ export function VipDialog({
     >
       <form noValidate onSubmit={submit}>
         <Stack gap="sm">
-          <TextInput
+          <Autocomplete
             label={t('vips.form.name')}
-            description={t('vips.form.nameHint')}
+            description={vip ? t('vips.form.nameHint') : t('vips.form.nameHintUsers')}
             placeholder={t('vips.form.namePlaceholder')}
             value={name}
-            onChange={(e) => {
+            onChange={(value) => {
               save.reset();
-              setName(e.currentTarget.value);
+              setName(value);
             }}
+            data={vip ? [] : offered}
+            onOptionSubmit={pick}
+            filter={({ options }) => options}
+            // Inside the dialog, so the offer is not hidden from assistive technology with the page behind it.
+            comboboxProps={{ withinPortal: false }}
             onBlur={() => setTouched((was) => ({ ...was, name: name !== '' || was.name === true }))}
             error={nameError}
             maxLength={VIP_NAME_MAX + 20}

@@ -40,14 +40,14 @@ describe('Protected people (Security Settings → Exceptions → Anti-Phishing)'
     ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Add person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add a protected person' });
-    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'Jo');
+    await user.type(within(dialog).getByRole('combobox', { name: /Name/ }), 'Jo');
     await user.type(within(dialog).getByRole('textbox', { name: 'Address 1' }), 'jane@');
     await user.click(within(dialog).getByRole('button', { name: 'Add' }));
     expect(within(dialog).getByText('Enter a name of at least 3 characters')).toBeInTheDocument();
     expect(within(dialog).getByText('Enter an email address, such as name@example.com')).toBeInTheDocument();
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
 
-    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'hn  Smith');
+    await user.type(within(dialog).getByRole('combobox', { name: /Name/ }), 'hn  Smith');
     await user.clear(within(dialog).getByRole('textbox', { name: 'Address 1' }));
     await user.type(within(dialog).getByRole('textbox', { name: 'Address 1' }), 'John@Acme.test');
     await user.click(within(dialog).getByRole('button', { name: 'Add another address' }));
@@ -78,7 +78,7 @@ describe('Protected people (Security Settings → Exceptions → Anti-Phishing)'
     renderRoute(PAGE);
     await user.click(await screen.findByRole('button', { name: 'Add person' }, { timeout: 10_000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Add a protected person' });
-    const name = within(dialog).getByRole('textbox', { name: /Name/ });
+    const name = within(dialog).getByRole('combobox', { name: /Name/ });
     await user.type(name, 'jane doe');
     await user.click(within(dialog).getByRole('button', { name: 'Add' }));
     expect(await within(dialog).findByText('jane doe is on the list already')).toBeInTheDocument();
