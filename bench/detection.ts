@@ -205,11 +205,14 @@ interface PhishingSample {
 
 /**
  * The phishing part: bench/phishing-corpus's `eval` set, never tuned on (its loader, index.ts),
+ * or its `dev` set when asked (the tuning reads that one),
  * or without the loader the `eval/*.eml` files labelled by name (`phish-…`, `ham-…`). When the
  * eval set is still empty the `dev` set is measured instead, and the result says so (it is the
  * set the rules were written against). null: no corpus here.
  */
-export async function phishingPart(): Promise<{ set: 'eval' | 'dev'; messages: PhishingSample[] } | null> {
+export async function phishingPart(
+  wanted: 'eval' | 'dev' = 'eval',
+): Promise<{ set: 'eval' | 'dev'; messages: PhishingSample[] } | null> {
   const dir = path.join(import.meta.dirname, 'phishing-corpus');
   const index = path.join(dir, 'index.ts');
   if (fs.existsSync(index)) {
@@ -223,7 +226,7 @@ export async function phishingPart(): Promise<{ set: 'eval' | 'dev'; messages: P
       }>;
       CORPUS_TENANT: EngineInput['tenant'];
     };
-    for (const set of ['eval', 'dev'] as const) {
+    for (const set of wanted === 'eval' ? (['eval', 'dev'] as const) : (['dev'] as const)) {
       const messages = corpus.phishingCorpus(set);
       if (messages.length > 0)
         return {
@@ -237,11 +240,11 @@ export async function phishingPart(): Promise<{ set: 'eval' | 'dev'; messages: P
     }
     return null;
   }
-  const evalDir = path.join(dir, 'eval');
+  const evalDir = path.join(dir, wanted);
   if (!fs.existsSync(evalDir)) return null;
   const files = fs.readdirSync(evalDir).filter((f) => /^(phish|ham)-.*\.eml$/.test(f));
   return {
-    set: 'eval',
+    set: wanted,
     messages: files.sort().map((f) => ({
       label: f.startsWith('phish-') ? 'phishing' : 'ham',
       raw: fs.readFileSync(path.join(evalDir, f)),
@@ -250,7 +253,7 @@ export async function phishingPart(): Promise<{ set: 'eval' | 'dev'; messages: P
 }
 
 /** What an engine reads of a phishing-corpus message: the corpus's facts over the neutral session. */
-async function phishingInput({ raw, facts }: PhishingSample): Promise<EngineInput> {
+export async function phishingInput({ raw, facts }: PhishingSample): Promise<EngineInput> {
   const input = await engineInputOf(raw);
   if (!facts) return input;
   return {

@@ -3,7 +3,9 @@ import type { ScoredRule } from '../types.ts';
 import { bayesPart, COMBINATION_WEIGHTS, combinedSpamScore, spamParts } from './combine.ts';
 
 const rule = (name: string, score: number): ScoredRule => ({ name, score, description: '' });
-const { bayesBesideAnother, rulesBesideMoat } = COMBINATION_WEIGHTS;
+const { rulesBesideMoat } = COMBINATION_WEIGHTS;
+const bayesBesideAnother = COMBINATION_WEIGHTS.bayesBesideAnother.spam;
+const hamBesideAnother = COMBINATION_WEIGHTS.bayesBesideAnother.ham;
 
 /** A lure Moat's rules see and its Bayes half believes: a brand from a foreign domain, a mismatched link. */
 const moatPhishing = {
@@ -72,14 +74,17 @@ describe('the one spam score', () => {
       `rules 2 × ${rulesBesideMoat.judged}: beside Moat's, which look at much the same`,
     ]);
     expect(combinedSpamScore([moat, rspamd])).toBe(m!.counted + r!.counted);
-    // Bayes evidence of ham is not discounted: it keeps wanted mail out.
+    // Bayes evidence of ham by its own weight.
     const hamMoat = { engine: 'moat_spam', score: -3, rules: [rule('BAYES_00', -3)] };
     const hamRspamd = {
       engine: 'rspamd',
       score: -2,
       rules: [rule('BAYES_HAM', -3), rule('MIME_HTML_ONLY', 1)],
     };
-    expect(spamParts([hamMoat, hamRspamd]).map((p) => p.counted)).toEqual([-3, -3 + rulesBesideMoat.judged]);
+    expect(spamParts([hamMoat, hamRspamd]).map((p) => p.counted)).toEqual([
+      -3 * hamBesideAnother,
+      -3 * hamBesideAnother + rulesBesideMoat.judged,
+    ]);
     // A Bayes that did not judge (too few words: 0 points) is not a duplicate: Moat's rules and rspamd's Bayes count.
     const fewWords = { ...moat, rules: [rule('BAYES_TOO_FEW_WORDS', 0), rule('MISMATCHED_LINK_TEXT', 3)] };
     expect(spamParts([fewWords, rspamd]).map((p) => p.counted)).toEqual([

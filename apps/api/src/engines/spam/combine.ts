@@ -8,8 +8,8 @@ import { EMBEDDED_ENGINE } from './embedded.ts';
  * fixed discount of Moat's own:
  * - Moat's rules always count in full, beside any engine.
  * - Bayes: when two or more engines' Bayes classifiers judged the message (a BAYES_* rule that
- *   scored), they judged the same words: their spam evidence counts `bayesBesideAnother` each, so
- *   the words are not counted twice. Their ham evidence counts in full (it keeps wanted mail out).
+ *   scored), they judged the same words: each one's evidence counts `bayesBesideAnother` (of spam,
+ *   of ham), so the words are not counted twice.
  * - Another engine's rules beside Moat's: they look at much of what Moat's rules look at (the same
  *   HTML, headers, links), so they count `rulesBesideMoat.judged`; when its Bayes did not judge the
  *   message (not trained, as on a fresh rspamd), its rules are all it knew, scored for an engine
@@ -21,7 +21,9 @@ import { EMBEDDED_ENGINE } from './embedded.ts';
  */
 
 export interface CombinationWeights {
-  bayesBesideAnother: number;
+  /** A Bayes's evidence when another engine's Bayes judged the message too: of spam, of ham. */
+  bayesBesideAnother: { spam: number; ham: number };
+  /** Another engine's rules beside Moat's: when its Bayes judged the message, when it did not. */
   rulesBesideMoat: { judged: number; notJudged: number };
 }
 
@@ -33,7 +35,7 @@ export interface CombinationWeights {
  * for Moat with a fresh rspamd and with a trained one, with the most gain over all four pairings.
  */
 export const COMBINATION_WEIGHTS: CombinationWeights = {
-  bayesBesideAnother: 0.5,
+  bayesBesideAnother: { spam: 0.5, ham: 1 },
   rulesBesideMoat: { judged: 0.5, notJudged: 0.25 },
 };
 
@@ -93,10 +95,11 @@ export function spamParts(
         notes.push(`its DNS failed: ${unresolved.map((r) => r.name).join(', ')} (${off}) do not count`);
       }
     }
-    if (ownBayes > 0 && judgedBy.length > 1 && weights.bayesBesideAnother !== 1) {
+    const bayesWeight = ownBayes > 0 ? weights.bayesBesideAnother.spam : weights.bayesBesideAnother.ham;
+    if (ownBayes !== 0 && judgedBy.length > 1 && bayesWeight !== 1) {
       const others = judgedBy.filter((e) => e !== engineWords(f.engine)).join(' and ');
-      notes.push(`Bayes ${ownBayes} × ${weights.bayesBesideAnother}: ${others} judged the same words`);
-      ownBayes *= weights.bayesBesideAnother;
+      notes.push(`Bayes ${ownBayes} × ${bayesWeight}: ${others} judged the same words`);
+      ownBayes *= bayesWeight;
     }
     if (withMoat && f.engine !== EMBEDDED_ENGINE && ownRules !== 0) {
       const judged = bayes[i] !== 0;
