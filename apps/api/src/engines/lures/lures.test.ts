@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ParsedMessage, parseMessage, sha256 } from '../../mail/parse.ts';
 import { encryptedArchive, passwordsIn } from './archives.ts';
 import { attachmentLures, closeAttachmentLures } from './index.ts';
+import { judgePages } from './judge.ts';
 
 const PHISH_URL = 'https://evil.example/o365/login?session=8f2a';
 
@@ -191,6 +192,45 @@ describe('attachmentLures: QR codes', () => {
     ].join('\r\n');
     const result = await attachmentLures(await parseMessage(Buffer.from(raw)));
     expect(result.links).toEqual([{ href: PHISH_URL, text: 'QR code in qr.png' }]);
+  });
+
+  it('reads QR codes in PDF images with PNG predictors and palettes, and returns the PDF link targets', async () => {
+    const gray = await qrGray('https://evil.example/predicted', 4);
+    // PNG "Up" predictor on every row, as PDF writers store PNG pictures.
+    const rows = Buffer.alloc((gray.width + 1) * gray.height);
+    for (let y = 0; y < gray.height; y++) {
+      rows[y * (gray.width + 1)] = 2;
+      for (let x = 0; x < gray.width; x++) {
+        const up = y > 0 ? gray.data[(y - 1) * gray.width + x]! : 0;
+        rows[y * (gray.width + 1) + 1 + x] = (gray.data[y * gray.width + x]! - up) & 0xff;
+      }
+    }
+    const predicted = pdfWithImage(
+      `/Width ${gray.width} /Height ${gray.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /Columns ${gray.width} >>`,
+      deflateSync(rows),
+    );
+    // A two-colour palette, white first: index 0 white, 1 black.
+    const indices = Buffer.from(gray.data.map((v) => (v > 127 ? 0 : 1)));
+    const palette = pdfWithImage(
+      `/Width ${gray.width} /Height ${gray.height} /ColorSpace [/Indexed /DeviceRGB 1 <FFFFFF000000>] /BitsPerComponent 8 /Filter /FlateDecode`,
+      deflateSync(indices),
+    );
+    const annotated = Buffer.concat([
+      palette,
+      Buffer.from(
+        '6 0 obj\n<< /Type /Annot /Subtype /Link /A << /S /URI /URI (https://evil.example/pdf-button) >> >>\nendobj\n',
+      ),
+    ]);
+    const result = await attachmentLures(
+      message({
+        attachments: [attachment('scan.pdf', predicted), attachment('letter.pdf', annotated)],
+      }),
+    );
+    expect(result.links).toEqual([
+      { href: 'https://evil.example/predicted', text: 'QR code in scan.pdf' },
+      { href: 'https://evil.example/predicted', text: 'QR code in letter.pdf' },
+      { href: 'https://evil.example/pdf-button', text: 'Link in letter.pdf' },
+    ]);
   });
 
   it('reads QR codes in PDFs: a JPEG (DCTDecode) image and raw 8-bit and 1-bit (FlateDecode) images', async () => {
@@ -446,6 +486,31 @@ describe('attachmentLures: HTML and SVG attachments', () => {
       message({ attachments: [attachment('logo.svg', Buffer.from(handler))] }),
     );
     expect(onError.evidence.map((e) => e.name)).toEqual(['SVG_ATTACHMENT_SCRIPT']);
+  });
+
+  it('flags a link to a page hidden in a data: URL', async () => {
+    const page =
+      '<html><body><a href="data:text/html;base64,PGgxPkhpPC9oMT4=">Open the document</a></body></html>';
+    const result = await attachmentLures(
+      message({ attachments: [attachment('doc.html', Buffer.from(page))] }),
+    );
+    expect(result.evidence).toEqual([
+      expect.objectContaining({ name: 'HTML_ATTACHMENT_DATA_PAGE', score: 2 }),
+    ]);
+  });
+
+  it('reads a large page with non-ASCII text in linear time (V8 once made the tag scan quadratic)', () => {
+    const rows = '<tr><td class="item">Widget – größe M</td><td>€ 18.00</td></tr>'.repeat(8_000);
+    const page = Buffer.from(`<!doctype html><html><body><table>${rows}</table></body></html>`);
+    const started = performance.now();
+    const result = judgePages({
+      pages: [{ kind: 'HTML', filename: 'receipt.html', content: page }],
+      senderSite: 'acme.example',
+    });
+    const took = performance.now() - started;
+    console.info(`receipt of ${(page.length / 1024).toFixed(0)} KB judged in ${took.toFixed(1)} ms`);
+    expect(result.evidence).toEqual([]);
+    expect(took).toBeLessThan(500);
   });
 
   it('finds nothing in a plain HTML receipt and returns its links to be judged', async () => {

@@ -18,10 +18,10 @@ export interface PdfContents {
 
 const OBJECT = /(\d+)\s+(\d+)\s+obj\b/g;
 
-/** The value of `/Key` in a dictionary's text: a number, a name, an array, or `N G R`. */
+/** The value of `/Key` in a dictionary's text: a number, a name, an array, a flat dictionary, or `N G R`. */
 function entry(dict: string, key: string): string | null {
   const match = new RegExp(
-    `/${key}(?![A-Za-z])\\s*(\\[[^\\]]{0,2000}\\]|\\d+\\s+\\d+\\s+R|/[A-Za-z0-9#._-]+|-?[\\d.]+|true|false)`,
+    `/${key}(?![A-Za-z])\\s*(\\[[^\\]]{0,2000}\\]|<<[^<>]{0,2000}>>|\\d+\\s+\\d+\\s+R|/[A-Za-z0-9#._-]+|-?[\\d.]+|true|false)`,
   ).exec(dict);
   return match ? match[1]! : null;
 }
