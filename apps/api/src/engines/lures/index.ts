@@ -239,7 +239,13 @@ export async function attachmentLures(
         )
       : null;
   merge(result, judgePages({ pages, senderSite }));
-  if (archives.length > 0) judgeArchives(archives, parsed, result);
+  if (archives.length > 0) {
+    try {
+      judgeArchives(archives, parsed, result);
+    } catch {
+      // An archive whose headers lead nowhere sensible is left to the anti-malware engine.
+    }
+  }
   if (inWorker) {
     const { output, error } = await inWorker;
     if (output) merge(result, output);
