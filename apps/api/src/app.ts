@@ -541,7 +541,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     messages: repos.messageTrace,
   });
-  const engines = createEngines(config.gateway, { learned: spamLearning.tableFor });
+  const engines = createEngines(config.gateway, { learned: spamLearning.tableFor }, { clock, log: app.log });
   const inbound = createInboundRepo(db);
   const quarantine = createQuarantineService({
     db,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { type BlocklistZone, parseBlocklistZones } from './engines/dnsbl.ts';
 import { rspamdControllerUrl } from './engines/rspamd.ts';
 import { DEFAULT_WORK_LEASE_MS } from './lib/lease-keeper.ts';
 import { nodeNameOf } from './lib/node-name.ts';
@@ -82,6 +83,19 @@ const commaList = (check: RegExp, what: string) =>
       return items;
     });
 
+/** DNS blocklist zones, each with an optional `=verdict` (engines/dnsbl.ts). */
+const blocklistZones = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    try {
+      return parseBlocklistZones(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+
 const existingFile = z
   .string()
   .optional()
@@ -113,6 +127,9 @@ const envSchema = z.object({
   CLAMD_URL: optionalUrl(['clamd:', 'tcp:', 'unix:'], 'clamd://127.0.0.1:3310 or unix:/run/clamav/clamd.ctl'),
   MALWARE_SHA256_BLOCKLIST: commaList(/^[0-9a-fA-F]{64}$/, 'SHA-256 hashes'),
   URL_BLOCKLIST: commaList(/^[^\s,]{3,500}$/, 'hosts or URL prefixes'),
+  /** DNS blocklists (engines/dnsbl.ts): `zen.example,other.example=suspicious`; none: not asked. */
+  DNSBL_ZONES: blocklistZones,
+  URIBL_ZONES: blocklistZones,
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: port(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -299,6 +316,8 @@ export interface Config {
     clamdUrl: string | undefined;
     malwareSha256: string[];
     urlBlocklist: string[];
+    /** DNSBL_ZONES (the client address), URIBL_ZONES (links, sender domains), asked on DNS_SERVERS. */
+    blocklists: { clientZones: BlocklistZone[]; uriZones: BlocklistZone[]; servers: string[] };
   };
   /** Cookies get `Secure` when the public URL is https. */
   secureCookies: boolean;
@@ -415,6 +434,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clamdUrl: e.CLAMD_URL,
       malwareSha256: e.MALWARE_SHA256_BLOCKLIST,
       urlBlocklist: e.URL_BLOCKLIST,
+      blocklists: { clientZones: e.DNSBL_ZONES, uriZones: e.URIBL_ZONES, servers: e.DNS_SERVERS },
     },
     secureCookies: publicUrl.startsWith('https:'),
     redisUrl: e.REDIS_URL,

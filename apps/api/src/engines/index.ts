@@ -3,13 +3,18 @@ import { createAntiMalware } from './anti-malware.ts';
 import { createAntiPhishing } from './anti-phishing.ts';
 import { createAntiSpam } from './anti-spam.ts';
 import { createClamd } from './clamd.ts';
+import { createDnsbl, type DnsblOptions } from './dnsbl.ts';
 import { createScanPool } from './scan-pool.ts';
 import { createEmbeddedSpam, type EmbeddedSpamOptions } from './spam/embedded.ts';
 import { createSpamd } from './spamd.ts';
 import type { Engine } from './types.ts';
 
 /** The gateway's engines, in the order they run. */
-export function createEngines(gateway: Config['gateway'], spam: EmbeddedSpamOptions = {}): Engine[] {
+export function createEngines(
+  gateway: Config['gateway'],
+  spam: EmbeddedSpamOptions = {},
+  deps: Pick<DnsblOptions, 'clock' | 'log'> = {},
+): Engine[] {
   // One worker: the machine's other core serves the event loop; large archives are rare.
   const pool = createScanPool(1);
   const clamd = createClamd({ url: gateway.clamdUrl });
@@ -26,5 +31,6 @@ export function createEngines(gateway: Config['gateway'], spam: EmbeddedSpamOpti
       password: gateway.rspamd?.password,
     }),
     createSpamd({ url: gateway.spamdUrl }),
+    createDnsbl({ ...gateway.blocklists, ...deps }),
   ];
 }

@@ -17,7 +17,15 @@ const DEFINITE_ERRORS = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME']);
  * gateway then did 25 msg/s whatever its concurrency). Answers and definite "no such record"
  * replies are reused for a minute; concurrent identical questions share one lookup; bounded size.
  */
-export function cachingResolver(deps: { resolver?: DnsResolver | undefined; clock: Clock }): DnsResolver {
+export function cachingResolver(deps: {
+  resolver?: DnsResolver | undefined;
+  clock: Clock;
+  /** How long an answer is reused (default DNS_CACHE_TTL_MS) and how many are kept (default 10,000). */
+  ttlMs?: number;
+  max?: number;
+}): DnsResolver {
+  const ttlMs = deps.ttlMs ?? DNS_CACHE_TTL_MS;
+  const max = deps.max ?? MAX_ENTRIES;
   const resolve: DnsResolver =
     deps.resolver ?? ((name, rrtype) => dns.promises.resolve(name, rrtype) as Promise<string[] | string[][]>);
   const entries = new Map<string, { expiresAt: number; answer?: string[] | string[][]; error?: Error }>();
@@ -32,8 +40,8 @@ export function cachingResolver(deps: { resolver?: DnsResolver | undefined; cloc
     const running = pending.get(key);
     if (running) return running;
     const keep = (entry: { answer?: string[] | string[][]; error?: Error }) => {
-      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-      entries.set(key, { ...entry, expiresAt: deps.clock.now().getTime() + DNS_CACHE_TTL_MS });
+      if (entries.size >= max) entries.delete(entries.keys().next().value as string);
+      entries.set(key, { ...entry, expiresAt: deps.clock.now().getTime() + ttlMs });
     };
     const lookup = resolve(name, rrtype)
       .then(
