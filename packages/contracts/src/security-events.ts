@@ -52,6 +52,7 @@ export const ENGINE_NAMES = [
   'clamav',
   'rspamd',
   'spamassassin',
+  'dnsbl',
   'gateway',
   'policy',
   'admin',

@@ -10,6 +10,7 @@ export const ENGINE_LABEL: Record<EngineName, TranslationKey> = {
   clamav: 'engines.clamav',
   rspamd: 'engines.rspamd',
   spamassassin: 'engines.spamassassin',
+  dnsbl: 'engines.dnsbl',
   gateway: 'engines.gateway',
   policy: 'engines.policy',
   admin: 'engines.admin',
