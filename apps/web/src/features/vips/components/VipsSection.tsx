@@ -1,11 +1,11 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
-import { DIALOG_WIDTH } from '@moat/contracts/constants';
+import { Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/quarantine-admin';
 import type { Vip, VipListResponse } from '@moat/contracts/vips';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { AddressText, DateText } from '../../../components/list/ListParts';
 import { ListTable } from '../../../components/list/ListTable';
+import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { messageKeyOf } from '../../../lib/error-messages';
 import { useTranslation } from '../../../lib/i18n';
@@ -185,34 +185,27 @@ export function VipsSection() {
           }}
         />
       )}
-      <Modal
+      <ConfirmDialog
         opened={confirming !== null}
+        title={t('vips.confirmDelete.title')}
+        confirmLabel={t('vips.confirmDelete.confirm')}
+        confirmColor={DELETE_COLOR}
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
         onClose={() => {
           remove.reset();
           setConfirming(null);
         }}
-        title={t('vips.confirmDelete.title')}
-        size={DIALOG_WIDTH.small}
-        centered
-        closeButtonProps={{ 'aria-label': t('common.close') }}
       >
-        <Stack gap="md">
+        <Stack gap="sm">
           <Text size="sm">{confirming && t('vips.confirmDelete.body', { name: confirming.name })}</Text>
           {remove.error && (
             <Alert color="red" variant="light" role="alert">
               {t(messageKeyOf(remove.error))}
             </Alert>
           )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => setConfirming(null)}>
-              {t('vips.confirmDelete.cancel')}
-            </Button>
-            <Button color={DELETE_COLOR} loading={remove.isPending} onClick={confirmDelete} data-autofocus>
-              {t('vips.confirmDelete.confirm')}
-            </Button>
-          </Group>
         </Stack>
-      </Modal>
+      </ConfirmDialog>
     </Stack>
   );
 }
