@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import type { DnsResolver } from '../mail/gateway/dns-cache.ts';
 import { ManualClock } from '../test/clock.ts';
-import { startBlackhole, startRbldnsd } from '../test/daemons/rbldnsd.ts';
+import { freeUdpPort, startBlackhole, startRbldnsd } from '../test/daemons/rbldnsd.ts';
 import { skipReason } from '../test/daemons/spamd.ts';
 import {
   type BlocklistZone,
@@ -320,6 +320,9 @@ describe.skipIf(skip !== null)('DNS blocklists asked on a real rbldnsd', () => {
       expect(warnings).toContain(
         'DNS blocklist bl.test: no answer within 300 ms; not asked for 30 s, mail goes on without it',
       );
+      expect(engine.detail).toMatch(
+        /^client address on bl\.test; links and sender domains on uri\.test, phish\.test \(phishing\); of \d+ lookups since the start, \d+ got no answer in time$/,
+      );
       // The next message does not wait for the zones that just timed out.
       const again = performance.now();
       expect(await engine.scan(input)).toEqual([]);
@@ -328,6 +331,19 @@ describe.skipIf(skip !== null)('DNS blocklists asked on a real rbldnsd', () => {
     } finally {
       await blackhole.stop();
     }
+  });
+
+  it('goes on at once when nothing listens on the DNS server port', async () => {
+    const { engine, warnings } = engineOn(`127.0.0.1:${await freeUdpPort()}`);
+    const started = performance.now();
+    expect(await engine.scan(await inputOf({ clientIp: '192.0.2.7' }))).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // The client on bl.test, the sender's domain on both URIBL zones: each refused, each zone told once.
+    expect(engine.counts).toMatchObject({ lookups: 3, listed: 0, failures: 3, timeouts: 0 });
+    expect(warnings).toHaveLength(3);
+    expect(warnings).toContain(
+      'DNS blocklist bl.test: the DNS server answered ECONNREFUSED; not asked for 30 s, mail goes on without it',
+    );
   });
 
   it('keeps the default budget of about two seconds per message', async () => {

@@ -404,14 +404,21 @@ export function createDnsbl(options: DnsblOptions): Engine & { counts: DnsblCoun
     tool: 'anti_spam',
     version: 'DNS blocklists',
     status: on ? 'on' : 'off',
-    detail: on
-      ? [
-          clientZones.length ? `client address on ${zoneWords(clientZones)}` : '',
-          uriZones.length ? `links and sender domains on ${zoneWords(uriZones)}` : '',
-        ]
-          .filter(Boolean)
-          .join('; ')
-      : 'DNSBL_ZONES and URIBL_ZONES are not set',
+    // Read when Service Status is: the zones, and the lookups that failed since the start.
+    get detail() {
+      if (!on) return 'DNSBL_ZONES and URIBL_ZONES are not set';
+      const troubles = [
+        counts.timeouts ? `${counts.timeouts} got no answer in time` : '',
+        counts.failures ? `${counts.failures} failed` : '',
+      ].filter(Boolean);
+      return [
+        clientZones.length ? `client address on ${zoneWords(clientZones)}` : '',
+        uriZones.length ? `links and sender domains on ${zoneWords(uriZones)}` : '',
+        troubles.length ? `of ${counts.lookups} lookups since the start, ${troubles.join(' and ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
+    },
     // A blocklist that cannot be asked is no evidence against the message.
     failClosed: false,
     counts,
