@@ -142,7 +142,12 @@ describe.skipIf(skip !== null)('DNS blocklists asked on a real rbldnsd', () => {
       {
         zone: 'uri.test',
         type: 'dnset',
-        lines: ['spammy.example', 'badhost.clean.example :127.0.1.2:Spam host'],
+        lines: [
+          'spammy.example',
+          '*.spammy.example',
+          'badhost.clean.example :127.0.1.2:Spam host',
+          'quiet.example :127.0.1.5:',
+        ],
       },
       { zone: 'phish.test', type: 'dnset', lines: ['lure.example :127.0.1.3:Phishing site'] },
       { zone: 'phish.test', type: 'ip4set', lines: ['198.51.100.66 :127.0.1.4:Phishing server'] },
@@ -217,13 +222,16 @@ describe.skipIf(skip !== null)('DNS blocklists asked on a real rbldnsd', () => {
     expect(engine.counts.skipped).toBe(1);
   });
 
-  it('finds link hosts listed by their registered name and by their full host', async () => {
+  it('finds link hosts listed by their registered name and by their full host, each once', async () => {
     const { engine } = engineOn(rbldnsd.server);
+    // www.spammy.example is listed both ways: one finding, by its domain.
     const findings = await engine.scan(
       await inputOf({
         body: '<a href="https://www.spammy.example/offer">offer</a> <a href="https://badhost.clean.example/">x</a> <a href="https://fine.example/">ok</a>',
       }),
     );
+    // spammy.example, www.spammy.example, badhost.clean.example.
+    expect(engine.counts.listed).toBe(3);
     expect(findings).toEqual([
       {
         engine: 'dnsbl',
@@ -235,6 +243,17 @@ describe.skipIf(skip !== null)('DNS blocklists asked on a real rbldnsd', () => {
         engine: 'dnsbl',
         verdict: 'spam',
         reason: 'A link goes to badhost.clean.example, which is listed on uri.test (Spam host)',
+      },
+    ]);
+  });
+
+  it("says the list's answer code when it gives no TXT reason", async () => {
+    const { engine } = engineOn(rbldnsd.server);
+    expect(await engine.scan(await inputOf({ body: '<a href="https://quiet.example/">x</a>' }))).toEqual([
+      {
+        engine: 'dnsbl',
+        verdict: 'spam',
+        reason: 'A link goes to quiet.example, which is listed on uri.test (answer 127.0.1.5)',
       },
     ]);
   });

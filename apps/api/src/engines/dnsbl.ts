@@ -217,6 +217,19 @@ function plainReason(txt: string[][]): string {
   return text.length > DNSBL_LIMITS.reasonChars ? `${text.slice(0, DNSBL_LIMITS.reasonChars - 1)}…` : text;
 }
 
+/** What a finding is about: a link's host, a sender domain in From or the envelope, an address. */
+function subjectKey(subject: Subject): string {
+  switch (subject.kind) {
+    case 'client':
+    case 'link-ip':
+      return `${subject.kind} ${subject.ip}`;
+    case 'link':
+      return `link ${subject.host}`;
+    case 'sender':
+      return `sender ${subject.which} ${subject.domain}`;
+  }
+}
+
 /** What a listing says, in words. */
 function describe(question: Question, reason: string): string {
   const { subject, zone } = question;
@@ -437,7 +450,7 @@ export function createDnsbl(options: DnsblOptions): Engine & { counts: DnsblCoun
         questions.map((q) => within<Outcome | typeof LATE>(ask(`${q.label}.${q.zone.zone}`), msLeft(), LATE)),
       );
       const findings: Finding[] = [];
-      const listed: Array<{ question: Question; reason: Promise<string> }> = [];
+      const listed: Array<{ question: Question; codes: string[]; reason: Promise<string> }> = [];
       outcomes.forEach((outcome, i) => {
         const question = questions[i]!;
         const zone = question.zone.zone;
@@ -446,14 +459,24 @@ export function createDnsbl(options: DnsblOptions): Engine & { counts: DnsblCoun
         else if (outcome.kind === 'failed') trouble(zone, 'failed', outcome.why);
         else if (outcome.kind === 'listed') {
           counts.listed += 1;
-          listed.push({ question, reason: reasonOf(`${question.label}.${zone}`, msLeft()) });
+          listed.push({
+            question,
+            codes: outcome.codes,
+            reason: reasonOf(`${question.label}.${zone}`, msLeft()),
+          });
         }
       });
-      for (const { question, reason } of listed) {
+      // One finding per thing and zone: a link whose domain and host are both listed is one link.
+      const told = new Set<string>();
+      for (const { question, codes, reason } of listed) {
+        const key = `${question.zone.zone}\n${subjectKey(question.subject)}`;
+        if (told.has(key)) continue;
+        told.add(key);
         findings.push({
           engine: 'dnsbl',
           verdict: question.zone.verdict,
-          reason: describe(question, await reason),
+          // Without a TXT reason, the list's answer code says which of its lists it is on.
+          reason: describe(question, (await reason) || `answer ${codes.join(', ')}`),
         });
       }
       return findings;
