@@ -422,7 +422,7 @@ describe('engines a tenant turned off (Security Engines)', () => {
 });
 
 describe('engines in the console', () => {
-  it("lists the engines with their state: Moat's own anti-spam is on; rspamd, SpamAssassin and ClamAV are off unless configured", async () => {
+  it("lists the engines with their state: Moat's own anti-spam is on; rspamd, SpamAssassin, ClamAV and the DNS blocklists are off unless configured", async () => {
     expect(noDns).toBeTypeOf('function');
     const engines = t.app.services.gateway.engines.map((e) => ({ name: e.name, status: e.status }));
     expect(engines).toEqual([
@@ -432,6 +432,7 @@ describe('engines in the console', () => {
       { name: 'moat_spam', status: 'on' },
       { name: 'rspamd', status: 'off' },
       { name: 'spamassassin', status: 'off' },
+      { name: 'dnsbl', status: 'off' },
     ]);
   });
 });

@@ -65,7 +65,12 @@ describe('GET /api/v1/service_status', () => {
       'moat_spam',
       'rspamd',
       'spamassassin',
+      'dnsbl',
     ]);
+    expect(body.engines.find((e: { name: string }) => e.name === 'dnsbl')).toMatchObject({
+      status: 'off',
+      detail: 'DNSBL_ZONES and URIBL_ZONES are not set',
+    });
     const asUser = (await user.get(CONSOLE_API.serviceStatus)).json();
     expect(asUser.queues.outbox_waiting).toBe(1);
     expect(asUser.relay.last_error).toBeNull();
