@@ -11,6 +11,7 @@ import type { Redis as RedisClient } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database, DbOrTx } from './db/client.ts';
 import { createEngines } from './engines/index.ts';
+import { closeAttachmentLures } from './engines/lures/index.ts';
 import type { Engine } from './engines/types.ts';
 import { type Caches, createCaches } from './lib/cache.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -858,6 +859,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await counters.close();
     caches.stop();
     metrics.close();
+    // The attachment-lure worker is the process's (a message with pictures starts it again).
+    await closeAttachmentLures();
   });
 
   app.addHook('onRequest', async (request, reply) => {

@@ -70,9 +70,14 @@ function opening(input: EngineInput): string {
 }
 
 /** Everything the engine concludes about one message: its evidence, strongest first. */
-export function phishingEvidence(input: EngineInput, options: { blocklist?: string[] } = {}): Evidence[] {
-  const { parsed, links, auth, tenant } = input;
-  const evidence: Evidence[] = [];
+export function phishingEvidence(
+  input: EngineInput,
+  options: { blocklist?: string[]; lures?: LureResult } = {},
+): Evidence[] {
+  const { parsed, auth, tenant } = input;
+  // The links of its attachments (QR codes, PDFs, HTML pages) are judged like its own.
+  const links = options.lures?.links.length ? [...input.links, ...options.lures.links] : input.links;
+  const evidence: Evidence[] = [...(options.lures?.evidence ?? [])];
   const add = (name: string, score: number, description: string) =>
     evidence.push({ name, score, description });
   const fromDomain = readableDomain(parsed.fromAddress.split('@')[1] ?? '');
@@ -268,8 +273,9 @@ export function phishingVerdict(evidence: Evidence[]): { points: number; verdict
 
 /**
  * Anti-phishing: evidence of impersonation (brands, the tenant's people and VIPs, lookalikes of its
- * domains and partners'), of lures (credential and payment requests, replies diverted) and of
- * links that hide where they go, each with its points; from 6 points the message is phishing, from 3
+ * domains and partners'), of lures (credential and payment requests, replies diverted; QR codes,
+ * HTML and SVG pages and locked archives among its attachments: lures/) and of links that hide
+ * where they go, each with its points; from 6 points the message is phishing, from 3
  * suspicious. Every piece of evidence is a finding of its own with its points, so the message
  * trace, the event and the banner say in words what was seen.
  */
@@ -282,7 +288,8 @@ export function createAntiPhishing(options: { urlBlocklist?: Iterable<string> } 
     status: 'on',
     failClosed: true,
     async scan(input) {
-      const evidence = phishingEvidence(input, { blocklist });
+      const lures = await attachmentLures(input.parsed);
+      const evidence = phishingEvidence(input, { blocklist, lures });
       const { verdict } = phishingVerdict(evidence);
       if (verdict === 'clean') return [];
       return evidence.map((e) => ({
