@@ -1,3 +1,4 @@
+import { attachmentLures, type LureResult } from './lures/index.ts';
 import {
   brandImitatedBy,
   brandNamedIn,
