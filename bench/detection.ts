@@ -284,6 +284,8 @@ export async function benchDetection() {
   const sources: Record<string, Scored[]> = { moat: moat.scored };
   const systems: Array<{ system: string; uses: string[]; moat: boolean }> = [
     { system: 'Moat alone (npm start, nothing else)', uses: ['moat'], moat: true },
+    // Its spam score alone, without its anti-phishing findings: what the combination weighs.
+    { system: "Moat's anti-spam engine alone (its score only)", uses: ['moat'], moat: false },
   ];
   if (process.env.DETECTION_ENGINES !== 'moat') {
     const training = corpusMessages('train');
