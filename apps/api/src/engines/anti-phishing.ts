@@ -62,8 +62,9 @@ function namesVip(display: string, vip: string): boolean {
 /** The part of a text a reader sees first: where a logo's words and a lure's headline are. */
 function opening(input: EngineInput): string {
   const alts = [
-    ...(input.parsed.html?.slice(0, 100_000).matchAll(/<img\b[^>]*\balt\s*=\s*["']([^"']{2,80})["']/gi) ??
-      []),
+    ...(input.parsed.html
+      ?.slice(0, 100_000)
+      .matchAll(/<img\b[^>]{0,500}?\balt\s*=\s*["']([^"']{2,80})["']/gi) ?? []),
   ]
     .slice(0, 5)
     .map((m) => m[1]);

@@ -249,3 +249,21 @@ describe('links', () => {
     expect((await judge(raw)).verdict).toBe('clean');
   });
 });
+
+describe('hostile input', () => {
+  it('judges pathological messages: thousands of unclosed img tags, a huge link text, deep subdomains', async () => {
+    const html =
+      '<img '.repeat(20_000) +
+      `<a href="https://${'a.'.repeat(2_000)}example/">${'b.'.repeat(50_000)}!</a>` +
+      `<a href="https://x.example/?url=${'https%3A%2F%2F'.repeat(5_000)}">x</a>`;
+    const raw = message(
+      { From: `"${'Micro soft '.repeat(500)}" <a@b.example>`, Subject: 'Re: '.repeat(1_000) },
+      html,
+    );
+    const input = await engineInputOf(raw, { tenant });
+    // A quadratic pattern would hold this test far past its timeout; linear ones judge it at once.
+    const rules = phishingEvidence(input).map((e) => e.name);
+    expect(rules).toContain('BRAND_DISPLAY_NAME');
+    expect(rules).toContain('BRAND_LINKS_ELSEWHERE');
+  });
+});

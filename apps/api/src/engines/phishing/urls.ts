@@ -99,7 +99,10 @@ export function hostOf(href: string): string | null {
 
 /** The host a link's text shows when the text is itself a web address (www.x.y, https://x.y/…). */
 export function shownHost(text: string): string | null {
-  const match = /^(?:https?:\/\/)?((?:[a-z0-9-]+\.)+[a-z]{2,})(?:[/:?#]\S*)?$/i.exec(text.trim());
+  // A link's text as an address is short; bounded, the pattern cannot take long on any text.
+  const shown = text.trim();
+  if (shown.length > 300) return null;
+  const match = /^(?:https?:\/\/)?((?:[a-z0-9-]+\.)+[a-z]{2,})(?:[/:?#]\S*)?$/i.exec(shown);
   return match ? match[1]!.toLowerCase() : null;
 }
 
