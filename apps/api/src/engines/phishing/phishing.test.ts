@@ -257,7 +257,7 @@ describe('hostile input', () => {
       `<a href="https://${'a.'.repeat(2_000)}example/">${'b.'.repeat(50_000)}!</a>` +
       `<a href="https://x.example/?url=${'https%3A%2F%2F'.repeat(5_000)}">x</a>`;
     const raw = message(
-      { From: `"${'Micro soft '.repeat(500)}" <a@b.example>`, Subject: 'Re: '.repeat(1_000) },
+      { From: `"${'Microsoft '.repeat(500)}" <a@b.example>`, Subject: 'Re: '.repeat(1_000) },
       html,
     );
     const input = await engineInputOf(raw, { tenant });
