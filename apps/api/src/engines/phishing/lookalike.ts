@@ -17,7 +17,8 @@ export function foldHomoglyphs(value: string): string {
     value
       // Full-width and other compatibility forms to their plain letters, accents dropped.
       .normalize('NFKD')
-      .replace(/\p{M}/gu, '')
+      // Accents, and invisible characters (zero-width spaces, soft hyphens) that split a name for filters only.
+      .replace(/[\p{M}\p{Cf}]/gu, '')
       .toLowerCase()
       .replace(/./gu, (ch) => CONFUSABLES.get(ch) ?? ch)
       .replace(/rn/g, 'm')

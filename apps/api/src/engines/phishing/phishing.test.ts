@@ -77,6 +77,10 @@ describe('brand impersonation', () => {
     expect(brandOfDisplayName('Micr0soft Office 365 Team')?.brand).toBe('Microsoft');
     expect(brandOfDisplayName('Apple Support')?.brand).toBe('Apple');
     expect(brandOfDisplayName('Jane Apple')).toBeNull();
+    // Invisible characters that split a name for filters only, and full-width letters.
+    expect(brandOfDisplayName('Micro\u200bsoft Account Team')?.brand).toBe('Microsoft');
+    expect(brandOfDisplayName('Pay\u00adPal')?.brand).toBe('PayPal');
+    expect(brandOfDisplayName('\uff30\uff41\uff59\uff30\uff41\uff4c')?.brand).toBe('PayPal');
     expect(brandOfDisplayName('Teams Notification')?.brand).toBe('Microsoft');
     expect(brandOfDisplayName('The Outlook Newsletter Editors')).toBeNull();
     for (const domain of [
