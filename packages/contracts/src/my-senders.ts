@@ -30,7 +30,8 @@ const NOT_A_SENDER = 'Enter an email address (name@example.com) or a domain (exa
  */
 /**
  * Mail providers anyone can have an address at: allowing one of these domains would let every
- * one of their users past the spam check (each passes DMARC), so only an address there is allowed.
+ * one of their users past the spam check (each passes DMARC), so only an address there is allowed;
+ * and a brand or an executive never writes from one (anti-phishing).
  */
 export const SHARED_MAIL_DOMAINS = [
   'gmail.com',
@@ -57,6 +58,19 @@ export const SHARED_MAIL_DOMAINS = [
   'zoho.com',
   'qq.com',
   '163.com',
+  '126.com',
+  'mac.com',
+  'pm.me',
+  'tutanota.com',
+  'tuta.io',
+  'zohomail.com',
+  'inbox.com',
+  'hushmail.com',
+  'fastmail.com',
+  'laposte.net',
+  'orange.fr',
+  'libero.it',
+  'rediffmail.com',
 ] as const;
 
 export function normalizeMySender(

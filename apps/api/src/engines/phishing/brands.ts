@@ -1,3 +1,4 @@
+import { SHARED_MAIL_DOMAINS } from '@moat/contracts/my-senders';
 import { editDistance, foldHomoglyphs, readableDomain, registrable } from './lookalike.ts';
 
 /**
@@ -158,45 +159,7 @@ export const BRANDS: Brand[] = [
 ];
 
 /** Free mail services: anyone can have an address there, so a brand or an executive never writes from one. */
-export const FREE_MAIL = new Set([
-  'gmail.com',
-  'googlemail.com',
-  'outlook.com',
-  'hotmail.com',
-  'live.com',
-  'msn.com',
-  'yahoo.com',
-  'ymail.com',
-  'aol.com',
-  'icloud.com',
-  'me.com',
-  'mac.com',
-  'gmx.com',
-  'gmx.net',
-  'gmx.de',
-  'web.de',
-  'mail.com',
-  'protonmail.com',
-  'proton.me',
-  'pm.me',
-  'tutanota.com',
-  'tuta.io',
-  'zoho.com',
-  'zohomail.com',
-  'yandex.com',
-  'yandex.ru',
-  'mail.ru',
-  'qq.com',
-  '163.com',
-  '126.com',
-  'inbox.com',
-  'hushmail.com',
-  'fastmail.com',
-  'laposte.net',
-  'orange.fr',
-  'libero.it',
-  'rediffmail.com',
-]);
+const FREE_MAIL: ReadonlySet<string> = new Set(SHARED_MAIL_DOMAINS);
 
 /** Whether `domain` is a free mail service's (or under one). */
 export function isFreeMail(domain: string): boolean {
