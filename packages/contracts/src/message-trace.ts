@@ -40,6 +40,7 @@ export type TraceEntry = z.infer<typeof traceEntrySchema>;
 export const authCheckSchema = z.object({ result: z.string(), reason: z.string() });
 
 export const scoredRuleSchema = z.object({ name: z.string(), score: z.number(), description: z.string() });
+export type ScoredRule = z.infer<typeof scoredRuleSchema>;
 
 export const spamExplanationSchema = z.object({
   /** The scoring engines' scores added, each by its weight. */

@@ -1,6 +1,7 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { PhishingExplanation } from '@moat/contracts/message-trace';
 import { useTranslation } from '../../../lib/i18n';
+import { ScoredRules } from './ScoredRules';
 
 /**
  * Why anti-phishing judged the message as it did (issue 35): each piece of evidence in words with
@@ -39,29 +40,7 @@ export function PhishingEvidenceSection({ phishing }: { phishing: PhishingExplan
               })}
             </Text>
           </Group>
-          <ul className="spam-rules">
-            {phishing.rules.map((rule, index) => (
-              // Two pieces of evidence may share a rule name only in rows written by hand; the order is stable.
-              // biome-ignore lint/suspicious/noArrayIndexKey: evidence has no id of its own
-              <li key={index}>
-                <Group gap="xs" wrap="nowrap" align="flex-start">
-                  <Text size="sm" fw={600} className="spam-rules__points" data-sign="up">
-                    +{number(rule.score)}
-                  </Text>
-                  <div style={{ minWidth: 0 }}>
-                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                      {rule.description}
-                    </Text>
-                    {rule.name && (
-                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {rule.name}
-                      </Text>
-                    )}
-                  </div>
-                </Group>
-              </li>
-            ))}
-          </ul>
+          <ScoredRules rules={phishing.rules} lang={lang} />
         </Stack>
       </Card>
     </section>

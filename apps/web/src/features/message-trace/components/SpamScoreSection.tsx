@@ -4,9 +4,7 @@ import type { SpamLabel } from '@moat/contracts/spam-learning';
 import { engineText } from '../../../lib/engine-words';
 import { useTranslation } from '../../../lib/i18n';
 import { useLearnMessage } from '../api/learn-message';
-
-const points = (n: number, lang: string) =>
-  `${n > 0 ? '+' : ''}${n.toLocaleString(lang, { maximumFractionDigits: 2 })}`;
+import { ScoredRules, signedPoints } from './ScoredRules';
 
 /**
  * Why the message's spam score is what it is (issue 13): each scoring engine's rules with their
@@ -59,7 +57,7 @@ export function SpamScoreSection({
               <Text size="sm" fw={600}>
                 {t(engine.weight === 1 ? 'trace.spam.engine' : 'trace.spam.engineWeighted', {
                   engine: engineText(engine.engine, t, lang),
-                  score: points(engine.score, lang),
+                  score: signedPoints(engine.score, lang),
                   weight: engine.weight.toLocaleString(lang),
                 })}
               </Text>
@@ -68,30 +66,7 @@ export function SpamScoreSection({
                   {t('trace.spam.noRules')}
                 </Text>
               ) : (
-                <ul className="spam-rules">
-                  {engine.rules.map((rule) => (
-                    <li key={rule.name}>
-                      <Group gap="xs" wrap="nowrap" align="flex-start">
-                        <Text
-                          size="sm"
-                          fw={600}
-                          className="spam-rules__points"
-                          data-sign={rule.score > 0 ? 'up' : rule.score < 0 ? 'down' : 'none'}
-                        >
-                          {points(rule.score, lang)}
-                        </Text>
-                        <div style={{ minWidth: 0 }}>
-                          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                            {rule.description || rule.name}
-                          </Text>
-                          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                            {rule.name}
-                          </Text>
-                        </div>
-                      </Group>
-                    </li>
-                  ))}
-                </ul>
+                <ScoredRules rules={engine.rules} lang={lang} />
               )}
             </Stack>
           ))}

@@ -1,0 +1,40 @@
+import { Group, Text } from '@mantine/core';
+import type { ScoredRule } from '@moat/contracts/message-trace';
+
+/** Points as the trace shows them: signed, in the reader's locale. */
+export const signedPoints = (n: number, lang: string) =>
+  `${n > 0 ? '+' : ''}${n.toLocaleString(lang, { maximumFractionDigits: 2 })}`;
+
+/** A scoring engine's rules, or anti-phishing's evidence: each with its points, its words and its name. */
+export function ScoredRules({ rules, lang }: { rules: ScoredRule[]; lang: string }) {
+  return (
+    <ul className="spam-rules">
+      {rules.map((rule, index) => (
+        // Rules have no id of their own; the server's order is stable.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+        <li key={`${rule.name}-${index}`}>
+          <Group gap="xs" wrap="nowrap" align="flex-start">
+            <Text
+              size="sm"
+              fw={600}
+              className="spam-rules__points"
+              data-sign={rule.score > 0 ? 'up' : rule.score < 0 ? 'down' : 'none'}
+            >
+              {signedPoints(rule.score, lang)}
+            </Text>
+            <div style={{ minWidth: 0 }}>
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {rule.description || rule.name}
+              </Text>
+              {rule.name && (
+                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {rule.name}
+                </Text>
+              )}
+            </div>
+          </Group>
+        </li>
+      ))}
+    </ul>
+  );
+}
