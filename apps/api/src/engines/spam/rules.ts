@@ -162,6 +162,47 @@ export const RULES: Rule[] = [
     },
   },
   {
+    name: 'SUBJECT_PADDED_TAG',
+    score: 1.5,
+    description:
+      'The subject is padded with spaces, often before a tracking number, to look unique to filters',
+    // Bulk senders pad subjects ("Your offer        8237") so no two copies match; people do not.
+    test: ({ subject }) => /\s{5,}\S|\s{3,}\S*\d{3,}\S*\s*$/.test(subject),
+  },
+  {
+    name: 'BODY_SHOUTING',
+    score: 1,
+    description: 'More than a quarter of the words of a long text are in capitals',
+    test: ({ text }) => {
+      const words = text.slice(0, 50_000).match(/\b[A-Za-z]{4,}\b/g) ?? [];
+      return words.length > 40 && words.filter((w) => w === w.toUpperCase()).length / words.length > 0.25;
+    },
+  },
+  {
+    name: 'DATE_NO_TIMEZONE',
+    score: 1,
+    description: 'The Date header gives no time zone, which mail programs always write',
+    test: ({ facts }) => {
+      const date = header(facts, 'date');
+      return date !== '' && !/[+-]\d{4}|\b(?:GMT|UTC?|[ECMP][SD]T|Z)\b/i.test(date);
+    },
+  },
+  {
+    name: 'MESSAGE_ID_NO_AT',
+    score: 1,
+    description: 'The Message-ID has no @, so no mail program wrote it',
+    test: ({ facts }) => {
+      const id = header(facts, 'message-id');
+      return id !== '' && !id.includes('@');
+    },
+  },
+  {
+    name: 'X_PRIORITY_HIGH',
+    score: 0.5,
+    description: 'The message asks to be shown as urgent (X-Priority 1)',
+    test: ({ facts }) => /^\s*1\b/.test(header(facts, 'x-priority')),
+  },
+  {
     name: 'FROM_NO_NAME_NUMERIC',
     score: 0.3,
     description: "The sender's address is mostly digits",

@@ -163,6 +163,45 @@ describe('the structural rules', () => {
     ).toEqual(expect.arrayContaining(['BOGUS_MULTIPART', 'MISSING_DATE', 'MISSING_MESSAGE_ID']));
   });
 
+  it('see bulk senders’ habits: a padded subject, shouting, a date without a zone, a made-up Message-ID, urgency', async () => {
+    const shouting = Array.from({ length: 12 }, () => 'ORDER YOUR FREE sample today').join(' ');
+    expect(
+      await rulesOf(
+        crlf([
+          'From: a@b.test',
+          'Subject: Your offer                 8237',
+          'Date: Sat, 7 Sep 2002 17:58:28',
+          'Message-ID: <57.883554.549391>',
+          'X-Priority: 1 (Highest)',
+          '',
+          shouting,
+        ]),
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        'SUBJECT_PADDED_TAG',
+        'BODY_SHOUTING',
+        'DATE_NO_TIMEZONE',
+        'MESSAGE_ID_NO_AT',
+        'X_PRIORITY_HIGH',
+      ]),
+    );
+    // The same message written the way mail programs write it: none of them.
+    expect(
+      await rulesOf(
+        crlf([
+          'From: a@b.test',
+          'Subject: Your offer 8237',
+          'Date: Sat, 7 Sep 2002 17:58:28 +0100',
+          'Message-ID: <57.883554.549391@b.test>',
+          'X-Priority: 3 (Normal)',
+          '',
+          'Order your free sample today, and tell me what you think of it.',
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
   it('reads the parts of a message of endless "--" lines only so far', () => {
     const raw = Buffer.from(
       `Content-Type: multipart/mixed; boundary=x\r\n\r\n${'--x\r\n\r\n'.repeat(50_000)}`,

@@ -5,7 +5,7 @@ import { header, type MessageFacts } from './message-facts.ts';
  * The tokens the Bayesian classifier learns and weighs, after SpamBayes's tokenizer: the words of
  * the subject and body (3 to 12 characters, lower-cased; longer ones as their first letter and
  * length), what the sender's headers say (mailer, name, domain, reply-to), the MIME structure
- * (types, charsets, encodings), the HTML's tags and styles, and the links' hosts and schemes. Each
+ * (types, charsets, encodings), the HTML's tags and the styles it sets, and the links' hosts and schemes. Each
  * token once per message. Headers that only say where a message travelled (Received,
  * Delivered-To, Message-ID hosts) are left out: they teach a site's own paths, not spam.
  */
@@ -73,9 +73,9 @@ function htmlTokens(html: string, out: Set<string>): void {
     if (out.size >= MAX_TOKENS) return;
     const name = (tag ?? '').toLowerCase();
     out.add(`html:${name}`);
-    for (const [, attr] of (attrs ?? '').matchAll(/\b([a-z-]+)\s*=/gi)) {
-      out.add(`html:${name}:${(attr ?? '').toLowerCase()}`);
-    }
+    // Not which attributes each tag has (`html:td:width`): the commercial newsletters people want
+    // are built of the same tables and fonts as spam, and those tokens flagged them (training
+    // folds: 10 of 1,811 ham flagged with them, 9 without, for 4 fewer of 333 spam caught).
     for (const [, prop, value] of (attrs ?? '').matchAll(STYLE_BITS)) {
       out.add(`style:${(prop ?? '').toLowerCase()}:${(value ?? '').trim().toLowerCase()}`);
     }
