@@ -520,6 +520,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trust: createRecipientTrust(serverKey),
     reports: repos.phishingReports,
     alerts,
+    // Called only when a recipient releases, long after spamLearning (below) exists.
+    learnReleased: (m, actor) => spamLearning.learnHeld(m.tenantId, m.id, 'ham', actor, 'recipient_release'),
   });
   const restorePolicy = tenantSettings.restorePolicy;
   senderOf = createSenderOf(config, {
@@ -594,6 +596,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     recordRelease: repos.securityEvents.recordRelease,
     learnReleased: (tenantId, heldId, actor) =>
       spamLearning.learnHeld(tenantId, heldId, 'ham', actor, 'release'),
+    learnDecision: (tenantId, heldId, label, actor, source) =>
+      spamLearning.learnHeld(tenantId, heldId, label, actor, source),
   });
   const ssoRepo = createSsoRepo(db);
   const userTokens = createUserTokensRepo(db);

@@ -133,6 +133,8 @@ export function createPublicActionsService(deps: {
   reports: Pick<PhishingReportsRepo, 'insertReport' | 'openPhishingReport'>;
   /** The admins' alerts of new reports and restore requests. */
   alerts: Pick<Alerts, 'raise' | 'deliver'>;
+  /** A recipient's own release of held spam teaches the anti-spam engine it is wanted (issue 35). */
+  learnReleased?: (m: PublicMessage, actor: Actor) => Promise<void>;
 }) {
   const { repo, clock, codes, throttle, audit } = deps;
 
@@ -319,6 +321,14 @@ export function createPublicActionsService(deps: {
   }
 
   /**
+   * The recipient released it themselves: their "not spam". Only spam judgements are taught
+   * (phishing and malware stay what they are), and a failure to learn does not undo the release.
+   */
+  async function learnRecipientRelease(m: PublicMessage, actor: Actor): Promise<void> {
+    if (m.verdict === 'spam' || m.verdict === 'suspicious') await deps.learnReleased?.(m, actor);
+  }
+
+  /**
    * What the policy lets the recipient do once they are known (by a code, or signed in): release
    * at once, or file a request with their words (once; a request open says so).
    */
@@ -334,6 +344,7 @@ export function createPublicActionsService(deps: {
     await refuseWhileReported(m);
     if (policy.mode === 'automatic') {
       await releaseOnce(m, kind, requester.by);
+      await learnRecipientRelease(m, requester.actor);
       return { status: 'restored' as const, message: RESTORED_TEXT[kind] };
     }
     if (current === 'requested' || current === 'approved') {
@@ -570,6 +581,7 @@ export function createPublicActionsService(deps: {
       }
       if (policy.mode === 'automatic' && proof.proven && current !== 'restored') {
         await releaseOnce(m, kind, m.recipient);
+        await learnRecipientRelease(m, { type: 'anonymous', email: m.recipient, ip: call.ip });
         return {
           body: { status: 'restored' as const, message: RESTORED_TEXT[kind] },
           trustCookie: proof.trustCookie,

@@ -118,6 +118,17 @@ export function createQuarantineAdminService(deps: {
   recordRelease: (m: HeldMessage, kind: 'email' | 'original', to?: string) => Promise<void>;
   /** A released spam or suspicious message teaches the anti-spam engine it is wanted mail (issue 13). */
   learnReleased?: (tenantId: string, heldId: string, actor: Actor) => Promise<void>;
+  /**
+   * An admin's other judgements teach it too (issue 35): 'is spam' / 'not spam' on a held message,
+   * and a restore request approved (wanted) or declined (unwanted).
+   */
+  learnDecision?: (
+    tenantId: string,
+    heldId: string,
+    label: 'spam' | 'ham',
+    actor: Actor,
+    source: 'quarantine_feedback' | 'restore_approved' | 'restore_declined',
+  ) => Promise<void>;
 }) {
   const { repo, audit } = deps;
 
@@ -316,6 +327,10 @@ export function createQuarantineAdminService(deps: {
         id,
       );
       await deps.recordRelease(message, request.kind as 'email' | 'original');
+      // As a release: only spam judgements are taught, phishing and malware stay what they are.
+      if (taken && (message.verdict === 'spam' || message.verdict === 'suspicious')) {
+        await deps.learnDecision?.(tenantId, message.id, 'ham', actor, 'restore_approved');
+      }
       return 'restored';
     },
 
@@ -361,6 +376,10 @@ export function createQuarantineAdminService(deps: {
         );
       });
       deps.mailer.deliverStored(outboxId);
+      // Kept held although its recipient asked for it: the admin judged it unwanted.
+      if (message.verdict === 'spam' || message.verdict === 'suspicious') {
+        await deps.learnDecision?.(tenantId, message.id, 'spam', actor, 'restore_declined');
+      }
       return 'declined';
     },
 
@@ -491,6 +510,13 @@ export function createQuarantineAdminService(deps: {
           throw new AppError('conflict', 'This message was deleted; feedback is no longer taken for it.');
         throw new AppError('not_found', 'No such message');
       }
+      await deps.learnDecision?.(
+        tenantId,
+        id,
+        feedback === 'spam' ? 'spam' : 'ham',
+        actor,
+        'quarantine_feedback',
+      );
       return { feedback, feedback_by: by, feedback_at: at.toISOString() };
     },
 

@@ -12,8 +12,19 @@ import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { MessageTraceRepo } from '../message-trace/message-trace.repo.ts';
 import type { SpamLabel, SpamLearningRepo } from './spam-learning.repo.ts';
 
-/** What taught the engine: an admin's mark, a release from quarantine, a confirmed phishing report. */
-export type LearnSource = 'admin' | 'release' | 'phishing_report';
+/**
+ * What taught the engine: an admin's mark (Mail Explorer, or the quarantine's 'is spam' / 'not
+ * spam'), an admin's release, a restore request approved or declined, a recipient's own release,
+ * a confirmed phishing report.
+ */
+export type LearnSource =
+  | 'admin'
+  | 'quarantine_feedback'
+  | 'release'
+  | 'restore_approved'
+  | 'restore_declined'
+  | 'recipient_release'
+  | 'phishing_report';
 
 export type LearnOutcome = 'learned' | 'relearned' | 'already';
 
@@ -123,8 +134,9 @@ export function createSpamLearningService(deps: {
     },
 
     /**
-     * What a release (ham) or a confirmed report (spam) teaches, as the admin who did it. A message
-     * that cannot be learned (nothing kept) was still released or confirmed: it is only logged.
+     * What a release or an approved request (ham), a declined request or a confirmed report (spam)
+     * teaches, as whoever did it. A message that cannot be learned (nothing kept) was still
+     * released, decided or confirmed: it is only logged.
      */
     async learnHeld(tenantId: string, heldId: string, label: SpamLabel, actor: Actor, source: LearnSource) {
       await service

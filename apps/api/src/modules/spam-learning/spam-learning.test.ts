@@ -1,10 +1,19 @@
+import { MY_QUARANTINE_API } from '@moat/contracts/my-quarantine';
+import { QUARANTINE_ADMIN_API } from '@moat/contracts/quarantine-admin';
 import { and, eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailLog, spamLearnedMessages, spamLearnedTokens, spamThresholds } from '../../db/schema.ts';
+import {
+  mailLog,
+  restoreRequests,
+  spamLearnedMessages,
+  spamLearnedTokens,
+  spamThresholds,
+} from '../../db/schema.ts';
 import { createGatewayPolicyRepo } from '../../mail/gateway/gateway-policy.repo.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { signedInAs } from '../../test/console.ts';
+import { buildQuarantinedMessage } from '../../test/factories.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
 
 /**
@@ -180,5 +189,76 @@ describe('teaching the anti-spam engine from the console', () => {
       .from(spamLearnedMessages)
       .where(eq(spamLearnedMessages.tenantId, admin.tenant.id));
     expect(count).toHaveLength(0);
+  });
+});
+
+describe('every judgement of held mail teaches the engine (issue 35)', () => {
+  /** An admin with held mail of their own: they are its recipient too. */
+  async function adminWithMail() {
+    const admin = await signedInAs(t.app, t.db);
+    const held = (verdict: 'spam' | 'suspicious' | 'phishing', subject: string) =>
+      buildQuarantinedMessage(t.db, admin.tenant.id, {
+        recipient: admin.user.email,
+        verdict,
+        subject,
+        saasType: 'smtp_emails',
+      });
+    const learned = async () =>
+      (
+        await t.db.select().from(spamLearnedMessages).where(eq(spamLearnedMessages.tenantId, admin.tenant.id))
+      ).map((r) => [r.messageKey, r.label, r.source]);
+    return { admin, held, learned };
+  }
+  const restoreOf = (id: string) => MY_QUARANTINE_API.restore.replace(':id', id);
+
+  it("a recipient's own release (My Quarantine, automatic for spam) teaches it as wanted mail", async () => {
+    const { admin, held, learned } = await adminWithMail();
+    const spam = await held('spam', 'Cheap watches after all');
+    expect((await admin.send('POST', restoreOf(spam.id), {})).statusCode).toBe(200);
+    expect(await learned()).toEqual([[`held:${spam.id}`, 'ham', 'recipient_release']]);
+  });
+
+  it('a restore request approved teaches wanted mail, one declined teaches spam', async () => {
+    const { admin, held, learned } = await adminWithMail();
+    const wanted = await held('suspicious', 'The invoice I was waiting for');
+    const unwanted = await held('suspicious', 'An invoice from nobody');
+    for (const m of [wanted, unwanted]) {
+      const asked = await admin.send('POST', restoreOf(m.id), { commentary: 'I think this is mine' });
+      expect(asked.json().status).toBe('requested');
+    }
+    const requestOf = async (messageId: string) =>
+      (await t.db.select().from(restoreRequests).where(eq(restoreRequests.messageId, messageId)))[0]!.id;
+    const approved = await admin.send(
+      'POST',
+      QUARANTINE_ADMIN_API.restoreRequestAction(await requestOf(wanted.id), 'approve'),
+      {},
+    );
+    expect(approved.statusCode).toBe(200);
+    const declined = await admin.send(
+      'POST',
+      QUARANTINE_ADMIN_API.restoreRequestAction(await requestOf(unwanted.id), 'decline'),
+      { reason: 'This is not from our supplier' },
+    );
+    expect(declined.statusCode).toBe(200);
+    expect(await learned()).toEqual(
+      expect.arrayContaining([
+        [`held:${wanted.id}`, 'ham', 'restore_approved'],
+        [`held:${unwanted.id}`, 'spam', 'restore_declined'],
+      ]),
+    );
+  });
+
+  it("the quarantine's 'is spam' / 'not spam' teaches it, and the other way moves it", async () => {
+    const { admin, held, learned } = await adminWithMail();
+    const m = await held('phishing', 'Your parcel is waiting');
+    const feedback = (value: string) =>
+      admin.send('POST', QUARANTINE_ADMIN_API.messageFeedback(m.id), { feedback: value });
+    expect((await feedback('spam')).statusCode).toBe(200);
+    expect(await learned()).toEqual([[`held:${m.id}`, 'spam', 'quarantine_feedback']]);
+    expect((await feedback('not_spam')).statusCode).toBe(200);
+    expect(await learned()).toEqual([[`held:${m.id}`, 'ham', 'quarantine_feedback']]);
+    // A value that is neither is refused and teaches nothing.
+    expect((await feedback('junk')).statusCode).toBe(400);
+    expect(await learned()).toEqual([[`held:${m.id}`, 'ham', 'quarantine_feedback']]);
   });
 });
