@@ -5,6 +5,7 @@ import { benchCluster } from './cluster.ts';
 import { benchDetection } from './detection.ts';
 import { benchEventLoop } from './event-loop.ts';
 import { benchGateway } from './gateway.ts';
+import { benchLearning } from './learning.ts';
 import { benchLogin } from './login.ts';
 import { benchPages } from './pages.ts';
 import { benchSearch } from './search.ts';
@@ -21,6 +22,7 @@ if (!only || only === 'search') results.search = await benchSearch();
 if (!only || only === 'gateway') results.gateway = await benchGateway();
 if (!only || only === 'cluster') results.cluster = await benchCluster();
 if (!only || only === 'detection') results.detection = await benchDetection();
+if (!only || only === 'learning') results.learning = await benchLearning();
 fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
 fs.writeFileSync(
   path.join(import.meta.dirname, 'results', `${only ?? 'all'}.json`),
