@@ -22,17 +22,24 @@
  *   of two: each the same or worse.
  * - subject word pairs, body word pairs (305 caught: pairs repeat the words' evidence and crowd
  *   out other clues), capitalised-word tokens, dollar-amount tokens, de-obfuscated words
- *   ("v.i.a.g.r.a"), words up to 20 letters: none caught more. Not kept.
+ *   ("v.i.a.g.r.a"), words up to 20 letters, Date-header shapes, text / link / subject size
+ *   buckets: none caught more. Not kept. Message-ID shapes (`<9a9.9@…>`): one more spam caught
+ *   on two fold splits, too little to trust, and modern mailers' IDs are another world: not kept.
  * - new structural rules (SUBJECT_PADDED_TAG, BODY_SHOUTING, DATE_NO_TIMEZONE, MESSAGE_ID_NO_AT,
  *   X_PRIORITY_HIGH): each fires on 2–45 training spam and at most 1 ham; they catch no more in
  *   the folds (the spam they fire on is already caught) but score spam higher for mail whose
  *   words the model does not know. Kept. An "answers an earlier message" ham rule moved nothing.
  * - the Bayes bands: a search over their points (and a weight on the rules) found at most one
  *   more catch at 9 ham flagged: the bands were left as they were.
+ * - BAYES_70 at 3 instead of 4 (so a 70–90 % rating alone is no longer suspicious: short 2020s
+ *   receipts are rated so by a model of 2002's mail): 298 caught, 6 flagged. Not kept; a tenant's
+ *   own "not spam" marks fix those receipts (bench/learning.ts).
  * After (--evaluate): training folds 310/333 caught (93.1 %), 9/1,811 ham flagged (0.50 %);
  * held-out 151/167 caught (90.4 %), 4/939 ham flagged (0.43 %, all hard ham); 0.26 ms of CPU a
  * message. Fewer ham flagged (0.9 % → 0.43 %) for fewer spam caught (91.6 % → 90.4 %): the
- * goal of 95 % caught at 0.5 % flagged is not met by the engine alone on this corpus.
+ * goal of 95 % caught at 0.5 % flagged is not met by the engine alone on this corpus. On mail of
+ * another decade that nothing was tuned on (bench/learning-corpus, 200 spam and 200 ham of the
+ * 2020s), the same trade: 136 → 133 spam caught, 40 → 34 ham flagged (all 34 short receipts).
  */
 import fs from 'node:fs';
 import { classify, MemoryTable } from '../apps/api/src/engines/spam/bayes.ts';

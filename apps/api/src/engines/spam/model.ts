@@ -5,7 +5,7 @@ import { MemoryTable } from './bayes.ts';
 
 /**
  * The starting model shipped with Moat (`model.bin`): token counts learned from the training part
- * of the SpamAssassin public corpus by `npm run train:spam-model` (scripts/train-spam-model.ts).
+ * of the SpamAssassin public corpus by `node --import tsx scripts/train-spam-model.ts`.
  * Format: deflate of little-endian int32s — version, spam messages, ham messages, tokens, then per
  * token its key and its packed counts (spam * 65536 + ham).
  */
