@@ -233,4 +233,3 @@ export async function benchLearning() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
-
