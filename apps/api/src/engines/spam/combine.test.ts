@@ -143,3 +143,19 @@ describe('the one spam score', () => {
     expect(spamParts([{ engine: 'rspamd', score: 0 }])[0]!.weight).toBe(1);
   });
 });
+
+describe('a forced verdict', () => {
+  it("counts rspamd's pre-result (GTUBE: its score is the action's threshold, the symbol scores 0) in full beside Moat", () => {
+    const parts = spamParts([
+      { engine: 'moat_spam', score: 1, rules: [{ name: 'BAYES_50', score: 1, description: '' }] },
+      {
+        engine: 'rspamd',
+        score: 15,
+        rules: [{ name: 'GTUBE', score: 0, description: 'Gtube pattern' }],
+        knowledge: { bayes: 'untrained', lookups: 'unknown' },
+      },
+    ]);
+    expect(parts[1]!.counted).toBe(15);
+    expect(parts[1]!.notes.join()).toContain('forced action');
+  });
+});

@@ -93,7 +93,13 @@ export function spamParts(
     const rules = f.rules ?? [];
     const notes: string[] = [];
     let ownBayes = bayes[i]!;
-    let ownRules = round(score - ownBayes);
+    // A verdict the engine reached without its rules (rspamd's pre-results: GTUBE, a forced action,
+    // where the score is the action's threshold and the deciding symbol scores 0) is what it knew
+    // for certain: it counts in full. Group limits only ever make the rules' sum larger than the score.
+    const explained = round(rules.reduce((sum, r) => sum + r.score, 0));
+    const forced = f.engine !== EMBEDDED_ENGINE && score - explained >= 1 ? round(score - explained) : 0;
+    if (forced) notes.push(`${forced} of its verdict came from no rule (a forced action) and counts in full`);
+    let ownRules = round(score - ownBayes - forced);
     if (f.engine === 'rspamd' && (f.knowledge?.lookups === 'unreachable' || dnsFailed(rules))) {
       const unresolved = rules.filter((r) => UNRESOLVED_ONLY_SYMBOLS.has(r.name) && r.score !== 0);
       const off = round(unresolved.reduce((sum, r) => sum + r.score, 0));
@@ -121,7 +127,7 @@ export function spamParts(
         ownRules *= weight;
       }
     }
-    const counted = round(ownBayes + ownRules);
+    const counted = round(ownBayes + ownRules + forced);
     return {
       engine: f.engine,
       score,
