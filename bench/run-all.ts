@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { closeAttachmentLures } from '../apps/api/src/engines/lures/index.ts';
 import { benchApi } from './api.ts';
 import { benchCluster } from './cluster.ts';
 import { benchDetection } from './detection.ts';
@@ -28,3 +29,5 @@ fs.writeFileSync(
   path.join(import.meta.dirname, 'results', `${only ?? 'all'}.json`),
   `${JSON.stringify({ date: new Date().toISOString(), node: process.version, ...results }, null, 2)}\n`,
 );
+// The anti-phishing engine's attachment-lure worker (detection) would keep the process running.
+await closeAttachmentLures();

@@ -1,4 +1,5 @@
 /**
+import { closeAttachmentLures } from '../apps/api/src/engines/lures/index.ts';
  * How the scoring engines' scores should add up (engines/spam/combine.ts), looked at on the
  * training part of the corpus only: four folds take turns, three teaching Moat's classifier,
  * rspamd's Bayes and SpamAssassin's, the fourth scored by Moat, by a fresh rspamd (nothing learned,
@@ -195,3 +196,5 @@ for (const { weights, holds, gain } of ranked.slice(0, 8)) {
 console.log('Plain addition:');
 show({ bayesBesideAnother: { spam: 1, ham: 1 }, rulesBesideMoat: { judged: 1, notJudged: 1 } });
 console.log(`Pick: ${name(ranked[0]!.weights)}`);
+// The anti-phishing engine's attachment-lure worker would keep the process running.
+await closeAttachmentLures();
