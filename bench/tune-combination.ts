@@ -1,5 +1,4 @@
 /**
-import { closeAttachmentLures } from '../apps/api/src/engines/lures/index.ts';
  * How the scoring engines' scores should add up (engines/spam/combine.ts), looked at on the
  * training part of the corpus only: four folds take turns, three teaching Moat's classifier,
  * rspamd's Bayes and SpamAssassin's, the fourth scored by Moat, by a fresh rspamd (nothing learned,
@@ -12,10 +11,12 @@ import { closeAttachmentLures } from '../apps/api/src/engines/lures/index.ts';
  * Run: node --import tsx bench/tune-combination.ts   (--again: scan again instead of reusing
  * bench/results/tune-combination.tmp, the scores of the last run)
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAntiPhishing } from '../apps/api/src/engines/anti-phishing.ts';
 import { engineInputOf } from '../apps/api/src/engines/engine-input.ts';
+import { closeAttachmentLures } from '../apps/api/src/engines/lures/index.ts';
 import { MemoryTable } from '../apps/api/src/engines/spam/bayes.ts';
 import { type CombinationWeights, combinedSpamScore } from '../apps/api/src/engines/spam/combine.ts';
 import { corpusMessages } from '../apps/api/src/engines/spam/corpus.ts';
