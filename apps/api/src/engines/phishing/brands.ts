@@ -109,6 +109,7 @@ export const BRANDS: Brand[] = [
   { brand: 'Okta', names: ['okta'], domains: ['okta.com', 'oktapreview.com'] },
   { brand: 'Salesforce', names: ['salesforce'], domains: ['salesforce.com', 'force.com'] },
   { brand: 'Slack', names: ['slack'], domains: ['slack.com', 'slackhq.com'] },
+  { brand: 'GitHub', names: ['github'], domains: ['github.com'] },
   {
     brand: 'Intuit',
     names: ['intuit', 'quickbooks', 'turbotax'],

@@ -3,7 +3,7 @@ import { verdictOfScore } from '../types.ts';
 import { type Classification, classify, type TokenTable } from './bayes.ts';
 import { messageFacts } from './message-facts.ts';
 import { shippedModel } from './model.ts';
-import { ruleHits } from './rules.ts';
+import { knownSender, ruleHits } from './rules.ts';
 import { tokenKey, tokensOf } from './tokens.ts';
 
 /**
@@ -36,7 +36,10 @@ export interface SpamAnalysis {
 
 /** Tokens and structural rules of a message: what is scored, and what is learned. */
 export function analyse(
-  input: Pick<EngineInput, 'parsed' | 'links' | 'raw'> & { auth: EngineInput['auth'] | null },
+  input: Pick<EngineInput, 'parsed' | 'links' | 'raw'> & {
+    auth: EngineInput['auth'] | null;
+    tenant?: Pick<EngineInput['tenant'], 'domains' | 'partners'>;
+  },
 ) {
   const facts = messageFacts(input.raw);
   const message = {
@@ -50,7 +53,11 @@ export function analyse(
   return {
     tokens,
     keys: tokens.map(tokenKey),
-    rules: ruleHits({ ...message, auth: input.auth }),
+    rules: ruleHits({
+      ...message,
+      auth: input.auth,
+      knownSender: knownSender(input.parsed.fromAddress, input.auth, input.tenant),
+    }),
   } satisfies SpamAnalysis;
 }
 

@@ -248,3 +248,17 @@ describe('the embedded engine', () => {
     expect(finding!.rules).toContainEqual(expect.objectContaining({ name: 'BAYES_TOO_FEW_WORDS', score: 0 }));
   });
 });
+
+describe('authenticated known senders', () => {
+  it("counts a proven brand, the tenant's own domain or a partner as ham evidence, never free mail or a lookalike", async () => {
+    const { knownSender } = await import('./rules.ts');
+    const pass = { spf: 'pass', dkim: 'pass', dmarc: 'pass', authenticationResults: '' };
+    const tenant = { domains: ['acme.example'], partners: ['globex.example'] };
+    expect(knownSender('no-reply@accountprotection.microsoft.com', pass, tenant)).toBe('brand');
+    expect(knownSender('ana@acme.example', pass, tenant)).toBe('own');
+    expect(knownSender('ar@globex.example', pass, tenant)).toBe('partner');
+    expect(knownSender('someone@gmail.com', pass, tenant)).toBeNull();
+    expect(knownSender('security@micros0ft-login.example', pass, tenant)).toBeNull();
+    expect(knownSender('no-reply@microsoft.com', { ...pass, dmarc: 'fail' }, tenant)).toBeNull();
+  });
+});
