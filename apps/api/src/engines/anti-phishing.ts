@@ -14,7 +14,7 @@ import {
   readableDomain,
   registrable,
 } from './phishing/lookalike.ts';
-import { CREDENTIAL_CALL, hostOf, linkEvidence, sameSite } from './phishing/urls.ts';
+import { hostOf, linkEvidence, sameSite } from './phishing/urls.ts';
 import { header, messageFacts } from './spam/message-facts.ts';
 import type { Engine, EngineInput, Finding } from './types.ts';
 
