@@ -1,3 +1,5 @@
+import { hostOf } from '../phishing/urls.ts';
+
 /**
  * What an HTML or SVG attachment does when the recipient opens it in a browser: a local page
  * asking for a password, posting it to a site, sending the reader elsewhere, or running hidden
@@ -252,15 +254,6 @@ export function scriptTraits(scripts: string[]) {
     }),
     passwordField: /type\s*=\s*\\?["']?password/i.test(all),
   };
-}
-
-export function hostOf(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.hostname.toLowerCase() : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Whether bytes are an HTML or SVG page, by its name, its type, or how it begins. */

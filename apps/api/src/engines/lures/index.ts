@@ -1,8 +1,10 @@
 import { createWorkerPool, WorkerTimeout } from '../../lib/worker-pool.ts';
 import { textOfHtml } from '../../mail/html-text.ts';
 import type { ParsedMessage } from '../../mail/parse.ts';
+import { siteOf } from '../phishing/lookalike.ts';
+import { hostOf } from '../phishing/urls.ts';
 import { type EncryptedArchive, encryptedArchive, passwordsIn } from './archives.ts';
-import { hostOf, pageKind } from './html.ts';
+import { pageKind } from './html.ts';
 import {
   addEvidence,
   judgePages,
@@ -12,7 +14,6 @@ import {
   MAX_LINKS,
   type PageTask,
   POINTS,
-  siteOf,
 } from './judge.ts';
 
 export type { LureResult } from './judge.ts';

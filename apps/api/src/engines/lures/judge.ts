@@ -1,5 +1,7 @@
+import { siteOf } from '../phishing/lookalike.ts';
+import { hostOf } from '../phishing/urls.ts';
 import type { MessageLink, ScoredRule } from '../types.ts';
-import { hiddenText, hostOf, type PageKind, pageFacts, pageText, scriptTraits } from './html.ts';
+import { hiddenText, type PageKind, pageFacts, pageText, scriptTraits } from './html.ts';
 import type { QrTask } from './qr.ts';
 
 /**
@@ -55,15 +57,6 @@ export const POINTS = {
   ARCHIVE_PASSWORD_IN_BODY: 3,
   ENCRYPTED_ARCHIVE: 1,
 } as const;
-
-/** A site as its registered name (`login.acme.co.uk` → `acme.co.uk`), to tell the sender's own. */
-export function siteOf(host: string): string {
-  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
-  const n = labels.length;
-  const twoPart =
-    n >= 3 && labels[n - 1]!.length === 2 && /^(?:co|com|net|org|gov|edu|ac|ne|or|go)$/.test(labels[n - 2]!);
-  return labels.slice(-(twoPart ? 3 : 2)).join('.');
-}
 
 /** Evidence kept once per rule: the strongest, naming every attachment that gave it. */
 export function addEvidence(evidence: ScoredRule[], rule: ScoredRule): void {

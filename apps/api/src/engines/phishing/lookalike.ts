@@ -73,6 +73,12 @@ export function registrable(domain: string): { labels: string[]; name: string; s
   };
 }
 
+/** A host's site: its registered domain (`login.acme.co.uk` → `acme.co.uk`), to tell one organisation's hosts. */
+export function siteOf(host: string): string {
+  const { name, suffix } = registrable(readableDomain(host));
+  return name ? `${name}.${suffix}` : host;
+}
+
 /** Whether `needle` occurs in `haystack` as consecutive items. */
 function containsRun(haystack: string[], needle: string[]): boolean {
   for (let i = 0; i + needle.length <= haystack.length; i++) {

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { MessageLink } from '../types.ts';
 import { BRANDS, type Brand, brandImitatedBy, brandNamedIn, isBrandDomain } from './brands.ts';
 import type { Evidence } from './evidence.ts';
-import { lookalikeOf, readableDomain, registrable } from './lookalike.ts';
+import { lookalikeOf, readableDomain, registrable, siteOf } from './lookalike.ts';
 
 /** Services that hide where a link goes until it is followed. */
 const SHORTENERS = new Set(
@@ -106,10 +106,6 @@ export function shownHost(text: string): string | null {
   return match ? match[1]!.toLowerCase() : null;
 }
 
-const siteOf = (host: string) => {
-  const { name, suffix } = registrable(readableDomain(host));
-  return name ? `${name}.${suffix}` : host;
-};
 export const sameSite = (a: string, b: string) => siteOf(a) === siteOf(b);
 
 const matchesSuffix = (host: string, suffixes: Iterable<string>) => {
