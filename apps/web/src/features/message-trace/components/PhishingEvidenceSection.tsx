@@ -1,7 +1,7 @@
-import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { PhishingExplanation } from '@moat/contracts/message-trace';
 import { useTranslation } from '../../../lib/i18n';
-import { ScoredRules } from './ScoredRules';
+import { BandBadge, ScoredRules } from './ScoredRules';
 
 /**
  * Why anti-phishing judged the message as it did (issue 35): each piece of evidence in words with
@@ -11,12 +11,6 @@ export function PhishingEvidenceSection({ phishing }: { phishing: PhishingExplan
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const number = (n: number) => n.toLocaleString(lang, { maximumFractionDigits: 1 });
-  const band =
-    phishing.points >= phishing.thresholds.phishing
-      ? 'phishing'
-      : phishing.points >= phishing.thresholds.suspicious
-        ? 'suspicious'
-        : 'clean';
   return (
     <section aria-labelledby="trace-phishing">
       <Title order={2} size="h4" id="trace-phishing" mb="xs">
@@ -25,14 +19,14 @@ export function PhishingEvidenceSection({ phishing }: { phishing: PhishingExplan
       <Card withBorder padding="md">
         <Stack gap="sm">
           <Group gap="xs" wrap="wrap">
-            <Badge
-              variant="light"
-              color={band === 'phishing' ? 'red' : band === 'suspicious' ? 'orange' : 'green'}
-              className="quarantine-badge"
-              data-testid="phishing-points"
+            <BandBadge
+              score={phishing.points}
+              low={phishing.thresholds.suspicious}
+              high={phishing.thresholds.phishing}
+              testId="phishing-points"
             >
               {t('trace.phishing.points', { points: number(phishing.points) })}
-            </Badge>
+            </BandBadge>
             <Text size="sm" c="dimmed">
               {t('trace.phishing.thresholds', {
                 suspicious: number(phishing.thresholds.suspicious),

@@ -1,5 +1,6 @@
-import { Group, Text } from '@mantine/core';
+import { Badge, Group, Text } from '@mantine/core';
 import type { ScoredRule } from '@moat/contracts/message-trace';
+import type { ReactNode } from 'react';
 
 /** Points as the trace shows them: signed, in the reader's locale. */
 export const signedPoints = (n: number, lang: string) =>
@@ -36,5 +37,34 @@ export function ScoredRules({ rules, lang }: { rules: ScoredRule[]; lang: string
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * A score's badge, coloured by the band it falls in: red from `high` (spam, phishing), orange from
+ * `low` (suspicious), green below.
+ */
+export function BandBadge({
+  score,
+  low,
+  high,
+  testId,
+  children,
+}: {
+  score: number;
+  low: number;
+  high: number;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Badge
+      variant="light"
+      color={score >= high ? 'red' : score >= low ? 'orange' : 'green'}
+      className="quarantine-badge"
+      data-testid={testId}
+    >
+      {children}
+    </Badge>
   );
 }

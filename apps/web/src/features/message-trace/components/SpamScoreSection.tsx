@@ -1,10 +1,10 @@
-import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { SpamExplanation } from '@moat/contracts/message-trace';
 import type { SpamLabel } from '@moat/contracts/spam-learning';
 import { engineText } from '../../../lib/engine-words';
 import { useTranslation } from '../../../lib/i18n';
 import { useLearnMessage } from '../api/learn-message';
-import { ScoredRules, signedPoints } from './ScoredRules';
+import { BandBadge, ScoredRules, signedPoints } from './ScoredRules';
 
 /**
  * Why the message's spam score is what it is (issue 13): each scoring engine's rules with their
@@ -21,12 +21,6 @@ export function SpamScoreSection({
   const learn = useLearnMessage(by);
   const mark = (label: SpamLabel) => learn.mutate(label);
   const lang = i18n.language;
-  const band =
-    spam.score >= spam.thresholds.spam
-      ? 'spam'
-      : spam.score >= spam.thresholds.suspicious
-        ? 'suspicious'
-        : 'clean';
   return (
     <section aria-labelledby="trace-spam">
       <Title order={2} size="h4" id="trace-spam" mb="xs">
@@ -35,16 +29,16 @@ export function SpamScoreSection({
       <Card withBorder padding="md">
         <Stack gap="sm">
           <Group gap="xs" wrap="wrap">
-            <Badge
-              variant="light"
-              color={band === 'spam' ? 'red' : band === 'suspicious' ? 'orange' : 'green'}
-              className="quarantine-badge"
-              data-testid="spam-score"
+            <BandBadge
+              score={spam.score}
+              low={spam.thresholds.suspicious}
+              high={spam.thresholds.spam}
+              testId="spam-score"
             >
               {t('trace.spam.score', {
                 score: spam.score.toLocaleString(lang, { maximumFractionDigits: 2 }),
               })}
-            </Badge>
+            </BandBadge>
             <Text size="sm" c="dimmed">
               {t('trace.spam.thresholds', {
                 suspicious: spam.thresholds.suspicious.toLocaleString(lang),
