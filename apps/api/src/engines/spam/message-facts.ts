@@ -55,7 +55,19 @@ function partOf(fields: Array<[string, string]>): MimePart {
   };
 }
 
+/** Each message's facts, read once however many engines ask (anti-phishing and anti-spam both do). */
+const read = new WeakMap<Buffer, MessageFacts>();
+
 export function messageFacts(raw: Buffer): MessageFacts {
+  let facts = read.get(raw);
+  if (!facts) {
+    facts = readFacts(raw);
+    read.set(raw, facts);
+  }
+  return facts;
+}
+
+function readFacts(raw: Buffer): MessageFacts {
   const head = raw.subarray(0, MAX_HEAD_BYTES).toString('latin1');
   const end = head.search(/\r?\n\r?\n/);
   const top = fieldsOf(end === -1 ? head : head.slice(0, end));
