@@ -87,7 +87,7 @@ export async function startProcess(
 }
 
 /** The floor: Fastify 5 with nothing but the two routes, answering JSON. */
-async function startBare(): Promise<Server> {
+export async function startBare(): Promise<Server> {
   const port = await freePort();
   return startProcess(
     [path.join(import.meta.dirname, 'servers/bare-fastify.mjs')],
@@ -96,17 +96,24 @@ async function startBare(): Promise<Server> {
   );
 }
 
-interface Target {
+export interface Target {
   method: 'GET' | 'POST';
   /** The path of request i. */
   path: (i: number) => string;
   headers: (i: number) => Record<string, string>;
   body?: string;
+  /** The status every answer must have (200 unless said). */
+  status?: number;
 }
 
 /** Requests per second: `REQUESTS` requests, `CONCURRENCY` at a time, keep-alive. */
-async function load(port: number, target: Target, count = REQUESTS): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+export async function load(
+  port: number,
+  target: Target,
+  count = REQUESTS,
+  concurrency = CONCURRENCY,
+): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   let next = 0;
   let failures = 0;
   let firstFailure = '';
@@ -132,7 +139,7 @@ async function load(port: number, target: Target, count = REQUESTS): Promise<num
             body += d;
           });
           res.on('end', () => {
-            if (res.statusCode !== 200) {
+            if (res.statusCode !== (target.status ?? 200)) {
               failures++;
               firstFailure ||= `${res.statusCode} ${body.slice(0, 200)}`;
             }
@@ -146,7 +153,7 @@ async function load(port: number, target: Target, count = REQUESTS): Promise<num
     });
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (next < count) await one(next++);
     }),
   );

@@ -55,6 +55,9 @@ import { createThrottleRepo } from './modules/auth/throttle.repo.ts';
 import { createThrottle } from './modules/auth/throttle.ts';
 import { createUserTokensRepo } from './modules/auth/user-tokens.repo.ts';
 import { cliBridgeRoutes } from './modules/cli-bridge/cli-bridge.routes.ts';
+import { createClickTimeRepo } from './modules/click-time/click-time.repo.ts';
+import { clickTimeRoutes } from './modules/click-time/click-time.routes.ts';
+import { type ClickTime, createClickTime } from './modules/click-time/click-time.service.ts';
 import { createClusterRepo } from './modules/cluster/cluster.repo.ts';
 import { type ClusterService, createClusterService } from './modules/cluster/cluster.service.ts';
 import { createSweeper, type Sweeper } from './modules/cluster/sweeper.ts';
@@ -252,6 +255,8 @@ export interface Services {
   securityEvents: SecurityEventsService;
   exceptions: ExceptionsService;
   vips: VipsService;
+  /** Click-time protection: rewritten links, each click judged when it happens (issue 36). */
+  clickTime: ClickTime;
   /** System Logs: the audit log, read. */
   auditLog: AuditService;
   /** User Management: the tenant's users for its admins. */
@@ -557,6 +562,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     restorePolicy: tenantSettings.restorePolicy,
     alerts,
   });
+  const clickTime = createClickTime({
+    repo: createClickTimeRepo(db),
+    caches,
+    serverKey,
+    clock,
+    publicUrl: config.publicUrl,
+    domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
+    audit,
+    log: app.log,
+  });
   const processor = createGatewayProcessor({
     db,
     clock,
@@ -566,6 +581,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     tenants,
     users,
     vips: repos.vips,
+    clickTime,
     mailFlow: createMailFlowRepo(db),
     policies: createGatewayPolicyRepo(db),
     quarantine,
@@ -707,8 +723,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       audit,
       clock,
       ownDomains: (tenantId) => repos.tenants.domainsOf(tenantId),
+      linkBlocked: (tenantId, kind, value) => clickTime.linkBlocked(tenantId, kind, value),
     }),
     vips: createVipsService({ repo: repos.vips, audit, clock, forget: () => caches.changed('vips') }),
+    clickTime,
     auditLog: createAuditService({ repo: repos.audit }),
     customization: createCustomizationService({
       db,
@@ -859,6 +877,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.services.digest.stop();
     await app.services.sweeper.stop();
     await processor.stop();
+    await clickTime.flush();
     await mailer.stop();
     await counters.close();
     caches.stop();
@@ -907,6 +926,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(securityEventsRoutes);
   await app.register(exceptionsRoutes);
   await app.register(vipsRoutes);
+  await app.register(clickTimeRoutes);
   await app.register(auditRoutes);
   await app.register(userManagementRoutes);
   await app.register(settingsRoutes);

@@ -48,6 +48,7 @@ export const AUDIT_ACTIONS = [
   'auth.sso_accepted',
   'auth.sso_failed',
   'auth.token_login_failed',
+  'click_time.settings_changed',
   'exception.create',
   'exception.delete',
   'exception.import',

@@ -76,6 +76,8 @@ export const messageTraceSchema = z
     message: z.object({
       /** The Mail Explorer row, when there is one. */
       mail_log_id: z.nullable(z.string()),
+      /** The gateway's inbound message (its clicks are looked up by it), when there is a Mail Explorer row. */
+      inbound_id: z.optional(z.string()),
       /** The held copy, when there is one. */
       quarantine_message_id: z.nullable(z.string()),
       received_at: z.string(),

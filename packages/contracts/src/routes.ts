@@ -20,6 +20,8 @@ export const ROUTES = {
     restoreAttachment: '/email-actions/restore-attachment',
     restoreOriginal: '/email-actions/restore-original',
     action: '/email-actions/action',
+    /** The warning or block page of a rewritten link (click-time protection, issue 36). */
+    link: '/email-actions/link',
   },
   errors: {
     root: '/error',

@@ -28,6 +28,8 @@ export const EVENT_TYPES = [
   'failure',
   'feedback',
   'block',
+  /** A person's click on a rewritten link that was blocked, or let through past a warning (issue 36). */
+  'click',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -53,6 +55,8 @@ export const ENGINE_NAMES = [
   'rspamd',
   'spamassassin',
   'dnsbl',
+  /** Click-time protection: a click on a rewritten link (issue 36). */
+  'click_time',
   'gateway',
   'policy',
   'admin',
@@ -143,6 +147,9 @@ export const eventDetailsSchema = z.object({
   kind: z.optional(z.enum(['email', 'original'])),
   /** The gateway's inbound message: with the recipient, the key of its Mail Explorer row. */
   inbound_id: z.optional(z.string()),
+  /** A click event: the link's URL and what Moat did (click-time protection). */
+  url: z.optional(z.string()),
+  outcome: z.optional(z.string()),
 });
 export type EventDetails = z.infer<typeof eventDetailsSchema>;
 

@@ -1183,3 +1183,51 @@ export const vips = pgTable(
   },
   (t) => [uniqueIndex('vips_tenant_name_idx').on(t.tenantId, sql`lower(${t.name})`)],
 );
+
+/** The click verdicts and outcomes of click-time protection (issue 36, migration 0032). */
+export const CLICK_VERDICTS = ['clean', 'suspicious', 'malicious'] as const;
+export const CLICK_OUTCOMES = ['redirected', 'warned', 'continued', 'blocked'] as const;
+
+/**
+ * Every visit of a link Moat rewrote: a person's click (`scanner` false) or a link scanner's
+ * prefetch. The message is named by its inbound id, without a foreign key: clicks outlive it.
+ */
+export const linkClicks = pgTable(
+  'link_clicks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    inboundId: uuid('inbound_id'),
+    recipient: text('recipient').notNull(),
+    url: text('url').notNull(),
+    host: text('host').notNull(),
+    linkIndex: integer('link_index').notNull().default(0),
+    verdict: text('verdict', { enum: CLICK_VERDICTS }).notNull(),
+    outcome: text('outcome', { enum: CLICK_OUTCOMES }).notNull(),
+    reasons: jsonb('reasons').$type<string[]>().notNull().default([]),
+    scanner: boolean('scanner').notNull().default(false),
+    userAgent: text('user_agent').notNull().default(''),
+    clientIp: text('client_ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('link_clicks_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('link_clicks_tenant_inbound_idx').on(t.tenantId, t.inboundId),
+    index('link_clicks_tenant_host_idx').on(t.tenantId, t.host),
+    check('link_clicks_verdict_check', inList(t.verdict, CLICK_VERDICTS)),
+    check('link_clicks_outcome_check', inList(t.outcome, CLICK_OUTCOMES)),
+  ],
+);
+
+/** A tenant's click-time choices; a tenant without a row has the defaults. */
+export const clickTimeSettings = pgTable('click_time_settings', {
+  tenantId: uuid('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  rewriteFlagged: boolean('rewrite_flagged').notNull().default(true),
+  rewriteClean: boolean('rewrite_clean').notNull().default(false),
+  allowContinue: boolean('allow_continue').notNull().default(true),
+  updatedAt: updatedAt(),
+});

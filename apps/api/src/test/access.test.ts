@@ -52,6 +52,9 @@ const PUBLIC = [
   'POST /api/v1/:type/restore',
   'POST /api/v1/:type/phish_request_restore',
   'POST /api/v1/:type/restore_original',
+  // Click-time protection's warning and block page (issue 36): the signed token is the key.
+  'GET /api/v1/public/links/check',
+  'POST /api/v1/public/links/continue',
 ];
 /** A session still owing its login reason may give it (SPEC §4 "Maintenance rule"). */
 /** A session whose one-time password is still to be replaced may replace it (one-time-password.test.ts). */
@@ -86,6 +89,9 @@ const ADMIN = [
   'POST /api/v1/exceptions/import',
   'DELETE /api/v1/exceptions/:id',
   'GET /api/v1/vips',
+  'GET /api/v1/clicks',
+  'GET /api/v1/click-time/settings',
+  'PUT /api/v1/click-time/settings',
   'POST /api/v1/vips',
   'PUT /api/v1/vips/:id',
   'DELETE /api/v1/vips/:id',
@@ -151,6 +157,8 @@ const OUTSIDE_API = [
   'GET /',
   'GET /help',
   'GET /help/',
+  // A rewritten link (click-time protection): its signed token is the key.
+  'GET /l/*',
 ];
 const SELF_GUARDED = ['GET /metrics', 'POST /internal/cli'];
 

@@ -12,6 +12,7 @@ export const PUBLIC_PAGE_PATHS: readonly string[] = [
   ROUTES.emailActions.restoreAttachment,
   ROUTES.emailActions.restoreOriginal,
   ROUTES.emailActions.action,
+  ROUTES.emailActions.link,
 ];
 
 /** The path and query of a hash location (`#/email-actions/action?type=a&id=b`). */

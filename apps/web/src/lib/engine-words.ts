@@ -11,6 +11,7 @@ export const ENGINE_LABEL: Record<EngineName, TranslationKey> = {
   rspamd: 'engines.rspamd',
   spamassassin: 'engines.spamassassin',
   dnsbl: 'engines.dnsbl',
+  click_time: 'engines.click_time',
   gateway: 'engines.gateway',
   policy: 'engines.policy',
   admin: 'engines.admin',

@@ -109,6 +109,11 @@ export const queryKeys = {
     /** The organisation's users whose name or address contains the text: offered as people to protect. */
     people: (text: string) => ['vips', 'people', text] as const,
   },
+  /** Click-time protection: the tenant's choices, and clicks by host, URL or message ("who clicked"). */
+  clickTime: {
+    settings: () => ['click-time', 'settings'] as const,
+    clicks: (filters: ListKeyFilters) => ['click-time', 'clicks', filters] as const,
+  },
   /** The Analytics Dashboard's counts for a time range. */
   analytics: {
     dashboard: (range: ListKeyFilters) => ['analytics', 'dashboard', range] as const,

@@ -18,6 +18,7 @@ import { createLeaseKeeper, DEFAULT_WORK_LEASE_MS } from '../../lib/lease-keeper
 import type { Metrics } from '../../lib/metrics.ts';
 import { LOCAL_NODE } from '../../lib/node-name.ts';
 import { createWorkerPool } from '../../lib/worker-pool.ts';
+import type { ClickTime } from '../../modules/click-time/click-time.service.ts';
 import type { QuarantineService } from '../../modules/quarantine/quarantine.service.ts';
 import type { TenantRow, TenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 import type { UsersRepo } from '../../modules/users/users.repo.ts';
@@ -47,6 +48,7 @@ import {
   type StoredOverride,
   senderKeys,
 } from './policy.ts';
+import { type RewriteUrl, rewriteLinks } from './rewrite-links.ts';
 
 /** The SaaS type of mail that came in through the gateway. */
 export const GATEWAY_SAAS_TYPE = 'smtp_emails';
@@ -295,6 +297,8 @@ export function createGatewayProcessor(deps: {
   users: Pick<UsersRepo, 'peopleOf'>;
   /** The tenant's protected people (VIPs), for the anti-phishing engine. */
   vips: Pick<VipsRepo, 'namesOf'>;
+  /** Click-time protection: how each delivered copy's links are rewritten (none without it). */
+  clickTime?: Pick<ClickTime, 'rewriterFor' | 'rewritesClean'>;
   /** What the tenant's mail flow knows of senders: its regular partners, a sender's earlier mail. */
   mailFlow: Pick<MailFlowRepo, 'partnersOf' | 'senderHistory'>;
   policies: Pick<
@@ -531,7 +535,9 @@ export function createGatewayProcessor(deps: {
     // pass proves some other domain (the attacker's own MAIL FROM or signature), not the one in From.
     const authenticated = input.auth.dmarc === 'pass';
     // An expired entry counts for nothing (the clock decides, not the cache).
-    const decided = decidingException([...entries, ...ranges], {
+    // Click-Time entries name the hosts and URLs of links (never rewritten, or blocked at the click),
+    // not senders: they judge clicks, not messages.
+    const decided = decidingException([...entries.filter((e) => e.scope !== 'click_time'), ...ranges], {
       fromSender,
       envelopeSender: input.envelope.mailFrom,
       clientIp: input.envelope.clientIp,
@@ -726,6 +732,14 @@ export function createGatewayProcessor(deps: {
     };
   }
 
+  /** Whether a tenant among these recipients' rewrites the links of clean mail. */
+  async function rewritesCleanFor(copies: Array<{ decision: Decision | null }>): Promise<boolean> {
+    if (!deps.clickTime) return false;
+    const tenantIds = new Set(copies.flatMap(({ decision }) => (decision ? [decision.tenant.id] : [])));
+    for (const tenantId of tenantIds) if (await deps.clickTime.rewritesClean(tenantId)) return true;
+    return false;
+  }
+
   async function processRow(row: InboundRow): Promise<void> {
     const raw = Buffer.from(row.raw);
     const parsed = await parseMessage(raw);
@@ -785,8 +799,10 @@ export function createGatewayProcessor(deps: {
       });
     }
 
-    // Most mail goes out as it came to every recipient: one statement finishes it.
-    if (byRecipient.every(({ decision }) => !decision || decision.action === 'deliver')) {
+    // Most mail goes out as it came to every recipient: one statement finishes it. Not when a
+    // tenant rewrites the links of clean mail: each recipient's copy has links of its own then.
+    const sameForAll = byRecipient.every(({ decision }) => !decision || decision.action === 'deliver');
+    if (sameForAll && !(await rewritesCleanFor(byRecipient))) {
       const reached = byRecipient.flatMap(({ recipient, decision }) =>
         decision ? [{ recipient, decision }] : [],
       );
@@ -842,6 +858,24 @@ export function createGatewayProcessor(deps: {
       return;
     }
 
+    // How each delivered copy's links are rewritten, read before the transaction (which holds the
+    // only connection of an embedded database).
+    const rewriters = new Map<string, RewriteUrl>();
+    for (const { recipient, decision } of byRecipient) {
+      if (
+        !deps.clickTime ||
+        !decision ||
+        (decision.action !== 'deliver' && decision.action !== 'deliver_banner')
+      )
+        continue;
+      const rewrite = await deps.clickTime.rewriterFor({
+        tenantId: decision.tenant.id,
+        inboundId: row.id,
+        recipient,
+        verdict: decision.verdict,
+      });
+      if (rewrite) rewriters.set(recipient, rewrite);
+    }
     const outboxIds: Array<{ id: string; tenantId: string }> = [];
     const finished = await deps.db.transaction(async (tx) => {
       // Another node took the message over after this node's lease ran out: it finishes it.
@@ -858,9 +892,12 @@ export function createGatewayProcessor(deps: {
             action === 'deliver_banner'
               ? bannerLookOf(bannerSettingsOf(decision.tenant), decision.verdict as Verdict, reasons)
               : null;
-          const body = look
+          const copy = look
             ? await bannerCopy(parsed, recipient, look.warning, auth.authenticationResults, look)
             : Buffer.concat([Buffer.from(auth.authenticationResults), delivered]);
+          // Its links go through click-time protection when the tenant's choice says so.
+          const rewrite = rewriters.get(recipient);
+          const body = rewrite ? rewriteLinks(copy, rewrite).raw : copy;
           if (action === 'deliver_banner') {
             // Delivered, but with a verdict: the security team sees it among the events.
             await inbound.recordEvent(tx, {

@@ -81,6 +81,8 @@ export function createExceptionsService(deps: {
   clock: Clock;
   /** The tenant's own mail domains: never blocked as a sender (a spoofed From would block the real one). */
   ownDomains: (tenantId: string) => Promise<string[]>;
+  /** A host or URL was blocked: click-time protection tells who clicked through to it before. */
+  linkBlocked?: (tenantId: string, kind: 'domain' | 'url', value: string) => Promise<void>;
 }) {
   const { repo, audit, clock } = deps;
 
@@ -154,7 +156,12 @@ export function createExceptionsService(deps: {
     }
     // Only a sender or domain allow entry lets a message through; an allowed link, file or IP range
     // would excuse everything else an attacker puts beside it (gateway policy.ts decidingException).
-    if (list === 'allow' && kind && kind !== 'sender' && kind !== 'domain') {
+    // Click-Time's entries are about links only: an allowed host or URL is never rewritten, and
+    // excuses no message (the gateway leaves that page's entries to click-time protection).
+    const linkEntry = scope === 'click_time' && (kind === 'domain' || kind === 'url');
+    if (scope === 'click_time' && kind && !linkEntry) {
+      errors.push({ field: 'kind', message: 'a Click-Time entry is a domain (a site) or a URL' });
+    } else if (list === 'allow' && kind && kind !== 'sender' && kind !== 'domain' && !linkEntry) {
       errors.push({
         field: 'kind',
         message:
@@ -247,6 +254,8 @@ export function createExceptionsService(deps: {
           expires_at: row.expiresAt?.toISOString() ?? null,
         },
       });
+      if (row.list === 'block' && (row.kind === 'domain' || row.kind === 'url'))
+        await deps.linkBlocked?.(tenantId, row.kind, row.value);
       return entryOf(row, now);
     },
 

@@ -284,9 +284,9 @@ describe('sender_lists written without the new columns (other writers)', () => {
   });
 });
 
-describe('pages of engines this edition lacks (Anomaly, Click-Time, DLP)', () => {
+describe('pages of engines this edition lacks (Anomaly, DLP)', () => {
   it('takes no new entry for them, typed or imported, and keeps the ones stored before: listed, still counted, deletable', async () => {
-    for (const scope of ['anomaly', 'click_time', 'dlp']) {
+    for (const scope of ['anomaly', 'dlp']) {
       const res = await postJson(t.app, admin, URL_, {
         list: 'allow',
         kind: 'domain',
@@ -311,5 +311,26 @@ describe('pages of engines this edition lacks (Anomaly, Click-Time, DLP)', () =>
     const del = await postJson(t.app, admin, `${URL_}/${listed[0].id}`, undefined, 'DELETE');
     expect(del.statusCode).toBe(200);
     expect(JSON.parse((await get(admin, `${URL_}?q=legacy-anomaly`)).body).items).toEqual([]);
+  });
+});
+
+describe('Click-Time (issue 36)', () => {
+  it('takes domains and URLs, allowed or blocked, and nothing else', async () => {
+    for (const [list, kind, value] of [
+      ['allow', 'domain', 'wiki.intranet.example'],
+      ['allow', 'url', 'https://sharepoint.example/sites/'],
+      ['block', 'domain', 'evil-click.example'],
+    ] as const) {
+      const res = await postJson(t.app, admin, URL_, { list, kind, scope: 'click_time', value });
+      expect(res.statusCode, value).toBe(200);
+    }
+    for (const [kind, value] of [
+      ['sender', 'a@click.example'],
+      ['sha256', 'a'.repeat(64)],
+    ] as const) {
+      const res = await postJson(t.app, admin, URL_, { list: 'block', kind, scope: 'click_time', value });
+      expect(res.statusCode, kind).toBe(400);
+      expect(res.body).toContain('a Click-Time entry is a domain (a site) or a URL');
+    }
   });
 });

@@ -383,6 +383,7 @@ export function createMessageTraceService(deps: {
     return {
       message: {
         mail_log_id: row.id,
+        inbound_id: row.inboundId,
         quarantine_message_id: row.quarantineMessageId,
         received_at: row.receivedAt.toISOString(),
         sender: row.sender,

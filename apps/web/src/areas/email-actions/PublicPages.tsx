@@ -2,6 +2,7 @@ import { REQUIRED_ACTION_PARAMS } from '@moat/contracts/public-actions';
 import { ROUTES } from '@moat/contracts/routes';
 import { useState } from 'react';
 import { Message, PageLoader } from '../../components/public/ui';
+import { LinkPage } from '../../features/click-time/LinkPage';
 import { readActionParams } from '../../features/email-actions/action-params';
 import { mailActionFlow } from '../../features/email-actions/adapters/mail-action';
 import { restoreEmailFlow } from '../../features/email-actions/adapters/restore-email';
@@ -23,7 +24,7 @@ interface PageConfig {
 }
 
 /** The public pages of SPEC §2.2 by path; restore-attachment shows its title only. */
-const PAGES: Record<string, PageConfig | 'restoreAttachment'> = {
+const PAGES: Record<string, PageConfig | 'restoreAttachment' | 'link'> = {
   [ROUTES.emailActions.restoreEmail]: {
     requiredParams: REQUIRED_ACTION_PARAMS.restoreEmail,
     missingParamsKey: 'emailActions.restoreEmail.missingParams',
@@ -40,6 +41,7 @@ const PAGES: Record<string, PageConfig | 'restoreAttachment'> = {
     flow: mailActionFlow,
   },
   [ROUTES.emailActions.restoreAttachment]: 'restoreAttachment',
+  [ROUTES.emailActions.link]: 'link',
 };
 
 /** Whether a hash path (`/email-actions/restore-email`) is one of the public pages. */
@@ -91,6 +93,17 @@ function RestoreAttachmentPage() {
   );
 }
 
+/** A rewritten link's warning or block page, in the tenant's brand (click-time protection). */
+function ClickedLinkPage({ search }: { search: URLSearchParams }) {
+  const settings = usePublicSettings();
+  return (
+    <>
+      <PageLoader done={settings !== 'pending'} />
+      <section className="panel">{settings !== 'pending' && <LinkPage search={search} />}</section>
+    </>
+  );
+}
+
 /**
  * A public page at a hash location (`/email-actions/restore-email?type=…&msg=…`): the tenant's
  * logo above the page. The page keeps its parameters for its life; `key` starts it afresh.
@@ -101,6 +114,8 @@ export function PublicPages({ pathname, search }: { pathname: string; search: UR
     <PublicLayout>
       {page === 'restoreAttachment' ? (
         <RestoreAttachmentPage />
+      ) : page === 'link' ? (
+        <ClickedLinkPage key={`${pathname}?${search}`} search={search} />
       ) : page ? (
         <PublicActionPage key={`${pathname}?${search}`} config={page} search={search} />
       ) : null}

@@ -74,6 +74,14 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    // Its Click-Time page also holds click-time protection's choices and "who clicked".
+    path: `${ROUTES.configuration}/security-exceptions/clicktime-protection-list-management`,
+    Screen: screen(
+      () => import('../../features/click-time/components/ClickTimeScreen'),
+      (m) => m.ClickTimeScreen,
+    ),
+  },
+  {
     path: `${ROUTES.configuration}/cloud-apps`,
     Screen: screen(
       () => import('../../features/apps/components/AppsScreen'),

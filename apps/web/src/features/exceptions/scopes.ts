@@ -9,11 +9,12 @@ export const SCOPE_PATHS: Record<Exclude<ExceptionScope, 'all'>, string> = {
   anti_malware: `${EXCEPTIONS_PATH}/external/anti-malware`,
   anti_spam: `${EXCEPTIONS_PATH}/spam-exceptions`,
   url_reputation: `${EXCEPTIONS_PATH}/external/url-reputation`,
+  click_time: `${EXCEPTIONS_PATH}/clicktime-protection-list-management`,
 };
 
 /**
  * The page's scope: the Exceptions page itself lists every engine's entries ('all'), and so does
- * an address of a page this edition does not have (an old link to Anomaly, Click-Time or DLP).
+ * an address of a page this edition does not have (an old link to Anomaly or DLP).
  */
 export function scopeOfPath(pathname: string): ExceptionScope {
   const path = pathname.replace(/\/+$/, '');
@@ -30,4 +31,5 @@ export const DEFAULT_KIND: Record<ExceptionScope, ExceptionKind> = {
   anti_malware: 'sha256',
   anti_spam: 'domain',
   url_reputation: 'url',
+  click_time: 'domain',
 };

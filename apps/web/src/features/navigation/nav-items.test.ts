@@ -290,9 +290,10 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
     }
   });
 
-  it('has no exception page for an engine this edition lacks (Anomaly, Click-Time, DLP)', () => {
+  it('has no exception page for an engine this edition lacks (Anomaly, DLP), and has Click-Time', () => {
     const ids = flattenNavItems().map((item) => item.id);
-    for (const id of ['exceptions-anomaly', 'exceptions-click-time', 'exceptions-dlp']) {
+    expect(ids).toContain('exceptions-click-time');
+    for (const id of ['exceptions-anomaly', 'exceptions-dlp']) {
       expect(ids).not.toContain(id);
     }
   });

@@ -488,6 +488,12 @@ export const NAV_ITEMS: readonly NavItem[] = [
             icon: 'shadowIt',
             href: `${EXCEPTIONS}/external/url-reputation`,
           },
+          {
+            id: 'exceptions-click-time',
+            title: 'nav.items.clickTime',
+            icon: 'shadowIt',
+            href: `${EXCEPTIONS}/clicktime-protection-list-management`,
+          },
         ],
       },
       {

@@ -18,6 +18,7 @@ export const EVENT_TYPE_LABEL: Record<EventType, TranslationKey> = {
   failure: 'events.type.failure',
   feedback: 'events.type.feedback',
   block: 'events.type.block',
+  click: 'events.type.click',
 };
 
 export const EVENT_VERDICT_LABEL: Record<EventVerdict, TranslationKey> = {

@@ -8,6 +8,7 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
   'add_on.activate': 'systemLogs.action.add_on_activate',
   'add_on.requested': 'systemLogs.action.add_on_requested',
   'alerts.settings_changed': 'systemLogs.action.alerts_settings_changed',
+  'click_time.settings_changed': 'systemLogs.action.click_time_settings_changed',
   'auth.invite_accepted': 'systemLogs.action.auth_invite_accepted',
   'auth.login': 'systemLogs.action.auth_login',
   'auth.login_blocked': 'systemLogs.action.auth_login_blocked',

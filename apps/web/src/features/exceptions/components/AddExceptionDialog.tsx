@@ -30,6 +30,9 @@ export function endOfDayIso(day: string): string {
   return new Date(y!, (m ?? 1) - 1, d ?? 1, 23, 59, 59).toISOString();
 }
 
+/** Click-Time's entries name the sites and addresses of links. */
+const CLICK_TIME_KINDS = ['domain', 'url'] as const;
+
 /** Add an allow or block entry: its value checked as it is typed, with the form it is stored in. */
 export function AddExceptionDialog({
   opened,
@@ -121,7 +124,10 @@ export function AddExceptionDialog({
               label={t('exceptions.form.kind')}
               value={kind}
               onChange={(e) => setKind(e.currentTarget.value as ExceptionKind)}
-              data={EXCEPTION_KINDS.map((k) => ({ value: k, label: t(KIND_LABEL[k]) }))}
+              data={(scope === 'click_time' ? CLICK_TIME_KINDS : EXCEPTION_KINDS).map((k) => ({
+                value: k,
+                label: t(KIND_LABEL[k]),
+              }))}
             />
           </Group>
           <TextInput
@@ -166,7 +172,7 @@ export function AddExceptionDialog({
           />
           {list === 'allow' && (
             <Alert color="yellow" variant="light">
-              {t('exceptions.authNote')}
+              {t(scope === 'click_time' ? 'exceptions.clickTimeNote' : 'exceptions.authNote')}
             </Alert>
           )}
           {serverError && (

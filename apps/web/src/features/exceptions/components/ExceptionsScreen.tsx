@@ -92,9 +92,15 @@ export function ExceptionsScreen() {
           ? t('exceptions.intro')
           : t('exceptions.introScope', { page: t(SCOPE_LABEL[scope]) })}
       </Text>
-      <Alert color="blue" variant="light" title={t('exceptions.authNoteTitle')}>
-        {t('exceptions.authNote')}
-      </Alert>
+      {scope === 'click_time' ? (
+        <Alert color="blue" variant="light" title={t('exceptions.clickTimeNoteTitle')}>
+          {t('exceptions.clickTimeNote')}
+        </Alert>
+      ) : (
+        <Alert color="blue" variant="light" title={t('exceptions.authNoteTitle')}>
+          {t('exceptions.authNote')}
+        </Alert>
+      )}
       <StatusNotice message={status} onClose={() => setStatus(null)} />
       <ListToolbar
         search={state.search}
@@ -235,7 +241,7 @@ export function ExceptionsScreen() {
             cell: (entry) => <ExpiryCell entry={entry} />,
           },
         ]}
-        actionsWidth="5rem"
+        actionsWidth="6.5rem"
         rowActions={(entry) => (
           <Button
             size="xs"

@@ -19,6 +19,7 @@ import { formatBytes, formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http';
 import type { TranslationKey } from '../../../lib/i18n';
 import { useTranslation } from '../../../lib/i18n';
+import { LinkClicksSection } from '../../click-time/components/LinkClicksSection';
 import {
   authResultOf,
   DELIVERY_LABEL,
@@ -140,6 +141,8 @@ function TraceView({ trace }: { trace: MessageTrace }) {
       )}
 
       {trace.phishing && <PhishingEvidenceSection phishing={trace.phishing} />}
+
+      {m.inbound_id && <LinkClicksSection inboundId={m.inbound_id} recipient={m.recipient} />}
 
       {trace.spam && (
         <SpamScoreSection
