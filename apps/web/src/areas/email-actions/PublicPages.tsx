@@ -1,8 +1,7 @@
 import { REQUIRED_ACTION_PARAMS } from '@moat/contracts/public-actions';
 import { ROUTES } from '@moat/contracts/routes';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Message, PageLoader } from '../../components/public/ui';
-import { LinkPage } from '../../features/click-time/LinkPage';
 import { readActionParams } from '../../features/email-actions/action-params';
 import { mailActionFlow } from '../../features/email-actions/adapters/mail-action';
 import { restoreEmailFlow } from '../../features/email-actions/adapters/restore-email';
@@ -93,13 +92,24 @@ function RestoreAttachmentPage() {
   );
 }
 
+/** In a chunk of its own: the restore and action pages do not load it (their bundle budget). */
+const LinkPage = lazy(() =>
+  import('../../features/click-time/LinkPage').then((m) => ({ default: m.LinkPage })),
+);
+
 /** A rewritten link's warning or block page, in the tenant's brand (click-time protection). */
 function ClickedLinkPage({ search }: { search: URLSearchParams }) {
   const settings = usePublicSettings();
   return (
     <>
       <PageLoader done={settings !== 'pending'} />
-      <section className="panel">{settings !== 'pending' && <LinkPage search={search} />}</section>
+      <section className="panel">
+        {settings !== 'pending' && (
+          <Suspense fallback={null}>
+            <LinkPage search={search} />
+          </Suspense>
+        )}
+      </section>
     </>
   );
 }
