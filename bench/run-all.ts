@@ -10,6 +10,7 @@ import { benchGateway } from './gateway.ts';
 import { benchLearning } from './learning.ts';
 import { benchLogin } from './login.ts';
 import { benchPages } from './pages.ts';
+import { benchRetraction } from './retraction.ts';
 import { benchSearch } from './search.ts';
 import { benchStartup } from './startup.ts';
 
@@ -26,6 +27,7 @@ if (!only || only === 'cluster') results.cluster = await benchCluster();
 if (!only || only === 'click-time') results.clickTime = await benchClickTime();
 if (!only || only === 'detection') results.detection = await benchDetection();
 if (!only || only === 'learning') results.learning = await benchLearning();
+if (!only || only === 'retraction') results.retraction = await benchRetraction();
 fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
 fs.writeFileSync(
   path.join(import.meta.dirname, 'results', `${only ?? 'all'}.json`),

@@ -150,6 +150,9 @@ import {
   createQuarantineAdminService,
   type QuarantineAdminService,
 } from './modules/quarantine-admin/quarantine-admin.service.ts';
+import { createRetractionRepo } from './modules/retraction/retraction.repo.ts';
+import { retractionRoutes } from './modules/retraction/retraction.routes.ts';
+import { createRetractionService, type RetractionService } from './modules/retraction/retraction.service.ts';
 import { createSearchRepo } from './modules/search/search.repo.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { createSearchService, type SearchService } from './modules/search/search.service.ts';
@@ -255,6 +258,8 @@ export interface Services {
   securityEvents: SecurityEventsService;
   exceptions: ExceptionsService;
   vips: VipsService;
+  /** Retraction of delivered mail from the tenant's mailboxes (issue 36 §2). */
+  retraction: RetractionService;
   /** Click-time protection: rewritten links, each click judged when it happens (issue 36). */
   clickTime: ClickTime;
   /** System Logs: the audit log, read. */
@@ -572,6 +577,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     audit,
     log: app.log,
   });
+  const retraction = createRetractionService({
+    repo: createRetractionRepo(db),
+    audit,
+    clock,
+    serverKey,
+    nodeName: config.nodeName,
+    retentionDays: async (tenantId) => (await repos.tenants.findById(tenantId))?.retentionDays ?? 30,
+    log: app.log,
+  });
   const processor = createGatewayProcessor({
     db,
     clock,
@@ -724,9 +738,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       clock,
       ownDomains: (tenantId) => repos.tenants.domainsOf(tenantId),
       linkBlocked: (tenantId, kind, value) => clickTime.linkBlocked(tenantId, kind, value),
+      blocked: (tenantId, entries, actor) => retraction.blocked(tenantId, entries, actor),
     }),
     vips: createVipsService({ repo: repos.vips, audit, clock, forget: () => caches.changed('vips') }),
     clickTime,
+    retraction,
     auditLog: createAuditService({ repo: repos.audit }),
     customization: createCustomizationService({
       db,
@@ -793,6 +809,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       clock,
       learnConfirmed: (tenantId, heldId, actor) =>
         spamLearning.learnHeld(tenantId, heldId, 'spam', actor, 'phishing_report'),
+      confirmed: (tenantId, reportId, heldId, actor) =>
+        retraction.confirmedReport(tenantId, reportId, heldId, actor),
     }),
     userInteraction: createUserInteractionService({ repo: repos.userInteraction, alerts: repos.alerts }),
     alerts,
@@ -877,6 +895,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.services.digest.stop();
     await app.services.sweeper.stop();
     await processor.stop();
+    await retraction.stop();
     await clickTime.flush();
     await mailer.stop();
     await counters.close();
@@ -927,6 +946,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(exceptionsRoutes);
   await app.register(vipsRoutes);
   await app.register(clickTimeRoutes);
+  await app.register(retractionRoutes);
   await app.register(auditRoutes);
   await app.register(userManagementRoutes);
   await app.register(settingsRoutes);

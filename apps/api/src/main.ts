@@ -102,6 +102,7 @@ async function main(): Promise<void> {
   processor.start();
   app.services.digest.start();
   app.services.sweeper.start();
+  app.services.retraction.start();
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

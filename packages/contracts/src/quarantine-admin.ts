@@ -181,6 +181,8 @@ export const messageSummarySchema = z
     feedback: z.nullable(z.enum(MESSAGE_FEEDBACKS)),
     feedback_by: z.nullable(z.string()),
     feedback_at: z.nullable(z.string()),
+    /** Retracted from the recipient's mailbox after delivery (issue 36); null: held at the door. */
+    retracted_at: z.optional(z.nullable(z.string())),
   })
   .register(z.globalRegistry, { id: 'QuarantineMessageSummary' });
 export type MessageSummary = z.infer<typeof messageSummarySchema>;

@@ -15,6 +15,14 @@ import type { SessionTls, StoredMessageDetails } from '@moat/contracts/message-t
 import { REPORT_KINDS, REPORT_STATUSES } from '@moat/contracts/phishing-reports';
 import { RESTORE_KINDS, RESTORE_MODES, RESTORE_REQUEST_STATUSES, VERDICTS } from '@moat/contracts/quarantine';
 import { ATTACHMENT_STATES, MESSAGE_STATES } from '@moat/contracts/quarantine-admin';
+import {
+  COPY_STATUSES,
+  IMAP_TLS_MODES,
+  RETRACTION_ACTIONS,
+  RETRACTION_STATUSES,
+  RETRACTION_TRIGGERS,
+  RETRACTION_VERDICTS,
+} from '@moat/contracts/retraction';
 import { EVENT_TYPES, type EventDetails } from '@moat/contracts/security-events';
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -534,6 +542,8 @@ export const quarantineMessages = pgTable(
     feedback: text('feedback'),
     feedbackBy: text('feedback_by'),
     feedbackAt: timestamp('feedback_at', { withTimezone: true }),
+    /** Retracted from the recipient's mailbox after delivery (issue 36, 0033); null: held at the door. */
+    retractedAt: timestamp('retracted_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('quarantine_messages_public_idx').on(t.publicId),
@@ -866,6 +876,8 @@ export const mailLog = pgTable(
       sql`lower(regexp_replace(${t.sender}, '^.*@', ''))`,
       t.sender,
     ),
+    // Delivered copies of one message by its Message-ID (retraction, migration 0033).
+    index('mail_log_tenant_message_id_idx').on(t.tenantId, t.messageIdHeader),
     index('mail_log_search_trgm_idx').using(
       'gin',
       sql`(${t.subject} || ' ' || ${t.senderName} || ' ' || ${t.sender} || ' ' || ${t.recipient}) gin_trgm_ops`,
@@ -1231,3 +1243,118 @@ export const clickTimeSettings = pgTable('click_time_settings', {
   allowContinue: boolean('allow_continue').notNull().default(true),
   updatedAt: updatedAt(),
 });
+
+/** Retraction (issue 36 §2, migration 0033): a tenant's IMAP mailbox connection, its master password sealed. */
+export const mailboxConnections = pgTable(
+  'mailbox_connections',
+  {
+    tenantId: uuid('tenant_id')
+      .primaryKey()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    enabled: boolean('enabled').notNull().default(false),
+    host: text('host').notNull(),
+    port: integer('port').notNull(),
+    tlsMode: text('tls_mode', { enum: IMAP_TLS_MODES }).notNull(),
+    verifyTls: boolean('verify_tls').notNull().default(true),
+    masterUser: text('master_user').notNull(),
+    separator: text('separator').notNull().default('*'),
+    /** Sealed with the server key (ServerKey.encrypt). */
+    secret: text('secret'),
+    action: text('action', { enum: RETRACTION_ACTIONS }).notNull().default('move'),
+    folder: text('folder').notNull().default('Moat Quarantine'),
+    lastTestAt: timestamp('last_test_at', { withTimezone: true }),
+    lastTestOk: boolean('last_test_ok'),
+    lastTestMessage: text('last_test_message'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('mailbox_connections_tls_mode_check', inList(t.tlsMode, IMAP_TLS_MODES)),
+    check('mailbox_connections_action_check', inList(t.action, RETRACTION_ACTIONS)),
+  ],
+);
+
+/** One retraction: a job claimed with a lease, its delivered copies in retraction_copies. */
+export const retractions = pgTable(
+  'retractions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    trigger: text('trigger', { enum: RETRACTION_TRIGGERS }).notNull(),
+    /** What started it: the exception's or report's id, the Mail Explorer row. */
+    triggerRef: text('trigger_ref'),
+    verdict: text('verdict', { enum: RETRACTION_VERDICTS }).notNull(),
+    reason: text('reason').notNull().default(''),
+    requestedBy: text('requested_by').notNull(),
+    /** A trigger's search of delivered mail, run by the job (RetractionSearch). */
+    search: jsonb('search').$type<Record<string, unknown>>(),
+    /** False until the job has found the copies of `search`. */
+    resolved: boolean('resolved').notNull().default(true),
+    status: text('status', { enum: RETRACTION_STATUSES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('retractions_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('retractions_pending_idx').on(t.status, t.createdAt),
+    check('retractions_trigger_check', inList(t.trigger, RETRACTION_TRIGGERS)),
+    check('retractions_verdict_check', inList(t.verdict, RETRACTION_VERDICTS)),
+    check('retractions_status_check', inList(t.status, RETRACTION_STATUSES)),
+  ],
+);
+
+/** Each delivered copy once (message and recipient): what was found where, and what became of it. */
+export const retractionCopies = pgTable(
+  'retraction_copies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    retractionId: uuid('retraction_id')
+      .notNull()
+      .references(() => retractions.id, { onDelete: 'cascade' }),
+    mailLogId: uuid('mail_log_id').notNull(),
+    inboundId: uuid('inbound_id').notNull(),
+    recipient: text('recipient').notNull(),
+    messageIdHeader: text('message_id_header'),
+    subject: text('subject').notNull().default(''),
+    status: text('status', { enum: COPY_STATUSES }).notNull().default('pending'),
+    action: text('action', { enum: RETRACTION_ACTIONS }),
+    found: jsonb('found').$type<Array<{ folder: string; count: number }>>().notNull().default([]),
+    error: text('error'),
+    quarantineMessageId: uuid('quarantine_message_id'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('retraction_copies_once_idx').on(t.tenantId, t.inboundId, t.recipient),
+    index('retraction_copies_retraction_idx').on(t.retractionId, t.status),
+    check('retraction_copies_status_check', inList(t.status, COPY_STATUSES)),
+    check('retraction_copies_action_check', sql`${t.action} is null or ${t.action} in ('move', 'delete')`),
+  ],
+);
+
+/** A delivered message's links, their hosts and its attachments' SHA-256, read once from its bytes. */
+export const deliveredContents = pgTable(
+  'delivered_contents',
+  {
+    inboundId: uuid('inbound_id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    urls: jsonb('urls').$type<string[]>().notNull().default([]),
+    hosts: jsonb('hosts').$type<string[]>().notNull().default([]),
+    sha256s: jsonb('sha256s').$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('delivered_contents_urls_idx').using('gin', sql`${t.urls} jsonb_path_ops`),
+    index('delivered_contents_hosts_idx').using('gin', sql`${t.hosts} jsonb_path_ops`),
+    index('delivered_contents_sha256s_idx').using('gin', sql`${t.sha256s} jsonb_path_ops`),
+  ],
+);

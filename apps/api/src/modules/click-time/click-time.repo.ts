@@ -23,6 +23,8 @@ import {
   clickTimeSettings,
   linkClicks,
   mailLog,
+  retractionCopies,
+  retractions,
   securityEvents,
   senderLists,
   spamLearnedMessages,
@@ -118,8 +120,13 @@ export function createClickTimeRepo(db: DbOrTx) {
       recipient: string,
       tx?: DbOrTx,
     ): Promise<{ verdict: string; learned: 'spam' | 'ham' | null } | null> {
+      // A message retracted from the mailboxes later (any of its copies) has the retraction's verdict.
+      const retracted = sql<string | null>`(select r.verdict from ${retractionCopies} rc
+        join ${retractions} r on r.id = rc.retraction_id
+        where rc.tenant_id = ${mailLog.tenantId} and rc.inbound_id = ${mailLog.inboundId}
+        order by r.created_at desc limit 1)`;
       const [row] = await (tx ?? db)
-        .select({ verdict: mailLog.verdict, learned: spamLearnedMessages.label })
+        .select({ verdict: mailLog.verdict, retracted, learned: spamLearnedMessages.label })
         .from(mailLog)
         .leftJoin(
           spamLearnedMessages,
@@ -136,7 +143,9 @@ export function createClickTimeRepo(db: DbOrTx) {
           ),
         )
         .limit(1);
-      return row ? { verdict: row.verdict, learned: row.learned } : null;
+      if (!row) return null;
+      const later = row.retracted === 'spam' ? 'suspicious' : row.retracted;
+      return { verdict: later ?? row.verdict, learned: row.learned };
     },
 
     /** A person's click that was blocked or let through past a warning, among the security events. */

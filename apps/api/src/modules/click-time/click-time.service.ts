@@ -119,7 +119,11 @@ export function createClickTime(deps: {
   });
   const messages = deps.caches.create<{ now: Awaited<ReturnType<ClickTimeRepo['messageNow']>> }>(
     'click-time-messages',
-    { tables: ['mail_log', 'spam_learned_messages'], ttlMs: MESSAGE_TTL_MS, max: 50_000 },
+    {
+      tables: ['mail_log', 'spam_learned_messages', 'retraction_copies'],
+      ttlMs: MESSAGE_TTL_MS,
+      max: 50_000,
+    },
   );
   const messageNow = async (claims: LinkClaims) =>
     (

@@ -83,6 +83,12 @@ export function createExceptionsService(deps: {
   ownDomains: (tenantId: string) => Promise<string[]>;
   /** A host or URL was blocked: click-time protection tells who clicked through to it before. */
   linkBlocked?: (tenantId: string, kind: 'domain' | 'url', value: string) => Promise<void>;
+  /** New block entries: delivered mail they would have blocked is retracted (in the background). */
+  blocked?: (
+    tenantId: string,
+    entries: Array<{ id: string; list: string; kind: string; value: string; scope?: string }>,
+    actor: Actor,
+  ) => Promise<void>;
 }) {
   const { repo, audit, clock } = deps;
 
@@ -256,6 +262,7 @@ export function createExceptionsService(deps: {
       });
       if (row.list === 'block' && (row.kind === 'domain' || row.kind === 'url'))
         await deps.linkBlocked?.(tenantId, row.kind, row.value);
+      await deps.blocked?.(tenantId, [row], actor);
       return entryOf(row, now);
     },
 
@@ -352,6 +359,7 @@ export function createExceptionsService(deps: {
         targetId: tenantId,
         details: { imported: inserted.length },
       });
+      await deps.blocked?.(tenantId, inserted, actor);
       return { imported: inserted.length };
     },
   };

@@ -70,6 +70,8 @@ export function createPhishingReportsService(deps: {
   clock: Clock;
   /** A confirmed report teaches the anti-spam engine the message is unwanted (issue 13). */
   learnConfirmed?: (tenantId: string, heldId: string, actor: Actor & { userId: string }) => Promise<void>;
+  /** A confirmed report: the delivered copies of the message are retracted from mailboxes (issue 36). */
+  confirmed?: (tenantId: string, reportId: string, heldId: string, actor: Actor) => Promise<void>;
 }) {
   const { repo, clock } = deps;
 
@@ -164,6 +166,7 @@ export function createPhishingReportsService(deps: {
     for (const outboxId of outbox) deps.mailer.deliverStored(outboxId);
     if (outcome === 'confirmed' && settings.learn)
       await deps.learnConfirmed?.(tenantId, hidden.heldId, actor);
+    if (outcome === 'confirmed') await deps.confirmed?.(tenantId, id, hidden.heldId, actor);
     return { status: outcome, hidden: hidden.hiddenCount };
   }
 

@@ -29,6 +29,7 @@ const messageColumns = {
   feedback: quarantineMessages.feedback,
   feedbackBy: quarantineMessages.feedbackBy,
   feedbackAt: quarantineMessages.feedbackAt,
+  retractedAt: quarantineMessages.retractedAt,
 };
 export interface HeldMessage {
   id: string;
@@ -48,6 +49,8 @@ export interface HeldMessage {
   feedback: string | null;
   feedbackBy: string | null;
   feedbackAt: Date | null;
+  /** Pulled back from the recipient's mailbox after delivery (retraction); null: held at the door. */
+  retractedAt: Date | null;
 }
 
 /** Rows deleted per statement by the purge job (a long backlog is deleted in several). */

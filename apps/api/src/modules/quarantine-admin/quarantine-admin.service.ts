@@ -42,6 +42,7 @@ function summary(m: HeldMessage, attachments: AttachmentRow[]): MessageSummary {
     feedback: m.feedback as MessageFeedback | null,
     feedback_by: m.feedbackBy,
     feedback_at: m.feedbackAt?.toISOString() ?? null,
+    retracted_at: m.retractedAt?.toISOString() ?? null,
     attachments: attachments
       .filter((a) => a.messageId === m.id)
       .map((a) => ({

@@ -58,6 +58,14 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    // Mail Explorer → Retract delivered mail (issue 36): search delivered mail, preview, pull it back.
+    path: `${ROUTES.mailExplorer}/retract`,
+    Screen: screen(
+      () => import('../../features/retraction/components/RetractScreen'),
+      (m) => m.RetractScreen,
+    ),
+  },
+  {
     // Security Settings → Exceptions and its seven engine pages: one screen, its page from the path.
     path: `${ROUTES.configuration}/security-exceptions`,
     Screen: screen(

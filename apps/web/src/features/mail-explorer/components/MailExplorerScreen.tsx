@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, List, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Button, Group, List, Stack, Text, VisuallyHidden } from '@mantine/core';
 import {
   DELIVERY_STATUSES,
   MAIL_ACTIONS,
@@ -7,7 +7,7 @@ import {
   MAIL_VERDICTS,
   type MailLogEntry,
 } from '@moat/contracts/mail-explorer';
-import { messageTracePath, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
+import { messageTracePath, ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
@@ -164,6 +164,11 @@ export function MailExplorerScreen() {
 
   return (
     <Stack gap="md">
+      <Group justify="flex-end">
+        <Anchor component={Link} to={`${ROUTES.mailExplorer}/retract`} size="sm">
+          {t('mailExplorer.retractLink')}
+        </Anchor>
+      </Group>
       <ListToolbar
         search={state.search}
         onSearchChange={state.setSearch}

@@ -27,6 +27,7 @@ import {
   MAIL_VERDICT_COLOR,
   MAIL_VERDICT_LABEL,
 } from '../../mail-explorer/labels';
+import { RetractMessageCard } from '../../retraction/components/RetractMessageCard';
 import { useHeldMessageTrace } from '../api/get-held-message-trace';
 import { useMessageTrace } from '../api/get-message-trace';
 import { PhishingEvidenceSection } from './PhishingEvidenceSection';
@@ -87,7 +88,7 @@ function TraceView({ trace }: { trace: MessageTrace }) {
           </Group>
         }
         // The title in the text colour: the tint's own shade is below 4.5:1 on the light background.
-        classNames={{ title: 'trace-verdict__title' }}
+        classNames={{ title: 'alert-title-text' }}
         data-testid="trace-explanation"
       >
         {trace.explanation}
@@ -143,6 +144,8 @@ function TraceView({ trace }: { trace: MessageTrace }) {
       {trace.phishing && <PhishingEvidenceSection phishing={trace.phishing} />}
 
       {m.inbound_id && <LinkClicksSection inboundId={m.inbound_id} recipient={m.recipient} />}
+
+      {m.mail_log_id && m.delivery === 'sent' && <RetractMessageCard mailLogId={m.mail_log_id} />}
 
       {trace.spam && (
         <SpamScoreSection

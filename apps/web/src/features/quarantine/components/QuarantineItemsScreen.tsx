@@ -227,6 +227,11 @@ export function QuarantineItemsScreen() {
                 <Badge color="red" variant="light" tt="none">
                   {t('quarantine.failed.badge')}
                 </Badge>
+              ) : message.retracted_at && message.state === 'quarantined' ? (
+                // Pulled back out of the mailbox after delivery (retraction): restored like any held message.
+                <Badge color="orange" variant="light" tt="none" className="quarantine-badge">
+                  {t('retraction.badge')}
+                </Badge>
               ) : (
                 <Text size="sm">{t(MESSAGE_STATE_LABEL[message.state])}</Text>
               ),

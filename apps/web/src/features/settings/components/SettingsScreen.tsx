@@ -4,6 +4,7 @@ import {
   Button,
   Center,
   Checkbox,
+  Divider,
   Group,
   Loader,
   NumberInput,
@@ -25,6 +26,7 @@ import { isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
 import { useDraft } from '../../../lib/use-draft';
 import { MailFlowSettings } from '../../onboarding/components/MailFlowSettings';
+import { MailboxConnectionSettings } from '../../retraction/components/MailboxConnectionSettings';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { settingsQueryOptions, useSaveSettings } from '../api/settings';
 import { OidcProviderSettings } from './OidcProviderSettings';
@@ -288,6 +290,8 @@ export function SettingsScreen() {
       {form}
       <Section id="settings-mail-flow" title={t('settings.mailFlow.title')}>
         <MailFlowSettings />
+        <Divider />
+        <MailboxConnectionSettings />
       </Section>
       <Section id="settings-sso" title={t('settings.sso.title')}>
         <SingleSignOnSettings />
