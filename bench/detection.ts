@@ -286,6 +286,8 @@ export async function benchDetection() {
     { system: 'Moat alone (npm start, nothing else)', uses: ['moat'], moat: true },
     // Its spam score alone, without its anti-phishing findings: what the combination weighs.
     { system: "Moat's anti-spam engine alone (its score only)", uses: ['moat'], moat: false },
+    // Its anti-phishing findings alone, without the spam score: which of the two flags what.
+    { system: "Moat's anti-phishing engine alone (its findings only)", uses: [], moat: true },
   ];
   if (process.env.DETECTION_ENGINES !== 'moat') {
     const training = corpusMessages('train');

@@ -14,7 +14,7 @@ import {
   readableDomain,
   registrable,
 } from './phishing/lookalike.ts';
-import { hostOf, linkEvidence, sameSite } from './phishing/urls.ts';
+import { hostOf, isBrandHost, linkEvidence, sameSite } from './phishing/urls.ts';
 import { header, messageFacts } from './spam/message-facts.ts';
 import type { Engine, EngineInput, Finding } from './types.ts';
 
@@ -22,7 +22,7 @@ export { editDistance, lookalikeOf };
 
 /** Words of a message that asks for credentials or payment: a lure's sentence, not a button. */
 const CREDENTIAL_WORDS =
-  /\b(?:verify (?:your )?(?:account|identity|email|mailbox)|confirm (?:your )?(?:account|identity|details|password)|password (?:will )?expir|(?:account|mailbox) (?:has been |will be |is )?(?:suspended|locked|disabled|deactivated|closed|on hold)|unusual (?:sign-?in|activity|login)|mailbox (?:is )?(?:full|over (?:its )?quota)|storage (?:is )?full|update (?:your )?(?:payment|billing) (?:details|information|method)|payment (?:was )?(?:declined|failed)|keep (?:your )?(?:current )?password|re-?validate|shared (?:a )?(?:document|file) with you|voicemail|pending (?:delivery|messages?)|delivery (?:attempt )?failed|customs fee)\b/i;
+  /\b(?:verify (?:your )?(?:account|identity|email|mailbox)|confirm (?:your )?(?:account|identity|details|password)|password (?:will )?expir|(?:account|mailbox) (?:has been |will be |is )?(?:suspended|locked|disabled|deactivated|closed|on hold)|unusual (?:sign-?in|activity|login)|mailbox (?:is )?(?:full|over (?:its )?quota)|storage (?:is )?full|update (?:your )?(?:payment|billing) (?:details|information|method)|payment (?:was )?(?:declined|failed)|keep (?:your )?(?:current )?password|re-?validate|shared (?:a )?(?:document|file) with you|voicemail|pending (?:delivery|messages?)|delivery (?:attempt )?failed|customs fee|(?:subscription|membership|plan) (?:has )?(?:expired|expires|will expire|could not be renewed)|(?:could not|couldn't|unable to) (?:be )?(?:deliver|process|verify|renew|charge)|(?:messages?|emails?) (?:are |were |have been )?(?:held|on hold|quarantined|blocked|undelivered)|(?:parcel|package|shipment) (?:is |has been )?(?:on hold|held|waiting|returned)|(?:confirm|update) (?:your )?(?:delivery|shipping) (?:address|details)|(?:new|unrecognized|suspicious) (?:sign-?in|login|device)|restore (?:full )?access|(?:limited|restricted) (?:your )?account|account (?:limitation|restriction)|sign in to (?:view|review|confirm|restore|keep|release|avoid))\b/i;
 
 /** Words of a request to move money: business email compromise asks for these, usually with no link. */
 const PAYMENT_WORDS =
@@ -180,14 +180,21 @@ export function phishingEvidence(
       5,
       `The sender's domain ${fromDomain} imitates ${imitated.brand}'s domains`,
     );
-  const subjectBrand = brandNamedIn(parsed.subject);
+  // A brand named in the text of mail from a sender that proved its own domain and speaks for no
+  // one else (a newsletter, a mailing list, the tenant's own or a partner's mail: "now on Amazon",
+  // "the new Teams") is a mention, not a claim to be the brand.
+  const authenticated = auth.dmarc === 'pass' && Boolean(fromDomain) && !isFreeMail(fromDomain);
+  const poses = Boolean((displayBrand && !senderIsBrand(displayBrand)) || imitated);
+  const listMail = Boolean(header(facts, 'list-unsubscribe') || header(facts, 'list-id'));
+  const mentionOnly = authenticated && !poses && (internal || fromPartner || listMail);
+  const subjectBrand = mentionOnly ? null : brandNamedIn(parsed.subject);
   if (subjectBrand && !senderIsBrand(subjectBrand) && subjectBrand !== displayBrand)
     add(
       'BRAND_IN_SUBJECT',
       1,
       `The subject names ${subjectBrand.brand}, but the sender is not ${subjectBrand.brand}`,
     );
-  const logoBrand = brandNamedIn(opening(input));
+  const logoBrand = mentionOnly ? null : brandNamedIn(opening(input));
   if (logoBrand && !senderIsBrand(logoBrand) && logoBrand !== displayBrand && logoBrand !== subjectBrand)
     add(
       'BRAND_IN_BODY',
@@ -241,7 +248,7 @@ export function phishingEvidence(
 
   // A sender speaking as a brand whose links all lead away from the brand.
   const hosts = links.map((l) => hostOf(l.href)).filter((h): h is string => Boolean(h));
-  if (speaksAs && hosts.length > 0 && !hosts.some((h) => isBrandDomain(h, speaksAs)))
+  if (speaksAs && hosts.length > 0 && !hosts.some((h) => isBrandHost(h, speaksAs)))
     add(
       'BRAND_LINKS_ELSEWHERE',
       1.5,
@@ -249,8 +256,13 @@ export function phishingEvidence(
     );
 
   // Links.
+  const lookalike = evidence.some((e) => e.name.startsWith('LOOKALIKE_'));
   evidence.push(
-    ...linkEvidence(links, { protectedDomains: [...tenant.domains, ...partners], brand: speaksAs }),
+    ...linkEvidence(links, {
+      protectedDomains: [...tenant.domains, ...partners],
+      brand: speaksAs,
+      authenticatedSender: authenticated && !speaksAs && !lookalike ? fromDomain : null,
+    }),
   );
   const blocklist = options.blocklist ?? [];
   for (const link of links) {

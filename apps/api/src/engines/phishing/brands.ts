@@ -11,7 +11,10 @@ import { editDistance, foldHomoglyphs, readableDomain, registrable } from './loo
  * "chase", "teams"): they count only as the heart of a display name ("Apple Support"), never in
  * running text. `domains`: registered domains the brand sends from or links to (their subdomains
  * are the brand's too); the brand's name under any suffix (`amazon.de`, `hsbc.co.uk`) counts as
- * the brand's own, since these brands hold their names under most suffixes.
+ * the brand's own, since these brands hold their names under most suffixes. They include the
+ * domains a brand sends or tracks its clicks from under another name (`wellsfargoemail.com`,
+ * `paypal-communication.com`, `dropbox-mktg.com`), as SpamAssassin's default welcome list and
+ * the brands' own mail name them: built like an attacker's domain, they are the brand's.
  */
 export interface Brand {
   brand: string;
@@ -53,6 +56,7 @@ export const BRANDS: Brand[] = [
       'bing.com',
       'msn.com',
       'microsoftstore.com',
+      'microsoftrewards.com',
     ],
   },
   {
@@ -71,14 +75,26 @@ export const BRANDS: Brand[] = [
     brand: 'Apple',
     names: ['apple id', 'icloud', 'itunes', 'apple pay'],
     weak: ['apple'],
-    domains: ['apple.com', 'icloud.com', 'me.com', 'itunes.com'],
+    domains: ['apple.com', 'icloud.com', 'me.com', 'itunes.com', 'insideapple.com'],
   },
   {
     brand: 'Amazon',
     names: ['amazon', 'amazon prime', 'aws'],
     domains: ['amazon.com', 'amazonses.com', 'amazonaws.com', 'amazon.jobs', 'primevideo.com'],
   },
-  { brand: 'PayPal', names: ['paypal'], domains: ['paypal.com', 'paypal.me', 'xoom.com', 'venmo.com'] },
+  {
+    brand: 'PayPal',
+    names: ['paypal'],
+    domains: [
+      'paypal.com',
+      'paypal.me',
+      'xoom.com',
+      'venmo.com',
+      'paypalcredit.com',
+      'paypal-communication.com',
+      'paypal-customerfeedback.com',
+    ],
+  },
   {
     brand: 'DHL',
     names: ['dhl', 'dhl express'],
@@ -93,9 +109,9 @@ export const BRANDS: Brand[] = [
   {
     brand: 'Adobe',
     names: ['adobe', 'adobe sign', 'adobe acrobat', 'acrobat sign'],
-    domains: ['adobe.com', 'adobesign.com', 'echosign.com'],
+    domains: ['adobe.com', 'adobesign.com', 'echosign.com', 'adobesystems.com', 'adobespark.com'],
   },
-  { brand: 'Dropbox', names: ['dropbox'], domains: ['dropbox.com', 'dropboxmail.com'] },
+  { brand: 'Dropbox', names: ['dropbox'], domains: ['dropbox.com', 'dropboxmail.com', 'dropbox-mktg.com'] },
   { brand: 'WeTransfer', names: ['wetransfer'], domains: ['wetransfer.com'] },
   { brand: 'Netflix', names: ['netflix'], domains: ['netflix.com'] },
   { brand: 'LinkedIn', names: ['linkedin'], domains: ['linkedin.com', 'licdn.com'] },
@@ -123,7 +139,11 @@ export const BRANDS: Brand[] = [
   { brand: 'McAfee', names: ['mcafee'], domains: ['mcafee.com'] },
   { brand: 'Coinbase', names: ['coinbase'], domains: ['coinbase.com'] },
   { brand: 'Binance', names: ['binance'], domains: ['binance.com'] },
-  { brand: 'Wells Fargo', names: ['wells fargo'], domains: ['wellsfargo.com', 'wf.com'] },
+  {
+    brand: 'Wells Fargo',
+    names: ['wells fargo'],
+    domains: ['wellsfargo.com', 'wf.com', 'wellsfargoemail.com'],
+  },
   {
     brand: 'Chase',
     names: ['jpmorgan chase', 'chase bank', 'chase online'],
@@ -144,9 +164,9 @@ export const BRANDS: Brand[] = [
   {
     brand: 'American Express',
     names: ['american express', 'amex'],
-    domains: ['americanexpress.com', 'aexp.com'],
+    domains: ['americanexpress.com', 'aexp.com', 'aexpfeedback.com'],
   },
-  { brand: 'Visa', names: ['visa secure'], domains: ['visa.com'] },
+  { brand: 'Visa', names: ['visa secure'], domains: ['visa.com', 'visadpsmessage.com'] },
   { brand: 'Mastercard', names: ['mastercard'], domains: ['mastercard.com'] },
   { brand: 'IRS', names: ['internal revenue service'], weak: ['irs'], domains: ['irs.gov'] },
   { brand: 'HMRC', names: ['hmrc'], domains: ['hmrc.gov.uk', 'gov.uk'] },
@@ -254,9 +274,19 @@ const COMMON_NAMES = new Set(
   ),
 );
 
-/** Words attackers add to a brand's name to make a domain for it: microsoft-login, paypal-secure. */
-const ATTACK_WORDS =
-  /^(?:login|logon|signin|sign|secure|security|verify|verification|account|accounts|auth|support|help|service|services|update|billing|online|id|mail|webmail|portal|office|track|tracking|delivery|parcel|customer|confirm|alert|alerts|team|wallet|pay|payment|recovery|unlock|center|web|app|cloud|docs|document|files|share|drive|sso|mfa|365)$/;
+/**
+ * Words attackers add to a brand's name to make a domain for it: microsoft-login, paypal-secure.
+ * Folded as the domain's parts are (foldHomoglyphs turns i into l: "login" is compared as
+ * "logln"), so the words with an i match too.
+ */
+const ATTACK_WORDS: ReadonlySet<string> = new Set(
+  'login logon signin sign secure security verify verification account accounts auth support help service services update billing online id mail webmail portal office track tracking delivery parcel customer confirm alert alerts team wallet pay payment recovery unlock center web app cloud docs document files share drive sso mfa 365'
+    .split(' ')
+    .map((w) => foldHomoglyphs(w)),
+);
+const isAttackWord = (folded: string) => ATTACK_WORDS.has(folded);
+/** "id" folded, the prefix of appleid-verify, paypalidsecure. */
+const ID = foldHomoglyphs('id');
 
 /**
  * A one-letter typo of a brand's name: a letter swapped or two letters transposed for names of six
@@ -319,7 +349,7 @@ function imitation(d: string): Brand | null {
       // chase-alerts-secure (a name that is also a word needs the attack word, as a short one does).
       if (parts.length > 1 && parts.some((p) => p === realName || (!common && typoOf(p, realName)))) {
         const others = parts.filter((p) => p !== realName && !typoOf(p, realName));
-        if ((realName.length >= 5 && !common) || others.some((p) => ATTACK_WORDS.test(p))) return brand;
+        if ((realName.length >= 5 && !common) || others.some(isAttackWord)) return brand;
       }
       if (common) continue;
       // A homoglyph or typo of the whole name: paypa1, rnicrosoft, arnazon.
@@ -332,7 +362,11 @@ function imitation(d: string): Brand | null {
           : folded.endsWith(realName)
             ? folded.slice(0, -realName.length)
             : null;
-        if (glued && ATTACK_WORDS.test(glued.replace(/^(?:id)(?=.)/, ''))) return brand;
+        if (
+          glued &&
+          isAttackWord(glued.length > ID.length && glued.startsWith(ID) ? glued.slice(ID.length) : glued)
+        )
+          return brand;
       }
     }
     // The brand's name as a subdomain of someone else's: docusign.account-verify.example,

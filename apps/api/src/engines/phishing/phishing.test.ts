@@ -254,6 +254,139 @@ describe('links', () => {
   });
 });
 
+/** What the gateway hands the engines for mail whose From domain proved itself. */
+const dmarcPass = { auth: { spf: 'pass', dkim: 'pass', dmarc: 'pass', authenticationResults: '' } };
+
+describe("hard ham: brands' and newsletters' own mail through their trackers", () => {
+  it("counts a brand's documented sending and click-tracking domains as the brand's, not as lookalikes", async () => {
+    expect(isBrandDomain('wellsfargoemail.com', brandOfDisplayName('Wells Fargo')!)).toBe(true);
+    expect(brandImitatedBy('epl.paypal-communication.com')).toBeNull();
+    expect(brandImitatedBy('dropbox-mktg.com')).toBeNull();
+    // Built the same way by an attacker, they are still lookalikes.
+    expect(brandImitatedBy('paypal-communications.example')?.brand).toBe('PayPal');
+
+    const wellsFargo = await judge(
+      message(
+        {
+          From: 'Wells Fargo <wellsfargo@wellsfargoemail.com>',
+          Subject: 'Earn 3X points',
+          'List-Unsubscribe': '<https://click.wellsfargoemail.com/unsub>',
+        },
+        '<p>Your card earns 3X points.</p><a href="https://click.wellsfargoemail.com/?qs=8f3c2a91">wellsfargo.com</a>',
+      ),
+      dmarcPass,
+    );
+    expect(wellsFargo).toMatchObject({ verdict: 'clean', rules: [] });
+    const paypal = await judge(
+      message(
+        { From: 'PayPal <paypal@mail.paypal.com>', Subject: 'Your statement is available' },
+        '<p>Your October statement is ready.</p><a href="https://epl.paypal-communication.com/T/v6000001928c1f0a/">www.paypal.com</a>',
+      ),
+      dmarcPass,
+    );
+    expect(paypal).toMatchObject({ verdict: 'clean', rules: [] });
+  });
+
+  it("does not call an authenticated brand's link to its own site through a mailing service's tracker a lie", async () => {
+    const raw = message(
+      { From: 'GitHub <noreply@github.com>', Subject: 'Your weekly digest' },
+      '<a href="https://u4471902.ct.sendgrid.net/ls/click?upn=u001.Kz7vQ2pL9x">github.com/acme/api</a>',
+    );
+    expect((await judge(raw, dmarcPass)).rules).not.toContain('LINK_TEXT_BRAND_HOST');
+    // Unauthenticated, the same mail proves nothing: the text names GitHub and the link leads elsewhere.
+    expect((await judge(raw)).rules).toContain('LINK_TEXT_BRAND_HOST');
+  });
+
+  it("lets a newsletter's own click tracker pass readers on, and shows brands' hosts through it, as the sender's links", async () => {
+    const raw = message(
+      {
+        From: 'The Cloud Brief <issue@cloudbrief.example>',
+        Subject: 'The Cloud Brief #212',
+        'List-Unsubscribe': '<https://links.cloudbrief.example/unsubscribe/7Qk2vX9p>',
+      },
+      '<p>Microsoft made passkeys the default sign-in method for new Entra ID tenants this week.</p>' +
+        '<a href="https://links.cloudbrief.example/c/a1?url=https%3A%2F%2Flearn.microsoft.com%2Fentra%2Fpasskeys">learn.microsoft.com/entra/passkeys</a>' +
+        '<a href="https://links.cloudbrief.example/c/a2?url=https%3A%2F%2Fexample.org%2Fpost">github.com/cloudbrief/runners</a>',
+    );
+    const authenticated = await judge(raw, dmarcPass);
+    expect(authenticated).toMatchObject({ verdict: 'clean' });
+    expect(authenticated.rules).not.toContain('LINK_REDIRECT');
+    // The second link's onward address is not the host its text shows: through the sender's own
+    // tracker that is worth a point, not the 3.5 of a link that lies.
+    expect(authenticated.evidence).toContainEqual({
+      name: 'LINK_TEXT_BRAND_HOST',
+      score: 1,
+      description:
+        "Link text names github.com (GitHub) but goes through links.cloudbrief.example, the sender's click tracker, which does not say where it leads",
+    });
+    // From a sender that proved nothing, the redirect and the link that lies are what they were.
+    expect((await judge(raw)).rules).toEqual(
+      expect.arrayContaining(['LINK_REDIRECT', 'LINK_TEXT_BRAND_HOST', 'BRAND_IN_BODY']),
+    );
+  });
+
+  it("reads brands named in an authenticated newsletter's subject and opening as mentions, not claims", async () => {
+    const raw = message(
+      {
+        From: 'Harbor Lane Coffee <hello@harborlanecoffee.example>',
+        Subject: 'Winter Reserve is here (and now on Amazon, too)',
+        'List-Unsubscribe': '<https://harborlanecoffee.us21.list-manage.com/unsubscribe?u=5f9a>',
+      },
+      '<p>You can now find our blends on Amazon, and our shop takes PayPal.</p>' +
+        '<a href="https://harborlanecoffee.us21.list-manage.com/track/click?u=5f9a&id=7a1b">Shop now</a>',
+    );
+    expect((await judge(raw, dmarcPass)).rules).toEqual([]);
+    expect((await judge(raw)).rules).toContain('BRAND_IN_SUBJECT');
+  });
+
+  it('still holds a brand voice sent through a compromised mailing-service account', async () => {
+    const raw = message(
+      {
+        From: 'Microsoft 365 Message Center <notifications@peakview-realty.example>',
+        Subject: '4 incoming messages held for your review',
+      },
+      '<p>4 incoming messages were held and have not been delivered to your inbox.</p>' +
+        '<a href="https://u2290417.ct.sendgrid.net/ls/click?upn=u001.Qm4rT8yW">Review held messages</a>',
+    );
+    const result = await judge(raw, dmarcPass);
+    expect(result.rules).toEqual(
+      expect.arrayContaining(['BRAND_DISPLAY_NAME', 'BRAND_CREDENTIAL_LURE', 'BRAND_LINKS_ELSEWHERE']),
+    );
+    expect(result.verdict).toBe('phishing');
+  });
+});
+
+describe('lookalikes and brand hosts', () => {
+  it('reads attack words with an i in them (login, signin, verify) after folding, as the domain is folded', () => {
+    expect(brandImitatedBy('apple-signin-help.example')?.brand).toBe('Apple');
+    expect(brandImitatedBy('slack-login.example')?.brand).toBe('Slack');
+    expect(brandImitatedBy('chase-verify.example')?.brand).toBe('Chase');
+    expect(brandImitatedBy('zoom-video-tips.example')).toBeNull();
+  });
+
+  it("does not count a page in a brand's hosting service (an S3 bucket) as leading to the brand", async () => {
+    const result = await judge(
+      message(
+        {
+          From: 'Amazon Prime <prime@member-renewals.example>',
+          Subject: 'Your Prime membership could not be renewed',
+        },
+        '<p>We were unable to charge your card.</p>' +
+          '<a href="https://prime-renewal-2026.s3.us-east-1.amazonaws.com/index.html">Update payment method</a>',
+      ),
+    );
+    expect(result.rules).toEqual(
+      expect.arrayContaining([
+        'BRAND_DISPLAY_NAME',
+        'BRAND_LINKS_ELSEWHERE',
+        'BRAND_CREDENTIAL_LINK',
+        'LINK_FREE_HOSTING',
+      ]),
+    );
+    expect(result.verdict).toBe('phishing');
+  });
+});
+
 describe('hostile input', () => {
   it('judges pathological messages: thousands of unclosed img tags, a huge link text, deep subdomains', async () => {
     const html =

@@ -73,6 +73,53 @@ const FREE_HOSTING = [
   'yolasite.com',
   'mystrikingly.com',
 ];
+/**
+ * Mailing services' shared click-tracking hosts: a newsletter's or a notification's links pass
+ * through them on their way to the sender's pages, so a link's text there names where the reader
+ * ends up, not the tracker.
+ */
+const ESP_TRACKING = [
+  'sendgrid.net',
+  'list-manage.com',
+  'mailchi.mp',
+  'mandrillapp.com',
+  'hubspotlinks.com',
+  'hubspotemail.net',
+  'createsend.com',
+  'cmail19.com',
+  'cmail20.com',
+  'sparkpostmail.com',
+  'exacttarget.com',
+  'rs6.net',
+  'klclick.com',
+  'klclick1.com',
+  'klclick2.com',
+  'awstrack.me',
+  'mlsend.com',
+  'convertkit-mail.com',
+  'convertkit-mail2.com',
+  'pstmrk.it',
+  'customeriomail.com',
+  'links.iterable.com',
+  'mailgun.org',
+  'sendibt2.com',
+  'sendibt3.com',
+  'mcsv.net',
+];
+
+/** Whether a link's host is a free hosting or forms service's (anyone's page, whoever owns the service). */
+export function isFreeHosting(host: string): boolean {
+  return matchesSuffix(host, FREE_HOSTING) !== null || FREE_HOSTING_PATHS.some((p) => p.test(`${host}/`));
+}
+
+/**
+ * Whether a link's host is the brand's own: one of its domains, and not one of its hosting or
+ * forms services where anyone publishes (sites.google.com, forms.office.com, an S3 bucket).
+ */
+export function isBrandHost(host: string, brand: Brand): boolean {
+  return isBrandDomain(host, brand) && !isFreeHosting(host);
+}
+
 const FREE_HOSTING_PATHS = [
   /^docs\.google\.com\/forms\//,
   /^[a-z0-9-]+\.s3[.-][a-z0-9-]*\.?amazonaws\.com\//,
@@ -130,6 +177,27 @@ export interface LinkContext {
   protectedDomains: string[];
   /** The brand the sender speaks as (its display name, or a domain imitating the brand's), when one. */
   brand: Brand | null;
+  /**
+   * The From domain when it proved itself (DMARC pass) and no free mail service's, and the sender
+   * poses as no one else (brand is null): its own hosts and its mailing service's trackers are
+   * where its links pass through.
+   */
+  authenticatedSender?: string | null;
+}
+
+/** Where a link's query says it goes on to (?url=…, ?q=…, a whole address written in), when it says. */
+function onwardOf(href: string): string[] {
+  try {
+    const url = new URL(href);
+    const onward = [...url.searchParams]
+      .filter(([key]) => REDIRECT_PARAM.test(key))
+      .map(([, value]) => (value.startsWith('//') ? `https:${value}` : value));
+    const written = /[?&;=](https?(?::|%3a)(?:\/|%2f){2}[^&#\s]+)/i.exec(`${url.pathname}${url.search}`)?.[1];
+    if (written) onward.push(decodeURIComponent(written));
+    return onward;
+  } catch {
+    return [];
+  }
 }
 
 /** What the links of a message show: each trick once, the strongest instance. */
@@ -180,24 +248,17 @@ export function linkEvidence(links: MessageLink[], context: LinkContext): Eviden
         `A link's host mixes alphabets to look like another (${readableDomain(host)})`,
       );
     // Where the link's query says it goes on to, when that is another site: a redirect
-    // parameter (?url=…, ?q=…), or a whole address written into the query (?https://…).
-    try {
-      const url = new URL(href);
-      const onward = [...url.searchParams]
-        .filter(([key]) => REDIRECT_PARAM.test(key))
-        .map(([, value]) => (value.startsWith('//') ? `https:${value}` : value));
-      const written = /[?&;=](https?(?::|%3a)(?:\/|%2f){2}[^&#\s]+)/i.exec(
-        `${url.pathname}${url.search}`,
-      )?.[1];
-      if (written) onward.push(decodeURIComponent(written));
-      for (const value of onward) {
-        const next = hostOf(value);
-        if (next && !sameSite(next, host)) {
-          add('LINK_REDIRECT', 1.5, `A link on ${host} passes the reader on to ${next}`);
-          break;
-        }
-      }
-    } catch {}
+    // parameter (?url=…, ?q=…), or a whole address written into the query (?https://…). Not on
+    // the authenticated sender's own hosts: that is its click tracker (links.newsletter.example/
+    // c/1?url=…), which it answers for, and a newsletter links to other sites by nature.
+    const onward = onwardOf(href)
+      .map(hostOf)
+      .filter((next): next is string => Boolean(next));
+    const ownHost = Boolean(context.authenticatedSender && sameSite(host, context.authenticatedSender));
+    const tracker = ownHost || Boolean(context.authenticatedSender && matchesSuffix(host, ESP_TRACKING));
+    const elsewhere = onward.find((next) => !sameSite(next, host));
+    if (elsewhere && !ownHost)
+      add('LINK_REDIRECT', 1.5, `A link on ${host} passes the reader on to ${elsewhere}`);
     const imitated = lookalikeOf(host, context.protectedDomains);
     // Links to another organisation of the same short name (acme.com beside acme.example) are
     // common and harmless; the sender's domain is judged by that rule, a link is not.
@@ -211,19 +272,30 @@ export function linkEvidence(links: MessageLink[], context: LinkContext): Eviden
     if (brand)
       add('LINK_LOOKALIKE_BRAND', 4, `A link goes to ${host}, which imitates ${brand.brand}'s domains`);
     const named = shownHost(link.text);
-    if (named && !sameSite(named, host)) {
+    // A redirect whose onward address is the host its text shows leads where it says.
+    if (named && !sameSite(named, host) && !onward.some((next) => sameSite(next, named))) {
       const namedBrand = brandOwning(named);
-      if (namedBrand && !isBrandDomain(host, namedBrand))
-        add(
-          'LINK_TEXT_BRAND_HOST',
-          3.5,
-          `Link text names ${named} (${namedBrand.brand}) but leads to ${host}`,
-        );
-      else add('LINK_TEXT_OTHER_HOST', 1, `Link text names ${named} but leads to ${host}`);
+      const sender = context.authenticatedSender;
+      if (namedBrand && sender && isBrandDomain(sender, namedBrand)) {
+        // The brand itself, authenticated, linking to its own site through its click tracker.
+      } else if (namedBrand && !isBrandHost(host, namedBrand)) {
+        if (tracker)
+          add(
+            'LINK_TEXT_BRAND_HOST',
+            1,
+            `Link text names ${named} (${namedBrand.brand}) but goes through ${host}, the sender's click tracker, which does not say where it leads`,
+          );
+        else
+          add(
+            'LINK_TEXT_BRAND_HOST',
+            3.5,
+            `Link text names ${named} (${namedBrand.brand}) but leads to ${host}`,
+          );
+      } else if (!tracker) add('LINK_TEXT_OTHER_HOST', 1, `Link text names ${named} but leads to ${host}`);
     }
     // A brand's sign-in button that leads away from the brand.
     const button = link.text.trim().length <= 40 ? link.text : '';
-    if (context.brand && !isBrandDomain(host, context.brand) && CREDENTIAL_CALL.test(button))
+    if (context.brand && !isBrandHost(host, context.brand) && CREDENTIAL_CALL.test(button))
       add(
         'BRAND_CREDENTIAL_LINK',
         2,
@@ -231,7 +303,7 @@ export function linkEvidence(links: MessageLink[], context: LinkContext): Eviden
       );
     else if (brandNamedIn(button) && CREDENTIAL_CALL.test(button)) {
       const inText = brandNamedIn(button)!;
-      if (!isBrandDomain(host, inText))
+      if (!isBrandHost(host, inText))
         add(
           'BRAND_CREDENTIAL_LINK',
           2,

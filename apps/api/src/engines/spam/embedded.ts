@@ -3,8 +3,8 @@ import { verdictOfScore } from '../types.ts';
 import { type Classification, classify, type TokenTable } from './bayes.ts';
 import { messageFacts } from './message-facts.ts';
 import { shippedModel } from './model.ts';
-import { knownSender, ruleHits } from './rules.ts';
-import { tokenKey, tokensOf } from './tokens.ts';
+import { knownSender, makeUpNotJudged, ruleHits } from './rules.ts';
+import { MAKE_UP_TOKEN, tokenKey, tokensOf } from './tokens.ts';
 
 /**
  * Moat's own anti-spam engine, on with nothing else configured: the Bayesian classifier (the
@@ -31,6 +31,8 @@ export const MAX_LEARNED_TOKENS = 600;
 export interface SpamAnalysis {
   tokens: string[];
   keys: number[];
+  /** The keys the classifier judges: all of them, or the words only (makeUpNotJudged). */
+  judged: number[];
   rules: ScoredRule[];
 }
 
@@ -50,14 +52,17 @@ export function analyse(
     links: input.links,
   };
   const tokens = tokensOf(message);
+  const keys = tokens.map(tokenKey);
+  const known = knownSender(input.parsed.fromAddress, input.auth, input.tenant);
+  // All tokens are learned; an accountable sender's make-up is not judged.
+  const judged = makeUpNotJudged(input, facts, known)
+    ? keys.filter((_, i) => !MAKE_UP_TOKEN.test(tokens[i]!))
+    : keys;
   return {
     tokens,
-    keys: tokens.map(tokenKey),
-    rules: ruleHits({
-      ...message,
-      auth: input.auth,
-      knownSender: knownSender(input.parsed.fromAddress, input.auth, input.tenant),
-    }),
+    keys,
+    judged,
+    rules: ruleHits({ ...message, auth: input.auth, knownSender: known }),
   } satisfies SpamAnalysis;
 }
 
@@ -150,14 +155,16 @@ export function createEmbeddedSpam(options: EmbeddedSpamOptions = {}): Engine {
     // A failure of Moat's own code is a failure to scan: the message is marked suspicious.
     failClosed: true,
     async scan(input): Promise<Finding[]> {
-      const { tokens, keys, rules } = analyse(input);
+      const { tokens, keys, judged, rules } = analyse(input);
       const tenantId = input.tenant.id;
       const own = tenantId && options.learned ? await options.learned(tenantId, keys) : null;
       const model = startingModel();
-      const classification = classify(keys, own ? [model, own] : [model]);
-      const all = [bayesRule(classification, tokens, keys), ...rules].sort(
-        (a, b) => Math.abs(b.score) - Math.abs(a.score),
-      );
+      const classification = classify(judged, own ? [model, own] : [model]);
+      const bayes = bayesRule(classification, tokens, keys);
+      if (judged.length < keys.length)
+        bayes.description +=
+          ' (its words only: the sender proved its domain, so how its HTML is made is not judged)';
+      const all = [bayes, ...rules].sort((a, b) => Math.abs(b.score) - Math.abs(a.score));
       const score = Math.round(all.reduce((sum, r) => sum + r.score, 0) * 100) / 100;
       const verdict = verdictOfScore(score, input.spamThresholds);
       return [

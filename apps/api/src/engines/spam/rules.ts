@@ -1,5 +1,14 @@
-import { BRANDS, isBrandDomain, isFreeMail } from '../phishing/brands.ts';
-import type { AuthSummary, MessageLink, ScoredRule } from '../types.ts';
+import {
+  BRANDS,
+  brandImitatedBy,
+  brandOfDisplayName,
+  isBrandDomain,
+  isFreeMail,
+} from '../phishing/brands.ts';
+import { lookalikeOf } from '../phishing/lookalike.ts';
+import { brandOwning } from '../phishing/urls.ts';
+import type { AuthSummary, EngineInput, MessageLink, ScoredRule } from '../types.ts';
+import { isListedSender } from './known-senders.ts';
 import { header, type MessageFacts } from './message-facts.ts';
 
 /**
@@ -18,14 +27,18 @@ export interface RuleInput {
   knownSender?: KnownSender | null;
 }
 
-/** An authenticated sender the engine knows: a well-known brand, the tenant itself, one of its partners. */
-export type KnownSender = 'brand' | 'own' | 'partner';
+/**
+ * An authenticated sender the engine knows: a well-known brand, the tenant itself, one of its
+ * partners, or a sender of SpamAssassin's and rspamd's welcome lists (known-senders.ts).
+ */
+export type KnownSender = 'brand' | 'own' | 'partner' | 'listed';
 
 /**
  * Whom mail comes from when its From domain proved itself (DMARC pass, so SPF or DKIM aligned):
  * a brand of the anti-phishing table (its own domain, never free mail, where anyone has an
- * address), the tenant's own domains, or the partners learned from its mail flow. The shipped
- * model learned 2002's mail; today's notifications from these senders read to it like spam.
+ * address), the tenant's own domains, the partners learned from its mail flow, or a sender of the
+ * welcome lists real filters ship. The shipped model learned 2002's mail; today's notifications
+ * from these senders read to it like spam.
  */
 export function knownSender(
   fromAddress: string,
@@ -38,7 +51,38 @@ export function knownSender(
   const under = (list: readonly string[]) => list.some((d) => domain === d || domain.endsWith(`.${d}`));
   if (tenant && under(tenant.domains)) return 'own';
   if (tenant?.partners && under(tenant.partners)) return 'partner';
-  return BRANDS.some((brand) => isBrandDomain(domain, brand)) ? 'brand' : null;
+  if (BRANDS.some((brand) => isBrandDomain(domain, brand))) return 'brand';
+  return isListedSender(domain) ? 'listed' : null;
+}
+
+/**
+ * Whether the classifier should leave a message's make-up (MAKE_UP_TOKEN) out and judge its
+ * words only. Only for a sender that proved its From domain (DMARC pass) and answers for its
+ * mail under that name: a known sender (knownSender), or a mailing list or newsletter (it says
+ * how to unsubscribe, List-Unsubscribe or List-Id) from a domain that is no free mail service
+ * (where anyone has an address), imitates no brand, nor the tenant's or its partners' domains,
+ * and whose display name claims no brand the domain is not. What is left to judge is what it
+ * says. Any other mail keeps its make-up judged: a stranger's authenticated domain proves only
+ * that it owns the domain (lookalike domains authenticate too), and impersonation is the
+ * anti-phishing engine's to judge.
+ */
+export function makeUpNotJudged(
+  input: Pick<EngineInput, 'parsed'> & {
+    auth: EngineInput['auth'] | null;
+    tenant?: { domains: string[]; partners?: string[] | undefined };
+  },
+  facts: MessageFacts,
+  known: KnownSender | null,
+): boolean {
+  if (input.auth?.dmarc !== 'pass') return false;
+  if (known) return true;
+  if (!header(facts, 'list-unsubscribe') && !header(facts, 'list-id')) return false;
+  const domain = (input.parsed.fromAddress.split('@')[1] ?? '').toLowerCase();
+  if (!domain || isFreeMail(domain) || brandImitatedBy(domain)) return false;
+  const protectedDomains = [...(input.tenant?.domains ?? []), ...(input.tenant?.partners ?? [])];
+  if (lookalikeOf(domain, protectedDomains)) return false;
+  const claimed = brandOfDisplayName(input.parsed.fromName);
+  return !claimed || isBrandDomain(domain, claimed);
 }
 
 interface Rule {
@@ -76,6 +120,33 @@ const registrable = (host: string) =>
 const INVISIBLE =
   /(?:font-size\s*:\s*[01](?:px|pt)?\s*[;"'])|(?:display\s*:\s*none)|(?:visibility\s*:\s*hidden)|(?:<font[^>]*color\s*=\s*["']?#?(?:fff|ffffff|white)\b)/i;
 
+/**
+ * A preheader: the line of preview text a mail client shows beside the subject, which every
+ * newsletter and notification template hides at the top of the body (a hidden div or span of a
+ * sentence or two). It hides nothing from the reader that the reader is not shown in the inbox.
+ */
+const PREHEADER =
+  /<(div|span|p)\b[^>]{0,200}?style\s*=\s*["'][^"']{0,300}?(?:display\s*:\s*none|max-height\s*:\s*0|mso-hide\s*:\s*all)[^"']{0,300}["'][^>]{0,200}>([^<]{0,300})<\/\1>/i;
+
+/** The HTML with its preheader (when the body opens with one) taken out. */
+function withoutPreheader(html: string): string {
+  const body = /<body\b[^>]{0,1000}>/i.exec(html);
+  const start = body ? body.index + body[0].length : 0;
+  const head = html.slice(start, start + 3000);
+  const found = PREHEADER.exec(head);
+  // Only a block at the opening, before any text a reader sees.
+  if (
+    !found ||
+    head
+      .slice(0, found.index)
+      .replace(/<[^>]*>/g, '')
+      .trim() !== ''
+  )
+    return html;
+  const at = start + found.index;
+  return html.slice(0, at) + html.slice(at + found[0].length);
+}
+
 const textLength = (input: RuleInput) => input.text.replace(/\s+/g, '').length;
 
 export const RULES: Rule[] = [
@@ -93,7 +164,11 @@ export const RULES: Rule[] = [
       links.some((l) => {
         const shown = shownHost(l.text);
         const real = hostOf(l.href);
-        return Boolean(shown && real && registrable(shown) !== registrable(real));
+        if (!shown || !real || registrable(shown) === registrable(real)) return false;
+        // A brand's link to its own site through its own click-tracking domain
+        // (www.paypal.com shown, epl.paypal-communication.com followed) is no mismatch.
+        const brand = brandOwning(shown);
+        return !(brand && isBrandDomain(real, brand));
       }),
   },
   {
@@ -114,7 +189,8 @@ export const RULES: Rule[] = [
     name: 'HTML_INVISIBLE_TEXT',
     score: 1,
     description: 'The HTML hides text from the reader (tiny, invisible or white text)',
-    test: ({ html }) => Boolean(html && INVISIBLE.test(html.slice(0, 200_000))),
+    // Not the preheader a template hides at the top for the inbox's preview line.
+    test: ({ html }) => Boolean(html && INVISIBLE.test(withoutPreheader(html.slice(0, 200_000)))),
   },
   {
     name: 'HTML_ONLY',
@@ -128,7 +204,7 @@ export const RULES: Rule[] = [
     name: 'HTML_IMAGE_ONLY',
     score: 1.5,
     description: 'The HTML is mostly images with little text',
-    test: (input) => Boolean(input.html && /<img\b/i.test(input.html) && textLength(input) < 400),
+    test: (input) => Boolean(input.html && /<img\b/i.test(input.html) && textLength(input) < 200),
   },
   {
     name: 'BOGUS_MULTIPART',
@@ -244,7 +320,7 @@ export const RULES: Rule[] = [
     name: 'AUTHENTICATED_KNOWN_SENDER',
     score: -3,
     description:
-      'The sender proved its domain (DMARC pass), and it is a well-known brand, this organisation or one of its regular partners',
+      'The sender proved its domain (DMARC pass), and it is a well-known brand, this organisation, one of its regular partners or a sender on the welcome lists real filters ship',
     test: ({ knownSender }) => Boolean(knownSender),
   },
   {

@@ -262,3 +262,102 @@ describe('authenticated known senders', () => {
     expect(knownSender('no-reply@microsoft.com', { ...pass, dmarc: 'fail' }, tenant)).toBeNull();
   });
 });
+
+describe("today's wanted mail from senders that proved their domain", () => {
+  const pass = { spf: 'pass', dkim: 'pass', dmarc: 'pass', authenticationResults: '' };
+
+  it("knows the senders of SpamAssassin's and rspamd's welcome lists, but not the mailing services anyone sends through", async () => {
+    const { knownSender } = await import('./rules.ts');
+    const tenant = { domains: ['acme.example'] };
+    expect(knownSender('onlinebanking@ealerts.bankofamerica.com', pass, tenant)).toBe('brand');
+    expect(knownSender('orders@costco.com', pass, tenant)).toBe('listed');
+    expect(knownSender('news@email.nytimes.com', pass, tenant)).toBe('listed');
+    expect(knownSender('campaign@govdelivery.com', pass, tenant)).toBeNull();
+    expect(knownSender('orders@costco.com', { ...pass, dmarc: 'none' }, tenant)).toBeNull();
+  });
+
+  it("judges a known or mailing-list sender's words, not how its HTML is made; a stranger's make-up still counts", async () => {
+    const { analyse } = await import('./embedded.ts');
+    const { MAKE_UP_TOKEN } = await import('./tokens.ts');
+    const html = (from: string, list: boolean) =>
+      crlf([
+        `From: ${from}`,
+        'To: ana@acme.example',
+        'Subject: Your statement is available',
+        'Date: Tue, 01 Dec 2026 10:00:00 +0000',
+        'Message-ID: <s1@sender.example>',
+        ...(list ? ['List-Unsubscribe: <https://sender.example/unsubscribe>'] : []),
+        'Content-Type: text/html; charset=utf-8',
+        '',
+        '<html><body><h1 style="color:#ffffff">Your statement</h1><p style="font-size:12px">It is ready.</p></body></html>',
+      ]);
+    const judged = async (from: string, list: boolean, auth = pass) => {
+      const base = await inputOf(html(from, list));
+      const a = analyse({ ...base, auth, tenant: { domains: ['acme.example'] } });
+      return {
+        makeUp: a.tokens.filter((t) => MAKE_UP_TOKEN.test(t)).length,
+        all: a.keys.length,
+        judged: a.judged.length,
+      };
+    };
+    const brand = await judged('Bank of America <onlinebanking@ealerts.bankofamerica.com>', false);
+    expect(brand.makeUp).toBeGreaterThan(0);
+    expect(brand.judged).toBe(brand.all - brand.makeUp);
+    const newsletter = await judged('Harbor Lane <hello@harborlane.example>', true);
+    expect(newsletter.judged).toBe(newsletter.all - newsletter.makeUp);
+    // Judged whole: a stranger with no list headers, a list unauthenticated, a lookalike, a brand voice.
+    for (const [from, list, auth] of [
+      ['Accounts <billing@invoices.example>', false, pass],
+      ['Harbor Lane <hello@harborlane.example>', true, { ...pass, dmarc: 'none' }],
+      ['News <news@acme-example.com>', true, pass],
+      ['PayPal <news@deals.example>', true, pass],
+    ] as const) {
+      const r = await judged(from, list, auth);
+      expect(r.judged).toBe(r.all);
+    }
+  });
+
+  it("does not take a template's hidden preheader for hidden text, nor a logo above a short notice for an image-only mail", async () => {
+    const { ruleHits } = await import('./rules.ts');
+    const { messageFacts } = await import('./message-facts.ts');
+    const rules = (html: string, text: string) =>
+      ruleHits({
+        facts: messageFacts(Buffer.from('From: a@b.example\r\n\r\n')),
+        subject: 'Your statement',
+        text,
+        html,
+        links: [],
+        auth: null,
+      }).map((r) => r.name);
+    const preheader =
+      '<body><div style="display:none;max-height:0;overflow:hidden;mso-hide:all;font-size:1px;color:#ffffff">Your statement is ready.</div><img src="https://bank.example/logo.png" alt="Bank">';
+    const notice = 'Your statement for the account ending in 4417 is available in Online Banking. '.repeat(4);
+    expect(rules(`${preheader}<p>${notice}</p></body>`, notice)).not.toContain('HTML_INVISIBLE_TEXT');
+    expect(rules(`${preheader}<p>${notice}</p></body>`, notice)).not.toContain('HTML_IMAGE_ONLY');
+    // Text hidden further down, and a picture with a line under it, are what they were.
+    expect(
+      rules(`<body><p>${notice}</p><span style="display:none">cheap meds viagra</span></body>`, notice),
+    ).toContain('HTML_INVISIBLE_TEXT');
+    expect(
+      rules('<body><img src="https://x.example/offer.jpg"><p>Click here</p></body>', 'Click here'),
+    ).toContain('HTML_IMAGE_ONLY');
+  });
+
+  it("does not call a brand's link to its own site through its own tracking domain a mismatched link", async () => {
+    const { ruleHits } = await import('./rules.ts');
+    const { messageFacts } = await import('./message-facts.ts');
+    const names = (href: string) =>
+      ruleHits({
+        facts: messageFacts(Buffer.from('From: a@b.example\r\n\r\n')),
+        subject: 's',
+        text: 't',
+        html: null,
+        links: [{ href, text: 'www.paypal.com' }],
+        auth: null,
+      }).map((r) => r.name);
+    expect(names('https://epl.paypal-communication.com/T/v6000001928c1f0a/')).not.toContain(
+      'MISMATCHED_LINK_TEXT',
+    );
+    expect(names('https://paypal-secure.example/login')).toContain('MISMATCHED_LINK_TEXT');
+  });
+});
