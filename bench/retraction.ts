@@ -7,7 +7,6 @@
  * Explorer and outbox rows) is not timed. Moat runs in-process on the embedded PGlite.
  */
 import { randomUUID } from 'node:crypto';
-import { ImapFlow } from 'imapflow';
 import { mailLog, outbox } from '../apps/api/src/db/schema.ts';
 import { mapBounded } from '../apps/api/src/modules/retraction/imap.ts';
 import { buildTestApp } from '../apps/api/src/test/app.ts';
@@ -33,19 +32,7 @@ export async function benchRetraction() {
     );
     const inboundId = randomUUID();
     // Setup: the delivered copy in each mailbox (and a Work folder in every tenth), and the gateway's rows.
-    await mapBounded(users, 16, async (user) => {
-      const c = new ImapFlow({
-        host: dovecot.host,
-        port: dovecot.port,
-        secure: false,
-        doSTARTTLS: false,
-        auth: { user: `${user}*${MASTER.user}`, pass: MASTER.password },
-        logger: false,
-      });
-      await c.connect();
-      await c.append('INBOX', raw);
-      await c.logout();
-    });
+    await mapBounded(users, 16, (user) => dovecot.asOwner(user, (c) => c.append('INBOX', raw)));
     for (let i = 0; i < users.length; i += 500) {
       const chunk = users.slice(i, i + 500);
       await t.db.insert(mailLog).values(

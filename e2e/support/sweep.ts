@@ -41,6 +41,27 @@ export async function setTheme(page: Page, theme: Theme) {
   );
 }
 
+/**
+ * The page in both themes at 1440 px and 360 px, `look` called at each (the theme's slug and the
+ * width): for its checks and its screenshot. Ends in the dark theme at 360 px.
+ */
+export async function inEachLook(page: Page, look: (slug: string, width: number) => Promise<void>) {
+  for (const [theme, slug] of THEMES) {
+    await setTheme(page, theme);
+    for (const width of [1440, 360]) {
+      await page.setViewportSize({ width, height: 900 });
+      await look(slug, width);
+    }
+  }
+}
+
+/** Nothing scrolls sideways (lists turn into cards after a frame, so this waits for the layout). */
+export async function expectNoSidewaysScroll(page: Page) {
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
+    .toBe(true);
+}
+
 /** The welcome card fades in over every screen and axe would judge its colours mid-fade: dismissed for good. */
 export async function dismissWelcome(page: Page) {
   const dismiss = page.getByRole('button', { name: "Don't show again" });

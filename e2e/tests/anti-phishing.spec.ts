@@ -1,6 +1,6 @@
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
-import { dismissWelcome, keepShot, SHOTS, setTheme } from '../support/sweep.ts';
+import { dismissWelcome, expectNoSidewaysScroll, inEachLook, keepShot, SHOTS } from '../support/sweep.ts';
 
 /**
  * Anti-phishing (issue 35) on real mail: the lure that used to reach the inbox with a banner
@@ -77,17 +77,10 @@ test('the brand lure is held as phishing, and the trace says why, piece by piece
   await expect(page.getByText(/Anti-phishing: phishing \(\+4 points\)/).first()).toBeVisible();
   await expectNoAxeViolations(page);
 
-  for (const [theme, slug] of [
-    ['Mixed theme', 'light'],
-    ['Dark theme', 'dark'],
-  ] as const) {
-    await setTheme(page, theme);
-    for (const width of [1440, 360]) {
-      await page.setViewportSize({ width, height: 900 });
-      await expect(evidence).toBeVisible();
-      // Nothing of the evidence runs off the side of a phone.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await keepShot(page, `${SHOTS}/anti-phishing/trace-${slug}-${width}.png`);
-    }
-  }
+  await inEachLook(page, async (slug, width) => {
+    await expect(evidence).toBeVisible();
+    // Nothing of the evidence runs off the side of a phone.
+    await expectNoSidewaysScroll(page);
+    await keepShot(page, `${SHOTS}/anti-phishing/trace-${slug}-${width}.png`);
+  });
 });

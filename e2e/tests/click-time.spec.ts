@@ -1,6 +1,6 @@
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
-import { dismissWelcome, keepShot, SHOTS, setTheme } from '../support/sweep.ts';
+import { dismissWelcome, inEachLook, keepShot, SHOTS } from '../support/sweep.ts';
 
 /**
  * Click-time protection (issue 36) on real mail: a flagged message is delivered with its links
@@ -122,27 +122,20 @@ test('links of flagged mail are checked at the click: warned, continued, blocked
   await expect(clicks.getByText('Opened after warning')).toBeVisible();
   await expect(clicks.getByText('Warned')).toBeVisible();
   await expectNoAxeViolations(page);
-  for (const [theme, slug] of [
-    ['Mixed theme', 'light'],
-    ['Dark theme', 'dark'],
-  ] as const) {
-    await setTheme(page, theme);
-    for (const width of [1440, 360]) {
-      await page.setViewportSize({ width, height: 900 });
-      // The list turns into cards when its box is narrow (a ResizeObserver, so after a frame).
-      await expect
-        .poll(() =>
-          page.evaluate(() =>
-            Array.from(document.querySelectorAll('main *'))
-              .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-              .slice(0, 3)
-              .map((e) => `${e.tagName}.${e.className}`),
-          ),
-        )
-        .toEqual([]);
-      await keepShot(page, `${SHOTS}/click-time/console-${slug}-${width}.png`);
-    }
-  }
+  await inEachLook(page, async (slug, width) => {
+    // The list turns into cards when its box is narrow (a ResizeObserver, so after a frame).
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          Array.from(document.querySelectorAll('main *'))
+            .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+            .slice(0, 3)
+            .map((e) => `${e.tagName}.${e.className}`),
+        ),
+      )
+      .toEqual([]);
+    await keepShot(page, `${SHOTS}/click-time/console-${slug}-${width}.png`);
+  });
 
   // Events: the person who went on past the warning, and the blocked click.
   await page.goto(`${env.moat.url}/#/security-events?type=click`);

@@ -1,8 +1,8 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { type RunningDovecot, startDovecot } from '../../apps/api/src/test/daemons/dovecot.ts';
 import { expect, expectNoAxeViolations, test } from '../support/fixtures.ts';
 import { type MoatWithMail, startMoatWithMail } from '../support/moat-with-mail.ts';
-import { dismissWelcome, keepShot, SHOTS, setTheme } from '../support/sweep.ts';
+import { dismissWelcome, expectNoSidewaysScroll, inEachLook, keepShot, SHOTS } from '../support/sweep.ts';
 
 /**
  * Retraction (issue 36 §2) against Debian's Dovecot: mail Moat delivered is put in the mailboxes
@@ -27,23 +27,7 @@ test.afterAll(async () => {
   await dovecot?.stop();
 });
 
-/** The test's own IMAP session as a mailbox's owner (through the master user). */
-async function asOwner<T>(mailbox: string, fn: (c: ImapFlow) => Promise<T>): Promise<T> {
-  const c = new ImapFlow({
-    host: dovecot.host,
-    port: dovecot.port,
-    secure: false,
-    doSTARTTLS: false,
-    auth: { user: `${mailbox}*${MASTER.user}`, pass: MASTER.password },
-    logger: false,
-  });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.logout();
-  }
-}
+const asOwner = <T>(mailbox: string, fn: (c: ImapFlow) => Promise<T>) => dovecot.asOwner(mailbox, fn);
 
 /** The folders of a mailbox holding a message with this subject, and how many. */
 const whereIs = (mailbox: string, subject: string) =>
@@ -145,19 +129,10 @@ test('an admin connects the mailboxes and pulls delivered mail back: one message
   for (const person of PEOPLE)
     await expect.poll(() => whereIs(person, 'Invoice 4472')).toEqual({ 'Moat Quarantine': 1 });
   await expectNoAxeViolations(page);
-  for (const [theme, slug] of [
-    ['Mixed theme', 'light'],
-    ['Dark theme', 'dark'],
-  ] as const) {
-    await setTheme(page, theme);
-    for (const width of [1440, 360]) {
-      await page.setViewportSize({ width, height: 900 });
-      await expect
-        .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
-        .toBe(true);
-      await keepShot(page, `${SHOTS}/retraction/retract-${slug}-${width}.png`);
-    }
-  }
+  await inEachLook(page, async (slug, width) => {
+    await expectNoSidewaysScroll(page);
+    await keepShot(page, `${SHOTS}/retraction/retract-${slug}-${width}.png`);
+  });
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // Quarantined Items: the four copies held as retracted, restorable like any held message.

@@ -434,17 +434,7 @@ export function createRetractionService(deps: {
         client = await openMailbox(target, mailbox, timeouts);
       } catch (error) {
         for (const { copy } of copies) {
-          await repo.settleCopy(
-            copy.id,
-            {
-              status: 'failed',
-              action: null,
-              found: [],
-              error: (error as Error).message,
-              quarantineMessageId: null,
-            },
-            clock.now(),
-          );
+          await settleUnmoved(copy.id, 'failed', (error as Error).message);
         }
         return;
       }
@@ -454,6 +444,15 @@ export function createRetractionService(deps: {
         await closeMailbox(client);
       }
     });
+  }
+
+  /** A copy left where it was: not found in the mailbox, or the mailbox not reached. */
+  function settleUnmoved(copyId: string, status: 'failed' | 'not_found', error: string) {
+    return repo.settleCopy(
+      copyId,
+      { status, action: null, found: [], error, quarantineMessageId: null },
+      clock.now(),
+    );
   }
 
   async function retractOne(
@@ -466,16 +465,10 @@ export function createRetractionService(deps: {
   ): Promise<void> {
     const { copy } = p;
     if (!copy.messageIdHeader) {
-      await repo.settleCopy(
+      await settleUnmoved(
         copy.id,
-        {
-          status: 'not_found',
-          action: null,
-          found: [],
-          error: 'The message has no Message-ID header: it cannot be told apart in the mailbox',
-          quarantineMessageId: null,
-        },
-        clock.now(),
+        'not_found',
+        'The message has no Message-ID header: it cannot be told apart in the mailbox',
       );
       return;
     }
@@ -492,17 +485,7 @@ export function createRetractionService(deps: {
       found = result.found;
       source ??= result.source;
     } catch (error) {
-      await repo.settleCopy(
-        copy.id,
-        {
-          status: 'failed',
-          action: null,
-          found: [],
-          error: (error as Error).message,
-          quarantineMessageId: null,
-        },
-        clock.now(),
-      );
+      await settleUnmoved(copy.id, 'failed', (error as Error).message);
       return;
     }
     if (found.length === 0) {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { RETRACTION_API, retractionPath } from '@moat/contracts/retraction';
 import { and, eq } from 'drizzle-orm';
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditLog,
@@ -32,23 +32,7 @@ let admin: Jar;
 let plainUser: Jar;
 const password = 'admin password 1';
 
-/** A session as a mailbox's owner through the master user, outside Moat (the test's own hands). */
-async function asOwner<T>(mailbox: string, fn: (c: ImapFlow) => Promise<T>): Promise<T> {
-  const c = new ImapFlow({
-    host: dovecot.host,
-    port: dovecot.port,
-    secure: false,
-    doSTARTTLS: false,
-    auth: { user: `${mailbox}*${MASTER.user}`, pass: MASTER.password },
-    logger: false,
-  });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.logout();
-  }
-}
+const asOwner = <T>(mailbox: string, fn: (c: ImapFlow) => Promise<T>) => dovecot.asOwner(mailbox, fn);
 
 /** How many messages with this Message-ID each folder of the mailbox holds (folders holding none left out). */
 async function whereIs(mailbox: string, messageId: string): Promise<Record<string, number>> {

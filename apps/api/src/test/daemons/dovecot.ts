@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ImapFlow } from 'imapflow';
 import { selfSignedCertificate } from '../certificates.ts';
 import { freePorts } from '../ports.ts';
 import { findBinary, watch } from './spamd.ts';
@@ -26,6 +27,8 @@ export interface RunningDovecot {
   mailDir: string;
   /** Add mailbox owners to the running server (the passwd file is read at each login). */
   addUsers(users: Array<{ user: string; password: string }>): void;
+  /** A plain IMAP session as a mailbox's owner through the master user: the test's own hands. */
+  asOwner<T>(mailbox: string, fn: (client: ImapFlow) => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -169,6 +172,25 @@ default_client_limit = 4096
     mailDir,
     addUsers(users) {
       fs.appendFileSync(usersFile, usersOf(users));
+    },
+    async asOwner(mailbox, fn) {
+      const client = new ImapFlow({
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        doSTARTTLS: false,
+        auth: {
+          user: `${mailbox}${options.separator ?? '*'}${options.master.user}`,
+          pass: options.master.password,
+        },
+        logger: false,
+      });
+      await client.connect();
+      try {
+        return await fn(client);
+      } finally {
+        await client.logout();
+      }
     },
     async stop() {
       await running.stop();
