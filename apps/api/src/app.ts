@@ -576,6 +576,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
     audit,
     log: app.log,
+    alertClickedThrough: (tenantId, blocked, people) => alerts.clickedThrough(tenantId, blocked, people),
   });
   const retraction = createRetractionService({
     repo: createRetractionRepo(db),

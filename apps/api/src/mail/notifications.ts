@@ -503,6 +503,33 @@ export function adminAlertEmail(
 }
 
 /**
+ * To a tenant's admins: people opened a site (or went on past its warning) that has been blocked
+ * since. The site is written out defanged, never as a link; the button opens Events.
+ */
+export function clickThroughAlertEmail(
+  brand: MailBrand,
+  input: { blocked: string; people: string[]; consoleUrl: string },
+): Notification {
+  const n = input.people.length;
+  const who = n === 1 ? '1 person' : `${n} people`;
+  // A host is defanged as a link would be (every dot), then written without the scheme.
+  const site = input.blocked.includes('://')
+    ? defang(input.blocked)
+    : defang(`https://${input.blocked}`).replace(/^hxxps\[:\/\/\]/, '');
+  const named = input.people.slice(0, 20).join(', ') + (n > 20 ? ` and ${n - 20} more` : '');
+  return notification(brand, {
+    subject: `${brand.name}: ${who} clicked through to a site that is now blocked`,
+    heading: `${who} clicked through to a blocked site`,
+    paragraphs: [
+      `${site} was blocked. Before that, ${who} opened it from a checked link, or went on past its warning: ${named}.`,
+      `Check what ${n === 1 ? 'that person' : 'they'} entered there: reset their passwords and sessions if the site asked for credentials. The clicks are listed in Events.`,
+    ],
+    action: { label: 'Open Events', url: input.consoleUrl },
+    footer: `Sent by ${brand.name} to the organisation's admins. This email has no link to the blocked site.`,
+  });
+}
+
+/**
  * An admin's invitation from User Management: a link to choose a password, valid for days. The
  * inviting admin's address is of the organisation's own domains: shown as it is.
  */

@@ -105,6 +105,10 @@ describe('translations', () => {
       'licences.states.',
       'settings.oidc.microsoft.',
       'settings.oidc.google.',
+      'retraction.verdict.',
+      'retraction.status.',
+      'retraction.connection.tlsMode.',
+      'retraction.connection.testFailed.',
     ];
     const unused = [...translationKeys].filter(
       (key) =>

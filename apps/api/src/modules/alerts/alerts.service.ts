@@ -3,7 +3,7 @@ import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { type AlertKind, adminAlertEmail } from '../../mail/notifications.ts';
+import { type AlertKind, adminAlertEmail, clickThroughAlertEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { mailBrand } from '../../mail/templates.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
@@ -64,6 +64,26 @@ export function createAlerts(deps: {
       for (const to of admins)
         ids.push(await deps.mailer.send({ tenantId, kind: `alert_${kind}`, to, ...mail }, tx));
       return ids;
+    },
+
+    /**
+     * People clicked through to a host or URL blocked since (click-time protection): its admins
+     * are told at once, whoever they are and whatever the other alerts' choices, since someone
+     * may have given a phishing site their password. Once per block.
+     */
+    async clickedThrough(tenantId: string, blocked: string, people: string[]): Promise<void> {
+      const admins = await repo.alertRecipients(tenantId);
+      if (admins.length === 0 || people.length === 0) return;
+      const brand = mailBrand(await repo.brandOf(tenantId));
+      const mail = clickThroughAlertEmail(brand, {
+        blocked,
+        people,
+        consoleUrl: `${deps.publicUrl}/#${ROUTES.securityEvents}?type=click`,
+      });
+      for (const to of admins)
+        deps.mailer.deliverStored(
+          await deps.mailer.send({ tenantId, kind: 'alert_click_through', to, ...mail }),
+        );
     },
 
     /** Deliver what `raise` queued, once its transaction committed. */

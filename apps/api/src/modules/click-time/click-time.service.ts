@@ -101,6 +101,8 @@ export function createClickTime(deps: {
   domainsOf: (tenantId: string) => Promise<string[]>;
   audit: Pick<AuditRepo, 'record'>;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  /** People clicked through to a host or URL blocked since: its admins are emailed. */
+  alertClickedThrough?: (tenantId: string, blocked: string, people: string[]) => Promise<void>;
 }) {
   const { repo, clock } = deps;
   const tokens = createLinkTokens(deps.serverKey);
@@ -363,7 +365,7 @@ export function createClickTime(deps: {
 
     /**
      * A host or URL was blocked since: the people who clicked through to it before (opened, or
-     * went on past a warning) are named in a high-severity event for the admins, once per block.
+     * went on past a warning) are named in a high-severity event for the admins and an email to them, once per block.
      */
     async linkBlocked(tenantId: string, kind: 'domain' | 'url', value: string): Promise<void> {
       const clicked = await repo.clickedThrough(
@@ -384,6 +386,11 @@ export function createClickTime(deps: {
         description: `${people.length === 1 ? '1 person' : `${people.length} people`} clicked through to ${value} before it was blocked: ${named}`,
         details: { url: clicked[0]!.url, outcome: 'clicked_through' },
       });
+      await deps
+        .alertClickedThrough?.(tenantId, value, people)
+        .catch((error: Error) =>
+          deps.log.error({ err: error.message }, 'the click-through alert could not be sent'),
+        );
     },
 
     settingsOf,
