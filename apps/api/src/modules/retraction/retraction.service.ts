@@ -93,6 +93,12 @@ function connectionOf(row: ConnectionRow | null): Connection {
   };
 }
 
+/** What an audit entry of a saved connection names: its settings, not its state nor its secret. */
+function auditedSettings(connection: Connection) {
+  const { configured, separator, password_set, last_test, updated_at, ...settings } = connection;
+  return settings;
+}
+
 const byOf = (actor: Actor) => actor.email ?? (actor.type === 'cli' ? 'cli' : actor.type);
 
 /** A delivered message's links (normalised as block-list URLs are), their hosts and attachment hashes. */
@@ -602,17 +608,7 @@ export function createRetractionService(deps: {
         action: 'retraction.connection_update',
         targetType: 'mailbox_connection',
         targetId: tenantId,
-        details: {
-          enabled: row.enabled,
-          host: row.host,
-          port: row.port,
-          tls_mode: row.tlsMode,
-          verify_tls: row.verifyTls,
-          master_user: row.masterUser,
-          action: row.action,
-          folder: row.folder,
-          password_changed: password !== null,
-        },
+        details: { ...auditedSettings(connectionOf(row)), password_changed: password !== null },
       });
       return connectionOf(row);
     },

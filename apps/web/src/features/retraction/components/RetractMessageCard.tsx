@@ -1,11 +1,12 @@
-import { Alert, Anchor, Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core';
-import { RETRACTION_VERDICTS, type RetractionVerdict } from '@moat/contracts/retraction';
+import { Alert, Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import type { RetractionVerdict } from '@moat/contracts/retraction';
 import { ROUTES } from '@moat/contracts/routes';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { useTranslation } from '../../../lib/i18n';
 import { useRetractMessage } from '../api/retraction';
+import { VerdictSelect } from './VerdictSelect';
 
 /**
  * On a delivered message's trace: the admin found it bad after delivery and pulls every delivered
@@ -23,14 +24,7 @@ export function RetractMessageCard({ mailLogId }: { mailLogId: string }) {
         </Title>
         <Text size="sm">{t('retraction.message.intro')}</Text>
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <Select
-            label={t('retraction.screen.verdict')}
-            data={RETRACTION_VERDICTS.map((v) => ({ value: v, label: t(`retraction.verdict.${v}`) }))}
-            value={verdict}
-            allowDeselect={false}
-            onChange={(v) => setVerdict((v ?? 'phishing') as RetractionVerdict)}
-            w={180}
-          />
+          <VerdictSelect value={verdict} onChange={setVerdict} w={180} />
           <Button
             color="red"
             variant="light"

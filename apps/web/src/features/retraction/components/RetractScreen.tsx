@@ -5,7 +5,6 @@ import {
   Button,
   Group,
   Paper,
-  Select,
   SimpleGrid,
   Stack,
   Table,
@@ -13,12 +12,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import {
-  type DeliveredSearch,
-  RETRACTION_VERDICTS,
-  type RetractionPreview,
-  type RetractionVerdict,
-} from '@moat/contracts/retraction';
+import type { DeliveredSearch, RetractionPreview, RetractionVerdict } from '@moat/contracts/retraction';
 import { ROUTES } from '@moat/contracts/routes';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
@@ -26,6 +20,7 @@ import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { useBulkRetract, usePreview, useRetractions } from '../api/retraction';
+import { VerdictSelect } from './VerdictSelect';
 
 interface Fields {
   sender: string;
@@ -195,13 +190,7 @@ export function RetractScreen() {
             )}
             {toRetract > 0 && (
               <Group align="flex-end" gap="sm" wrap="wrap">
-                <Select
-                  label={t('retraction.screen.verdict')}
-                  data={RETRACTION_VERDICTS.map((v) => ({ value: v, label: t(`retraction.verdict.${v}`) }))}
-                  value={verdict}
-                  allowDeselect={false}
-                  onChange={(v) => setVerdict((v ?? 'phishing') as RetractionVerdict)}
-                />
+                <VerdictSelect value={verdict} onChange={setVerdict} />
                 <Button
                   color="red"
                   loading={bulk.isPending}
