@@ -4,9 +4,10 @@
  * answered with a 303, the click recorded after the answer — against a bare Fastify 5 answering
  * the same path with a 303 and nothing else, over HTTP on loopback, in interleaved pairs (Moat,
  * bare, …), median of the pairs. Also each one's latency at the 95th percentile, one request at a
- * time (server time plus loopback). Moat runs as `npm start` runs it, on the embedded PGlite.
+ * time (server time plus loopback). Moat runs as `npm start` runs it, on the embedded PGlite and
+ * on PostgreSQL 15 (`BENCH_DATABASE_URL`'s server, a fresh database).
  *
- * BENCH_CLICK_PAIRS (default 5), BENCH_CLICK_REQUESTS per measure (default 3000).
+ * BENCH_CLICK_PAIRS (default 7), BENCH_CLICK_REQUESTS per measure (default 10,000).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -17,10 +18,10 @@ import { openPglite } from '../apps/api/src/db/client.ts';
 import { ServerKey } from '../apps/api/src/lib/server-key.ts';
 import { createLinkTokens } from '../apps/api/src/modules/click-time/link-token.ts';
 import { load, startBare, startProcess, type Target } from './api.ts';
-import { freePort, median, productionEnv, seededApp } from './support.ts';
+import { freePort, freshPostgres, median, productionEnv, seededApp } from './support.ts';
 
-const PAIRS = Number(process.env.BENCH_CLICK_PAIRS ?? 5);
-const REQUESTS = Number(process.env.BENCH_CLICK_REQUESTS ?? 3000);
+const PAIRS = Number(process.env.BENCH_CLICK_PAIRS ?? 7);
+const REQUESTS = Number(process.env.BENCH_CLICK_REQUESTS ?? 10_000);
 const LINKS = 200;
 const BROWSER = {
   'user-agent':
@@ -56,9 +57,14 @@ async function p95(port: number, target: Target, count = 1000): Promise<number> 
 }
 
 export async function benchClickTime() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-bench-click-'));
+  return { pglite: await benchOne('pglite'), postgres: await benchOne('postgres') };
+}
+
+async function benchOne(kind: 'pglite' | 'postgres') {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `moat-bench-click-${kind}-`));
   const secret = crypto.randomBytes(32).toString('base64');
-  const database = await openPglite(path.join(dataDir, 'pgdata'));
+  const fresh = kind === 'postgres' ? await freshPostgres('moat_bench_click') : null;
+  const database = fresh ? await fresh.open() : await openPglite(path.join(dataDir, 'pgdata'));
   const { app } = await seededApp(database, dataDir, 0);
   const [row] = (
     (await database.db.execute(
@@ -94,6 +100,7 @@ export async function benchClickTime() {
     {
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
       ...(await productionEnv({ port, dataDir, secretKey: secret })),
+      ...(fresh ? { DATABASE_URL: fresh.url } : {}),
     },
     port,
   );
@@ -124,6 +131,7 @@ export async function benchClickTime() {
       bare_p95_ms: await p95(bare.port, bareTarget),
     };
     const result = {
+      database: kind,
       clean_click: {
         moat_per_second: Math.round(median(pairs.map((p) => p.moat))),
         bare_per_second: Math.round(median(pairs.map((p) => p.bare))),
@@ -137,6 +145,7 @@ export async function benchClickTime() {
   } finally {
     await moat.stop();
     await bare.stop();
+    await fresh?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
+import proxyAddr from '@fastify/proxy-addr';
 import rateLimit from '@fastify/rate-limit';
+import { LINK_PATH_PREFIX } from '@moat/contracts/click-time';
 import { AVAILABLE_SECURITY_TOOLS } from '@moat/contracts/deployment';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -58,6 +61,7 @@ import { cliBridgeRoutes } from './modules/cli-bridge/cli-bridge.routes.ts';
 import { createClickTimeRepo } from './modules/click-time/click-time.repo.ts';
 import { clickTimeRoutes } from './modules/click-time/click-time.routes.ts';
 import { type ClickTime, createClickTime } from './modules/click-time/click-time.service.ts';
+import { createLinkEndpoint, type LinkEndpoint } from './modules/click-time/link-endpoint.ts';
 import { createClusterRepo } from './modules/cluster/cluster.repo.ts';
 import { type ClusterService, createClusterService } from './modules/cluster/cluster.service.ts';
 import { createSweeper, type Sweeper } from './modules/cluster/sweeper.ts';
@@ -232,7 +236,7 @@ import { answerFrameworkError, inputGuardPlugin } from './plugins/app/input-guar
 import { sessionPlugin } from './plugins/app/session.ts';
 import { compressionPlugin } from './plugins/external/compression.ts';
 import { openApiPlugin } from './plugins/external/openapi.ts';
-import { securityHeadersPlugin } from './plugins/external/security-headers.ts';
+import { securityHeaders, securityHeadersPlugin } from './plugins/external/security-headers.ts';
 
 export const VERSION: string = JSON.parse(
   fs.readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8'),
@@ -375,11 +379,49 @@ export function trustedProxies(
   return (address) => trusted.has(address.startsWith('::ffff:') ? address.slice(7) : address);
 }
 
+/** The client's address of a request Fastify has not seen, as its `request.ip` reads it. */
+function ipOfRequest(trust: ReturnType<typeof trustedProxies>) {
+  const trusts =
+    typeof trust === 'function'
+      ? trust
+      : trust === true
+        ? () => true
+        : trust === false
+          ? () => false
+          : proxyAddr.compile(trust);
+  return (request: http.IncomingMessage) => {
+    const addresses = proxyAddr.all(request, trusts);
+    return addresses[addresses.length - 1] ?? '';
+  };
+}
+
 /** The one way to build the server: `npm start` and the tests both use it. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
+  // A rewritten link's click is answered before Fastify's request cycle (link-endpoint.ts), once
+  // the services it needs exist; everything else, and the tests' `inject`, goes through Fastify.
+  let linkEndpoint: LinkEndpoint | null = null;
+  const trustProxy = trustedProxies(config.trustProxy);
   const app = Fastify({
+    serverFactory: (handler, options) => {
+      const settings = options as {
+        http?: http.ServerOptions;
+        keepAliveTimeout?: number;
+        requestTimeout?: number;
+        connectionTimeout?: number;
+        maxRequestsPerSocket?: number;
+      };
+      const server = http.createServer(settings.http ?? {}, (request, response) =>
+        linkEndpoint ? linkEndpoint(request, response, handler) : handler(request, response),
+      );
+      // As Fastify sets up a server of its own.
+      server.keepAliveTimeout = settings.keepAliveTimeout ?? server.keepAliveTimeout;
+      server.requestTimeout = settings.requestTimeout ?? server.requestTimeout;
+      server.setTimeout(settings.connectionTimeout ?? 0);
+      if (settings.maxRequestsPerSocket) server.maxRequestsPerSocket = settings.maxRequestsPerSocket;
+      return server;
+    },
     // The tests' own logger (a stream, a level) keeps the redactions and serializers below.
     logger:
       options.logger === false || options.logger === true
@@ -405,7 +447,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: answerFrameworkError,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    trustProxy: trustedProxies(config.trustProxy),
+    trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -554,7 +596,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     messages: repos.messageTrace,
   });
-  const engines = createEngines(config.gateway, { learned: spamLearning.tableFor }, { clock, log: app.log });
+  const { engines, blocklists } = createEngines(
+    config.gateway,
+    { learned: spamLearning.tableFor },
+    { clock, log: app.log },
+  );
   const inbound = createInboundRepo(db);
   const quarantine = createQuarantineService({
     db,
@@ -577,6 +623,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     audit,
     log: app.log,
     alertClickedThrough: (tenantId, blocked, people) => alerts.clickedThrough(tenantId, blocked, people),
+    linkListings: config.gateway.blocklists.uriZones.length > 0 ? blocklists.linkListings : undefined,
   });
   const retraction = createRetractionService({
     repo: createRetractionRepo(db),
@@ -914,6 +961,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(httpMetricsPlugin);
   await app.register(inputGuardPlugin);
   await app.register(securityHeadersPlugin);
+  linkEndpoint = createLinkEndpoint({
+    clickTime,
+    securityHeaders: securityHeaders(),
+    ipOf: ipOfRequest(trustProxy),
+    count: (status, seconds) => {
+      const labels = { method: 'GET', route: `${LINK_PATH_PREFIX}*`, status: String(status) };
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, seconds);
+    },
+    log: app.log,
+  });
   await app.register(compressionPlugin);
   await app.register(cookie);
   await app.register(rateLimit, {

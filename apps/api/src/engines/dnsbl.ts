@@ -74,6 +74,11 @@ export const DNSBL_LIMITS = {
   restMs: 30_000,
   /** The longest TXT reason kept in a finding. */
   reasonChars: 160,
+  /**
+   * Everything a click waits for (click-time protection asks the URI zones about the link's host
+   * when it is clicked): a click is answered at once, so an unanswered list is no evidence then.
+   */
+  clickBudgetMs: 400,
 } as const;
 
 export interface DnsblOptions {
@@ -85,7 +90,7 @@ export interface DnsblOptions {
   resolver?: DnsResolver;
   clock?: Clock;
   log?: { warn(details: object, message: string): void };
-  limits?: Partial<Record<'lookupMs' | 'budgetMs' | 'restMs', number>>;
+  limits?: Partial<Record<'lookupMs' | 'budgetMs' | 'restMs' | 'clickBudgetMs', number>>;
 }
 
 /** What the engine did since it started: for the logs and tests. */
@@ -248,13 +253,21 @@ function describe(question: Question, reason: string): string {
   }
 }
 
+/** What of a message (or of a click's link alone) blocklists are asked about. */
+export interface BlocklistSubjects {
+  envelope: Pick<EngineInput['envelope'], 'clientIp' | 'mailFrom'>;
+  links: Array<Pick<EngineInput['links'][number], 'href'>>;
+  parsed: Pick<EngineInput['parsed'], 'fromAddress'>;
+  tenant: Pick<EngineInput['tenant'], 'domains'>;
+}
+
 /**
  * The questions a message asks: its client address on each DNSBL zone; on each URIBL zone its
  * sender domains (From, then envelope) and link hosts, each by registered name and full host,
  * at most DNSBL_LIMITS.names names. The tenant's own domains are not asked about.
  */
 export function questionsOf(
-  input: Pick<EngineInput, 'envelope' | 'links' | 'parsed' | 'tenant'>,
+  input: BlocklistSubjects,
   zones: { clientZones: BlocklistZone[]; uriZones: BlocklistZone[] },
   maxNames: number = DNSBL_LIMITS.names,
 ): Question[] {
@@ -346,9 +359,21 @@ export function blocklistResolver(
   return (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[] | string[][]>;
 }
 
-export function createDnsbl(options: DnsblOptions): Engine & { counts: DnsblCounts } {
+export type Dnsbl = Engine & {
+  counts: DnsblCounts;
+  /**
+   * What the URI zones say now of one link's host (its registered name and full host), for a
+   * click; the tenant's own domains are not asked about. Within DNSBL_LIMITS.clickBudgetMs.
+   */
+  linkListings(url: string, ownDomains: string[]): Promise<Finding[]>;
+};
+
+export function createDnsbl(options: DnsblOptions): Dnsbl {
   const { clientZones, uriZones } = options;
-  const limits: Record<'lookupMs' | 'budgetMs' | 'restMs', number> = { ...DNSBL_LIMITS, ...options.limits };
+  const limits: Record<'lookupMs' | 'budgetMs' | 'restMs' | 'clickBudgetMs', number> = {
+    ...DNSBL_LIMITS,
+    ...options.limits,
+  };
   const clock = options.clock ?? systemClock;
   const counts: DnsblCounts = { lookups: 0, listed: 0, timeouts: 0, failures: 0, skipped: 0 };
   const on = clientZones.length + uriZones.length > 0;
@@ -436,50 +461,65 @@ export function createDnsbl(options: DnsblOptions): Engine & { counts: DnsblCoun
     failClosed: false,
     counts,
     async scan(input) {
-      const started = performance.now();
-      const msLeft = () => limits.budgetMs - (performance.now() - started);
-      const now = clock.now().getTime();
-      const questions = questionsOf(input, { clientZones, uriZones }).filter((q) => {
-        if ((resting.get(q.zone.zone) ?? 0) <= now) return true;
-        counts.skipped += 1;
-        return false;
-      });
-      counts.lookups += questions.length;
-      const LATE = { kind: 'late' } as const;
-      const outcomes = await Promise.all(
-        questions.map((q) => within<Outcome | typeof LATE>(ask(`${q.label}.${q.zone.zone}`), msLeft(), LATE)),
-      );
-      const findings: Finding[] = [];
-      const listed: Array<{ question: Question; codes: string[]; reason: Promise<string> }> = [];
-      outcomes.forEach((outcome, i) => {
-        const question = questions[i]!;
-        const zone = question.zone.zone;
-        if (outcome.kind === 'timeout') trouble(zone, 'timeout', `no answer within ${limits.lookupMs} ms`);
-        else if (outcome.kind === 'late') counts.timeouts += 1;
-        else if (outcome.kind === 'failed') trouble(zone, 'failed', outcome.why);
-        else if (outcome.kind === 'listed') {
-          counts.listed += 1;
-          listed.push({
-            question,
-            codes: outcome.codes,
-            reason: reasonOf(`${question.label}.${zone}`, msLeft()),
-          });
-        }
-      });
-      // One finding per thing and zone: a link whose domain and host are both listed is one link.
-      const told = new Set<string>();
-      for (const { question, codes, reason } of listed) {
-        const key = `${question.zone.zone}\n${subjectKey(question.subject)}`;
-        if (told.has(key)) continue;
-        told.add(key);
-        findings.push({
-          engine: 'dnsbl',
-          verdict: question.zone.verdict,
-          // Without a TXT reason, the list's answer code says which of its lists it is on.
-          reason: describe(question, (await reason) || `answer ${codes.join(', ')}`),
-        });
-      }
-      return findings;
+      return findingsOf(questionsOf(input, { clientZones, uriZones }), limits.budgetMs);
+    },
+    async linkListings(url, ownDomains) {
+      if (uriZones.length === 0) return [];
+      const link: BlocklistSubjects = {
+        envelope: { clientIp: '', mailFrom: '' },
+        links: [{ href: url }],
+        parsed: { fromAddress: '' },
+        tenant: { domains: ownDomains },
+      };
+      return findingsOf(questionsOf(link, { clientZones: [], uriZones }), limits.clickBudgetMs);
     },
   };
+
+  /** The questions asked together within `budgetMs`, and one finding per listed thing and zone. */
+  async function findingsOf(asked: Question[], budgetMs: number): Promise<Finding[]> {
+    const started = performance.now();
+    const msLeft = () => budgetMs - (performance.now() - started);
+    const now = clock.now().getTime();
+    const questions = asked.filter((q) => {
+      if ((resting.get(q.zone.zone) ?? 0) <= now) return true;
+      counts.skipped += 1;
+      return false;
+    });
+    counts.lookups += questions.length;
+    const LATE = { kind: 'late' } as const;
+    const outcomes = await Promise.all(
+      questions.map((q) => within<Outcome | typeof LATE>(ask(`${q.label}.${q.zone.zone}`), msLeft(), LATE)),
+    );
+    const findings: Finding[] = [];
+    const listed: Array<{ question: Question; codes: string[]; reason: Promise<string> }> = [];
+    outcomes.forEach((outcome, i) => {
+      const question = questions[i]!;
+      const zone = question.zone.zone;
+      if (outcome.kind === 'timeout') trouble(zone, 'timeout', `no answer within ${limits.lookupMs} ms`);
+      else if (outcome.kind === 'late') counts.timeouts += 1;
+      else if (outcome.kind === 'failed') trouble(zone, 'failed', outcome.why);
+      else if (outcome.kind === 'listed') {
+        counts.listed += 1;
+        listed.push({
+          question,
+          codes: outcome.codes,
+          reason: reasonOf(`${question.label}.${zone}`, msLeft()),
+        });
+      }
+    });
+    // One finding per thing and zone: a link whose domain and host are both listed is one link.
+    const told = new Set<string>();
+    for (const { question, codes, reason } of listed) {
+      const key = `${question.zone.zone}\n${subjectKey(question.subject)}`;
+      if (told.has(key)) continue;
+      told.add(key);
+      findings.push({
+        engine: 'dnsbl',
+        verdict: question.zone.verdict,
+        // Without a TXT reason, the list's answer code says which of its lists it is on.
+        reason: describe(question, (await reason) || `answer ${codes.join(', ')}`),
+      });
+    }
+    return findings;
+  }
 }

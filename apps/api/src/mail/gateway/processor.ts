@@ -865,7 +865,7 @@ export function createGatewayProcessor(deps: {
       if (
         !deps.clickTime ||
         !decision ||
-        (decision.action !== 'deliver' && decision.action !== 'deliver_banner')
+        (decision.action !== 'deliver' && decision.action !== 'deliver_banner' && decision.action !== 'strip')
       )
         continue;
       const rewrite = await deps.clickTime.rewriterFor({
@@ -947,6 +947,7 @@ export function createGatewayProcessor(deps: {
               notify: action !== 'quarantine_silent',
               evidence: evidenceOf(decision, row.id),
               delivery: { envelopeFrom: row.mailFrom, idempotencyKey: key },
+              rewrite: rewriters.get(recipient),
               tenant: decision.tenant,
             },
             systemActor,

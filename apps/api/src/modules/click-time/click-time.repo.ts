@@ -28,6 +28,7 @@ import {
   securityEvents,
   senderLists,
   spamLearnedMessages,
+  tenants,
 } from '../../db/schema.ts';
 
 export type ClickRow = typeof linkClicks.$inferInsert;
@@ -183,7 +184,8 @@ export function createClickTimeRepo(db: DbOrTx) {
           scanner, user_agent, client_ip, created_at
         from jsonb_to_recordset(${json}::jsonb) as x(tenant_id uuid, inbound_id uuid, recipient text,
           url text, host text, link_index int, verdict text, outcome text, reasons jsonb,
-          scanner boolean, user_agent text, client_ip text, created_at timestamptz)`);
+          scanner boolean, user_agent text, client_ip text, created_at timestamptz)
+        where x.tenant_id in (select id from ${tenants})`);
     },
 
     async clicks(filter: ClicksFilter, tx?: DbOrTx) {

@@ -9,32 +9,13 @@ import {
   linkContinueResponseSchema,
 } from '@moat/contracts/click-time';
 import { errorResponseSchema } from '@moat/contracts/errors';
-import { ROUTES } from '@moat/contracts/routes';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { AppError } from '../../errors.ts';
 import { tenantActorOf } from '../../plugins/app/session.ts';
-import type { Visit } from './click-time.service.ts';
+import { INVALID_LINK_PAGE, LINK_ANSWER_HEADERS, linkPage, visitOf } from './link-endpoint.ts';
 
 const errors = { 400: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
-
-const header = (request: FastifyRequest, name: string) => {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-
-const visitOf = (request: FastifyRequest): Visit => ({
-  method: request.method,
-  userAgent: header(request, 'user-agent') ?? '',
-  acceptLanguage: header(request, 'accept-language'),
-  accept: header(request, 'accept'),
-  purpose: header(request, 'sec-purpose') ?? header(request, 'purpose') ?? header(request, 'x-purpose'),
-  ip: request.ip,
-});
-
-/** The page a link that is not Moat's (or was changed) shows: plain words, nothing to click. */
-const INVALID_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>This link is not valid</title><style>body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:12vh 24px;color:#1f2937;background:#f8fafc}main{max-width:36rem;margin:auto}h1{font-size:1.4rem}@media (prefers-color-scheme:dark){body{color:#e5e7eb;background:#111827}}</style></head><body><main><h1>This link is not valid</h1><p>The link was changed after your organisation's mail protection wrote it, or it was not written by it. It was not opened.</p><p>If you expected this link to work, ask your IT or security team.</p></main></body></html>`;
 
 /**
  * Click-time protection (issue 36). The rewritten link answers a clean click with a redirect at
@@ -49,8 +30,6 @@ export const clickTimeRoutes: FastifyPluginAsyncZod = async (app) => {
   const linkParams = z.object({ '*': z.string().check(z.maxLength(1_000)) });
   const linkQuery = z.object({ u: z.optional(z.string()) });
 
-  const page = (verdict: string, token: string, url: string) =>
-    `/#${ROUTES.emailActions.link}?${new URLSearchParams({ v: verdict, t: token, u: url })}`;
   app.route({
     method: 'GET',
     url: `${LINK_PATH_PREFIX}*`,
@@ -59,14 +38,16 @@ export const clickTimeRoutes: FastifyPluginAsyncZod = async (app) => {
       const token = request.params['*'];
       const url = request.query.u ?? '';
       const result =
-        url === '' ? { kind: 'invalid' as const } : await service.visit(token, url, visitOf(request));
-      reply
-        .header('cache-control', 'no-store')
-        .header('referrer-policy', 'no-referrer')
-        .header('x-robots-tag', 'noindex, nofollow');
+        url === ''
+          ? { kind: 'invalid' as const }
+          : await service.visit(token, url, visitOf(request.raw, request.method, request.ip));
+      reply.headers(LINK_ANSWER_HEADERS);
       if (result.kind === 'invalid')
-        return reply.code(400).type('text/html; charset=utf-8').send(INVALID_PAGE);
-      return reply.redirect(result.kind === 'redirect' ? result.url : page(result.verdict, token, url), 303);
+        return reply.code(400).type('text/html; charset=utf-8').send(INVALID_LINK_PAGE);
+      return reply.redirect(
+        result.kind === 'redirect' ? result.url : linkPage(result.verdict, token, url),
+        303,
+      );
     },
   });
 
@@ -100,7 +81,11 @@ export const clickTimeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const done = await service.proceed(request.body.t, request.body.u, visitOf(request));
+      const done = await service.proceed(
+        request.body.t,
+        request.body.u,
+        visitOf(request.raw, request.method, request.ip),
+      );
       if (done.ok) return { url: done.url };
       if (done.reason === 'invalid')
         throw new AppError('bad_request', 'This link is not valid: it was changed, or it is not one of ours');

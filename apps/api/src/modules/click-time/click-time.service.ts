@@ -11,6 +11,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { PHISHING_POINTS, SUSPICIOUS_POINTS } from '../../engines/phishing/evidence.ts';
 import { hostOf, linkEvidence } from '../../engines/phishing/urls.ts';
+import type { Finding } from '../../engines/types.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Caches } from '../../lib/cache.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -30,11 +31,11 @@ const CACHE_TTL_MS = 5 * 60_000;
  */
 const MESSAGE_TTL_MS = 10_000;
 /** How long clicks wait to be written together (after their answers went out). */
-const WRITE_DELAY_MS = 50;
-/** URLs whose features a node keeps judged. */
-const URL_EVIDENCE_MAX = 20_000;
+const WRITE_DELAY_MS = 200;
+/** URLs whose entries and features a node keeps judged. */
+const URL_FACTS_MAX = 20_000;
 /** Clicks written in one statement; more wait for the next. */
-const WRITE_BATCH = 500;
+const WRITE_BATCH = 2_000;
 /** Clicks waiting to be written at most (a flood of clicks is shed, never the redirects). */
 const MAX_WAITING = 20_000;
 
@@ -71,16 +72,24 @@ export interface DeliveredCopy {
 
 const liveAt = (entry: LinkEntry, now: Date) => entry.expiresAt === null || entry.expiresAt > now;
 
-/** The entry that matches a link among the tenant's host and URL entries; block before allow. */
-export function linkEntryFor(entries: LinkEntry[], url: string, now: Date): LinkEntry | null {
+/** The tenant's host and URL entries a link matches, live or not. */
+function entriesMatching(entries: LinkEntry[], url: string): LinkEntry[] {
   const host = hostOf(url);
-  if (!host) return null;
+  if (!host) return [];
   const hostKeys = new Set(senderKeys(`x@${host}`).slice(1));
   const keys = new Set(urlKeys(url));
-  const live = entries.filter(
-    (e) => liveAt(e, now) && (e.kind === 'domain' ? hostKeys.has(e.value) : keys.has(e.value)),
-  );
+  return entries.filter((e) => (e.kind === 'domain' ? hostKeys.has(e.value) : keys.has(e.value)));
+}
+
+/** The one of these entries that holds now: block before allow. */
+function liveEntry(matching: LinkEntry[], now: Date): LinkEntry | null {
+  const live = matching.filter((e) => liveAt(e, now));
   return live.find((e) => e.list === 'block') ?? live.find((e) => e.list === 'allow') ?? null;
+}
+
+/** The entry that matches a link among the tenant's host and URL entries; block before allow. */
+export function linkEntryFor(entries: LinkEntry[], url: string, now: Date): LinkEntry | null {
+  return liveEntry(entriesMatching(entries, url), now);
 }
 
 const readable = (host: string) => {
@@ -101,6 +110,11 @@ export function createClickTime(deps: {
   domainsOf: (tenantId: string) => Promise<string[]>;
   audit: Pick<AuditRepo, 'record'>;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  /**
+   * What the DNS blocklists' URI zones (URIBL_ZONES) say of a link now, time-boxed; absent when no
+   * zone is set.
+   */
+  linkListings?: (url: string, ownDomains: string[]) => Promise<Finding[]>;
   /** People clicked through to a host or URL blocked since: its admins are emailed. */
   alertClickedThrough?: (tenantId: string, blocked: string, people: string[]) => Promise<void>;
 }) {
@@ -137,46 +151,67 @@ export function createClickTime(deps: {
   const entriesOf = (tenantId: string) => entries.get(tenantId, () => repo.linkEntriesOf(tenantId));
   const domainsOf = (tenantId: string) => domains.get(tenantId, () => deps.domainsOf(tenantId));
 
-  // Clicks are written after the answer went out, many in one statement.
+  // Clicks are written after the answer went out, many in one statement, one statement per
+  // WRITE_DELAY_MS at most: under a flood of clicks each statement carries more of them (the
+  // statement's own cost, not the rows', is what a click would otherwise pay).
   let waiting: ClickRow[] = [];
+  let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> | null = null;
+  const later = () => {
+    timer ??= setTimeout(writeNext, WRITE_DELAY_MS).unref();
+  };
   function record(row: ClickRow): void {
     if (waiting.length >= MAX_WAITING) {
       deps.log.warn({ waiting: waiting.length }, 'click records are shed: the database is not keeping up');
       return;
     }
     waiting.push(row);
-    if (!writing)
-      writing = new Promise<void>((resolve) => setTimeout(resolve, WRITE_DELAY_MS).unref()).then(flush);
+    if (!writing) later();
   }
-  async function flush(): Promise<void> {
-    while (waiting.length > 0) {
-      const batch = waiting.slice(0, WRITE_BATCH);
-      waiting = waiting.slice(WRITE_BATCH);
-      try {
-        await repo.insertClicks(batch);
-      } catch (error) {
-        deps.log.error(
-          { err: (error as Error).message, clicks: batch.length },
-          'click records could not be written',
-        );
-      }
+  async function writeSome(): Promise<void> {
+    const batch = waiting.slice(0, WRITE_BATCH);
+    waiting = waiting.slice(WRITE_BATCH);
+    try {
+      await repo.insertClicks(batch);
+    } catch (error) {
+      deps.log.error(
+        { err: (error as Error).message, clicks: batch.length },
+        'click records could not be written',
+      );
     }
-    writing = null;
+  }
+  function writeNext(): void {
+    timer = null;
+    writing = writeSome().finally(() => {
+      writing = null;
+      if (waiting.length > 0) later();
+    });
   }
 
-  // What the URL's features say, kept per tenant and URL (a campaign's link is clicked many times);
-  // forgotten whole past URL_EVIDENCE_MAX, and with the tenant's domains' cache.
-  const evidenceByUrl = new Map<string, { own: string[]; evidence: ReturnType<typeof linkEvidence> }>();
-  function urlEvidence(tenantId: string, url: string, own: string[]) {
-    const key = `${tenantId}\n${url}`;
-    const kept = evidenceByUrl.get(key);
-    if (kept && kept.own === own) return kept.evidence;
-    if (evidenceByUrl.size >= URL_EVIDENCE_MAX) evidenceByUrl.clear();
-    const evidence = linkEvidence([{ href: url, text: '' }], { protectedDomains: own, brand: null });
-    evidenceByUrl.set(key, { own, evidence });
-    return evidence;
+  // What is known of a URL for a tenant — the entries it matches and its features — kept per
+  // tenant and URL (a campaign's link is clicked many times) while the tenant's entries and domains
+  // stay the same; forgotten whole past URL_FACTS_MAX.
+  interface UrlFacts {
+    list: LinkEntry[];
+    own: string[];
+    matching: LinkEntry[];
+    evidence: ReturnType<typeof linkEvidence> | null;
   }
+  const factsByUrl = new Map<string, UrlFacts>();
+  function urlFacts(tenantId: string, url: string, list: LinkEntry[], own: string[]): UrlFacts {
+    const key = `${tenantId}\n${url}`;
+    const kept = factsByUrl.get(key);
+    if (kept && kept.list === list && kept.own === own) return kept;
+    if (factsByUrl.size >= URL_FACTS_MAX) factsByUrl.clear();
+    const facts: UrlFacts = { list, own, matching: entriesMatching(list, url), evidence: null };
+    factsByUrl.set(key, facts);
+    return facts;
+  }
+  const evidenceOf = (facts: UrlFacts, url: string) =>
+    (facts.evidence ??= linkEvidence([{ href: url, text: '' }], {
+      protectedDomains: facts.own,
+      brand: null,
+    }));
 
   async function judge(claims: LinkClaims, url: string): Promise<Judgement> {
     const host = hostOf(url) ?? '';
@@ -186,7 +221,8 @@ export function createClickTime(deps: {
       domainsOf(claims.tenantId),
       messageNow(claims),
     ]);
-    const entry = linkEntryFor(list, url, now);
+    const facts = urlFacts(claims.tenantId, url, list, own);
+    const entry = liveEntry(facts.matching, now);
     if (entry?.list === 'block')
       return {
         verdict: 'malicious',
@@ -208,12 +244,18 @@ export function createClickTime(deps: {
         ],
       };
     if (entry?.list === 'allow') return { verdict: 'clean', host, reasons: [] };
-    const evidence = urlEvidence(claims.tenantId, url, own);
+    const evidence = evidenceOf(facts, url);
+    // A host listed on a URI blocklist since the message arrived is judged on that too.
+    const listed = deps.linkListings ? await deps.linkListings(url, own) : [];
     const points = evidence.reduce((sum, e) => sum + e.score, 0);
-    const reasons = evidence.map((e) => e.description);
-    if (points >= PHISHING_POINTS || evidence.some((e) => MALICIOUS_RULES.has(e.name)))
+    const reasons = [...listed.map((f) => f.reason), ...evidence.map((e) => e.description)];
+    if (
+      points >= PHISHING_POINTS ||
+      evidence.some((e) => MALICIOUS_RULES.has(e.name)) ||
+      listed.some((f) => f.verdict === 'phishing' || f.verdict === 'malware')
+    )
       return { verdict: 'malicious', host, reasons };
-    if (points >= SUSPICIOUS_POINTS) return { verdict: 'suspicious', host, reasons };
+    if (points >= SUSPICIOUS_POINTS || listed.length > 0) return { verdict: 'suspicious', host, reasons };
     if (verdict === 'suspicious' || message?.learned === 'spam')
       return {
         verdict: 'suspicious',
@@ -456,10 +498,15 @@ export function createClickTime(deps: {
       };
     },
 
-    /** Clicks not yet written are written (at shutdown). */
+    /** Clicks not yet written are written now (at shutdown, and in the tests). */
     async flush(): Promise<void> {
-      if (writing) await writing;
-      if (waiting.length > 0) await flush();
+      for (;;) {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        if (writing) await writing;
+        else if (waiting.length > 0) await writeSome();
+        else return;
+      }
     },
   };
 }

@@ -6,20 +6,12 @@ import { auditLog, linkClicks, mailLog, outbox, securityEvents, senderLists } fr
 import { ServerKey } from '../../lib/server-key.ts';
 import { parseMessage } from '../../mail/parse.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
+import { BROWSER_VISIT as BROWSER } from '../../test/browser.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
 import { testSmtpIn } from '../../test/gateway.ts';
+import { noDns } from '../../test/installation.ts';
 import { createLinkTokens } from './link-token.ts';
 
-const noDns = async () => {
-  throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-};
-/** What a person's browser sends when a link is opened. */
-const BROWSER = {
-  'user-agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
-  accept: 'text/html,application/xhtml+xml',
-  'accept-language': 'en-GB,en;q=0.9',
-};
 const PUBLIC_URL = 'https://moat.test';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -146,6 +138,31 @@ describe('click-time protection: rewriting at delivery', () => {
     }
   });
 
+  it('rewrites the links of a copy delivered without its attachments, but not Moat’s own restore link', async () => {
+    await deliver({
+      subject: 'Flagged with a file',
+      ...FLAGGED,
+      attachments: [
+        { filename: 'label.pdf', content: Buffer.from('%PDF-1.4 label'), contentType: 'application/pdf' },
+      ],
+    });
+    const { log, parsed } = await copyOf('Flagged with a file');
+    expect(log).toMatchObject({ verdict: 'suspicious', action: 'attachments_removed' });
+    expect(parsed.attachments).toHaveLength(0);
+    const links = rewritten(parsed.html);
+    expect(links.map((l) => new URL(l).searchParams.get('u'))).toEqual([
+      'http://192.0.2.7/login',
+      'https://evil.test/x',
+    ]);
+    // The plain-text part the note is written into is rewritten too.
+    expect(parsed.text).toMatch(/or https:\/\/moat\.test\/l\/\S+\?u=https%3A%2F%2Fbank\.test%2Faccount/);
+    // The note's own restore link is Moat's page, not a link to judge.
+    expect(parsed.text).toMatch(/Restore the original: https:\/\/moat\.test\/#\//);
+    // The rewritten link works like any other: it opens its token.
+    const res = await click(links[1]!);
+    expect(res.statusCode).toBe(303);
+  });
+
   it('refuses settings that are not the three choices', async () => {
     for (const payload of [{}, { rewriteFlagged: 'yes', rewriteClean: false, allowContinue: true }]) {
       const res = await t.app.inject({
@@ -177,6 +194,57 @@ describe('click-time protection: the click', () => {
       ]),
     );
     expect(rows).toHaveLength(3);
+  });
+
+  it('answers over HTTP before Fastify’s cycle as the route does: headers, record, metrics, and the rest left to the route', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const [clean] = rewritten((await copyOf('Clean rewritten')).parsed.html);
+    const [flagged] = rewritten((await copyOf('Flagged links', 'ben@acme.test')).parsed.html);
+    const path = (link: string) => link.slice(PUBLIC_URL.length);
+    const get = async (p: string, method = 'GET') => {
+      const res = await fetch(`${address}${p}`, { method, headers: BROWSER, redirect: 'manual' });
+      await t.app.services.clickTime.flush();
+      return res;
+    };
+    const before = await t.db.select().from(linkClicks).where(eq(linkClicks.url, 'https://news.example/a'));
+
+    const res = await get(path(clean!));
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('https://news.example/a');
+    for (const [name, value] of [
+      ['cache-control', 'no-store'],
+      ['referrer-policy', 'no-referrer'],
+      ['x-robots-tag', 'noindex, nofollow'],
+      ['x-content-type-options', 'nosniff'],
+    ])
+      expect(res.headers.get(name!), name).toBe(value);
+    // A redirect has no document: no document policies on it.
+    expect(res.headers.get('content-security-policy')).toBeNull();
+    const after = await t.db.select().from(linkClicks).where(eq(linkClicks.url, 'https://news.example/a'));
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.find((c) => !before.some((b) => b.id === c.id))).toMatchObject({
+      recipient: 'ana@acme.test',
+      outcome: 'redirected',
+      scanner: false,
+      clientIp: '127.0.0.1',
+    });
+
+    // A flagged link goes to the warning page; a changed one gets the plain page, nothing opened.
+    const warned = await get(path(flagged!));
+    expect(warned.headers.get('location')).toMatch(/^\/#\/email-actions\/link\?v=suspicious&/);
+    const changed = await get(path(flagged!).replace('?u=', '?u=x'));
+    expect(changed.status).toBe(400);
+    expect(await changed.text()).toContain('This link is not valid');
+    expect(changed.headers.get('content-security-policy')).toContain("default-src 'self'");
+    // A HEAD, a missing or doubled URL are the route's: a scanner's visit, or the route's 400.
+    expect((await get(path(clean!), 'HEAD')).status).toBe(303);
+    expect((await get(path(clean!).split('?')[0]!)).status).toBe(400);
+    expect((await get(`${path(clean!)}&u=https%3A%2F%2Fattacker.example%2F`)).status).toBe(400);
+    // Counted under the route's pattern, as every other answer is.
+    const counted = (await t.app.services.metrics.httpRequests.get()).values;
+    expect(counted).toContainEqual(
+      expect.objectContaining({ labels: { method: 'GET', route: '/l/*', status: '303' } }),
+    );
   });
 
   it('refuses a changed token or URL, and a token made with another key, without redirecting', async () => {
@@ -230,7 +298,10 @@ describe('click-time protection: the click', () => {
     expect(go.statusCode).toBe(200);
     expect(go.json()).toEqual({ url: 'http://192.0.2.7/login' });
     await t.app.services.clickTime.flush();
-    const outcomes = await t.db.select().from(linkClicks).where(eq(linkClicks.host, '192.0.2.7'));
+    const outcomes = await t.db
+      .select()
+      .from(linkClicks)
+      .where(and(eq(linkClicks.host, '192.0.2.7'), eq(linkClicks.recipient, 'ana@acme.test')));
     expect(outcomes.map((c) => c.outcome).sort()).toEqual(['continued', 'warned']);
     const [event] = await t.db
       .select()

@@ -10,6 +10,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { mailComposer } from '../../mail/compose.ts';
+import { type RewriteUrl, rewriteLinks } from '../../mail/gateway/rewrite-links.ts';
 import { quarantineNoticeEmail } from '../../mail/notifications.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { parseMessage, sha256 } from '../../mail/parse.ts';
@@ -34,6 +35,8 @@ export interface IngestInput {
   notify?: boolean;
   /** Stripped copies: the envelope sender and the idempotency key of the delivery (the gateway's). */
   delivery?: { envelopeFrom: string; idempotencyKey: string };
+  /** How the stripped copy's links go through click-time protection (the gateway's), if they do. */
+  rewrite?: RewriteUrl;
   /** The recipient's tenant, when the caller has resolved it already (the gateway). */
   tenant?: TenantRow;
   /** The findings and policy decision behind the hold, for its event (the gateway's); else read from `reasons`. */
@@ -67,6 +70,7 @@ export function createQuarantineService(deps: QuarantineDeps) {
     parsed: Awaited<ReturnType<typeof parseMessage>>,
     recipient: string,
     note: string,
+    rewrite: RewriteUrl | undefined,
   ) {
     const MailComposer = await mailComposer();
     const composer = new MailComposer({
@@ -82,7 +86,11 @@ export function createQuarantineService(deps: QuarantineDeps) {
         : {}),
       headers: { 'X-Moat-Attachments-Removed': String(parsed.attachments.length) },
     });
-    return composer.compile().build();
+    const built = await composer.compile().build();
+    if (!rewrite) return built;
+    // The sender's links go through click-time protection; Moat's own restore link is left as is.
+    const own = `${deps.config.publicUrl.replace(/\/+$/, '')}/`;
+    return rewriteLinks(built, (url, index) => (url.startsWith(own) ? null : rewrite(url, index))).raw;
   }
 
   return {
@@ -189,7 +197,7 @@ export function createQuarantineService(deps: QuarantineDeps) {
                 subject: parsed.subject,
                 text: note,
                 html: '',
-                raw: await strippedCopy(parsed, recipient.data, note),
+                raw: await strippedCopy(parsed, recipient.data, note, input.rewrite),
                 ...input.delivery,
               },
               tx,

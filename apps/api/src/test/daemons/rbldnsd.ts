@@ -22,6 +22,11 @@ export interface RunningRbldnsd {
   /** `127.0.0.1:<port>`, as DNS_SERVERS takes it. */
   server: string;
   port: number;
+  /**
+   * Adds `line` to dataset `index` as a list does when it lists something new: the file is
+   * rewritten and rbldnsd told to read it again (SIGHUP); resolves once `name` is listed.
+   */
+  add(index: number, line: string, name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,15 +50,16 @@ export async function startRbldnsd(datasets: RbldnsdDataset[]): Promise<RunningR
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moat-rbldnsd-'));
   // As root, rbldnsd drops to its own user and re-reads the files each minute.
   fs.chmodSync(dir, 0o755);
-  const specs = datasets.map((dataset, i) => {
+  const write = (dataset: RbldnsdDataset, i: number) => {
     const file = `${dataset.type}-${i}.txt`;
     fs.writeFileSync(
       path.join(dir, file),
       [`:127.0.0.2:Listed on ${dataset.zone}`, ...dataset.lines, ''].join('\n'),
       { mode: 0o644 },
     );
-    return `${dataset.zone}:${dataset.type}:${file}`;
-  });
+    return file;
+  };
+  const specs = datasets.map((dataset, i) => `${dataset.zone}:${dataset.type}:${write(dataset, i)}`);
   const port = await freeUdpPort();
   const child = spawn(bin, ['-n', '-b', `127.0.0.1/${port}`, '-w', dir, '-t', '60', ...specs], {
     cwd: dir,
@@ -71,7 +77,28 @@ export async function startRbldnsd(datasets: RbldnsdDataset[]): Promise<RunningR
       (error: { code?: string }) => error.code === 'ENOTFOUND' || error.code === 'ENODATA',
     );
   await running.until(answers, 20_000);
-  return { server, port, stop: running.stop };
+  let additions = 0;
+  return {
+    server,
+    port,
+    async add(index, line, name) {
+      const dataset = datasets[index]!;
+      dataset.lines = [...dataset.lines, line];
+      // rbldnsd reloads a file whose time changed, in whole seconds: a time of its own each time.
+      const at = Date.now() / 1000 + 2 * ++additions;
+      fs.utimesSync(path.join(dir, write(dataset, index)), at, at);
+      child.kill('SIGHUP');
+      await running.until(
+        () =>
+          resolver.resolve4(`${name}.${dataset.zone}`).then(
+            () => true,
+            () => false,
+          ),
+        10_000,
+      );
+    },
+    stop: running.stop,
+  };
 }
 
 /**
