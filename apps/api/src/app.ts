@@ -81,6 +81,9 @@ import { deploymentRoutes } from './modules/deployment/deployment.routes.ts';
 import { createDeploymentService, type DeploymentService } from './modules/deployment/deployment.service.ts';
 import { createDigestRepo } from './modules/digest/digest.repo.ts';
 import { createDigestService, type DigestService } from './modules/digest/digest.service.ts';
+import { createDmarcRepo } from './modules/dmarc/dmarc.repo.ts';
+import { dmarcRoutes } from './modules/dmarc/dmarc.routes.ts';
+import { createDmarcService, type DmarcService } from './modules/dmarc/dmarc.service.ts';
 import { createEmailCodesRepo } from './modules/email-codes/email-codes.repo.ts';
 import { createEmailCodes } from './modules/email-codes/email-codes.service.ts';
 import { createExceptionsRepo } from './modules/exceptions/exceptions.repo.ts';
@@ -264,6 +267,8 @@ export interface Services {
   vips: VipsService;
   /** Retraction of delivered mail from the tenant's mailboxes (issue 36 §2). */
   retraction: RetractionService;
+  /** DMARC aggregate reports about the tenant's domains (issue 37). */
+  dmarc: DmarcService;
   /** Click-time protection: rewritten links, each click judged when it happens (issue 36). */
   clickTime: ClickTime;
   /** System Logs: the audit log, read. */
@@ -791,6 +796,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     vips: createVipsService({ repo: repos.vips, audit, clock, forget: () => caches.changed('vips') }),
     clickTime,
     retraction,
+    dmarc: createDmarcService({
+      repo: createDmarcRepo(db),
+      domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
+      audit,
+      clock,
+    }),
     auditLog: createAuditService({ repo: repos.audit }),
     customization: createCustomizationService({
       db,
@@ -1006,6 +1017,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(vipsRoutes);
   await app.register(clickTimeRoutes);
   await app.register(retractionRoutes);
+  await app.register(dmarcRoutes);
   await app.register(auditRoutes);
   await app.register(userManagementRoutes);
   await app.register(settingsRoutes);

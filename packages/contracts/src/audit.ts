@@ -49,6 +49,7 @@ export const AUDIT_ACTIONS = [
   'auth.sso_failed',
   'auth.token_login_failed',
   'click_time.settings_changed',
+  'dmarc.report_added',
   'exception.create',
   'exception.delete',
   'exception.import',
@@ -130,6 +131,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an entry acted on. */
 export const AUDIT_TARGET_TYPES = [
   'add_on',
+  'dmarc_report',
   'exception',
   'message',
   'my_sender',

@@ -1358,3 +1358,69 @@ export const deliveredContents = pgTable(
     index('delivered_contents_sha256s_idx').using('gin', sql`${t.sha256s} jsonb_path_ops`),
   ],
 );
+
+/** A DMARC aggregate report a receiver sent about one of the tenant's domains (issue 37), once. */
+export const dmarcReports = pgTable(
+  'dmarc_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    orgName: text('org_name').notNull(),
+    orgEmail: text('org_email').notNull().default(''),
+    reportId: text('report_id').notNull(),
+    beginAt: timestamp('begin_at', { withTimezone: true }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true }).notNull(),
+    policy: jsonb('policy')
+      .$type<{ p: string; sp: string; adkim: string; aspf: string; pct: number | null }>()
+      .notNull(),
+    messages: bigint('messages', { mode: 'number' }).notNull().default(0),
+    rows: integer('rows').notNull().default(0),
+    source: text('source', { enum: ['upload', 'mail'] }).notNull(),
+    rawGzip: bytea('raw_gzip').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('dmarc_reports_once_idx').on(t.tenantId, t.orgName, t.reportId, t.domain),
+    index('dmarc_reports_tenant_begin_idx').on(t.tenantId, t.beginAt),
+    check('dmarc_reports_source_check', inList(t.source, ['upload', 'mail'] as const)),
+  ],
+);
+
+/** One row of a DMARC aggregate report: a source and what the receiver saw of its mail. */
+export const dmarcRecords = pgTable(
+  'dmarc_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => dmarcReports.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull(),
+    domain: text('domain').notNull(),
+    beginAt: timestamp('begin_at', { withTimezone: true }).notNull(),
+    sourceIp: text('source_ip').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+    disposition: text('disposition').notNull(),
+    dkim: text('dkim', { enum: ['pass', 'fail'] }).notNull(),
+    spf: text('spf', { enum: ['pass', 'fail'] }).notNull(),
+    headerFrom: text('header_from').notNull().default(''),
+    envelopeFrom: text('envelope_from').notNull().default(''),
+    envelopeTo: text('envelope_to').notNull().default(''),
+    dkimResults: jsonb('dkim_results').$type<AuthResultRow[]>().notNull().default([]),
+    spfResults: jsonb('spf_results').$type<AuthResultRow[]>().notNull().default([]),
+    reasons: jsonb('reasons').$type<Array<{ type: string; comment: string }>>().notNull().default([]),
+  },
+  (t) => [
+    index('dmarc_records_tenant_begin_idx').on(t.tenantId, t.beginAt),
+    index('dmarc_records_report_idx').on(t.reportId),
+  ],
+);
+
+interface AuthResultRow {
+  domain: string;
+  selector?: string;
+  scope?: string;
+  result: string;
+}

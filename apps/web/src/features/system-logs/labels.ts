@@ -8,6 +8,7 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
   'add_on.activate': 'systemLogs.action.add_on_activate',
   'add_on.requested': 'systemLogs.action.add_on_requested',
   'alerts.settings_changed': 'systemLogs.action.alerts_settings_changed',
+  'dmarc.report_added': 'systemLogs.action.dmarc_report_added',
   'click_time.settings_changed': 'systemLogs.action.click_time_settings_changed',
   'auth.invite_accepted': 'systemLogs.action.auth_invite_accepted',
   'auth.login': 'systemLogs.action.auth_login',
@@ -109,6 +110,7 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
 /** The words of what an entry acted on. */
 export const AUDIT_TARGET_LABEL: Record<AuditTargetType, TranslationKey> = {
   add_on: 'systemLogs.targetType.add_on',
+  dmarc_report: 'systemLogs.targetType.dmarc_report',
   exception: 'systemLogs.targetType.exception',
   message: 'systemLogs.targetType.message',
   my_sender: 'systemLogs.targetType.my_sender',
