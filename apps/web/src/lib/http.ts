@@ -45,7 +45,7 @@ export type QueryParams = URLSearchParams | Record<string, string | number | boo
 
 export interface RequestOptions<T> {
   query?: QueryParams;
-  /** Sent as JSON; a FormData is sent as a multipart form. */
+  /** Sent as JSON; a FormData is sent as a multipart form, a file (Blob) as its bytes. */
   body?: unknown;
   /** The answer is text, not JSON (SPEC §7 server_login); its text is the value. */
   textAnswer?: boolean;
@@ -217,6 +217,9 @@ async function send<T>(method: HttpMethod, requestUrl: string, options: RequestO
   const init: RequestInit = { method, headers, credentials: 'same-origin', signal: options.signal };
   if (options.body instanceof FormData) {
     init.body = options.body; // the browser sets the multipart type with its boundary
+  } else if (options.body instanceof Blob) {
+    headers['Content-Type'] = 'application/octet-stream';
+    init.body = options.body;
   } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(options.body);

@@ -1,6 +1,15 @@
 /** Filters of an admin list, as the query key holds them (every value that changes the answer). */
 export type ListKeyFilters = Readonly<Record<string, string | number | undefined>>;
 
+/** A list query's filters that are set (no empty text, nothing undefined): its key and its query string. */
+export function setFilters(query: object): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query)
+      .filter(([, v]) => v !== undefined && v !== '')
+      .map(([k, v]) => [k, String(v)]),
+  );
+}
+
 /** Every TanStack Query key of the app, from one factory so invalidation matches what was cached. */
 export const queryKeys = {
   publicFeatures: () => ['public-features'] as const,
@@ -113,6 +122,11 @@ export const queryKeys = {
   clickTime: {
     settings: () => ['click-time', 'settings'] as const,
     clicks: (filters: ListKeyFilters) => ['click-time', 'clicks', filters] as const,
+  },
+  /** DMARC: the aggregate reports taken in, and the sources they name. */
+  dmarc: {
+    all: () => ['dmarc'] as const,
+    records: (filters: ListKeyFilters) => ['dmarc', 'records', filters] as const,
   },
   /** The Analytics Dashboard's counts for a time range. */
   analytics: {

@@ -228,6 +228,13 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   })),
   {
+    path: `${ROUTES.dmarc}/rua-explorer`,
+    Screen: screen(
+      () => import('../../features/dmarc/components/ReportsExplorerScreen'),
+      (m) => m.ReportsExplorerScreen,
+    ),
+  },
+  {
     path: ROUTES.noAccess,
     exact: true,
     Screen: screen(

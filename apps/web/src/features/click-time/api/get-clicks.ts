@@ -1,16 +1,16 @@
 import { CLICK_TIME_API, type ClicksQuery, clicksResponseSchema } from '@moat/contracts/click-time';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/http';
-import { queryKeys } from '../../../lib/query-keys';
+import { queryKeys, setFilters } from '../../../lib/query-keys';
 
 /** GET /api/v1/clicks: people's clicks on rewritten links, by host, URL or message (admins). */
 export function useClicks(query: ClicksQuery, enabled = true) {
-  const filters = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
+  const filters = setFilters(query);
   return useQuery({
-    queryKey: queryKeys.clickTime.clicks(filters as never),
+    queryKey: queryKeys.clickTime.clicks(filters),
     queryFn: ({ signal }) =>
       apiGet(CLICK_TIME_API.clicks, {
-        query: filters as Record<string, string>,
+        query: filters,
         signal,
         schema: clicksResponseSchema,
       }),

@@ -1,0 +1,285 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  FileButton,
+  Group,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { type DmarcRecord, type RecordsQuery, rawReportPath } from '@moat/contracts/dmarc';
+import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/quarantine-admin';
+import { type FormEvent, useState } from 'react';
+import { ListTable } from '../../../components/list/ListTable';
+import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import { useTranslation } from '../../../lib/i18n';
+import { useDmarcRecords, useUploadReport } from '../api/dmarc';
+
+/** A DKIM or SPF result of a row: aligned with the header From (DMARC's verdict) or not. */
+function ResultBadge({ result }: { result: 'pass' | 'fail' }) {
+  const { t } = useTranslation();
+  return (
+    <Badge variant="light" color={result === 'pass' ? 'green' : 'red'}>
+      {t(result === 'pass' ? 'dmarc.explorer.pass' : 'dmarc.explorer.fail')}
+    </Badge>
+  );
+}
+
+/** What the receiver's own checks said: each domain checked and its result. */
+function AuthResults({ results }: { results: DmarcRecord['dkimResults'] }) {
+  const { t } = useTranslation();
+  if (results.length === 0)
+    return (
+      <Text size="xs" c="dimmed">
+        {t('dmarc.explorer.noResult')}
+      </Text>
+    );
+  return (
+    <Stack gap={0}>
+      {results.map((r, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a row's results have no identity but their place
+        <Text size="xs" key={i} className="list-text-anywhere">
+          {r.domain || '—'}
+          {r.selector ? ` (${r.selector})` : ''}: {r.result}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+/** The row's alignment verdict and the receiver's result of each domain it checked. */
+function Check({ aligned, results }: { aligned: 'pass' | 'fail'; results: DmarcRecord['dkimResults'] }) {
+  return (
+    <Stack gap={4}>
+      <ResultBadge result={aligned} />
+      <AuthResults results={results} />
+    </Stack>
+  );
+}
+
+/** Upload of a report file: what was taken in, or why not. */
+function UploadReport() {
+  const { t } = useTranslation();
+  const upload = useUploadReport();
+  const done = upload.data;
+  return (
+    <Stack gap="sm">
+      <Group gap="sm" wrap="wrap">
+        <FileButton
+          accept=".xml,.gz,.zip,application/xml,text/xml,application/gzip,application/zip"
+          onChange={(file) => file && upload.mutate(file)}
+        >
+          {(props) => (
+            <Button {...props} loading={upload.isPending}>
+              {t('dmarc.explorer.upload')}
+            </Button>
+          )}
+        </FileButton>
+        <Text size="sm" c="dimmed">
+          {t('dmarc.explorer.uploadHint')}
+        </Text>
+      </Group>
+      {upload.isError && (
+        <ApiErrorAlert
+          title={t('dmarc.explorer.refused')}
+          error={upload.error}
+          messageKey="dmarc.explorer.refusedHelp"
+          showServerMessage
+        />
+      )}
+      {done && (
+        <Alert color={done.duplicate ? 'blue' : 'green'} variant="light" role="status">
+          {done.duplicate
+            ? t('dmarc.explorer.duplicate', { reporter: done.orgName, domain: done.domain })
+            : t('dmarc.explorer.added', {
+                reporter: done.orgName,
+                domain: done.domain,
+                count: done.rows,
+                messages: done.messages,
+              })}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * DMARC → Reports Explorer: every source the receivers' aggregate reports name, with what they
+ * saw (SPF, DKIM, alignment, disposition, count), filtered by domain, address and DMARC result;
+ * each row's report as the reporter sent it; and the upload of a report file.
+ */
+export function ReportsExplorerScreen() {
+  const { t, i18n } = useTranslation();
+  const [draft, setDraft] = useState({ domain: '', ip: '' });
+  const [filters, setFilters] = useState<{ domain: string; ip: string; dmarc: '' | 'pass' | 'fail' }>({
+    domain: '',
+    ip: '',
+    dmarc: '',
+  });
+  const [page, setPage] = useState(1);
+  const query = useDmarcRecords({
+    domain: filters.domain || undefined,
+    ip: filters.ip || undefined,
+    dmarc: filters.dmarc || undefined,
+    limit: QUARANTINE_PAGE_SIZE,
+    offset: (page - 1) * QUARANTINE_PAGE_SIZE,
+  } as RecordsQuery);
+  const data = query.data;
+  const number = (n: number) => n.toLocaleString(i18n.language);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters((f) => ({ ...f, domain: draft.domain.trim().toLowerCase(), ip: draft.ip.trim() }));
+    setPage(1);
+  };
+
+  return (
+    <Stack gap="lg">
+      <Text size="sm">{t('dmarc.explorer.intro')}</Text>
+      <UploadReport />
+      <form onSubmit={submit}>
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <TextInput
+            label={t('dmarc.explorer.domain')}
+            value={draft.domain}
+            onChange={(e) => setDraft({ ...draft, domain: e.currentTarget.value })}
+            maxLength={253}
+            style={{ flex: '1 1 12rem', maxWidth: '18rem' }}
+          />
+          <TextInput
+            label={t('dmarc.explorer.ip')}
+            placeholder="203.0.113."
+            value={draft.ip}
+            onChange={(e) => setDraft({ ...draft, ip: e.currentTarget.value.replace(/[^0-9a-fA-F.:]/g, '') })}
+            maxLength={64}
+            style={{ flex: '1 1 10rem', maxWidth: '14rem' }}
+          />
+          <Select
+            label={t('dmarc.explorer.result')}
+            data={[
+              { value: '', label: t('dmarc.explorer.anyResult') },
+              { value: 'pass', label: t('dmarc.explorer.passed') },
+              { value: 'fail', label: t('dmarc.explorer.failed') },
+            ]}
+            value={filters.dmarc}
+            allowDeselect={false}
+            onChange={(value) => {
+              setFilters((f) => ({ ...f, dmarc: (value ?? '') as '' | 'pass' | 'fail' }));
+              setPage(1);
+            }}
+            style={{ flex: '0 1 11rem' }}
+          />
+          <Button type="submit" variant="default">
+            {t('dmarc.explorer.apply')}
+          </Button>
+        </Group>
+      </form>
+      {data && data.total > 0 && (
+        <Text size="sm" fw={600} role="status">
+          {t('dmarc.explorer.summary', {
+            messages: number(data.messages),
+            rate: Math.round((data.passed / Math.max(1, data.messages)) * 1000) / 10,
+            count: data.total,
+          })}
+        </Text>
+      )}
+      <ListTable
+        list={query}
+        page={page}
+        onPage={setPage}
+        filtered={filters.domain !== '' || filters.ip !== '' || filters.dmarc !== ''}
+        caption={t('dmarc.explorer.caption')}
+        emptyTitle={t('dmarc.explorer.emptyTitle')}
+        emptyDescription={t('dmarc.explorer.emptyDescription')}
+        minWidth={1100}
+        rowKey={(row) => row.id}
+        columns={[
+          {
+            key: 'source',
+            label: t('dmarc.explorer.columns.source'),
+            card: 'title',
+            width: '9rem',
+            cell: (row) => (
+              <Text size="sm" fw={600} className="list-text-anywhere">
+                {row.sourceIp}
+              </Text>
+            ),
+          },
+          {
+            key: 'reporter',
+            label: t('dmarc.explorer.columns.reporter'),
+            width: '10rem',
+            cell: (row) => (
+              <Stack gap={0}>
+                <Text size="sm" className="list-text-anywhere">
+                  {row.orgName}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).formatRange(
+                    new Date(row.begin),
+                    new Date(row.end),
+                  )}
+                </Text>
+              </Stack>
+            ),
+          },
+          {
+            key: 'from',
+            label: t('dmarc.explorer.columns.from'),
+            cell: (row) => (
+              <Stack gap={0}>
+                <Text size="sm" className="list-text-anywhere">
+                  {row.headerFrom || row.domain}
+                </Text>
+                {row.envelopeFrom && row.envelopeFrom !== row.headerFrom && (
+                  <Text size="xs" c="dimmed" className="list-text-anywhere">
+                    {t('dmarc.explorer.envelope', { domain: row.envelopeFrom })}
+                  </Text>
+                )}
+              </Stack>
+            ),
+          },
+          {
+            key: 'dmarc',
+            label: t('dmarc.explorer.columns.dmarc'),
+            width: '5rem',
+            cell: (row) => <ResultBadge result={row.dmarc} />,
+          },
+          {
+            key: 'spf',
+            label: t('dmarc.explorer.columns.spf'),
+            width: '10rem',
+            cell: (row) => <Check aligned={row.spf} results={row.spfResults} />,
+          },
+          {
+            key: 'dkim',
+            label: t('dmarc.explorer.columns.dkim'),
+            width: '10rem',
+            cell: (row) => <Check aligned={row.dkim} results={row.dkimResults} />,
+          },
+          {
+            key: 'disposition',
+            label: t('dmarc.explorer.columns.disposition'),
+            width: '6.5rem',
+            cell: (row) => <Text size="sm">{row.disposition}</Text>,
+          },
+          {
+            key: 'count',
+            label: t('dmarc.explorer.columns.count'),
+            width: '5.5rem',
+            cell: (row) => <Text size="sm">{number(row.count)}</Text>,
+          },
+        ]}
+        actionsWidth="6.5rem"
+        rowActions={(row) => (
+          <Anchor href={rawReportPath(row.reportId)} size="sm" download>
+            {t('dmarc.explorer.raw')}
+          </Anchor>
+        )}
+      />
+    </Stack>
+  );
+}
