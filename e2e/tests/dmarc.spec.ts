@@ -79,9 +79,7 @@ test('an admin uploads aggregate reports and reads who sends mail as the domain'
       .getByRole('row')
       .or(page.getByRole('list', { name: CAPTION }).getByRole('listitem'))
       .filter({ hasText: ip });
-  await expect(source('2001:db8::7')).toContainText(
-    'mailer.example: softfail',
-  );
+  await expect(source('2001:db8::7')).toContainText('mailer.example: softfail');
   await expect(source('198.51.100.9')).toContainText('quarantine');
 
   // A row's report as the reporter sent it.
