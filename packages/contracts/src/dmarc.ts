@@ -14,6 +14,8 @@ export const DMARC_API = {
   records: '/api/v1/dmarc/records',
 } as const;
 
+export const reportIdParamsSchema = z.object({ id: z.uuid() });
+
 export const rawReportPath = (id: string) => DMARC_API.rawReport.replace(':id', encodeURIComponent(id));
 
 /** The content types a report upload may carry (reporters' files are any of these). */
@@ -75,7 +77,7 @@ export const recordsQuerySchema = z
     /** A source address, or the start of one (`203.0.113.`). */
     ip: z.optional(z.string().check(z.trim(), z.maxLength(64), z.regex(/^[0-9a-fA-F.:]*$/))),
     /** The report a row belongs to (the raw report's drill-down). */
-    report: z.optional(z.string().check(z.regex(/^[0-9a-f-]{36}$/i))),
+    report: z.optional(z.uuid()),
     dmarc: z.optional(z.enum(DMARC_RESULTS)),
   })
   .check(z.refine(rangeInOrder, RANGE_ORDER_MESSAGE));

@@ -3,6 +3,7 @@ import {
   REPORT_UPLOAD_TYPES,
   recordsQuerySchema,
   recordsResponseSchema,
+  reportIdParamsSchema,
   reportsResponseSchema,
   uploadResultSchema,
 } from '@moat/contracts/dmarc';
@@ -81,7 +82,7 @@ export const dmarcRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "A report's XML as the reporter sent it",
-        params: z.object({ id: z.string().check(z.regex(/^[0-9a-f-]{36}$/i)) }),
+        params: reportIdParamsSchema,
       },
     },
     async (request, reply) => {
