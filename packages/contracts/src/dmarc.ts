@@ -43,6 +43,13 @@ export const uploadResultSchema = z.object({
 });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 
+/** Where a report came from: an admin's upload, or mail to the tenant's report address. */
+export const REPORT_SOURCES = ['upload', 'mail'] as const;
+export type ReportSource = (typeof REPORT_SOURCES)[number];
+/** DMARC's verdict of a row, and each of its DKIM and SPF alignments. */
+export const DMARC_RESULTS = ['pass', 'fail'] as const;
+export type DmarcResult = (typeof DMARC_RESULTS)[number];
+
 export const reportSchema = z.object({
   id: z.string(),
   domain: z.string(),
@@ -60,7 +67,7 @@ export const reportSchema = z.object({
   }),
   messages: z.number(),
   rows: z.number(),
-  source: z.enum(['upload', 'mail']),
+  source: z.enum(REPORT_SOURCES),
   receivedAt: z.string(),
 });
 export type DmarcReport = z.infer<typeof reportSchema>;
@@ -68,8 +75,6 @@ export type DmarcReport = z.infer<typeof reportSchema>;
 export const reportsResponseSchema = z.object({ total: z.number(), items: z.array(reportSchema) });
 
 export const RECORD_SORTS = ['begin', 'count', 'source_ip'] as const;
-/** DMARC's verdict of a row: aligned DKIM or SPF passes it. */
-export const DMARC_RESULTS = ['pass', 'fail'] as const;
 
 export const recordsQuerySchema = z
   .extend(listQuerySchema(RECORD_SORTS, 'begin'), {

@@ -11,6 +11,7 @@ import {
   SECURITY_TOOLS,
   USER_STATUSES,
 } from '@moat/contracts/deployment';
+import { DMARC_RESULTS, REPORT_SOURCES } from '@moat/contracts/dmarc';
 import type { SessionTls, StoredMessageDetails } from '@moat/contracts/message-trace';
 import { REPORT_KINDS, REPORT_STATUSES } from '@moat/contracts/phishing-reports';
 import { RESTORE_KINDS, RESTORE_MODES, RESTORE_REQUEST_STATUSES, VERDICTS } from '@moat/contracts/quarantine';
@@ -1378,14 +1379,14 @@ export const dmarcReports = pgTable(
       .notNull(),
     messages: bigint('messages', { mode: 'number' }).notNull().default(0),
     rows: integer('rows').notNull().default(0),
-    source: text('source', { enum: ['upload', 'mail'] }).notNull(),
+    source: text('source', { enum: REPORT_SOURCES }).notNull(),
     rawGzip: bytea('raw_gzip').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('dmarc_reports_once_idx').on(t.tenantId, t.orgName, t.reportId, t.domain),
     index('dmarc_reports_tenant_begin_idx').on(t.tenantId, t.beginAt),
-    check('dmarc_reports_source_check', inList(t.source, ['upload', 'mail'] as const)),
+    check('dmarc_reports_source_check', inList(t.source, REPORT_SOURCES)),
   ],
 );
 
@@ -1403,8 +1404,8 @@ export const dmarcRecords = pgTable(
     sourceIp: text('source_ip').notNull(),
     count: bigint('count', { mode: 'number' }).notNull(),
     disposition: text('disposition').notNull(),
-    dkim: text('dkim', { enum: ['pass', 'fail'] }).notNull(),
-    spf: text('spf', { enum: ['pass', 'fail'] }).notNull(),
+    dkim: text('dkim', { enum: DMARC_RESULTS }).notNull(),
+    spf: text('spf', { enum: DMARC_RESULTS }).notNull(),
     headerFrom: text('header_from').notNull().default(''),
     envelopeFrom: text('envelope_from').notNull().default(''),
     envelopeTo: text('envelope_to').notNull().default(''),

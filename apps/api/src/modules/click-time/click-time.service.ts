@@ -88,7 +88,7 @@ function liveEntry(matching: LinkEntry[], now: Date): LinkEntry | null {
 }
 
 /** The entry that matches a link among the tenant's host and URL entries; block before allow. */
-export function linkEntryFor(entries: LinkEntry[], url: string, now: Date): LinkEntry | null {
+function linkEntryFor(entries: LinkEntry[], url: string, now: Date): LinkEntry | null {
   return liveEntry(entriesMatching(entries, url), now);
 }
 

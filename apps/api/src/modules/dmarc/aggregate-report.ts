@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import type { DmarcResult } from '@moat/contracts/dmarc';
 import { SaxesParser } from 'saxes';
 import { unzipBounded } from '../../lib/unzip-bounded.ts';
 
@@ -24,8 +25,6 @@ export const REPORT_LIMITS = {
   fieldChars: 500,
 } as const;
 
-export type AlignmentResult = 'pass' | 'fail';
-
 export interface AuthResult {
   domain: string;
   /** DKIM: the selector; SPF: the scope (`mfrom`, `helo`). */
@@ -39,8 +38,8 @@ export interface ReportRecord {
   count: number;
   disposition: string;
   /** DMARC's own verdicts of the row: DKIM and SPF aligned with the header From, or not. */
-  dkim: AlignmentResult;
-  spf: AlignmentResult;
+  dkim: DmarcResult;
+  spf: DmarcResult;
   reasons: Array<{ type: string; comment: string }>;
   headerFrom: string;
   envelopeFrom: string;
@@ -106,7 +105,7 @@ export function reportXml(file: Uint8Array): Buffer {
 
 const clip = (text: string) => text.trim().slice(0, REPORT_LIMITS.fieldChars);
 const lower = (text: string) => clip(text).toLowerCase();
-const alignment = (text: string): AlignmentResult => (lower(text) === 'pass' ? 'pass' : 'fail');
+const alignment = (text: string): DmarcResult => (lower(text) === 'pass' ? 'pass' : 'fail');
 /** A date as reporters write it: seconds since 1970 (some write them with a fraction). */
 function epoch(text: string, what: string): Date {
   const seconds = Number(text.trim());
@@ -117,7 +116,11 @@ function epoch(text: string, what: string): Date {
 
 /** The report in a file, or ReportRefused saying why not. */
 export function parseAggregateReport(file: Uint8Array): AggregateReport {
-  const xml = reportXml(file);
+  return parseReportXml(reportXml(file));
+}
+
+/** The report in a file's XML (`reportXml`), or ReportRefused saying why not. */
+export function parseReportXml(xml: Buffer): AggregateReport {
   const parser = new SaxesParser({ xmlns: false, position: false });
   // The path of open elements by local name (a namespace prefix, DMARCbis's, is dropped).
   const path: string[] = [];

@@ -1,3 +1,4 @@
+import type { DmarcResult, ReportSource } from '@moat/contracts/dmarc';
 import { and, asc, desc, eq, gte, like, lt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { dmarcRecords, dmarcReports } from '../../db/schema.ts';
@@ -14,7 +15,7 @@ export interface RecordsFilter {
   domain?: string;
   ip?: string;
   reportId?: string;
-  dmarc?: 'pass' | 'fail';
+  dmarc?: DmarcResult;
   from?: Date;
   to?: Date;
   sort: 'begin' | 'count' | 'source_ip';
@@ -34,7 +35,7 @@ export function createDmarcRepo(db: DbOrTx) {
     async insertReport(
       tenantId: string,
       report: AggregateReport,
-      source: 'upload' | 'mail',
+      source: ReportSource,
       rawGzip: Uint8Array,
       now: Date,
     ): Promise<ReportRow | null> {

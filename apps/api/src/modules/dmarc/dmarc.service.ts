@@ -1,10 +1,16 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { DmarcRecord, DmarcReport, RecordsResponse, UploadResult } from '@moat/contracts/dmarc';
+import type {
+  DmarcRecord,
+  DmarcReport,
+  RecordsResponse,
+  ReportSource,
+  UploadResult,
+} from '@moat/contracts/dmarc';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
-import { parseAggregateReport, ReportRefused, reportXml } from './aggregate-report.ts';
+import { type AggregateReport, parseReportXml, ReportRefused, reportXml } from './aggregate-report.ts';
 import type { DmarcRepo, RecordsFilter, ReportRow } from './dmarc.repo.ts';
 
 const reportOf = (row: ReportRow): DmarcReport => ({
@@ -38,12 +44,15 @@ export function createDmarcService(deps: {
     async ingest(
       tenantId: string,
       file: Uint8Array,
-      source: 'upload' | 'mail',
+      source: ReportSource,
       actor: Actor,
     ): Promise<UploadResult> {
-      let report: ReturnType<typeof parseAggregateReport>;
+      // Inflated once: read, and kept (gzip) as the raw report.
+      let xml: Buffer;
+      let report: AggregateReport;
       try {
-        report = parseAggregateReport(file);
+        xml = reportXml(file);
+        report = parseReportXml(xml);
       } catch (error) {
         if (error instanceof ReportRefused) throw new AppError('validation_error', error.message);
         throw error;
@@ -55,13 +64,7 @@ export function createDmarcService(deps: {
           'validation_error',
           `The report is about ${domain}, which is not one of your domains (${domains.join(', ') || 'none yet'})`,
         );
-      const stored = await repo.insertReport(
-        tenantId,
-        report,
-        source,
-        gzipSync(reportXml(file)),
-        deps.clock.now(),
-      );
+      const stored = await repo.insertReport(tenantId, report, source, gzipSync(xml), deps.clock.now());
       const row = stored ?? (await repo.findReport(tenantId, report.orgName, report.reportId, domain));
       if (!row) throw new Error('a report neither stored nor found');
       if (stored)

@@ -10,7 +10,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { type DmarcRecord, type RecordsQuery, rawReportPath } from '@moat/contracts/dmarc';
+import { type DmarcRecord, type DmarcResult, type RecordsQuery, rawReportPath } from '@moat/contracts/dmarc';
 import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/quarantine-admin';
 import { type FormEvent, useState } from 'react';
 import { ListTable } from '../../../components/list/ListTable';
@@ -19,7 +19,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useDmarcRecords, useUploadReport } from '../api/dmarc';
 
 /** A DKIM or SPF result of a row: aligned with the header From (DMARC's verdict) or not. */
-function ResultBadge({ result }: { result: 'pass' | 'fail' }) {
+function ResultBadge({ result }: { result: DmarcResult }) {
   const { t } = useTranslation();
   return (
     <Badge variant="light" color={result === 'pass' ? 'green' : 'red'}>
@@ -51,7 +51,7 @@ function AuthResults({ results }: { results: DmarcRecord['dkimResults'] }) {
 }
 
 /** The row's alignment verdict and the receiver's result of each domain it checked. */
-function Check({ aligned, results }: { aligned: 'pass' | 'fail'; results: DmarcRecord['dkimResults'] }) {
+function Check({ aligned, results }: { aligned: DmarcResult; results: DmarcRecord['dkimResults'] }) {
   return (
     <Stack gap={4}>
       <ResultBadge result={aligned} />
@@ -114,7 +114,7 @@ function UploadReport() {
 export function ReportsExplorerScreen() {
   const { t, i18n } = useTranslation();
   const [draft, setDraft] = useState({ domain: '', ip: '' });
-  const [filters, setFilters] = useState<{ domain: string; ip: string; dmarc: '' | 'pass' | 'fail' }>({
+  const [filters, setFilters] = useState<{ domain: string; ip: string; dmarc: '' | DmarcResult }>({
     domain: '',
     ip: '',
     dmarc: '',
@@ -167,7 +167,7 @@ export function ReportsExplorerScreen() {
             value={filters.dmarc}
             allowDeselect={false}
             onChange={(value) => {
-              setFilters((f) => ({ ...f, dmarc: (value ?? '') as '' | 'pass' | 'fail' }));
+              setFilters((f) => ({ ...f, dmarc: (value ?? '') as '' | DmarcResult }));
               setPage(1);
             }}
             style={{ flex: '0 1 11rem' }}
