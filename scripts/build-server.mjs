@@ -212,6 +212,7 @@ export async function buildServer() {
       'anti-malware.worker': path.join(apiDir, 'src/engines/anti-malware.worker.ts'),
       'auth.worker': path.join(apiDir, 'src/mail/gateway/auth.worker.ts'),
       'lures.worker': path.join(apiDir, 'src/engines/lures/lures.worker.ts'),
+      'report.worker': path.join(apiDir, 'src/modules/dmarc/report.worker.ts'),
     },
     outExtension: { '.js': '.mjs' },
     format: 'esm',

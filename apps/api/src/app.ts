@@ -84,6 +84,8 @@ import { createDigestService, type DigestService } from './modules/digest/digest
 import { createDmarcRepo } from './modules/dmarc/dmarc.repo.ts';
 import { dmarcRoutes } from './modules/dmarc/dmarc.routes.ts';
 import { createDmarcService, type DmarcService } from './modules/dmarc/dmarc.service.ts';
+import { createSpfService, type SpfService } from './modules/dmarc/spf.service.ts';
+import { type SpfResolver, spfResolver } from './modules/dmarc/spf.ts';
 import { createEmailCodesRepo } from './modules/email-codes/email-codes.repo.ts';
 import { createEmailCodes } from './modules/email-codes/email-codes.service.ts';
 import { createExceptionsRepo } from './modules/exceptions/exceptions.repo.ts';
@@ -269,6 +271,8 @@ export interface Services {
   retraction: RetractionService;
   /** DMARC aggregate reports about the tenant's domains (issue 37). */
   dmarc: DmarcService;
+  /** SPF Management: each domain's SPF record looked up, counted and corrected (issue 37). */
+  spf: SpfService;
   /** Click-time protection: rewritten links, each click judged when it happens (issue 36). */
   clickTime: ClickTime;
   /** System Logs: the audit log, read. */
@@ -348,6 +352,8 @@ export interface BuildAppOptions {
   dnsResolver?: DnsResolver;
   /** DNS for Onboarding's MX, SPF and DMARC checks; the system resolver by default. */
   onboardingResolver?: OnboardingResolver;
+  /** DNS for SPF Management's look-ups; the system resolver (DNS_SERVERS) by default. */
+  spfResolver?: SpfResolver;
   /** Shared counters; by default Redis (REDIS_URL), else PostgreSQL, else memory (embedded). */
   counters?: Counters;
   /** pino options; false turns logging off (tests). */
@@ -639,10 +645,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     retentionDays: async (tenantId) => (await repos.tenants.findById(tenantId))?.retentionDays ?? 30,
     log: app.log,
   });
+  // Reports sent to the domains' report addresses reach DMARC from the gateway, not a mailbox.
+  const dmarc = createDmarcService({
+    repo: createDmarcRepo(db),
+    domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
+    audit,
+    clock,
+    resolveTxt:
+      options.onboardingResolver ?? systemResolver(config.dnsServers, { timeoutMs: 1500, tries: 1 }),
+  });
   const processor = createGatewayProcessor({
     db,
     clock,
     mailer,
+    reports: dmarc,
     engines,
     inbound,
     tenants,
@@ -796,12 +812,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     vips: createVipsService({ repo: repos.vips, audit, clock, forget: () => caches.changed('vips') }),
     clickTime,
     retraction,
-    dmarc: createDmarcService({
-      repo: createDmarcRepo(db),
+    spf: createSpfService({
       domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
-      audit,
+      resolver: options.spfResolver ?? spfResolver(config.dnsServers),
       clock,
     }),
+    dmarc,
     auditLog: createAuditService({ repo: repos.audit }),
     customization: createCustomizationService({
       db,
@@ -956,6 +972,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await processor.stop();
     await retraction.stop();
     await clickTime.flush();
+    await dmarc.close();
     await mailer.stop();
     await counters.close();
     caches.stop();

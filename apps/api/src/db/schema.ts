@@ -11,7 +11,7 @@ import {
   SECURITY_TOOLS,
   USER_STATUSES,
 } from '@moat/contracts/deployment';
-import { DMARC_RESULTS, REPORT_SOURCES } from '@moat/contracts/dmarc';
+import { DMARC_RESULTS, INTAKE_KINDS, INTAKE_OUTCOMES, REPORT_SOURCES } from '@moat/contracts/dmarc';
 import type { SessionTls, StoredMessageDetails } from '@moat/contracts/message-trace';
 import { REPORT_KINDS, REPORT_STATUSES } from '@moat/contracts/phishing-reports';
 import { RESTORE_KINDS, RESTORE_MODES, RESTORE_REQUEST_STATUSES, VERDICTS } from '@moat/contracts/quarantine';
@@ -32,6 +32,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   doublePrecision,
   index,
   integer,
@@ -1417,6 +1418,56 @@ export const dmarcRecords = pgTable(
     index('dmarc_records_tenant_begin_idx').on(t.tenantId, t.beginAt),
     index('dmarc_records_report_idx').on(t.reportId),
   ],
+);
+
+/**
+ * What came to the report addresses, and the uploads: each file a report taken in (or already),
+ * or refused with the reason. A message's files are written once (`inbound_id`, `part`).
+ */
+export const dmarcIntake = pgTable(
+  'dmarc_intake',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    source: text('source', { enum: REPORT_SOURCES }).notNull(),
+    sender: text('sender').notNull().default(''),
+    subject: text('subject').notNull().default(''),
+    fileName: text('file_name').notNull().default(''),
+    kind: text('kind', { enum: INTAKE_KINDS }).notNull(),
+    outcome: text('outcome', { enum: INTAKE_OUTCOMES }).notNull(),
+    reason: text('reason').notNull().default(''),
+    reportId: uuid('report_id').references(() => dmarcReports.id, { onDelete: 'set null' }),
+    inboundId: uuid('inbound_id'),
+    part: integer('part').notNull().default(0),
+  },
+  (t) => [
+    index('dmarc_intake_tenant_received_idx').on(t.tenantId, t.receivedAt),
+    uniqueIndex('dmarc_intake_once_idx')
+      .on(t.tenantId, t.inboundId, t.part)
+      .where(sql`${t.inboundId} is not null`),
+    check('dmarc_intake_source_check', inList(t.source, REPORT_SOURCES)),
+    check('dmarc_intake_outcome_check', inList(t.outcome, INTAKE_OUTCOMES)),
+  ],
+);
+
+/** The reports' rows summed per domain, UTC day and source (the Overview's reading). */
+export const dmarcDaily = pgTable(
+  'dmarc_daily',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    sourceIp: text('source_ip').notNull(),
+    messages: bigint('messages', { mode: 'number' }).notNull().default(0),
+    passed: bigint('passed', { mode: 'number' }).notNull().default(0),
+    reports: integer('reports').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.domain, t.day, t.sourceIp] })],
 );
 
 interface AuthResultRow {

@@ -7,6 +7,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { Counters } from '../lib/counters.ts';
 import { ServerKey } from '../lib/server-key.ts';
 import type { DnsResolver } from '../mail/gateway/processor.ts';
+import type { SpfResolver } from '../modules/dmarc/spf.ts';
 import type { OnboardingResolver } from '../modules/onboarding/onboarding.service.ts';
 import { openTestDatabase } from './database.ts';
 
@@ -29,6 +30,7 @@ export async function buildTestApp(
     database?: Database;
     dnsResolver?: DnsResolver;
     onboardingResolver?: OnboardingResolver;
+    spfResolver?: SpfResolver;
     /** Another node of the same cluster shares its key; by default each test app has its own. */
     serverKey?: ServerKey;
     /** Counters shared with another node (default: by the database kind, as in production). */
@@ -44,6 +46,7 @@ export async function buildTestApp(
     cliBridgeToken: TEST_BRIDGE_TOKEN,
     ...(options.dnsResolver ? { dnsResolver: options.dnsResolver } : {}),
     ...(options.onboardingResolver ? { onboardingResolver: options.onboardingResolver } : {}),
+    ...(options.spfResolver ? { spfResolver: options.spfResolver } : {}),
     serverKey,
     ...(options.counters ? { counters: options.counters } : {}),
     logger: false,

@@ -8,11 +8,29 @@ export interface TestZone {
   [name: string]: {
     MX?: Array<{ priority: number; exchange: string }>;
     TXT?: string[][];
+    /** Addresses, as text (`192.0.2.1`, `2001:db8::1`). */
+    A?: string[];
+    AAAA?: string[];
     fail?: 'servfail' | 'timeout';
   };
 }
 
-const TYPE = { MX: 15, TXT: 16 } as const;
+const TYPE = { A: 1, MX: 15, TXT: 16, AAAA: 28 } as const;
+
+/** An IPv6 address's 16 bytes (`::` expanded). */
+function ipv6Bytes(address: string): Buffer {
+  const [head = '', tail] = address.split('::');
+  const groups = (part: string) => (part ? part.split(':') : []);
+  const missing = 8 - groups(head).length - groups(tail ?? '').length;
+  const all = [
+    ...groups(head),
+    ...(tail === undefined ? [] : Array(missing).fill('0')),
+    ...groups(tail ?? ''),
+  ];
+  const bytes = Buffer.alloc(16);
+  for (const [i, group] of all.entries()) bytes.writeUInt16BE(Number.parseInt(group, 16), i * 2);
+  return bytes;
+}
 
 function encodeName(name: string): Buffer {
   const labels = name.replace(/\.$/, '').split('.').filter(Boolean);
@@ -54,6 +72,10 @@ function answer(type: number, zone: TestZone[string] | undefined): Buffer[] {
       return record(TYPE.MX, Buffer.concat([preference, encodeName(mx.exchange)]));
     });
   }
+  if (type === TYPE.A) {
+    return (zone?.A ?? []).map((address) => record(TYPE.A, Buffer.from(address.split('.').map(Number))));
+  }
+  if (type === TYPE.AAAA) return (zone?.AAAA ?? []).map((address) => record(TYPE.AAAA, ipv6Bytes(address)));
   if (type === TYPE.TXT) {
     return (zone?.TXT ?? []).map((strings) =>
       record(
@@ -68,7 +90,7 @@ function answer(type: number, zone: TestZone[string] | undefined): Buffer[] {
 }
 
 /**
- * A small authoritative DNS server on loopback (UDP) for tests: it answers MX and TXT from `zone`
+ * A small authoritative DNS server on loopback (UDP) for tests: it answers A, AAAA, MX and TXT from `zone`
  * (which the test may change), NXDOMAIN for a name it does not hold, SERVFAIL or silence for a
  * name told to fail, and nothing else. Moat's own
  * resolver (node's c-ares) asks it, so the lookups are real DNS on the wire.

@@ -1,7 +1,14 @@
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '@moat/contracts/audit';
+import { SPF_CHANGES, SPF_FAILURES, SPF_NODE_STATUSES, SPF_PROBLEMS } from '@moat/contracts/dmarc';
 import { STORED_EXCEPTION_SCOPES } from '@moat/contracts/exceptions';
 import { DECISION_ACTIONS, ENGINE_NAMES } from '@moat/contracts/security-events';
 import { describe, expect, it } from 'vitest';
+import {
+  SPF_CHANGE_TEXT,
+  SPF_FAILURE_TEXT,
+  SPF_NODE_STATUS_TEXT,
+  SPF_PROBLEM_TEXT,
+} from '../features/dmarc/spf-labels';
 import { SCOPE_LABEL } from '../features/exceptions/labels';
 import { DECISION_ACTION_LABEL } from '../features/security-events/labels';
 import { AUDIT_ACTION_LABEL, AUDIT_TARGET_LABEL } from '../features/system-logs/labels';
@@ -32,6 +39,10 @@ const LISTS: Array<[string, readonly string[], Record<string, TranslationKey>]> 
   ['engines', ENGINE_NAMES, ENGINE_LABEL],
   ['decision actions', DECISION_ACTIONS, DECISION_ACTION_LABEL],
   ['exception pages', STORED_EXCEPTION_SCOPES, SCOPE_LABEL],
+  ['SPF problems', SPF_PROBLEMS, SPF_PROBLEM_TEXT],
+  ['SPF changes', SPF_CHANGES, SPF_CHANGE_TEXT],
+  ['SPF lookup failures', SPF_FAILURES, SPF_FAILURE_TEXT],
+  ['SPF include states', SPF_NODE_STATUSES, SPF_NODE_STATUS_TEXT],
 ];
 
 describe('the words of enumerations', () => {

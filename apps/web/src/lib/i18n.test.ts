@@ -106,6 +106,7 @@ describe('translations', () => {
       'settings.oidc.microsoft.',
       'settings.oidc.google.',
       'retraction.verdict.',
+      'dmarc.intake.outcome.',
       'retraction.status.',
       'retraction.connection.tlsMode.',
       'retraction.connection.testFailed.',

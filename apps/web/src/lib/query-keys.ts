@@ -127,6 +127,10 @@ export const queryKeys = {
   dmarc: {
     all: () => ['dmarc'] as const,
     records: (filters: ListKeyFilters) => ['dmarc', 'records', filters] as const,
+    /** What came to the report addresses and the uploads. */
+    intake: (filters: ListKeyFilters) => ['dmarc', 'intake', filters] as const,
+    /** SPF Management: every domain's SPF record, checked now. */
+    spf: () => ['dmarc', 'spf'] as const,
   },
   /** The Analytics Dashboard's counts for a time range. */
   analytics: {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
+import { isReportAddress } from '@moat/contracts/dmarc';
 import type { MAIL_ACTIONS } from '@moat/contracts/mail-explorer';
 import type { StoredMessageDetails } from '@moat/contracts/message-trace';
 import type { Verdict } from '@moat/contracts/quarantine';
@@ -19,6 +20,7 @@ import type { Metrics } from '../../lib/metrics.ts';
 import { LOCAL_NODE } from '../../lib/node-name.ts';
 import { createWorkerPool } from '../../lib/worker-pool.ts';
 import type { ClickTime } from '../../modules/click-time/click-time.service.ts';
+import type { DmarcService } from '../../modules/dmarc/dmarc.service.ts';
 import type { QuarantineService } from '../../modules/quarantine/quarantine.service.ts';
 import type { TenantRow, TenantsRepo } from '../../modules/tenants/tenants.repo.ts';
 import type { UsersRepo } from '../../modules/users/users.repo.ts';
@@ -297,6 +299,8 @@ export function createGatewayProcessor(deps: {
   users: Pick<UsersRepo, 'peopleOf'>;
   /** The tenant's protected people (VIPs), for the anti-phishing engine. */
   vips: Pick<VipsRepo, 'namesOf'>;
+  /** DMARC: mail to a domain's report address is taken in as reports (none: delivered as any mail). */
+  reports?: Pick<DmarcService, 'takeInMail'>;
   /** Click-time protection: how each delivered copy's links are rewritten (none without it). */
   clickTime?: Pick<ClickTime, 'rewriterFor' | 'rewritesClean'>;
   /** What the tenant's mail flow knows of senders: its regular partners, a sender's earlier mail. */
@@ -740,7 +744,38 @@ export function createGatewayProcessor(deps: {
     return false;
   }
 
-  async function processRow(row: InboundRow): Promise<void> {
+  /**
+   * Mail to a report address goes to DMARC, once per tenant: never delivered, never scanned. The
+   * other recipients go on as usual; null when none is left (the message is finished).
+   */
+  async function takeInReports(row: InboundRow): Promise<InboundRow | null> {
+    const reports = deps.reports;
+    const reportTo = reports ? row.rcptTo.filter(isReportAddress) : [];
+    if (!reports || reportTo.length === 0) return row;
+    const raw = Buffer.from(row.raw);
+    const done = new Set<string>();
+    for (const recipient of reportTo) {
+      const owner = await tenantOfDomain(recipient.split('@')[1] ?? '');
+      if (!owner || done.has(owner.tenant.id)) continue;
+      done.add(owner.tenant.id);
+      const outcomes = await reports.takeInMail({
+        tenantId: owner.tenant.id,
+        raw,
+        inboundId: row.id,
+        mailFrom: row.mailFrom,
+        actor: systemActor,
+      });
+      deps.log.info({ inboundId: row.id, recipient, outcomes }, 'DMARC report mail taken in');
+    }
+    const rest = row.rcptTo.filter((r) => !isReportAddress(r));
+    if (rest.length > 0) return { ...row, rcptTo: rest };
+    await deps.db.transaction((tx) => inbound.finishIfOwned(tx, row.id, nodeId, deps.clock.now()));
+    return null;
+  }
+
+  async function processRow(claimed: InboundRow): Promise<void> {
+    const row = await takeInReports(claimed);
+    if (!row) return;
     const raw = Buffer.from(row.raw);
     const parsed = await parseMessage(raw);
     const links = linksOf(parsed.html, parsed.text);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isReportAddress } from '@moat/contracts/dmarc';
 import type { FastifyBaseLogger } from 'fastify';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Clock } from '../../lib/clock.ts';
@@ -183,12 +184,15 @@ export function createSmtpIn(deps: {
       const domain = rcpt.split('@')[1]!.toLowerCase();
       const relayingDenied = () =>
         new SmtpError('5.7.1 Relaying denied: not a domain this gateway serves', 550);
+      // A domain's DMARC report address is no mailbox: taken for any served domain, never verified.
+      const report = isReportAddress(rcpt);
       // With recipient verification the verifier reads the domain's owner itself (cached briefly).
-      const served = deps.verifyRecipient ? Promise.resolve(true) : tenants.domainOwner(domain).then(Boolean);
+      const served =
+        deps.verifyRecipient && !report ? Promise.resolve(true) : tenants.domainOwner(domain).then(Boolean);
       served
         .then(async (isServed) => {
           if (!isServed) return callback(relayingDenied());
-          if (!deps.verifyRecipient) return callback();
+          if (!deps.verifyRecipient || report) return callback();
           // Directory harvesting: an address that guessed too many unknown recipients is told to
           // come back later, for every node, before any more are checked (no callout either).
           const unknownKey = `smtp-rcpt-unknown:${session.remoteAddress}`;

@@ -114,6 +114,20 @@ function epoch(text: string, what: string): Date {
   return new Date(Math.floor(seconds) * 1000);
 }
 
+/** A file read: its XML (inflated once, kept as the raw report) and the report, or why it is refused. */
+export type ReadReport = { xml: Uint8Array; report: AggregateReport } | { refused: string };
+
+/** A file read whole, refusals as values (what a worker thread can send back). */
+export function readReport(file: Uint8Array): ReadReport {
+  try {
+    const xml = reportXml(file);
+    return { xml, report: parseReportXml(xml) };
+  } catch (error) {
+    if (error instanceof ReportRefused) return { refused: error.message };
+    throw error;
+  }
+}
+
 /** The report in a file, or ReportRefused saying why not. */
 export function parseAggregateReport(file: Uint8Array): AggregateReport {
   return parseReportXml(reportXml(file));

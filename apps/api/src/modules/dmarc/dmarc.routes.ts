@@ -1,18 +1,26 @@
 import {
   DMARC_API,
+  intakeQuerySchema,
+  intakeResponseSchema,
+  overviewQuerySchema,
+  overviewResponseSchema,
   REPORT_UPLOAD_TYPES,
   recordsQuerySchema,
   recordsResponseSchema,
   reportIdParamsSchema,
   reportsResponseSchema,
+  spfQuerySchema,
+  spfResponseSchema,
   uploadResultSchema,
 } from '@moat/contracts/dmarc';
 import { errorResponseSchema } from '@moat/contracts/errors';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { AppError } from '../../errors.ts';
+import { sendCsv } from '../../lib/csv.ts';
 import { tenantActorOf } from '../../plugins/app/session.ts';
 import { REPORT_LIMITS } from './aggregate-report.ts';
+import { RECORDS_CSV_MAX } from './dmarc.service.ts';
 
 const errors = {
   400: errorResponseSchema,
@@ -106,21 +114,95 @@ export const dmarcRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: recordsResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const q = request.query;
-      return service.records({
-        tenantId: tenantActorOf(request).tenantId,
-        domain: q.domain,
-        ip: q.ip,
-        reportId: q.report,
-        dmarc: q.dmarc,
-        from: q.from ? new Date(q.from) : undefined,
-        to: q.to ? new Date(q.to) : undefined,
-        sort: q.sort,
-        dir: q.dir,
-        limit: q.limit,
-        offset: q.offset,
-      });
+    async (request) =>
+      service.records({
+        ...filterOf(tenantActorOf(request).tenantId, request.query),
+        limit: request.query.limit,
+        offset: request.query.offset,
+      }),
+  );
+
+  app.get(
+    DMARC_API.recordsCsv,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: `The same rows as a CSV file (its filters and sort, at most ${RECORDS_CSV_MAX.toLocaleString('en')} rows)`,
+        querystring: recordsQuerySchema,
+        response: { 200: z.string(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const csv = await service.recordsCsv(filterOf(tenantActorOf(request).tenantId, request.query));
+      return sendCsv(reply, 'dmarc-sources', csv, app.clock.now());
     },
   );
+
+  app.get(
+    DMARC_API.intake,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'What came to the report addresses and the uploads: each file taken in, or refused and why',
+        querystring: intakeQuerySchema,
+        response: { 200: intakeResponseSchema, ...errors },
+      },
+    },
+    async (request) =>
+      service.intake(
+        tenantActorOf(request).tenantId,
+        request.query.outcome,
+        request.query.limit,
+        request.query.offset,
+      ),
+  );
+
+  app.get(
+    DMARC_API.overview,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary:
+          'Per domain: its report address, published record, messages reported, pass rate, trend and failing sources',
+        querystring: overviewQuerySchema,
+        response: { 200: overviewResponseSchema, ...errors },
+      },
+    },
+    async (request) => service.overview(tenantActorOf(request).tenantId, request.query.days),
+  );
+
+  app.get(
+    DMARC_API.spf,
+    {
+      ...common,
+      // Each call asks DNS about every domain and what it includes.
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        summary:
+          "Each domain's SPF record looked up now: its lookups counted, its includes expanded, its problems named, a corrected record (SPF Management)",
+        querystring: spfQuerySchema,
+        response: { 200: spfResponseSchema, ...errors },
+      },
+    },
+    async (request) => app.services.spf.check(tenantActorOf(request).tenantId, request.query.domain),
+  );
 };
+
+/** A records query's filter, without its page. */
+function filterOf(tenantId: string, q: z.output<typeof recordsQuerySchema>) {
+  return {
+    tenantId,
+    domain: q.domain,
+    ip: q.ip,
+    reportId: q.report,
+    dmarc: q.dmarc,
+    from: q.from ? new Date(q.from) : undefined,
+    to: q.to ? new Date(q.to) : undefined,
+    sort: q.sort,
+    dir: q.dir,
+  };
+}

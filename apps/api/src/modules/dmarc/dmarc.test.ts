@@ -127,6 +127,62 @@ describe('DMARC aggregate reports: upload and Reports Explorer', () => {
     expect(await t.db.select().from(dmarcRecords)).toHaveLength(before.length);
   });
 
+  it('sums a recent report per domain on the Overview, with the report address; exports the sources as CSV', async () => {
+    // Yesterday's report (UTC) from another reporter: inside the Overview's 7 days.
+    const day = Math.floor(Date.now() / 86_400_000) - 1;
+    const recent = GOOGLE_REPORT.replace(
+      '<org_name>google.com</org_name>',
+      '<org_name>Yahoo</org_name>',
+    ).replace(
+      '<begin>1764633600</begin><end>1764719999</end>',
+      `<begin>${day * 86_400}</begin><end>${day * 86_400 + 86_399}</end>`,
+    );
+    expect((await upload(Buffer.from(recent), 'application/xml')).statusCode).toBe(201);
+    const overview = await t.app.inject({
+      method: 'GET',
+      url: DMARC_API.overview,
+      headers: admin,
+      query: { days: '7' },
+    });
+    expect(overview.statusCode).toBe(200);
+    const [acme] = overview.json().domains;
+    expect(acme).toMatchObject({
+      domain: 'acme.test',
+      reportAddress: 'dmarc-reports@acme.test',
+      reports: 1,
+      messages: 45,
+      passed: 42,
+      reportedPolicy: 'none',
+      topFailing: [{ sourceIp: '2001:db8::7', messages: 3, reports: 1 }],
+    });
+    expect(acme.trend).toHaveLength(7);
+    expect(acme.trend[5]).toEqual({
+      day: new Date(day * 86_400_000).toISOString().slice(0, 10),
+      messages: 45,
+      passed: 42,
+    });
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: DMARC_API.overview,
+      headers: admin,
+      query: { days: '12' },
+    });
+    expect(bad.statusCode).toBe(400);
+
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: DMARC_API.recordsCsv,
+      headers: admin,
+      query: { dmarc: 'fail' },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toMatch(/^begin,end,reporter,domain,source_ip,count/);
+    expect(lines).toHaveLength(3);
+    expect(lines.every((l, i) => i === 0 || l.includes('"2001:db8::7"'))).toBe(true);
+  });
+
   it('is for admins only', async () => {
     expect((await upload(Buffer.from(GOOGLE_REPORT), 'application/xml', user)).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: DMARC_API.records, headers: user })).statusCode).toBe(

@@ -61,12 +61,12 @@ const TEST_TIMEOUT_MS = '10000';
 
 /**
  * The system resolver (or `servers`, DNS_SERVERS), bounded: an answer within 3 s (two tries),
- * not the default minutes.
+ * not the default minutes. Onboarding asks MX and TXT; SPF Management A and AAAA as well.
  */
-export function systemResolver(
+export function systemResolver<Rrtype extends string = 'MX' | 'TXT'>(
   servers: string[] = [],
   bounds: { timeoutMs: number; tries: number } = { timeoutMs: 3000, tries: 2 },
-): OnboardingResolver {
+): (name: string, rrtype: Rrtype) => Promise<unknown> {
   const resolver = new dns.promises.Resolver({ timeout: bounds.timeoutMs, tries: bounds.tries });
   if (servers.length > 0) resolver.setServers(servers);
   return (name, rrtype) => resolver.resolve(name, rrtype);

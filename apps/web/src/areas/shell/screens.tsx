@@ -235,6 +235,13 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: `${ROUTES.dmarc}/spf-management`,
+    Screen: screen(
+      () => import('../../features/dmarc/components/SpfManagementScreen'),
+      (m) => m.SpfManagementScreen,
+    ),
+  },
+  {
     path: ROUTES.noAccess,
     exact: true,
     Screen: screen(

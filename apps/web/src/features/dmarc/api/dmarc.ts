@@ -1,5 +1,7 @@
 import {
   DMARC_API,
+  type IntakeOutcome,
+  intakeResponseSchema,
   type RecordsQuery,
   recordsResponseSchema,
   type UploadResult,
@@ -31,5 +33,16 @@ export function useUploadReport() {
     mutationFn: (file: File): Promise<UploadResult> =>
       apiPost(DMARC_API.reports, file, { schema: uploadResultSchema }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.dmarc.all() }),
+  });
+}
+
+/** GET /api/v1/dmarc/intake: what came to the report addresses and the uploads, newest first. */
+export function useDmarcIntake(query: { outcome?: IntakeOutcome; limit: number; offset: number }) {
+  const filters = setFilters(query);
+  return useQuery({
+    queryKey: queryKeys.dmarc.intake(filters),
+    queryFn: ({ signal }) =>
+      apiGet(DMARC_API.intake, { query: filters, signal, schema: intakeResponseSchema }),
+    placeholderData: keepPreviousData,
   });
 }

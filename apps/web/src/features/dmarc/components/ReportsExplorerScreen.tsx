@@ -10,13 +10,89 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { type DmarcRecord, type DmarcResult, type RecordsQuery, rawReportPath } from '@moat/contracts/dmarc';
+import {
+  DMARC_API,
+  type DmarcRecord,
+  type DmarcResult,
+  type RecordsQuery,
+  rawReportPath,
+} from '@moat/contracts/dmarc';
 import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/quarantine-admin';
 import { type FormEvent, useState } from 'react';
+import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { ListTable } from '../../../components/list/ListTable';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { useTranslation } from '../../../lib/i18n';
-import { useDmarcRecords, useUploadReport } from '../api/dmarc';
+import { useDmarcIntake, useDmarcRecords, useUploadReport } from '../api/dmarc';
+
+/** What came to the report addresses and the uploads: taken in, already taken in, or refused and why. */
+function ReceivedReports() {
+  const { t, i18n } = useTranslation();
+  const [page, setPage] = useState(1);
+  const size = QUARANTINE_PAGE_SIZE;
+  const query = useDmarcIntake({ limit: size, offset: (page - 1) * size });
+  const outcomeColor = { added: 'green', duplicate: 'blue', refused: 'red' } as const;
+  return (
+    <ListTable
+      list={query}
+      page={page}
+      onPage={setPage}
+      filtered={false}
+      caption={t('dmarc.intake.caption')}
+      emptyTitle={t('dmarc.intake.emptyTitle')}
+      emptyDescription={t('dmarc.intake.emptyDescription')}
+      minWidth={800}
+      rowKey={(row) => row.id}
+      columns={[
+        {
+          key: 'received',
+          label: t('dmarc.intake.columns.received'),
+          card: 'title',
+          width: '11rem',
+          cell: (row) => (
+            <Text size="sm">
+              {new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+                new Date(row.receivedAt),
+              )}
+            </Text>
+          ),
+        },
+        {
+          key: 'from',
+          label: t('dmarc.intake.columns.from'),
+          cell: (row) => (
+            <Stack gap={0}>
+              <Text size="sm" className="list-text-anywhere">
+                {row.source === 'mail' ? row.sender || '—' : t('dmarc.intake.uploaded')}
+              </Text>
+              {(row.subject || row.fileName) && (
+                <Text size="xs" c="dimmed" className="list-text-anywhere">
+                  {[row.subject, row.fileName].filter(Boolean).join(' · ')}
+                </Text>
+              )}
+            </Stack>
+          ),
+        },
+        {
+          key: 'outcome',
+          label: t('dmarc.intake.columns.outcome'),
+          cell: (row) => (
+            <Stack gap={4}>
+              <Badge variant="light" color={outcomeColor[row.outcome]} className="quarantine-badge">
+                {t(`dmarc.intake.outcome.${row.outcome}`)}
+              </Badge>
+              {row.reason && (
+                <Text size="xs" className="list-text-anywhere">
+                  {row.reason}
+                </Text>
+              )}
+            </Stack>
+          ),
+        },
+      ]}
+    />
+  );
+}
 
 /** A DKIM or SPF result of a row: aligned with the header From (DMARC's verdict) or not. */
 function ResultBadge({ result }: { result: DmarcResult }) {
@@ -186,6 +262,17 @@ export function ReportsExplorerScreen() {
           })}
         </Text>
       )}
+      <Group justify="flex-end">
+        <ExportCsvButton
+          path={DMARC_API.recordsCsv}
+          query={{
+            domain: filters.domain || undefined,
+            ip: filters.ip || undefined,
+            dmarc: filters.dmarc || undefined,
+          }}
+          total={data?.total}
+        />
+      </Group>
       <ListTable
         list={query}
         page={page}
@@ -280,6 +367,13 @@ export function ReportsExplorerScreen() {
           </Anchor>
         )}
       />
+      <Stack gap="xs">
+        <Text fw={600} component="h2" size="lg">
+          {t('dmarc.intake.title')}
+        </Text>
+        <Text size="sm">{t('dmarc.intake.intro')}</Text>
+        <ReceivedReports />
+      </Stack>
     </Stack>
   );
 }
