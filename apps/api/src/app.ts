@@ -84,8 +84,8 @@ import { createDigestService, type DigestService } from './modules/digest/digest
 import { createDmarcRepo } from './modules/dmarc/dmarc.repo.ts';
 import { dmarcRoutes } from './modules/dmarc/dmarc.routes.ts';
 import { createDmarcService, type DmarcService } from './modules/dmarc/dmarc.service.ts';
-import { createSpfService, type SpfService } from './modules/dmarc/spf.service.ts';
-import { type SpfResolver, spfResolver } from './modules/dmarc/spf.ts';
+import { createSpfService, type SpfService, spfResolver } from './modules/dmarc/spf.service.ts';
+import type { SpfResolver } from './modules/dmarc/spf.ts';
 import { createEmailCodesRepo } from './modules/email-codes/email-codes.repo.ts';
 import { createEmailCodes } from './modules/email-codes/email-codes.service.ts';
 import { createExceptionsRepo } from './modules/exceptions/exceptions.repo.ts';

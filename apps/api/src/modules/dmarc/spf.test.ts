@@ -6,7 +6,8 @@ import { tenantDomains } from '../../db/schema.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { startDnsServer, type TestZone } from '../../test/dns-server.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
-import { checkSpf, parseTerm, type SpfResolver, spfResolver } from './spf.ts';
+import { spfResolver } from './spf.service.ts';
+import { checkSpf, parseTerm, type SpfResolver } from './spf.ts';
 
 /** TXT records, each split into strings of at most 255 characters as DNS carries them. */
 const txt = (...records: string[]) => records.map((record) => record.match(/.{1,255}/g) ?? ['']);
