@@ -32,7 +32,8 @@ export function useUploadReport() {
   return useMutation({
     mutationFn: (file: File): Promise<UploadResult> =>
       apiPost(DMARC_API.reports, file, { schema: uploadResultSchema }),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.dmarc.all() }),
+    // A refused file is listed among the reports received too.
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.dmarc.all() }),
   });
 }
 
