@@ -6,6 +6,7 @@ import { inboundMessages, mailLog, outbox } from '../../db/schema.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { buildTenant, buildUser } from '../../test/factories.ts';
 import { beforeInsertFault } from '../../test/faults.ts';
+import { startRunningGateway, until } from '../../test/gateway.ts';
 import type { SmtpIn } from './smtp-in.ts';
 
 /** DNS for tests: no records anywhere, answered at once. */
@@ -47,25 +48,13 @@ beforeAll(async () => {
   });
   const tenant = await buildTenant(t.db, { domain: 'intake.test' });
   await buildUser(t.db, tenant.id, { email: 'ana@intake.test' });
-  // As the server runs: delivery and processing in the background, the front door storing for them.
-  await t.app.services.mailer.start({ intervalMs: 60_000 });
-  t.app.services.gateway.processor.start(60_000);
-  door = t.app.services.gateway.frontDoor();
-  port = await door.listen(0, '127.0.0.1');
+  ({ door, port } = await startRunningGateway(t));
 });
 afterAll(async () => {
   await door.close();
   await t.close();
   await new Promise<void>((resolve) => sink.close(() => resolve()));
 });
-
-async function until(done: () => Promise<boolean> | boolean, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('a running node takes mail in as it is stored', () => {
   it('processes and relays a burst from several connections once each, a message the database refuses failing alone', async () => {

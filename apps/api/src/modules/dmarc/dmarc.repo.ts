@@ -154,7 +154,7 @@ export function createDmarcRepo(db: DbOrTx) {
         .select()
         .from(dmarcIntake)
         .where(where)
-        .orderBy(desc(dmarcIntake.receivedAt), desc(dmarcIntake.part))
+        .orderBy(desc(dmarcIntake.receivedAt), desc(dmarcIntake.part), desc(dmarcIntake.id))
         .limit(limit)
         .offset(offset);
       return { total, items };

@@ -14,6 +14,7 @@ import { dmarcIntake, dmarcRecords, inboundMessages, outbox, tenantDomains } fro
 import type { SmtpIn } from '../../mail/gateway/smtp-in.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
+import { startRunningGateway, until } from '../../test/gateway.ts';
 import { noDns } from '../../test/installation.ts';
 import { GOOGLE_REPORT, MICROSOFT_REPORT } from './test-reports.ts';
 
@@ -65,10 +66,7 @@ beforeAll(async () => {
   await buildUser(t.db, tenant.id, { email: 'ana@acme.test' });
   const a = await buildUser(t.db, tenant.id, { email: 'admin@acme.test', role: 'admin' });
   admin = { cookie: `${SESSION_COOKIE}=${(await buildSession(t.db, a)).token}`, ...CSRF };
-  await t.app.services.mailer.start({ intervalMs: 60_000 });
-  t.app.services.gateway.processor.start(60_000);
-  door = t.app.services.gateway.frontDoor();
-  port = await door.listen(0, '127.0.0.1');
+  ({ door, port } = await startRunningGateway(t));
 });
 afterAll(async () => {
   await door.close();
@@ -112,13 +110,6 @@ const report = (
     ...attachments.flatMap((a) => ['--attach-type', a.type, '--attach-name', a.name, '--attach', `@${a.at}`]),
   ]);
 
-async function until(done: () => Promise<boolean>, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 const intakeRows = () => t.db.select().from(dmarcIntake).where(eq(dmarcIntake.tenantId, tenantId));
 const processed = async () =>
   (await t.db.select().from(inboundMessages)).every((m) => m.status === 'processed');
