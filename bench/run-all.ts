@@ -5,6 +5,7 @@ import { benchApi } from './api.ts';
 import { benchClickTime } from './click-time.ts';
 import { benchCluster } from './cluster.ts';
 import { benchDetection } from './detection.ts';
+import { benchDmarc } from './dmarc.ts';
 import { benchEventLoop } from './event-loop.ts';
 import { benchGateway } from './gateway.ts';
 import { benchLearning } from './learning.ts';
@@ -28,6 +29,7 @@ if (!only || only === 'click-time') results.clickTime = await benchClickTime();
 if (!only || only === 'detection') results.detection = await benchDetection();
 if (!only || only === 'learning') results.learning = await benchLearning();
 if (!only || only === 'retraction') results.retraction = await benchRetraction();
+if (!only || only === 'dmarc') results.dmarc = await benchDmarc();
 fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
 fs.writeFileSync(
   path.join(import.meta.dirname, 'results', `${only ?? 'all'}.json`),

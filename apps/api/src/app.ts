@@ -81,9 +81,30 @@ import { deploymentRoutes } from './modules/deployment/deployment.routes.ts';
 import { createDeploymentService, type DeploymentService } from './modules/deployment/deployment.service.ts';
 import { createDigestRepo } from './modules/digest/digest.repo.ts';
 import { createDigestService, type DigestService } from './modules/digest/digest.service.ts';
+import { createDkimRepo } from './modules/dmarc/dkim.repo.ts';
+import { dkimRoutes } from './modules/dmarc/dkim.routes.ts';
+import { createDkimService, type DkimService, dkimResolver } from './modules/dmarc/dkim.service.ts';
+import type { DkimResolver } from './modules/dmarc/dkim.ts';
 import { createDmarcRepo } from './modules/dmarc/dmarc.repo.ts';
 import { dmarcRoutes } from './modules/dmarc/dmarc.routes.ts';
 import { createDmarcService, type DmarcService } from './modules/dmarc/dmarc.service.ts';
+import { createDnsChangesRepo } from './modules/dmarc/dns-changes.repo.ts';
+import { dnsChangesRoutes } from './modules/dmarc/dns-changes.routes.ts';
+import {
+  createDnsChangesService,
+  type DnsChangesService,
+  dnsChangeResolver,
+} from './modules/dmarc/dns-changes.service.ts';
+import { createFailureTlsRepo } from './modules/dmarc/failure-tls.repo.ts';
+import { failureTlsRoutes } from './modules/dmarc/failure-tls.routes.ts';
+import { createFailureTlsService, type FailureTlsService } from './modules/dmarc/failure-tls.service.ts';
+import { dmarcInsightsRoutes } from './modules/dmarc/insights.routes.ts';
+import { createRecommendationsRepo } from './modules/dmarc/recommendations.repo.ts';
+import {
+  createRecommendationsService,
+  type RecommendationsService,
+} from './modules/dmarc/recommendations.service.ts';
+import { createReverseNames, type PtrResolver, type ReverseNames } from './modules/dmarc/reverse-names.ts';
 import { createSpfService, type SpfService, spfResolver } from './modules/dmarc/spf.service.ts';
 import type { SpfResolver } from './modules/dmarc/spf.ts';
 import { createEmailCodesRepo } from './modules/email-codes/email-codes.repo.ts';
@@ -271,8 +292,18 @@ export interface Services {
   retraction: RetractionService;
   /** DMARC aggregate reports about the tenant's domains (issue 37). */
   dmarc: DmarcService;
+  /** DMARC failure reports and SMTP TLS reports about the tenant's domains (issue 37). */
+  dmarcFailureTls: FailureTlsService;
   /** SPF Management: each domain's SPF record looked up, counted and corrected (issue 37). */
   spf: SpfService;
+  /** DNS Change-Log: the domains' records polled, their changes logged, and the DMARC alerts (issue 37). */
+  dnsChanges: DnsChangesService;
+  /** DKIM Management: each domain's selectors and keys checked, a rotation plan (issue 37). */
+  dkim: DkimService;
+  /** DMARC Recommendations: what to change next per domain (issue 37). */
+  dmarcRecommendations: RecommendationsService;
+  /** Reverse names of the sources the DMARC reports name. */
+  reverseNames: ReverseNames;
   /** Click-time protection: rewritten links, each click judged when it happens (issue 36). */
   clickTime: ClickTime;
   /** System Logs: the audit log, read. */
@@ -354,6 +385,10 @@ export interface BuildAppOptions {
   onboardingResolver?: OnboardingResolver;
   /** DNS for SPF Management's look-ups; the system resolver (DNS_SERVERS) by default. */
   spfResolver?: SpfResolver;
+  /** DNS for DKIM Management's key look-ups; the system resolver (DNS_SERVERS) by default. */
+  dkimResolver?: DkimResolver;
+  /** DNS for the reverse names of DMARC sources; the system resolver (DNS_SERVERS) by default. */
+  ptrResolver?: PtrResolver;
   /** Shared counters; by default Redis (REDIS_URL), else PostgreSQL, else memory (embedded). */
   counters?: Counters;
   /** pino options; false turns logging off (tests). */
@@ -646,13 +681,43 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
   });
   // Reports sent to the domains' report addresses reach DMARC from the gateway, not a mailbox.
+  const dmarcFailureTls = createFailureTlsService({
+    repo: createFailureTlsRepo(db),
+    domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
+    audit,
+    clock,
+  });
   const dmarc = createDmarcService({
     repo: createDmarcRepo(db),
+    failureTls: dmarcFailureTls,
     domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
     audit,
     clock,
     resolveTxt:
       options.onboardingResolver ?? systemResolver(config.dnsServers, { timeoutMs: 1500, tries: 1 }),
+  });
+  const spf = createSpfService({
+    domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
+    resolver: options.spfResolver ?? spfResolver(config.dnsServers),
+    clock,
+  });
+  const dkim = createDkimService({
+    domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
+    repo: createDkimRepo(db),
+    resolver: options.dkimResolver ?? dkimResolver(config.dnsServers),
+    clock,
+  });
+  const dnsChanges = createDnsChangesService({
+    repo: createDnsChangesRepo(db),
+    alertsRepo: repos.alerts,
+    domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
+    resolver: dnsChangeResolver(config.dnsServers),
+    mailer,
+    audit,
+    clock,
+    publicUrl: config.publicUrl,
+    pollMinutes: config.dmarcDnsPollMinutes,
+    log: app.log,
   });
   const processor = createGatewayProcessor({
     db,
@@ -812,12 +877,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     vips: createVipsService({ repo: repos.vips, audit, clock, forget: () => caches.changed('vips') }),
     clickTime,
     retraction,
-    spf: createSpfService({
-      domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
-      resolver: options.spfResolver ?? spfResolver(config.dnsServers),
-      clock,
-    }),
+    spf,
+    dkim,
     dmarc,
+    dnsChanges,
+    dmarcFailureTls,
+    dmarcRecommendations: createRecommendationsService({
+      repo: createRecommendationsRepo(db),
+      overview: (tenantId, days) => dmarc.overview(tenantId, days),
+      spf: (tenantId) => spf.check(tenantId),
+      dkimFindings: (tenantId) => dkim.keyFindings(tenantId),
+      clock,
+      log: app.log,
+    }),
+    reverseNames: createReverseNames({
+      resolve: options.ptrResolver ?? systemResolver<'PTR'>(config.dnsServers, { timeoutMs: 1500, tries: 1 }),
+    }),
     auditLog: createAuditService({ repo: repos.audit }),
     customization: createCustomizationService({
       db,
@@ -961,6 +1036,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         { name: 'auth-throttle-purge', run: () => throttle.forgetQuiet() },
         // Held mail past its tenant's retention (issue 11): deleted, one audit entry per tenant.
         { name: 'quarantine-purge', run: () => app.services.quarantineAdmin.purgeExpired() },
+        // DNS Change-Log (issue 37): the domains due a poll, bounded and time-boxed, then their alerts.
+        { name: 'dmarc-dns-poll', run: () => dnsChanges.pollDue() },
       ],
       singleton: recordedLock,
       log: app.log,
@@ -1035,6 +1112,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(clickTimeRoutes);
   await app.register(retractionRoutes);
   await app.register(dmarcRoutes);
+  await app.register(dnsChangesRoutes);
+  await app.register(failureTlsRoutes);
+  await app.register(dkimRoutes);
+  await app.register(dmarcInsightsRoutes);
   await app.register(auditRoutes);
   await app.register(userManagementRoutes);
   await app.register(settingsRoutes);

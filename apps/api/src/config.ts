@@ -112,6 +112,8 @@ const envSchema = z.object({
     /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$|^[0-9a-fA-F:]+$/,
     'IP addresses, each with :port if not 53',
   ),
+  /** DNS Change-Log: each domain's DNS records are polled at most this often (minutes). */
+  DMARC_DNS_POLL_MINUTES: wholeNumber(60, 5, 10_080),
   SMTP_MAX_MESSAGE_BYTES: wholeNumber(26_214_400, 1_024, 157_286_400),
   SMTP_MAX_CONNECTIONS_PER_IP: wholeNumber(20, 1, 10_000),
   SMTP_MAX_MESSAGES_PER_MINUTE: wholeNumber(3_000, 1, 1_000_000),
@@ -264,6 +266,8 @@ export interface Config {
   nextHopNetworks: NextHopNetworks;
   /** DNS_SERVERS: the servers every lookup asks; empty: the system's resolver configuration. */
   dnsServers: string[];
+  /** DMARC_DNS_POLL_MINUTES: how often the DNS Change-Log polls each domain's records. */
+  dmarcDnsPollMinutes: number;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   logLevel: string;
@@ -402,6 +406,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrlSet: Boolean(e.PUBLIC_URL),
     smtpRelayUrl: e.SMTP_RELAY_URL,
     dnsServers: e.DNS_SERVERS,
+    dmarcDnsPollMinutes: e.DMARC_DNS_POLL_MINUTES,
     nextHopNetworks: e.NEXT_HOP_NETWORKS,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD || undefined,

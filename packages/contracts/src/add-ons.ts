@@ -34,13 +34,19 @@ export const ADD_ON_TOOL: Record<AddOnId, SecurityTool | null> = {
   phishing_training: 'phishing_training',
 };
 
-/** Whether this edition ships the add-on's module (it can then be turned on here). */
+/**
+ * The add-ons this edition has built in, on for every organisation: DMARC (issue 37) reads the
+ * reports sent to each domain's report address with nothing to turn on.
+ */
+export const BUILT_IN_ADD_ONS: readonly AddOnId[] = ['dmarc'];
+
+/** Whether this edition ships the add-on's module (it can then be turned on here, or is built in). */
 export const addOnInEdition = (
   id: AddOnId,
   available: readonly SecurityTool[] = AVAILABLE_SECURITY_TOOLS,
 ): boolean => {
   const tool = ADD_ON_TOOL[id];
-  return tool !== null && available.includes(tool);
+  return BUILT_IN_ADD_ONS.includes(id) || (tool !== null && available.includes(tool));
 };
 
 export const ADD_ON_MESSAGE_MAX = 500;

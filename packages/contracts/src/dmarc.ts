@@ -14,12 +14,30 @@ export const DMARC_API = {
   records: '/api/v1/dmarc/records',
   /** GET each domain's SPF record parsed and counted, its problems and a corrected record (SPF Management). */
   spf: '/api/v1/dmarc/spf',
+  /** GET each domain's DKIM selectors (reports, mail, DNS), their keys checked, and a rotation plan (DKIM Management). */
+  dkim: '/api/v1/dmarc/dkim',
   /** GET the same rows as CSV, under the same filters. */
   recordsCsv: '/api/v1/dmarc/records.csv',
   /** GET what came to the report addresses and the uploads: taken in, or refused and why. */
   intake: '/api/v1/dmarc/intake',
   /** GET per domain: the report address, messages reported, pass rate, policy, trend, failing sources. */
   overview: '/api/v1/dmarc/overview',
+  /** GET the failure reports (RFC 6591) taken in, redacted, newest first. */
+  failureReports: '/api/v1/dmarc/failure-reports',
+  /** GET the SMTP TLS reports (RFC 8460): per domain the sessions that succeeded and failed, each report. */
+  tlsReports: '/api/v1/dmarc/tls-reports',
+  /** GET per domain: what to change next, computed and explained. */
+  recommendations: '/api/v1/dmarc/recommendations',
+  /** GET the reverse names (PTR) of source addresses (`ip` repeated). */
+  reverse: '/api/v1/dmarc/reverse',
+  /** GET the domains' DNS records as last polled, and the log of their changes (DNS Change-Log). */
+  dnsChanges: '/api/v1/dmarc/dns-changes',
+  /** POST: poll the domains' DNS records now ("Check now"). */
+  dnsCheck: '/api/v1/dmarc/dns-changes/check',
+  /** GET the recent DMARC alerts (a record changed, a new failing source, a pass-rate drop). */
+  alerts: '/api/v1/dmarc/alerts',
+  /** PUT whether the DMARC alerts are emailed to the admins. */
+  alertSettings: '/api/v1/dmarc/alerts/settings',
 } as const;
 
 export const reportIdParamsSchema = z.object({ id: z.uuid() });
@@ -35,6 +53,11 @@ export const REPORT_UPLOAD_TYPES = [
   'application/x-zip-compressed',
   'application/xml',
   'text/xml',
+  // SMTP TLS reports (RFC 8460) and failure reports (an ARF message, RFC 6591).
+  'application/json',
+  'application/tlsrpt+json',
+  'application/tlsrpt+gzip',
+  'message/rfc822',
 ] as const;
 
 /** What an upload did: taken in, or the same report again (counted once). */
@@ -48,6 +71,8 @@ export const uploadResultSchema = z.object({
   end: z.string(),
   messages: z.number(),
   rows: z.number(),
+  /** What the file was: an aggregate report (when absent), a failure report or a TLS report. */
+  kind: z.optional(z.enum(['aggregate', 'failure', 'tls'])),
 });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 
@@ -215,6 +240,121 @@ export const overviewResponseSchema = z.object({
   domains: z.array(domainOverviewSchema),
 });
 export type DmarcOverview = z.infer<typeof overviewResponseSchema>;
+
+/**
+ * The DMARC record a domain should publish so its reports come here: its own record with this
+ * report address added to `rua` (and `ruf`), or, with none published, a monitoring record to
+ * start from (`p=none`: nothing changes for the domain's mail until the reports are read).
+ */
+export function suggestedDmarcRecord(published: string | null, address: string): string {
+  const mailto = `mailto:${address}`;
+  if (!published || !/^v\s*=\s*DMARC1\b/i.test(published.trim()))
+    return `v=DMARC1; p=none; rua=${mailto}; ruf=${mailto}; fo=1`;
+  const tags = published
+    .split(';')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const withAddress = (name: 'rua' | 'ruf') => {
+    const index = tags.findIndex((t) => new RegExp(`^${name}\\s*=`, 'i').test(t));
+    if (index < 0) tags.push(`${name}=${mailto}`);
+    else {
+      const uris = tags[index]!.replace(/^\w+\s*=\s*/, '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean);
+      if (!uris.some((u) => u.toLowerCase() === mailto.toLowerCase())) uris.push(mailto);
+      tags[index] = `${name}=${uris.join(',')}`;
+    }
+  };
+  withAddress('rua');
+  withAddress('ruf');
+  return tags.join('; ');
+}
+
+/** The tags of a DMARC record (`v=DMARC1; p=none; …`), names lower-cased; null when it is not one. */
+export function dmarcTags(record: string | null): Record<string, string> | null {
+  if (!record || !/^v\s*=\s*DMARC1\b/i.test(record.trim())) return null;
+  const tags: Record<string, string> = {};
+  for (const part of record.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0) tags[part.slice(0, at).trim().toLowerCase()] ??= part.slice(at + 1).trim();
+  }
+  return tags;
+}
+
+/**
+ * Recommendations (issue 37): what to change next for each domain, computed from its published
+ * record, its reports over the period, its SPF record and its DKIM keys, most urgent first. Each
+ * is a code with the figures its explanation needs; the console words it.
+ */
+export const RECOMMENDATION_CODES = [
+  'publish_record',
+  'lookup_failed',
+  'send_reports_here',
+  'no_reports_yet',
+  'fix_source',
+  'keep_monitoring',
+  'move_to_quarantine',
+  'raise_pct',
+  'move_to_reject',
+  'subdomain_policy',
+  'spf_problem',
+  'dkim_problem',
+  'enforced',
+] as const;
+export type RecommendationCode = (typeof RECOMMENDATION_CODES)[number];
+export const RECOMMENDATION_SEVERITIES = ['action', 'warning', 'info', 'done'] as const;
+export type RecommendationSeverity = (typeof RECOMMENDATION_SEVERITIES)[number];
+
+export const recommendationSchema = z.object({
+  code: z.enum(RECOMMENDATION_CODES),
+  severity: z.enum(RECOMMENDATION_SEVERITIES),
+  /** The figures and names its explanation needs (pass rate, source, messages, policy…). */
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  /** A DNS TXT record to publish, when the step is one: its name and value. */
+  record: z.nullable(z.object({ name: z.string(), value: z.string() })),
+  /** A source the step is about, for the Explorer's drill-down. */
+  sourceIp: z.nullable(z.string()),
+});
+export type Recommendation = z.infer<typeof recommendationSchema>;
+
+export const recommendationsResponseSchema = z.object({
+  days: z.number(),
+  /** The thresholds the steps are computed with, for the console's explanations. */
+  thresholds: z.object({
+    quarantine: z.number(),
+    reject: z.number(),
+    minMessages: z.number(),
+    minDays: z.number(),
+  }),
+  domains: z.array(
+    z.object({
+      domain: z.string(),
+      policy: z.nullable(z.string()),
+      messages: z.number(),
+      /** Share of the domain's authenticated mail that is aligned (the rate a stricter policy needs), %. */
+      alignedRate: z.nullable(z.number()),
+      recommendations: z.array(recommendationSchema),
+    }),
+  ),
+});
+export type RecommendationsResponse = z.infer<typeof recommendationsResponseSchema>;
+
+/** Reverse names (PTR) of source addresses, looked up for the Explorer's visible rows. */
+export const REVERSE_MAX = 50;
+export const reverseQuerySchema = z.object({
+  ip: z.pipe(
+    z.transform((v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v])),
+    z
+      .array(z.string().check(z.maxLength(64), z.regex(/^[0-9a-fA-F.:]+$/)))
+      .check(z.minLength(1), z.maxLength(REVERSE_MAX)),
+  ),
+});
+export const reverseResponseSchema = z.object({
+  /** Each address asked: its name, or null when it has none (or the lookup failed). */
+  names: z.record(z.string(), z.nullable(z.string())),
+});
+export type ReverseResponse = z.infer<typeof reverseResponseSchema>;
 
 /**
  * SPF Management (issue 37): each of the tenant's domains' SPF record (RFC 7208) looked up now,
@@ -440,3 +580,442 @@ export const spfResponseSchema = z.object({
   domains: z.array(spfDomainSchema),
 });
 export type SpfResponse = z.infer<typeof spfResponseSchema>;
+
+/**
+ * DNS Change-Log (issue 37): the records of each domain Moat polls, per kind. `dkim` is one
+ * selector's key (the selectors the reports named).
+ */
+export const DNS_RECORD_KINDS = ['spf', 'dmarc', 'dkim', 'mx', 'mta_sts', 'tls_rpt'] as const;
+export type DnsRecordKind = (typeof DNS_RECORD_KINDS)[number];
+/** Why a poll of a record gave no answer (it is then kept as it was last seen). */
+export const DNS_POLL_FAILURES = ['timeout', 'servfail', 'refused', 'unreachable', 'failed'] as const;
+export type DnsPollFailure = (typeof DNS_POLL_FAILURES)[number];
+
+/** A record as last polled: `value` null when none is published (or none was ever read). */
+export const dnsRecordSchema = z.object({
+  domain: z.string(),
+  kind: z.enum(DNS_RECORD_KINDS),
+  /** The name asked (`_dmarc.example.com`). */
+  name: z.string(),
+  /** The selector, for a DKIM key. */
+  selector: z.nullable(z.string()),
+  /** The answer normalised: TXT strings joined, records sorted one a line; null: none published. */
+  value: z.nullable(z.string()),
+  /** False until a poll answered: then the value is not known yet. */
+  known: z.boolean(),
+  firstSeenAt: z.nullable(z.string()),
+  /** The last poll that answered. */
+  checkedAt: z.nullable(z.string()),
+  /** The last change seen (null: unchanged since first seen). */
+  changedAt: z.nullable(z.string()),
+  /** The latest poll failed (the value is the one last seen). */
+  failure: z.nullable(z.enum(DNS_POLL_FAILURES)),
+  failedAt: z.nullable(z.string()),
+});
+export type DnsRecord = z.infer<typeof dnsRecordSchema>;
+
+/** One entry of the change log: a record's value before and after (`first`: its first reading). */
+export const dnsChangeSchema = z.object({
+  id: z.string(),
+  domain: z.string(),
+  kind: z.enum(DNS_RECORD_KINDS),
+  name: z.string(),
+  selector: z.nullable(z.string()),
+  before: z.nullable(z.string()),
+  after: z.nullable(z.string()),
+  first: z.boolean(),
+  observedAt: z.string(),
+});
+export type DnsChange = z.infer<typeof dnsChangeSchema>;
+
+export const dnsChangesQuerySchema = z.object({
+  domain: z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.toLowerCase(),
+        z.maxLength(253),
+        z.regex(/^[a-z0-9._-]*$/, 'must be a domain name (for example example.com)'),
+      ),
+  ),
+  kind: z.optional(z.enum(DNS_RECORD_KINDS)),
+  /** The change log of the last this many days. */
+  days: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 30),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 50),
+  offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000)), 0),
+});
+export type DnsChangesQuery = z.input<typeof dnsChangesQuerySchema>;
+
+export const dnsChangesResponseSchema = z.object({
+  /** How often each domain is polled (DMARC_DNS_POLL_MINUTES). */
+  pollMinutes: z.number(),
+  /** The latest poll of any of the domains; null before the first. */
+  polledAt: z.nullable(z.string()),
+  /** The tenant's domains (the filter's choices). */
+  domains: z.array(z.string()),
+  records: z.array(dnsRecordSchema),
+  changes: z.object({ total: z.number(), items: z.array(dnsChangeSchema) }),
+});
+export type DnsChangesResponse = z.infer<typeof dnsChangesResponseSchema>;
+
+export const dnsCheckResultSchema = z.object({
+  polledAt: z.string(),
+  domains: z.number(),
+  /** Records whose value changed in this poll (first readings not counted). */
+  changed: z.number(),
+  /** Lookups that failed (their records kept as last seen). */
+  failed: z.number(),
+});
+export type DnsCheckResult = z.infer<typeof dnsCheckResultSchema>;
+
+export const DMARC_ALERT_KINDS = [
+  'dmarc_record_changed',
+  'dmarc_new_failing_source',
+  'dmarc_pass_rate_drop',
+] as const;
+export type DmarcAlertKind = (typeof DMARC_ALERT_KINDS)[number];
+
+export const dmarcAlertSchema = z.object({
+  id: z.string(),
+  kind: z.enum(DMARC_ALERT_KINDS),
+  domain: z.string(),
+  raisedAt: z.string(),
+  /** The admins were emailed (false: the alert emails are off, or no admin to tell). */
+  emailed: z.boolean(),
+  /** A record changed: which, and its values. */
+  record: z.nullable(
+    z.object({
+      kind: z.enum(DNS_RECORD_KINDS),
+      name: z.string(),
+      before: z.nullable(z.string()),
+      after: z.nullable(z.string()),
+    }),
+  ),
+  /** A new failing source: its address and the messages it sent that failed. */
+  source: z.nullable(z.object({ ip: z.string(), failed: z.number(), messages: z.number() })),
+  /** A pass-rate drop: the last 7 days against the 30 before, in percent. */
+  passRate: z.nullable(
+    z.object({
+      recent: z.number(),
+      prior: z.number(),
+      recentMessages: z.number(),
+      priorMessages: z.number(),
+    }),
+  ),
+});
+export type DmarcAlert = z.infer<typeof dmarcAlertSchema>;
+
+export const dmarcAlertsResponseSchema = z.object({
+  /** The alerts are emailed to the admins (their recipients in Settings). */
+  email: z.boolean(),
+  items: z.array(dmarcAlertSchema),
+});
+export type DmarcAlertsResponse = z.infer<typeof dmarcAlertsResponseSchema>;
+
+export const dmarcAlertSettingsSchema = z.strictObject({ email: z.boolean() });
+export type DmarcAlertSettings = z.infer<typeof dmarcAlertSettingsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// DKIM Management (issue 37): the selectors each domain signs with, seen in the aggregate reports,
+// in the gateway's mail and in DNS; each key checked; a rotation plan. (Issue 38 adds Moat's own
+// signing keys as a further place a selector is seen: `DKIM_SEEN_IN` grows, nothing else changes.)
+
+/** The limits keys are judged by. */
+export const DKIM_LIMITS = {
+  /** Receivers ignore a signature made with a shorter RSA key (RFC 8301 §3.2). */
+  minRsaBits: 1024,
+  /** What a key should be today; 1024 is weak (NIST, M3AAWG). */
+  goodRsaBits: 2048,
+  /** A key older than this is due for rotation (M3AAWG: at least twice a year). */
+  rotateAfterDays: 180,
+  /** After switching signing to the new key, the old record stays this long for mail in flight. */
+  keepOldDays: 7,
+  /** After revoking (empty p=), the record goes this long after. */
+  removeAfterDays: 7,
+  /** Reports and mail looked back over. */
+  lookbackDays: 180,
+} as const;
+
+/** Where a selector was seen: in the reports receivers send, in mail through the gateway, in DNS. */
+export const DKIM_SEEN_IN = ['reports', 'mail', 'dns'] as const;
+export type DkimSeenIn = (typeof DKIM_SEEN_IN)[number];
+
+export const DKIM_KEY_TYPES = ['rsa', 'ed25519', 'unknown'] as const;
+export type DkimKeyType = (typeof DKIM_KEY_TYPES)[number];
+
+/** What the look-up of a selector's record found. */
+export const DKIM_LOOKUPS = ['found', 'none', 'failed'] as const;
+export type DkimLookup = (typeof DKIM_LOOKUPS)[number];
+
+export const DKIM_SEVERITIES = ['error', 'warning', 'info'] as const;
+export type DkimSeverity = (typeof DKIM_SEVERITIES)[number];
+
+/** Every problem a key (or a domain) can have; each has its words in the console. */
+export const DKIM_PROBLEMS = [
+  'no_record',
+  'lookup_failed',
+  'syntax',
+  'bad_version',
+  'duplicate_tag',
+  'no_key_tag',
+  'unknown_key_type',
+  'bad_key',
+  'key_type_mismatch',
+  'revoked',
+  'revoked_in_use',
+  'rsa_too_short',
+  'rsa_weak',
+  'pkcs1_key',
+  'sha1_only',
+  'not_for_email',
+  'testing',
+  'multiple_records',
+  'split_wrong',
+  'no_key',
+  'ed25519_only',
+  'failing',
+] as const;
+export type DkimProblemCode = (typeof DKIM_PROBLEMS)[number];
+
+export const dkimProblemSchema = z.object({
+  code: z.enum(DKIM_PROBLEMS),
+  severity: z.enum(DKIM_SEVERITIES),
+  /** The selector concerned; null for a problem of the whole domain. */
+  selector: z.nullable(z.string()),
+  /** A number the problem is about (bits, records, per cent). */
+  count: z.nullable(z.number()),
+  /** The problem in plain English. */
+  message: z.string(),
+});
+export type DkimProblem = z.infer<typeof dkimProblemSchema>;
+
+export const dkimKeySchema = z.object({
+  /** The record as published (its strings joined). */
+  record: z.string(),
+  type: z.enum(DKIM_KEY_TYPES),
+  /** RSA: the modulus length; Ed25519: 256; null when the key could not be read. */
+  bits: z.nullable(z.number()),
+  /** Empty p=: the key is revoked. */
+  revoked: z.boolean(),
+  /** t=y: receivers are asked to treat failures as if unsigned. */
+  testing: z.boolean(),
+  /** t=s: the signing domain must be exactly the From domain (no subdomains). */
+  strict: z.boolean(),
+  /** h=: the hashes the key may be used with; empty means any. */
+  hashes: z.array(z.string()),
+  /** n=: notes for people. */
+  notes: z.string(),
+});
+export type DkimKey = z.infer<typeof dkimKeySchema>;
+
+export const dkimSelectorSchema = z.object({
+  selector: z.string(),
+  /** The DNS name its key is published at: `<selector>._domainkey.<domain>`. */
+  name: z.string(),
+  seenIn: z.array(z.enum(DKIM_SEEN_IN)),
+  /** Messages signed with it, as the reports and the gateway's mail count them. */
+  messages: z.number(),
+  /** Of those, how many passed DKIM. */
+  passed: z.number(),
+  /** Per cent passed; null when no message was seen. */
+  passRate: z.nullable(z.number()),
+  /** First and last seen in reports or mail (ISO); null when seen only in DNS. */
+  firstSeen: z.nullable(z.string()),
+  lastSeen: z.nullable(z.string()),
+  /** When Moat first saw the key now published (ISO); null when none is. */
+  keyFirstSeen: z.nullable(z.string()),
+  lookup: z.enum(DKIM_LOOKUPS),
+  key: z.nullable(dkimKeySchema),
+  problems: z.array(dkimProblemSchema),
+});
+export type DkimSelector = z.infer<typeof dkimSelectorSchema>;
+
+/** The steps of a rotation, in order. */
+export const DKIM_STEPS = ['publish', 'switch', 'keep', 'revoke', 'remove'] as const;
+export type DkimStepCode = (typeof DKIM_STEPS)[number];
+
+export const dkimStepSchema = z.object({
+  code: z.enum(DKIM_STEPS),
+  /** The DNS name the step is about. */
+  name: z.string(),
+  /** The TXT record to publish there; null when the step publishes nothing. */
+  value: z.nullable(z.string()),
+  /** Days to wait (after the step before). */
+  days: z.nullable(z.number()),
+});
+export type DkimStep = z.infer<typeof dkimStepSchema>;
+
+/** Why a key is to be rotated. */
+export const DKIM_ROTATE_REASONS = ['too_short', 'weak', 'old', 'unreadable'] as const;
+export type DkimRotateReason = (typeof DKIM_ROTATE_REASONS)[number];
+
+export const dkimRotationSchema = z.object({
+  selector: z.string(),
+  newSelector: z.string(),
+  reason: z.enum(DKIM_ROTATE_REASONS),
+  bits: z.nullable(z.number()),
+  keyFirstSeen: z.nullable(z.string()),
+  steps: z.array(dkimStepSchema),
+});
+export type DkimRotation = z.infer<typeof dkimRotationSchema>;
+
+/** `publish`: no key at all; `rotate`: a key is due; `none_due`: nothing to do until `nextRotation`. */
+export const DKIM_PLAN_STATUSES = ['publish', 'rotate', 'none_due', 'unknown'] as const;
+export type DkimPlanStatus = (typeof DKIM_PLAN_STATUSES)[number];
+
+export const dkimPlanSchema = z.object({
+  status: z.enum(DKIM_PLAN_STATUSES),
+  rotations: z.array(dkimRotationSchema),
+  /** With `publish`: the first key's record to publish. */
+  publish: z.nullable(dkimStepSchema),
+  /** When the next rotation is due (ISO date), from the oldest key in use. */
+  nextRotation: z.nullable(z.string()),
+  /** The key the next rotation is counted from. */
+  nextSelector: z.nullable(z.string()),
+});
+export type DkimPlan = z.infer<typeof dkimPlanSchema>;
+
+export const dkimDomainSchema = z.object({
+  domain: z.string(),
+  selectors: z.array(dkimSelectorSchema),
+  /** Problems of the domain as a whole (no key at all, only Ed25519). */
+  problems: z.array(dkimProblemSchema),
+  plan: dkimPlanSchema,
+});
+export type DkimDomain = z.infer<typeof dkimDomainSchema>;
+
+export const dkimQuerySchema = spfQuerySchema;
+export type DkimQuery = z.input<typeof dkimQuerySchema>;
+
+export const dkimResponseSchema = z.object({
+  checkedAt: z.string(),
+  /** The selectors asked of DNS for every domain, beside those seen in reports and mail. */
+  probed: z.array(z.string()),
+  limits: z.object({
+    minRsaBits: z.number(),
+    goodRsaBits: z.number(),
+    rotateAfterDays: z.number(),
+    lookbackDays: z.number(),
+  }),
+  domains: z.array(dkimDomainSchema),
+});
+export type DkimResponse = z.infer<typeof dkimResponseSchema>;
+
+/*
+ * Failure reports (RFC 6591, ARF) and SMTP TLS reports (RFC 8460), issue 37: taken in from the
+ * report addresses and uploads like aggregate reports. A failure report is kept redacted: its
+ * fields with the addresses masked, and the sample's headers that matter (never its body).
+ */
+/** The periods the failure and TLS lists look back over, in days. */
+export const FAILURE_TLS_DAYS = [7, 30, 90, 365] as const;
+
+const failureTlsQuery = {
+  domain: z.optional(
+    z
+      .string()
+      .check(z.trim(), z.toLowerCase(), z.maxLength(253), z.regex(/^[a-z0-9._-]*$/, 'must be a domain name')),
+  ),
+  days: z._default(
+    z.coerce
+      .number()
+      .check(
+        z.refine((n) => (FAILURE_TLS_DAYS as readonly number[]).includes(n), 'days must be 7, 30, 90 or 365'),
+      ),
+    30,
+  ),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 20),
+  offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000)), 0),
+};
+export const failureReportsQuerySchema = z.object(failureTlsQuery);
+export type FailureReportsQuery = z.input<typeof failureReportsQuerySchema>;
+export const tlsReportsQuerySchema = z.object(failureTlsQuery);
+export type TlsReportsQuery = z.input<typeof tlsReportsQuerySchema>;
+
+/** A header of a failure report's sample, kept redacted (addresses' local parts masked). */
+export const sampleHeaderSchema = z.object({ name: z.string(), value: z.string() });
+export type SampleHeader = z.infer<typeof sampleHeaderSchema>;
+
+export const failureReportSchema = z.object({
+  id: z.string(),
+  /** The tenant's domain the report is about, and the domain as reported (the same, or a subdomain). */
+  domain: z.string(),
+  reportedDomain: z.string(),
+  reporter: z.string(),
+  /** When the receiver got the failing message; null when the report does not say. */
+  arrivalAt: z.nullable(z.string()),
+  sourceIp: z.string(),
+  /** What failed: dmarc, spf, dkim (comma-separated when several). */
+  authFailure: z.string(),
+  originalMailFrom: z.string(),
+  originalRcptTo: z.string(),
+  deliveryResult: z.string(),
+  dkimDomain: z.string(),
+  dkimSelector: z.string(),
+  spfDns: z.string(),
+  identityAlignment: z.string(),
+  authenticationResults: z.string(),
+  sampleHeaders: z.array(sampleHeaderSchema),
+  source: z.enum(REPORT_SOURCES),
+  receivedAt: z.string(),
+});
+export type FailureReport = z.infer<typeof failureReportSchema>;
+
+export const failureReportsResponseSchema = z.object({
+  /** The tenant's domains (what to publish, in an empty state). */
+  ownDomains: z.array(z.string()),
+  total: z.number(),
+  items: z.array(failureReportSchema),
+});
+export type FailureReportsResponse = z.infer<typeof failureReportsResponseSchema>;
+
+export const tlsFailureDetailSchema = z.object({
+  resultType: z.string(),
+  sendingMtaIp: z.string(),
+  receivingMxHostname: z.string(),
+  receivingIp: z.string(),
+  failedSessions: z.number(),
+  additionalInformation: z.string(),
+  failureReasonCode: z.string(),
+});
+export type TlsFailureDetail = z.infer<typeof tlsFailureDetailSchema>;
+
+export const tlsPolicySchema = z.object({
+  /** sts (MTA-STS), tlsa (DANE) or no-policy-found. */
+  type: z.string(),
+  domain: z.string(),
+  strings: z.array(z.string()),
+  mxHosts: z.array(z.string()),
+  successful: z.number(),
+  failed: z.number(),
+  failureDetails: z.array(tlsFailureDetailSchema),
+});
+export type TlsPolicy = z.infer<typeof tlsPolicySchema>;
+
+export const tlsReportSchema = z.object({
+  id: z.string(),
+  domain: z.string(),
+  orgName: z.string(),
+  contact: z.string(),
+  reportId: z.string(),
+  begin: z.string(),
+  end: z.string(),
+  successful: z.number(),
+  failed: z.number(),
+  policies: z.array(tlsPolicySchema),
+  source: z.enum(REPORT_SOURCES),
+  receivedAt: z.string(),
+});
+export type TlsReportItem = z.infer<typeof tlsReportSchema>;
+
+export const tlsReportsResponseSchema = z.object({
+  /** The tenant's domains (what to publish, in an empty state). */
+  ownDomains: z.array(z.string()),
+  /** Per domain over the period: reports, sessions that succeeded and failed. */
+  domains: z.array(
+    z.object({ domain: z.string(), reports: z.number(), successful: z.number(), failed: z.number() }),
+  ),
+  total: z.number(),
+  items: z.array(tlsReportSchema),
+});
+export type TlsReportsResponse = z.infer<typeof tlsReportsResponseSchema>;

@@ -42,9 +42,10 @@ export const FEATURE_DEFAULTS = {
   enableReportSchedulingScreen: false,
   enablePhishingTraining: false,
   HideDMARCForFedRAMP: false,
-  enableDMARC: false,
-  enableSPFManagement: false,
-  enableDKIMManagement: false,
+  /** This edition has the whole DMARC area (issue 37): on unless a tenant turns it off. */
+  enableDMARC: true,
+  enableSPFManagement: true,
+  enableDKIMManagement: true,
   enableAtmosecIntegration: false,
   mspSSPMBypass: false,
   cloudAppsTab: true,

@@ -11,7 +11,16 @@ import {
   SECURITY_TOOLS,
   USER_STATUSES,
 } from '@moat/contracts/deployment';
-import { DMARC_RESULTS, INTAKE_KINDS, INTAKE_OUTCOMES, REPORT_SOURCES } from '@moat/contracts/dmarc';
+import {
+  DMARC_ALERT_KINDS,
+  DMARC_RESULTS,
+  DNS_RECORD_KINDS,
+  INTAKE_KINDS,
+  INTAKE_OUTCOMES,
+  REPORT_SOURCES,
+  type SampleHeader,
+  type TlsPolicy,
+} from '@moat/contracts/dmarc';
 import type { SessionTls, StoredMessageDetails } from '@moat/contracts/message-trace';
 import { REPORT_KINDS, REPORT_STATUSES } from '@moat/contracts/phishing-reports';
 import { RESTORE_KINDS, RESTORE_MODES, RESTORE_REQUEST_STATUSES, VERDICTS } from '@moat/contracts/quarantine';
@@ -1134,6 +1143,8 @@ export const alertSettings = pgTable('alert_settings', {
   alertRestoreRequests: boolean('alert_restore_requests').notNull().default(true),
   alertReports: boolean('alert_reports').notNull().default(true),
   alertMalwareHolds: boolean('alert_malware_holds').notNull().default(true),
+  /** The DMARC alerts (a record changed, a new failing source, a pass-rate drop), issue 37. */
+  alertDmarc: boolean('alert_dmarc').notNull().default(true),
   updatedAt: updatedAt(),
 });
 
@@ -1387,6 +1398,7 @@ export const dmarcReports = pgTable(
   (t) => [
     uniqueIndex('dmarc_reports_once_idx').on(t.tenantId, t.orgName, t.reportId, t.domain),
     index('dmarc_reports_tenant_begin_idx').on(t.tenantId, t.beginAt),
+    index('dmarc_reports_tenant_domain_end_idx').on(t.tenantId, t.domain, t.endAt),
     check('dmarc_reports_source_check', inList(t.source, REPORT_SOURCES)),
   ],
 );
@@ -1415,7 +1427,23 @@ export const dmarcRecords = pgTable(
     reasons: jsonb('reasons').$type<Array<{ type: string; comment: string }>>().notNull().default([]),
   },
   (t) => [
-    index('dmarc_records_tenant_begin_idx').on(t.tenantId, t.beginAt),
+    // The Explorer's sorts, each with the row id (migration 0039); the address in byte order, with
+    // what an address filter's totals sum.
+    index('dmarc_records_tenant_begin_idx').on(t.tenantId, t.beginAt, t.id),
+    index('dmarc_records_tenant_count_idx').on(t.tenantId, t.count, t.id),
+    index('dmarc_records_failing_count_idx')
+      .on(t.tenantId, t.count, t.id)
+      .where(sql`not (${t.dkim} = 'pass' or ${t.spf} = 'pass')`),
+    index('dmarc_records_tenant_source_idx').on(
+      t.tenantId,
+      sql`${t.sourceIp} collate "C"`,
+      t.id,
+      t.beginAt,
+      t.count,
+      t.dkim,
+      t.spf,
+      t.domain,
+    ),
     index('dmarc_records_report_idx').on(t.reportId),
   ],
 );
@@ -1467,7 +1495,259 @@ export const dmarcDaily = pgTable(
     passed: bigint('passed', { mode: 'number' }).notNull().default(0),
     reports: integer('reports').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.domain, t.day, t.sourceIp] })],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.domain, t.day, t.sourceIp] }),
+    // The Overview's failing sources (migration 0039): each day's worst, and a source's days.
+    index('dmarc_daily_failing_idx')
+      .on(
+        t.tenantId,
+        t.domain,
+        t.day,
+        sql`(${t.messages} - ${t.passed}) desc`,
+        t.sourceIp,
+        t.messages,
+        t.passed,
+      )
+      .where(sql`${t.messages} > ${t.passed}`),
+    index('dmarc_daily_source_idx').on(
+      t.tenantId,
+      t.domain,
+      t.sourceIp,
+      t.day,
+      t.messages,
+      t.passed,
+      t.reports,
+    ),
+  ],
+);
+
+/** The reports' rows summed per domain, UTC month of their period and source (migration 0039). */
+export const dmarcSourceMonths = pgTable(
+  'dmarc_source_months',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    /** The month's first day. */
+    month: date('month', { mode: 'string' }).notNull(),
+    sourceIp: text('source_ip').notNull(),
+    messages: bigint('messages', { mode: 'number' }).notNull().default(0),
+    passed: bigint('passed', { mode: 'number' }).notNull().default(0),
+    reports: integer('reports').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.domain, t.month, t.sourceIp] }),
+    index('dmarc_source_months_failing_idx')
+      .on(
+        t.tenantId,
+        t.domain,
+        t.month,
+        sql`(${t.messages} - ${t.passed}) desc`,
+        t.sourceIp,
+        t.messages,
+        t.passed,
+      )
+      .where(sql`${t.messages} > ${t.passed}`),
+    index('dmarc_source_months_source_idx').on(
+      t.tenantId,
+      t.domain,
+      t.sourceIp,
+      t.month,
+      t.messages,
+      t.passed,
+      t.reports,
+    ),
+  ],
+);
+
+/**
+ * The reports summed per domain and UTC day of their period (migration 0039): their rows and how
+ * many passed, the messages and how many passed, and how many reports. The Overview's trend and
+ * the Explorer's totals read these instead of the rows.
+ */
+export const dmarcDomainDays = pgTable(
+  'dmarc_domain_days',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    rows: bigint('rows', { mode: 'number' }).notNull().default(0),
+    passedRows: bigint('passed_rows', { mode: 'number' }).notNull().default(0),
+    messages: bigint('messages', { mode: 'number' }).notNull().default(0),
+    passed: bigint('passed', { mode: 'number' }).notNull().default(0),
+    reports: integer('reports').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.domain, t.day] })],
+);
+
+/** A DMARC failure report (RFC 6591) about one of the tenant's domains, redacted, once. */
+export const dmarcFailureReports = pgTable(
+  'dmarc_failure_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    reportedDomain: text('reported_domain').notNull(),
+    reporter: text('reporter').notNull(),
+    reportHash: text('report_hash').notNull(),
+    arrivalAt: timestamp('arrival_at', { withTimezone: true }),
+    sourceIp: text('source_ip').notNull().default(''),
+    authFailure: text('auth_failure').notNull().default(''),
+    originalMailFrom: text('original_mail_from').notNull().default(''),
+    originalRcptTo: text('original_rcpt_to').notNull().default(''),
+    deliveryResult: text('delivery_result').notNull().default(''),
+    dkimDomain: text('dkim_domain').notNull().default(''),
+    dkimSelector: text('dkim_selector').notNull().default(''),
+    spfDns: text('spf_dns').notNull().default(''),
+    identityAlignment: text('identity_alignment').notNull().default(''),
+    authenticationResults: text('authentication_results').notNull().default(''),
+    sampleHeaders: jsonb('sample_headers').$type<SampleHeader[]>().notNull().default([]),
+    source: text('source', { enum: REPORT_SOURCES }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('dmarc_failure_reports_once_idx').on(t.tenantId, t.reporter, t.reportHash),
+    index('dmarc_failure_reports_tenant_received_idx').on(t.tenantId, t.receivedAt),
+    check('dmarc_failure_reports_source_check', inList(t.source, REPORT_SOURCES)),
+  ],
+);
+
+/** An SMTP TLS report (RFC 8460) about one of the tenant's domains, once; its policies as sent. */
+export const dmarcTlsReports = pgTable(
+  'dmarc_tls_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    orgName: text('org_name').notNull(),
+    contact: text('contact').notNull().default(''),
+    reportId: text('report_id').notNull(),
+    beginAt: timestamp('begin_at', { withTimezone: true }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true }).notNull(),
+    successful: bigint('successful', { mode: 'number' }).notNull().default(0),
+    failed: bigint('failed', { mode: 'number' }).notNull().default(0),
+    policies: jsonb('policies').$type<TlsPolicy[]>().notNull().default([]),
+    source: text('source', { enum: REPORT_SOURCES }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('dmarc_tls_reports_once_idx').on(t.tenantId, t.orgName, t.reportId),
+    index('dmarc_tls_reports_tenant_begin_idx').on(t.tenantId, t.beginAt),
+    check('dmarc_tls_reports_source_check', inList(t.source, REPORT_SOURCES)),
+  ],
+);
+
+/** Each DKIM key seen published at a selector of the tenant's (its fingerprint), first and last (0040). */
+export const dmarcDkimKeys = pgTable(
+  'dmarc_dkim_keys',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    selector: text('selector').notNull(),
+    keyHash: text('key_hash').notNull(),
+    keyType: text('key_type').notNull(),
+    bits: integer('bits'),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.domain, t.selector, t.keyHash] })],
+);
+
+/**
+ * DNS Change-Log (issue 37): each record of a domain Moat polls (its kind and the name asked), as
+ * last seen: `value` null when none is published; `first_seen_at` null until a poll answered.
+ * A poll that failed keeps the value and says why (`failure`).
+ */
+export const dmarcDnsRecords = pgTable(
+  'dmarc_dns_records',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    kind: text('kind', { enum: DNS_RECORD_KINDS }).notNull(),
+    name: text('name').notNull(),
+    value: text('value'),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    changedAt: timestamp('changed_at', { withTimezone: true }),
+    failure: text('failure'),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.domain, t.kind, t.name] }),
+    check('dmarc_dns_records_kind_check', inList(t.kind, DNS_RECORD_KINDS)),
+  ],
+);
+
+/** Each change of a polled record, before and after; `first`: the record's first reading. */
+export const dmarcDnsChanges = pgTable(
+  'dmarc_dns_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    kind: text('kind', { enum: DNS_RECORD_KINDS }).notNull(),
+    name: text('name').notNull(),
+    before: text('before'),
+    after: text('after'),
+    first: boolean('first').notNull().default(false),
+    observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('dmarc_dns_changes_tenant_observed_idx').on(t.tenantId, t.observedAt),
+    check('dmarc_dns_changes_kind_check', inList(t.kind, DNS_RECORD_KINDS)),
+  ],
+);
+
+/** When each domain was last polled, and up to when its reports were read for DKIM selectors. */
+export const dmarcDnsPolls = pgTable(
+  'dmarc_dns_polls',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    polledAt: timestamp('polled_at', { withTimezone: true }).notNull(),
+    selectorsUntil: timestamp('selectors_until', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.domain] }),
+    index('dmarc_dns_polls_polled_idx').on(t.polledAt),
+  ],
+);
+
+/** The DMARC alerts raised, each once (`key` within its kind), and whether the admins were emailed. */
+export const dmarcAlerts = pgTable(
+  'dmarc_alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: DMARC_ALERT_KINDS }).notNull(),
+    domain: text('domain').notNull(),
+    key: text('key').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull(),
+    emailed: boolean('emailed').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('dmarc_alerts_once_idx').on(t.tenantId, t.kind, t.key),
+    index('dmarc_alerts_tenant_raised_idx').on(t.tenantId, t.raisedAt),
+    check('dmarc_alerts_kind_check', inList(t.kind, DMARC_ALERT_KINDS)),
+  ],
 );
 
 interface AuthResultRow {

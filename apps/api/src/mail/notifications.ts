@@ -1,3 +1,4 @@
+import type { DnsRecordKind } from '@moat/contracts/dmarc';
 import type { RestoreMode, Verdict } from '@moat/contracts/quarantine';
 import { fillWording } from '@moat/contracts/wording';
 import type { OutgoingMail } from './outbound.ts';
@@ -499,6 +500,132 @@ export function adminAlertEmail(
     ],
     action: { label: `Open ${words.screen}`, url: input.consoleUrl },
     footer: 'Choose which alerts you get in User Interaction > Dashboard.',
+  });
+}
+
+/** A DNS record's kind in the words of a DMARC alert. */
+const DNS_RECORD_WORDS: Record<DnsRecordKind, string> = {
+  spf: 'SPF record',
+  dmarc: 'DMARC record',
+  dkim: 'DKIM key',
+  mx: 'MX records',
+  mta_sts: 'MTA-STS record',
+  tls_rpt: 'TLS-RPT record',
+};
+
+/** What a DMARC alert names (issue 37): a record changed, a new failing source, a pass-rate drop. */
+export type DmarcAlertFacts =
+  | {
+      kind: 'dmarc_record_changed';
+      domain: string;
+      at: Date;
+      record: {
+        kind: DnsRecordKind;
+        name: string;
+        selector: string | null;
+        before: string | null;
+        after: string | null;
+      };
+    }
+  | {
+      kind: 'dmarc_new_failing_source';
+      domain: string;
+      ip: string;
+      failed: number;
+      messages: number;
+      days: number;
+    }
+  | {
+      kind: 'dmarc_pass_rate_drop';
+      domain: string;
+      recent: number;
+      prior: number;
+      recentMessages: number;
+      priorMessages: number;
+      recentDays: number;
+      priorDays: number;
+    };
+
+/** The most alerts one email lists; the rest are counted. */
+const DMARC_ALERTS_LISTED = 10;
+/** A DNS value longer than this (a DKIM key) is cut in an email. */
+const DNS_VALUE_CHARS = 300;
+
+/** A DNS value as an alert writes it: defanged, cut when long, one line per record. */
+function dnsValue(value: string | null): string {
+  if (value === null) return 'none published';
+  const text = value.split('\n').join(' | ');
+  return defang(text.length > DNS_VALUE_CHARS ? `${text.slice(0, DNS_VALUE_CHARS)}…` : text);
+}
+
+const percent = (n: number) => `${Math.round(n * 10) / 10}%`;
+const number = (n: number) => n.toLocaleString('en');
+
+/**
+ * To a tenant's admins: DMARC alerts of one kind, raised in one pass, once each. Domains, names,
+ * addresses and DNS values are written defanged, as text; the only link is the console's.
+ */
+export function dmarcAlertEmail(
+  brand: MailBrand,
+  input: { alerts: DmarcAlertFacts[]; consoleUrl: string },
+): Notification {
+  const alerts = input.alerts.slice(0, DMARC_ALERTS_LISTED);
+  const more = input.alerts.length - alerts.length;
+  const first = input.alerts[0]!;
+  const n = input.alerts.length;
+  const domain = defang(first.domain);
+  const paragraphs: string[] = [];
+  let subject: string;
+  let heading: string;
+  let advice: string;
+  if (first.kind === 'dmarc_record_changed') {
+    subject = n === 1 ? `A DNS record of ${domain} changed` : `${n} DNS records of your domains changed`;
+    heading = n === 1 ? 'A DNS record changed' : `${n} DNS records changed`;
+    for (const a of alerts) {
+      if (a.kind !== 'dmarc_record_changed') continue;
+      const what = `${DNS_RECORD_WORDS[a.record.kind]}${a.record.selector ? ` (selector ${defang(a.record.selector)})` : ''}`;
+      paragraphs.push(
+        `The ${what} of ${defang(a.domain)} changed (seen ${utcMinute(a.at)}${a.record.name === a.domain ? '' : `, at the name ${defang(a.record.name)}`}).`,
+        `Before: ${dnsValue(a.record.before)}`,
+        `After: ${dnsValue(a.record.after)}`,
+      );
+    }
+    advice = `If nobody in your organisation made ${n === 1 ? 'this change' : 'these changes'}, check who can edit your domain’s DNS: a changed record can let others send mail in your name, or stop your own mail from being delivered.`;
+  } else if (first.kind === 'dmarc_new_failing_source') {
+    subject =
+      n === 1
+        ? `A new source failing DMARC for ${domain}`
+        : `${n} new sources failing DMARC for your domains`;
+    heading = n === 1 ? 'A new source is failing DMARC' : `${n} new sources are failing DMARC`;
+    for (const a of alerts) {
+      if (a.kind !== 'dmarc_new_failing_source') continue;
+      paragraphs.push(
+        `The server at ${defang(a.ip)} sent ${number(a.messages)} message${a.messages === 1 ? '' : 's'} as ${defang(a.domain)} in the last ${a.days} days, and ${number(a.failed)} failed DMARC. No earlier report about ${defang(a.domain)} named this server.`,
+      );
+    }
+    advice =
+      'If it sends for you (a newsletter or ticket service), set up SPF or DKIM for it. If not, someone may be sending mail in your name: a stricter DMARC policy makes receivers refuse it.';
+  } else {
+    subject =
+      n === 1 ? `The DMARC pass rate of ${domain} dropped` : `The DMARC pass rate of ${n} domains dropped`;
+    heading = n === 1 ? 'The DMARC pass rate dropped' : `The DMARC pass rate of ${n} domains dropped`;
+    for (const a of alerts) {
+      if (a.kind !== 'dmarc_pass_rate_drop') continue;
+      paragraphs.push(
+        `${defang(a.domain)} passed DMARC for ${percent(a.recent)} of its mail in the last ${a.recentDays} days (${number(a.recentMessages)} messages reported), against ${percent(a.prior)} in the ${a.priorDays} days before (${number(a.priorMessages)} messages).`,
+      );
+    }
+    advice =
+      'A service that sends for you may have lost its SPF or DKIM set-up, or someone started sending in your name. The Reports Explorer shows which sources fail.';
+  }
+  if (more > 0) paragraphs.push(`And ${more} more, listed in the console.`);
+  paragraphs.push(advice);
+  return notification(brand, {
+    subject: `${brand.name}: ${subject}`,
+    heading,
+    paragraphs,
+    action: { label: 'Open the DNS Change-Log', url: input.consoleUrl },
+    footer: `You get each alert once. Turn these emails off in DMARC > DNS Change-Log. This email has no links to the servers or records it names. Sent by ${brand.name}.`,
   });
 }
 

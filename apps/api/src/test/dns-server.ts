@@ -11,11 +11,13 @@ export interface TestZone {
     /** Addresses, as text (`192.0.2.1`, `2001:db8::1`). */
     A?: string[];
     AAAA?: string[];
+    /** Reverse names, at an `in-addr.arpa` / `ip6.arpa` name. */
+    PTR?: string[];
     fail?: 'servfail' | 'timeout';
   };
 }
 
-const TYPE = { A: 1, MX: 15, TXT: 16, AAAA: 28 } as const;
+const TYPE = { A: 1, PTR: 12, MX: 15, TXT: 16, AAAA: 28 } as const;
 
 /** An IPv6 address's 16 bytes (`::` expanded). */
 function ipv6Bytes(address: string): Buffer {
@@ -75,6 +77,7 @@ function answer(type: number, zone: TestZone[string] | undefined): Buffer[] {
   if (type === TYPE.A) {
     return (zone?.A ?? []).map((address) => record(TYPE.A, Buffer.from(address.split('.').map(Number))));
   }
+  if (type === TYPE.PTR) return (zone?.PTR ?? []).map((name) => record(TYPE.PTR, encodeName(name)));
   if (type === TYPE.AAAA) return (zone?.AAAA ?? []).map((address) => record(TYPE.AAAA, ipv6Bytes(address)));
   if (type === TYPE.TXT) {
     return (zone?.TXT ?? []).map((strings) =>
@@ -90,7 +93,7 @@ function answer(type: number, zone: TestZone[string] | undefined): Buffer[] {
 }
 
 /**
- * A small authoritative DNS server on loopback (UDP) for tests: it answers A, AAAA, MX and TXT from `zone`
+ * A small authoritative DNS server on loopback (UDP) for tests: it answers A, AAAA, MX, PTR and TXT from `zone`
  * (which the test may change), NXDOMAIN for a name it does not hold, SERVFAIL or silence for a
  * name told to fail, and nothing else. Moat's own
  * resolver (node's c-ares) asks it, so the lookups are real DNS on the wire.

@@ -126,11 +126,26 @@ export const queryKeys = {
   /** DMARC: the aggregate reports taken in, and the sources they name. */
   dmarc: {
     all: () => ['dmarc'] as const,
+    /** Failure reports (RFC 6591) and SMTP TLS reports (RFC 8460) taken in. */
+    failureReports: (filters: ListKeyFilters) => ['dmarc', 'failure-reports', filters] as const,
+    tlsReports: (filters: ListKeyFilters) => ['dmarc', 'tls-reports', filters] as const,
     records: (filters: ListKeyFilters) => ['dmarc', 'records', filters] as const,
     /** What came to the report addresses and the uploads. */
     intake: (filters: ListKeyFilters) => ['dmarc', 'intake', filters] as const,
     /** SPF Management: every domain's SPF record, checked now. */
     spf: () => ['dmarc', 'spf'] as const,
+    /** DNS Change-Log: the records as last polled and their changes, per filter. */
+    dnsChanges: (filters: ListKeyFilters) => ['dmarc', 'dns-changes', filters] as const,
+    /** The recent DMARC alerts and whether they are emailed. */
+    alerts: () => ['dmarc', 'alerts'] as const,
+    /** DKIM Management: every domain's selectors and keys, looked up now. */
+    dkim: () => ['dmarc', 'dkim'] as const,
+    /** Per domain over a period: reports, pass rate, policy, trend, failing sources. */
+    overview: (days: number) => ['dmarc', 'overview', days] as const,
+    /** What to change next, per domain, over a period. */
+    recommendations: (days: number) => ['dmarc', 'recommendations', days] as const,
+    /** The reverse names of source addresses. */
+    reverse: (ips: readonly string[]) => ['dmarc', 'reverse', ips] as const,
   },
   /** The Analytics Dashboard's counts for a time range. */
   analytics: {

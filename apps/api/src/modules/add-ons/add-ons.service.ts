@@ -5,6 +5,7 @@ import {
   type AddOnId,
   type AddOns,
   addOnInEdition,
+  BUILT_IN_ADD_ONS,
 } from '@moat/contracts/add-ons';
 import type { SecurityTool } from '@moat/contracts/deployment';
 import { AppError } from '../../errors.ts';
@@ -51,7 +52,7 @@ export function createAddOnsService(deps: {
         return {
           id,
           in_edition: inEdition,
-          active: inEdition && tool !== null && enabled.has(tool),
+          active: BUILT_IN_ADD_ONS.includes(id) || (inEdition && tool !== null && enabled.has(tool)),
           last_request: last ? { at: last.at.toISOString(), by: last.by } : null,
         };
       }),
@@ -62,6 +63,8 @@ export function createAddOnsService(deps: {
     list,
 
     async activate(tenantId: string, id: AddOnId, actor: Actor): Promise<AddOns> {
+      // Built in and on for everyone: nothing to turn on.
+      if (BUILT_IN_ADD_ONS.includes(id)) return list(tenantId);
       const tool = ADD_ON_TOOL[id];
       if (!addOnInEdition(id, deps.available) || tool === null) {
         throw new AppError('conflict', 'This add-on is not part of this edition: ask your provider for it');
@@ -78,6 +81,11 @@ export function createAddOnsService(deps: {
     },
 
     async request(tenant: TenantRow, user: UserRow, id: AddOnId, message: string, actor: Actor) {
+      if (BUILT_IN_ADD_ONS.includes(id))
+        throw new AppError(
+          'conflict',
+          'This add-on is part of this edition and already on: there is nothing to ask for',
+        );
       const now = deps.clock.now();
       const last = (await repo.lastRequests(tenant.id)).get(id);
       if (last && now.getTime() - last.at.getTime() < REQUEST_INTERVAL_MS) {

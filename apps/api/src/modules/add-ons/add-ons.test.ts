@@ -27,14 +27,17 @@ afterAll(() => t.close());
 const LIST = '/api/v1/add_ons';
 
 describe('GET /api/v1/add_ons', () => {
-  it('lists the five add-ons, none in this edition nor active, for admins (and a demo deployment)', async () => {
+  it('lists the five add-ons, DMARC built in and on, none of the others, for admins (and a demo deployment)', async () => {
     const admin = await signedInAs(t.app, t.db);
     const res = await admin.get(LIST);
     expect(res.statusCode).toBe(200);
     const { items } = res.json() as AddOns;
     expect(items.map((i) => i.id)).toEqual(['dmarc', 'iraas', 'sspm', 'archiving', 'phishing_training']);
-    for (const item of items)
+    expect(items[0]).toMatchObject({ id: 'dmarc', in_edition: true, active: true, last_request: null });
+    for (const item of items.slice(1))
       expect(item).toMatchObject({ in_edition: false, active: false, last_request: null });
+    // Nothing to ask for what is on already.
+    expect((await admin.send('POST', `${LIST}/dmarc/request`)).statusCode).toBe(409);
     const plainUser = await buildUser(t.db, admin.tenant.id, { role: 'user' });
     const { token } = await buildSession(t.db, plainUser);
     const plain = { [SESSION_COOKIE]: token };
@@ -43,7 +46,7 @@ describe('GET /api/v1/add_ons', () => {
       (
         await t.app.inject({
           method: 'POST',
-          url: `${LIST}/dmarc/request`,
+          url: `${LIST}/sspm/request`,
           cookies: plain,
           headers: CSRF,
           payload: {},
@@ -55,7 +58,7 @@ describe('GET /api/v1/add_ons', () => {
       user: { role: 'user' },
     });
     expect((await demo.get(LIST)).statusCode).toBe(200);
-    expect((await demo.send('POST', `${LIST}/dmarc/request`)).statusCode).toBe(403);
+    expect((await demo.send('POST', `${LIST}/sspm/request`)).statusCode).toBe(403);
   });
 });
 
@@ -80,20 +83,20 @@ describe('POST /api/v1/add_ons/:id/activate', () => {
       mailer: t.app.services.mailer,
       clock,
       supportEmail: 'support@provider.test',
-      available: ['anti_malware', 'dmarc'],
+      available: ['anti_malware', 'sspm'],
     });
     const before = await service.list(admin.tenant.id);
-    expect(before.items.find((i) => i.id === 'dmarc')).toMatchObject({ in_edition: true, active: false });
-    const after = await service.activate(admin.tenant.id, 'dmarc', { type: 'user', userId: admin.user.id });
-    expect(after.items.find((i) => i.id === 'dmarc')).toMatchObject({ in_edition: true, active: true });
+    expect(before.items.find((i) => i.id === 'sspm')).toMatchObject({ in_edition: true, active: false });
+    const after = await service.activate(admin.tenant.id, 'sspm', { type: 'user', userId: admin.user.id });
+    expect(after.items.find((i) => i.id === 'sspm')).toMatchObject({ in_edition: true, active: true });
     expect(after.items.find((i) => i.id === 'iraas')).toMatchObject({ in_edition: false, active: false });
     const [tool] = await t.db.select().from(securityTools).where(eq(securityTools.tenantId, admin.tenant.id));
-    expect(tool).toMatchObject({ name: 'dmarc', state: 'enabled' });
+    expect(tool).toMatchObject({ name: 'sspm', state: 'enabled' });
     const [entry] = await t.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.tenantId, admin.tenant.id), eq(auditLog.action, 'add_on.activate')));
-    expect(entry).toMatchObject({ targetType: 'add_on', targetId: 'dmarc' });
+    expect(entry).toMatchObject({ targetType: 'add_on', targetId: 'sspm' });
     await expect(service.activate(admin.tenant.id, 'iraas', { type: 'user' })).rejects.toMatchObject({
       code: 'conflict',
     });

@@ -1,7 +1,15 @@
 import type { DmarcResult, IntakeOutcome, ReportSource } from '@moat/contracts/dmarc';
-import { and, asc, desc, eq, gte, like, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client.ts';
-import { dmarcDaily, dmarcIntake, dmarcRecords, dmarcReports } from '../../db/schema.ts';
+import { orderOf } from '../../db/list-order.ts';
+import {
+  dmarcDaily,
+  dmarcDomainDays,
+  dmarcIntake,
+  dmarcRecords,
+  dmarcReports,
+  dmarcSourceMonths,
+} from '../../db/schema.ts';
 import type { AggregateReport } from './aggregate-report.ts';
 
 export type ReportRow = typeof dmarcReports.$inferSelect;
@@ -31,6 +39,36 @@ function dailyOf(tenantId: string, report: AggregateReport) {
   }));
 }
 
+/** A report's share of `dmarc_domain_days`: its rows, messages and what passed, on its UTC day. */
+function domainDayOf(tenantId: string, report: AggregateReport) {
+  let passedRows = 0;
+  let messages = 0;
+  let passed = 0;
+  for (const r of report.records) {
+    messages += r.count;
+    if (r.dkim === 'pass' || r.spf === 'pass') {
+      passedRows += 1;
+      passed += r.count;
+    }
+  }
+  return {
+    tenantId,
+    domain: report.policy.domain,
+    day: report.begin.toISOString().slice(0, 10),
+    rows: report.records.length,
+    passedRows,
+    messages,
+    passed,
+    reports: 1,
+  };
+}
+
+const DAY_MS = 86_400_000;
+/** Texts as one parameter (a PostgreSQL array literal): any number of them, any characters. */
+const textArray = (values: string[]) =>
+  sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]`;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
 /** Rows written in one statement (a report has up to 100,000). */
 const INSERT_BATCH = 1_000;
 
@@ -49,8 +87,189 @@ export interface RecordsFilter {
 }
 
 const passes = sql`(${dmarcRecords.dkim} = 'pass' or ${dmarcRecords.spf} = 'pass')`;
+/** The failing sources' candidates per day past which every source of a domain is summed. */
+const FAILING_CANDIDATES_MAX = 2_000;
 
 export function createDmarcRepo(db: DbOrTx) {
+  /** The rows' filter, with the time range given apart (the totals split it into days). */
+  function recordsWhere(filter: RecordsFilter, from: Date | undefined, to: Date | undefined) {
+    const where: SQL[] = [eq(dmarcRecords.tenantId, filter.tenantId)];
+    if (filter.domain) where.push(eq(dmarcRecords.domain, filter.domain.toLowerCase()));
+    // An address's digits, dots and colons only (the query's schema): no LIKE wildcard in it.
+    // Compared in byte order ("C"), so that the address index reads the prefix as a range.
+    if (filter.ip)
+      where.push(sql`${dmarcRecords.sourceIp} collate "C" like ${`${filter.ip.toLowerCase()}%`}`);
+    if (filter.reportId) where.push(eq(dmarcRecords.reportId, filter.reportId));
+    if (filter.dmarc === 'pass') where.push(passes);
+    if (filter.dmarc === 'fail') where.push(sql`not ${passes}`);
+    if (from) where.push(gte(dmarcRecords.beginAt, from));
+    if (to) where.push(lt(dmarcRecords.beginAt, to));
+    return and(...where);
+  }
+
+  /** Rows, messages and passed messages of the rows matching a filter, summed from the rows. */
+  async function summedRows(filter: RecordsFilter, from: Date | undefined, to: Date | undefined) {
+    const [totals] = await db
+      .select({
+        total: sql<number>`count(*)::bigint`,
+        messages: sql<number>`coalesce(sum(${dmarcRecords.count}), 0)::bigint`,
+        passed: sql<number>`coalesce(sum(${dmarcRecords.count}) filter (where ${passes}), 0)::bigint`,
+      })
+      .from(dmarcRecords)
+      .where(recordsWhere(filter, from, to));
+    return {
+      total: Number(totals?.total ?? 0),
+      messages: Number(totals?.messages ?? 0),
+      passed: Number(totals?.passed ?? 0),
+    };
+  }
+
+  /**
+   * The totals of a filter, exact. A source or a report picks few rows: summed from them. Otherwise
+   * the whole UTC days of the range come from `dmarc_domain_days` (a row per domain and day, whose
+   * day is that of the rows' `begin_at`), and only the part-days at its ends from the rows.
+   */
+  async function recordTotals(filter: RecordsFilter) {
+    const { from, to } = filter;
+    if (filter.ip || filter.reportId) return summedRows(filter, from, to);
+    const first = from ? Math.ceil(from.getTime() / DAY_MS) * DAY_MS : undefined;
+    const end = to ? Math.floor(to.getTime() / DAY_MS) * DAY_MS : undefined;
+    if (first !== undefined && end !== undefined && first >= end) return summedRows(filter, from, to);
+    const where: SQL[] = [eq(dmarcDomainDays.tenantId, filter.tenantId)];
+    if (filter.domain) where.push(eq(dmarcDomainDays.domain, filter.domain.toLowerCase()));
+    if (first !== undefined) where.push(gte(dmarcDomainDays.day, dayOf(first)));
+    if (end !== undefined) where.push(lt(dmarcDomainDays.day, dayOf(end)));
+    const [days] = await db
+      .select({
+        rows: sql<number>`coalesce(sum(${dmarcDomainDays.rows}), 0)::bigint`,
+        passedRows: sql<number>`coalesce(sum(${dmarcDomainDays.passedRows}), 0)::bigint`,
+        messages: sql<number>`coalesce(sum(${dmarcDomainDays.messages}), 0)::bigint`,
+        passed: sql<number>`coalesce(sum(${dmarcDomainDays.passed}), 0)::bigint`,
+      })
+      .from(dmarcDomainDays)
+      .where(and(...where));
+    const rows = Number(days?.rows ?? 0);
+    const passedRows = Number(days?.passedRows ?? 0);
+    const messages = Number(days?.messages ?? 0);
+    const passed = Number(days?.passed ?? 0);
+    const sum =
+      filter.dmarc === 'pass'
+        ? { total: passedRows, messages: passed, passed }
+        : filter.dmarc === 'fail'
+          ? { total: rows - passedRows, messages: messages - passed, passed: 0 }
+          : { total: rows, messages, passed };
+    const edges = [
+      from && first !== undefined && from.getTime() < first
+        ? summedRows(filter, from, new Date(first))
+        : null,
+      to && end !== undefined && end < to.getTime() ? summedRows(filter, new Date(end), to) : null,
+    ];
+    for (const edge of await Promise.all(edges)) {
+      if (!edge) continue;
+      sum.total += edge.total;
+      sum.messages += edge.messages;
+      sum.passed += edge.passed;
+    }
+    return sum;
+  }
+
+  /**
+   * Per domain, the `top` sources whose mail failed DMARC most from the day `from`, exact, without
+   * summing every source of the period (a year holds tens of thousands). Each month's `k` sources
+   * failing most (`dmarc_source_months`, the month `from` falls in whole) are the candidates, summed
+   * over the period (its whole months, and `dmarc_daily`'s days before the first of them). A source
+   * that is none of them failed, in each month, at most as much as its k-th (nothing in a month of
+   * fewer than k), so over the period at most the sum of those: when the top'th candidate's sum is
+   * above that bound, no other source can be in the top. Otherwise k grows, and past a bound every
+   * source is summed.
+   */
+  async function failingSources(tenantId: string, from: string, domains: string[], top: number) {
+    const [y, m, d] = from.split('-').map(Number) as [number, number, number];
+    // The month `from` falls in, and the first that starts on or after it.
+    const startMonth = dayOf(Date.UTC(y, m - 1, 1));
+    const firstMonth = dayOf(Date.UTC(y, d === 1 ? m - 1 : m, 1));
+    const found: Array<{ domain: string; sourceIp: string; messages: number; reports: number }> = [];
+    let pending = domains;
+    for (let k = Math.max(4 * top, 20); pending.length > 0; k *= 4) {
+      const exhaustive = k > FAILING_CANDIDATES_MAX;
+      const heads = exhaustive
+        ? []
+        : rowsOf(
+            await db.execute(
+              sql`select p.domain, p.period, t.source_ip, t.failed
+                  from (select distinct domain, date_trunc('month', day)::date as period
+                        from ${dmarcDomainDays}
+                        where tenant_id = ${tenantId} and day >= ${startMonth} and messages > passed
+                          and domain = any(${textArray(pending)})) p
+                  cross join lateral (
+                    select x.source_ip, x.messages - x.passed as failed from ${dmarcSourceMonths} x
+                    where x.tenant_id = ${tenantId} and x.domain = p.domain and x.month = p.period
+                      and x.messages > x.passed
+                    order by x.messages - x.passed desc limit ${k}) t`,
+            ),
+          );
+      const bound = new Map<string, number>();
+      const perPeriod = new Map<string, { domain: string; n: number; least: number }>();
+      const candidates = new Map<string, Set<string>>();
+      for (const h of heads) {
+        const domain = String(h.domain);
+        const key = `${domain} ${String(h.period)}`;
+        const period = perPeriod.get(key) ?? { domain, n: 0, least: Number.POSITIVE_INFINITY };
+        period.n += 1;
+        period.least = Math.min(period.least, Number(h.failed));
+        perPeriod.set(key, period);
+        const set = candidates.get(domain) ?? new Set<string>();
+        set.add(String(h.source_ip));
+        candidates.set(domain, set);
+      }
+      for (const period of perPeriod.values())
+        if (period.n >= k) bound.set(period.domain, (bound.get(period.domain) ?? 0) + period.least);
+      const pairs = [...candidates].flatMap(([domain, ips]) => [...ips].map((ip) => [domain, ip] as const));
+      const chosen = (x: string) =>
+        exhaustive
+          ? sql.raw(`${x}.domain = any(`).append(sql`${textArray(pending)})`)
+          : sql
+              .raw(`(${x}.domain, ${x}.source_ip) in `)
+              .append(
+                sql`(select * from unnest(${textArray(pairs.map((p) => p[0]))}, ${textArray(pairs.map((p) => p[1]))}))`,
+              );
+      const summed = rowsOf(
+        await db.execute(
+          sql`select domain, source_ip, sum(failed) as failed, sum(reports) as reports from (
+                select x.domain, x.source_ip, x.messages - x.passed as failed, x.reports from ${dmarcSourceMonths} x
+                where x.tenant_id = ${tenantId} and x.month >= ${firstMonth} and ${chosen('x')}
+                union all
+                select y.domain, y.source_ip, y.messages - y.passed, y.reports from ${dmarcDaily} y
+                where y.tenant_id = ${tenantId} and y.day >= ${from} and y.day < ${firstMonth} and ${chosen('y')}
+              ) s
+              group by domain, source_ip
+              having sum(failed) > 0`,
+        ),
+      ).map((r) => ({
+        domain: String(r.domain),
+        sourceIp: String(r.source_ip),
+        messages: Number(r.failed),
+        reports: Number(r.reports),
+      }));
+      const next: string[] = [];
+      for (const domain of pending) {
+        const ranked = summed
+          .filter((r) => r.domain === domain)
+          .sort(
+            (a, b) =>
+              b.messages - a.messages || (a.sourceIp < b.sourceIp ? -1 : a.sourceIp > b.sourceIp ? 1 : 0),
+          )
+          .slice(0, top);
+        const limit = bound.get(domain) ?? 0;
+        if (exhaustive || limit === 0 || (ranked.length === top && ranked[top - 1]!.messages > limit))
+          found.push(...ranked);
+        else next.push(domain);
+      }
+      pending = next;
+    }
+    return found.sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+  }
+
   return {
     /**
      * The report, its rows and its share of the daily sums, and what became of its file (`intake`),
@@ -125,6 +344,37 @@ export function createDmarcRepo(db: DbOrTx) {
                 reports: sql`${dmarcDaily.reports} + excluded.reports`,
               },
             });
+        const month = `${daily[0]?.day.slice(0, 7) ?? ''}-01`;
+        for (let i = 0; i < daily.length; i += INSERT_BATCH)
+          await tx
+            .insert(dmarcSourceMonths)
+            .values(daily.slice(i, i + INSERT_BATCH).map(({ day: _day, ...sum }) => ({ ...sum, month })))
+            .onConflictDoUpdate({
+              target: [
+                dmarcSourceMonths.tenantId,
+                dmarcSourceMonths.domain,
+                dmarcSourceMonths.month,
+                dmarcSourceMonths.sourceIp,
+              ],
+              set: {
+                messages: sql`${dmarcSourceMonths.messages} + excluded.messages`,
+                passed: sql`${dmarcSourceMonths.passed} + excluded.passed`,
+                reports: sql`${dmarcSourceMonths.reports} + excluded.reports`,
+              },
+            });
+        await tx
+          .insert(dmarcDomainDays)
+          .values(domainDayOf(tenantId, report))
+          .onConflictDoUpdate({
+            target: [dmarcDomainDays.tenantId, dmarcDomainDays.domain, dmarcDomainDays.day],
+            set: {
+              rows: sql`${dmarcDomainDays.rows} + excluded.rows`,
+              passedRows: sql`${dmarcDomainDays.passedRows} + excluded.passed_rows`,
+              messages: sql`${dmarcDomainDays.messages} + excluded.messages`,
+              passed: sql`${dmarcDomainDays.passed} + excluded.passed`,
+              reports: sql`${dmarcDomainDays.reports} + excluded.reports`,
+            },
+          });
         await tx
           .insert(dmarcIntake)
           .values({ ...intake, tenantId, reportId: row.id, outcome: 'added' })
@@ -162,54 +412,58 @@ export function createDmarcRepo(db: DbOrTx) {
 
     /**
      * Per domain over the days from `from` (a UTC date): the daily sums, the sources failing most,
-     * the number of reports, and the policy the latest report saw.
+     * the number of reports, and the policy the latest report saw. The sums and counts come from
+     * `dmarc_domain_days` (a row per domain and day); the failing sources from `dmarc_daily`.
      */
     async overview(tenantId: string, from: string, topFailing: number) {
-      const inRange = and(eq(dmarcDaily.tenantId, tenantId), gte(dmarcDaily.day, from));
+      const inRange = and(eq(dmarcDomainDays.tenantId, tenantId), gte(dmarcDomainDays.day, from));
       const days = await db
         .select({
-          domain: dmarcDaily.domain,
-          day: dmarcDaily.day,
-          messages: sql<number>`sum(${dmarcDaily.messages})::bigint`,
-          passed: sql<number>`sum(${dmarcDaily.passed})::bigint`,
+          domain: dmarcDomainDays.domain,
+          day: dmarcDomainDays.day,
+          messages: dmarcDomainDays.messages,
+          passed: dmarcDomainDays.passed,
+          reports: dmarcDomainDays.reports,
         })
-        .from(dmarcDaily)
+        .from(dmarcDomainDays)
         .where(inRange)
-        .groupBy(dmarcDaily.domain, dmarcDaily.day)
-        .orderBy(dmarcDaily.domain, dmarcDaily.day);
-      const failing = await db.execute(
-        sql`select domain, source_ip, failed, reports from (
-              select ${dmarcDaily.domain} as domain, ${dmarcDaily.sourceIp} as source_ip,
-                sum(${dmarcDaily.messages} - ${dmarcDaily.passed}) as failed, sum(${dmarcDaily.reports}) as reports,
-                row_number() over (partition by ${dmarcDaily.domain}
-                  order by sum(${dmarcDaily.messages} - ${dmarcDaily.passed}) desc, ${dmarcDaily.sourceIp}) as place
-              from ${dmarcDaily} where ${inRange}
-              group by ${dmarcDaily.domain}, ${dmarcDaily.sourceIp}
-              having sum(${dmarcDaily.messages} - ${dmarcDaily.passed}) > 0
-            ) ranked where place <= ${topFailing} order by domain, place`,
+        .orderBy(dmarcDomainDays.domain, dmarcDomainDays.day);
+      const reportCounts = new Map<string, number>();
+      for (const d of days) reportCounts.set(d.domain, (reportCounts.get(d.domain) ?? 0) + d.reports);
+      const reported = [...reportCounts].filter(([, n]) => n > 0).map(([domain]) => domain);
+      const since = `${from}T00:00:00Z`;
+      const policies = reported.length
+        ? rowsOf(
+            await db.execute(
+              sql`select d.domain, (select ${dmarcReports.policy}->>'p' from ${dmarcReports}
+                    where ${dmarcReports.tenantId} = ${tenantId} and ${dmarcReports.domain} = d.domain
+                      and ${dmarcReports.beginAt} >= ${since}::timestamptz
+                    order by ${dmarcReports.endAt} desc limit 1) as policy
+                  from unnest(${textArray(reported)}) as d(domain)`,
+            ),
+          )
+        : [];
+      const failing = await failingSources(
+        tenantId,
+        from,
+        [...new Set(days.filter((d) => d.messages > d.passed).map((d) => d.domain))],
+        topFailing,
       );
-      const reports = await db
-        .select({
-          domain: dmarcReports.domain,
-          reports: sql<number>`count(*)::int`,
-          policy: sql<
-            string | null
-          >`(array_agg(${dmarcReports.policy}->>'p' order by ${dmarcReports.endAt} desc))[1]`,
-        })
-        .from(dmarcReports)
-        .where(
-          and(eq(dmarcReports.tenantId, tenantId), gte(dmarcReports.beginAt, new Date(`${from}T00:00:00Z`))),
-        )
-        .groupBy(dmarcReports.domain);
       return {
-        days: days.map((d) => ({ ...d, messages: Number(d.messages), passed: Number(d.passed) })),
-        failing: rowsOf(failing).map((r) => ({
-          domain: String(r.domain),
-          sourceIp: String(r.source_ip),
-          messages: Number(r.failed),
-          reports: Number(r.reports),
+        days: days
+          .filter((d) => d.messages > 0)
+          .map((d) => ({
+            domain: d.domain,
+            day: d.day,
+            messages: Number(d.messages),
+            passed: Number(d.passed),
+          })),
+        failing,
+        reports: policies.map((p) => ({
+          domain: String(p.domain),
+          reports: reportCounts.get(String(p.domain)) ?? 0,
+          policy: p.policy == null ? null : String(p.policy),
         })),
-        reports,
       };
     },
 
@@ -254,28 +508,13 @@ export function createDmarcRepo(db: DbOrTx) {
 
     /** The rows matching a filter, with their report's reporter and range, and the totals. */
     async records(filter: RecordsFilter) {
-      const where: SQL[] = [eq(dmarcRecords.tenantId, filter.tenantId)];
-      if (filter.domain) where.push(eq(dmarcRecords.domain, filter.domain.toLowerCase()));
-      // An address's digits, dots and colons only (the query's schema): no LIKE wildcard in it.
-      if (filter.ip) where.push(like(dmarcRecords.sourceIp, `${filter.ip.toLowerCase()}%`));
-      if (filter.reportId) where.push(eq(dmarcRecords.reportId, filter.reportId));
-      if (filter.dmarc === 'pass') where.push(passes);
-      if (filter.dmarc === 'fail') where.push(sql`not ${passes}`);
-      if (filter.from) where.push(gte(dmarcRecords.beginAt, filter.from));
-      if (filter.to) where.push(lt(dmarcRecords.beginAt, filter.to));
-      const condition = and(...where);
-      const [totals] = await db
-        .select({
-          total: sql<number>`count(*)::int`,
-          messages: sql<number>`coalesce(sum(${dmarcRecords.count}), 0)::bigint`,
-          passed: sql<number>`coalesce(sum(${dmarcRecords.count}) filter (where ${passes}), 0)::bigint`,
-        })
-        .from(dmarcRecords)
-        .where(condition);
+      const condition = recordsWhere(filter, filter.from, filter.to);
+      const totals = await recordTotals(filter);
       const column = {
         begin: dmarcRecords.beginAt,
         count: dmarcRecords.count,
-        source_ip: dmarcRecords.sourceIp,
+        // Byte order, as the address index holds it (the same order for addresses' characters).
+        source_ip: sql`${dmarcRecords.sourceIp} collate "C"`,
       }[filter.sort];
       const items = await db
         .select({
@@ -286,15 +525,10 @@ export function createDmarcRepo(db: DbOrTx) {
         .from(dmarcRecords)
         .innerJoin(dmarcReports, eq(dmarcReports.id, dmarcRecords.reportId))
         .where(condition)
-        .orderBy(filter.dir === 'asc' ? asc(column) : desc(column), asc(dmarcRecords.id))
+        .orderBy(...orderOf(column, filter.dir, dmarcRecords.id))
         .limit(filter.limit)
         .offset(filter.offset);
-      return {
-        total: totals?.total ?? 0,
-        messages: Number(totals?.messages ?? 0),
-        passed: Number(totals?.passed ?? 0),
-        items,
-      };
+      return { ...totals, items };
     },
   };
 }

@@ -37,6 +37,8 @@ export const dmarcRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // A report file is the request body as it is (XML, gzip or zip): parsed only in this scope.
   await app.register(async (upload) => {
+    // A TLS report is JSON: taken here as the file it is, not parsed as a request.
+    upload.removeContentTypeParser('application/json');
     upload.addContentTypeParser(
       [...REPORT_UPLOAD_TYPES],
       { parseAs: 'buffer', bodyLimit: REPORT_LIMITS.fileBytes },

@@ -20,6 +20,7 @@ import { parseMessage } from '../../mail/parse.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import { type ReadReport, readReport } from './aggregate-report.ts';
 import type { DmarcRepo, IntakeEntry, IntakeRow, RecordsFilter, ReportRow } from './dmarc.repo.ts';
+import { type FailureTlsService, uploadKindOf } from './failure-tls.service.ts';
 import { reportFilesOf } from './report-mail.ts';
 
 /** Files at least this large are read on a worker thread: a 1 MB report must not hold the loop. */
@@ -144,6 +145,8 @@ export function createDmarcService(deps: {
   clock: Clock;
   /** The domains' published DMARC records (DNS_SERVERS); none: reported as not checked. */
   resolveTxt?: TxtResolver;
+  /** Failure and TLS reports (failure-tls.service.ts): files of those kinds are handed there. */
+  failureTls?: FailureTlsService;
 }) {
   const { repo } = deps;
   const pool = createWorkerPool<Uint8Array, ReadReport>({
@@ -251,6 +254,9 @@ export function createDmarcService(deps: {
       source: ReportSource,
       actor: Actor,
     ): Promise<UploadResult> {
+      const kind = uploadKindOf(file);
+      if (kind !== 'aggregate' && deps.failureTls)
+        return deps.failureTls.ingest(tenantId, kind, file, source, actor);
       const done = await takeIn(
         tenantId,
         file,
@@ -306,6 +312,17 @@ export function createDmarcService(deps: {
       const outcomes: Array<{ outcome: IntakeOutcome; reason: string }> = [];
       for (const [part, file] of files.entries()) {
         const entry = { ...base, fileName: file.name.slice(0, 255), kind: file.kind, part };
+        if ((file.kind === 'failure' || file.kind === 'tls') && deps.failureTls) {
+          const done = await deps.failureTls.takeIn(
+            input.tenantId,
+            file.kind,
+            file.content,
+            entry,
+            input.actor,
+          );
+          outcomes.push({ outcome: done.outcome, reason: done.reason });
+          continue;
+        }
         if (file.kind !== 'aggregate') {
           await repo.recordIntake(input.tenantId, {
             ...entry,

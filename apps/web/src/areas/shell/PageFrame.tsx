@@ -43,7 +43,9 @@ export function PageFrame({
           )}
         </Breadcrumbs>
       </nav>
-      <Title order={1}>{title}</Title>
+      <Title order={1} className="page-title">
+        {title}
+      </Title>
       {children}
     </Stack>
   );

@@ -228,6 +228,29 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   })),
   {
+    // The DMARC area's own address opens its Overview.
+    path: ROUTES.dmarc,
+    exact: true,
+    Screen: screen(
+      () => import('../../features/dmarc/components/DmarcOverviewScreen'),
+      (m) => m.DmarcOverviewScreen,
+    ),
+  },
+  {
+    path: `${ROUTES.dmarc}/overview`,
+    Screen: screen(
+      () => import('../../features/dmarc/components/DmarcOverviewScreen'),
+      (m) => m.DmarcOverviewScreen,
+    ),
+  },
+  {
+    path: `${ROUTES.dmarc}/domain-recommendations`,
+    Screen: screen(
+      () => import('../../features/dmarc/components/RecommendationsScreen'),
+      (m) => m.RecommendationsScreen,
+    ),
+  },
+  {
     path: `${ROUTES.dmarc}/rua-explorer`,
     Screen: screen(
       () => import('../../features/dmarc/components/ReportsExplorerScreen'),
@@ -235,10 +258,24 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    path: `${ROUTES.dmarc}/spf-dmarc-changes`,
+    Screen: screen(
+      () => import('../../features/dmarc/components/DnsChangeLogScreen'),
+      (m) => m.DnsChangeLogScreen,
+    ),
+  },
+  {
     path: `${ROUTES.dmarc}/spf-management`,
     Screen: screen(
       () => import('../../features/dmarc/components/SpfManagementScreen'),
       (m) => m.SpfManagementScreen,
+    ),
+  },
+  {
+    path: `${ROUTES.dmarc}/dkim-management`,
+    Screen: screen(
+      () => import('../../features/dmarc/components/DkimManagementScreen'),
+      (m) => m.DkimManagementScreen,
     ),
   },
   {

@@ -23,6 +23,16 @@ export const ADMIN_ONLY_PATHS: readonly string[] = [
   // Settings is: a demo deployment's users look, its navigation rule says so.)
   INTERACTION_SETTINGS_ROUTES.smartBanners,
   INTERACTION_SETTINGS_ROUTES.settings,
+  // DMARC's screens read the reports about every domain of the tenant and its DNS (issue 37); the
+  // DMARC add-on's page is the store's.
+  ...[
+    'overview',
+    'domain-recommendations',
+    'rua-explorer',
+    'spf-dmarc-changes',
+    'spf-management',
+    'dkim-management',
+  ].map((page) => `${ROUTES.dmarc}/${page}`),
 ];
 
 /** Whether `pathname` is one of the admin-only pages or below one. */

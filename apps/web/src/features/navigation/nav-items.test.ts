@@ -201,12 +201,20 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
     expect(sees({ features: { enableSmartArchiveTestFF: true } }, 'smart-archiving-search')).toBe(true);
   });
 
-  it('shows DMARC on debug, an active DMARC config, enableDMARC or poc', () => {
-    expect(sees({}, 'dmarc')).toBe(false);
-    expect(sees({ debug: true }, 'dmarc')).toBe(true);
-    expect(sees({ deployment: { dmarc: { is_active: true, msp_allowed: false } } }, 'dmarc')).toBe(true);
-    expect(sees({ features: { enableDMARC: true } }, 'dmarc')).toBe(true);
-    expect(sees({ deployment: { deploymentMode: 'poc' } }, 'dmarc')).toBe(true);
+  it('shows DMARC on debug, an active DMARC config, enableDMARC (on in this edition) or poc', () => {
+    expect(sees({}, 'dmarc')).toBe(true);
+    const off = { enableDMARC: false };
+    expect(sees({ features: off }, 'dmarc')).toBe(false);
+    expect(sees({ debug: true, features: off }, 'dmarc')).toBe(true);
+    expect(
+      sees({ features: off, deployment: { dmarc: { is_active: true, msp_allowed: false } } }, 'dmarc'),
+    ).toBe(true);
+    expect(sees({ features: off, deployment: { deploymentMode: 'poc' } }, 'dmarc')).toBe(true);
+  });
+
+  it('keeps DMARC for admins: its screens read the reports about every domain', () => {
+    expect(sees({ user: { role: 'user' } }, 'dmarc-overview')).toBe(false);
+    expect(sees({ user: { role: 'user' } }, 'dmarc')).toBe(false);
   });
 
   it('hides DMARC under HideDMARCForFedRAMP, whatever else holds', () => {
@@ -216,16 +224,12 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
   });
 
   it('shows SPF and DKIM Management with their flags, and carries a drillDown on the report pages', () => {
-    const dmarc = { features: { enableDMARC: true } };
-    expect(sees(dmarc, 'dmarc-overview')).toBe(true);
-    expect(sees(dmarc, 'dmarc-spf-management')).toBe(false);
-    expect(sees(dmarc, 'dmarc-dkim-management')).toBe(false);
-    expect(sees({ features: { enableDMARC: true, enableSPFManagement: true } }, 'dmarc-spf-management')).toBe(
-      true,
-    );
-    expect(
-      sees({ features: { enableDMARC: true, enableDKIMManagement: true } }, 'dmarc-dkim-management'),
-    ).toBe(true);
+    const off = { features: { enableSPFManagement: false, enableDKIMManagement: false } };
+    expect(sees(off, 'dmarc-overview')).toBe(true);
+    expect(sees(off, 'dmarc-spf-management')).toBe(false);
+    expect(sees(off, 'dmarc-dkim-management')).toBe(false);
+    expect(sees({}, 'dmarc-spf-management')).toBe(true);
+    expect(sees({}, 'dmarc-dkim-management')).toBe(true);
     const explorer = find('dmarc-rua-explorer');
     expect(explorer && navLink(explorer)).toMatch(/^\/dmarc\/rua-explorer\?drillDown=/);
   });
@@ -462,6 +466,7 @@ describe('what each profile sees at the top level', () => {
     expect(topLevel(tenant())).toEqual([
       ...common,
       'archiving',
+      'dmarc',
       'policy',
       'configuration',
       'system-settings',
@@ -483,7 +488,14 @@ describe('what each profile sees at the top level', () => {
   it('MSP admin', () => {
     const ctx = tenant({ deployment: { is_msp: true } });
     // Nothing is left to sell: the MSP allows no add-on and archiving is active.
-    expect(topLevel(ctx)).toEqual([...common, 'archiving', 'policy', 'configuration', 'system-settings']);
+    expect(topLevel(ctx)).toEqual([
+      ...common,
+      'archiving',
+      'dmarc',
+      'policy',
+      'configuration',
+      'system-settings',
+    ]);
     expect(visibleIds(ctx).has('license-configuration')).toBe(false);
   });
 

@@ -8,6 +8,7 @@ import type { CurrentUser } from '@moat/contracts/current-user';
 import type { SaasApp, SecurityTool } from '@moat/contracts/deployment';
 import type { FeatureFlags } from '@moat/contracts/features';
 import { MESSAGE_TRACE_ROUTES, ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
+import { encodeDrillDown } from '../../lib/drill-down';
 import type { TranslationKey } from '../../lib/i18n';
 import { isAdminOnlyPath } from './admin-only';
 
@@ -167,13 +168,7 @@ const addOnSellable = (
   tool: SecurityTool,
 ) => !ctx.deployment[config].is_active && !toolActive(ctx, tool) && mspAllows(ctx, config);
 
-/**
- * The DMARC pages take their starting filter from an encoded drillDown query parameter
- * (SPEC §2.4 "Several carry an encoded drillDown query parameter"): base64 of a JSON filter.
- */
-export function encodeDrillDown(filter: Readonly<Record<string, string>>): string {
-  return btoa(JSON.stringify(filter));
-}
+/** The DMARC pages open on the last month (the filter's encoding: lib/drill-down). */
 const LAST_MONTH_DRILL_DOWN = { drillDown: encodeDrillDown({ dateRange: 'month' }) } as const;
 
 const UI = ROUTES.userInteraction;

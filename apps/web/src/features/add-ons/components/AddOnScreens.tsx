@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { ADD_ON_IDS, ADD_ON_MESSAGE_MAX, type AddOn, type AddOnId } from '@moat/contracts/add-ons';
-import { ADD_ON_ROUTES } from '@moat/contracts/routes';
+import { ADD_ON_ROUTES, ROUTES } from '@moat/contracts/routes';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -57,6 +57,11 @@ const WORDS: Record<AddOnId, { name: TranslationKey; what: TranslationKey; point
       'addOns.phishing_training.point3',
     ],
   },
+};
+
+/** Where an add-on that is on starts, for those that have screens of their own. */
+const START_OF: Partial<Record<AddOnId, { to: string; label: TranslationKey }>> = {
+  dmarc: { to: `${ROUTES.dmarc}/overview`, label: 'addOns.dmarc.open' },
 };
 
 /** The add-on whose page `pathname` is. */
@@ -146,6 +151,13 @@ export function AddOnScreen() {
             {t(addOn.active ? 'addOns.activeTitle' : 'addOns.getTitle')}
           </Title>
           {addOn.active && <Text size="sm">{t('addOns.isActive', { name })}</Text>}
+          {addOn.active && START_OF[id] && (
+            <Group>
+              <Button component={Link} to={START_OF[id]!.to} variant="light">
+                {t(START_OF[id]!.label)}
+              </Button>
+            </Group>
+          )}
           {!addOn.active && addOn.in_edition && (
             <>
               <Text size="sm">{t('addOns.inEdition', { name })}</Text>

@@ -19,11 +19,20 @@ import {
 } from '@moat/contracts/dmarc';
 import { QUARANTINE_PAGE_SIZE } from '@moat/contracts/quarantine-admin';
 import { type FormEvent, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ExportCsvButton } from '../../../components/list/ExportCsvButton';
 import { ListTable } from '../../../components/list/ListTable';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
+import {
+  DRILL_DOWN_DAYS,
+  type DrillDownRange,
+  decodeDrillDown,
+  encodeDrillDown,
+} from '../../../lib/drill-down';
 import { useTranslation } from '../../../lib/i18n';
-import { useDmarcIntake, useDmarcRecords, useUploadReport } from '../api/dmarc';
+import { useDmarcIntake, useDmarcRecords, useReverseNames, useUploadReport } from '../api/dmarc';
+import { FailureReportsSection } from './FailureReportsSection';
+import { TlsReportsSection } from './TlsReportsSection';
 
 /** What came to the report addresses and the uploads: taken in, already taken in, or refused and why. */
 function ReceivedReports() {
@@ -94,6 +103,30 @@ function ReceivedReports() {
   );
 }
 
+interface ExplorerFilters {
+  domain: string;
+  ip: string;
+  dmarc: '' | DmarcResult;
+  range: '' | DrillDownRange;
+}
+
+/** The Explorer's filters from a drill-down; values it cannot use are left out. */
+function filtersOf(drill: Readonly<Record<string, string>>): ExplorerFilters {
+  const range =
+    drill.dateRange && drill.dateRange in DRILL_DOWN_DAYS ? (drill.dateRange as DrillDownRange) : '';
+  return {
+    domain: (drill.domain ?? '').trim().toLowerCase().slice(0, 253),
+    ip: (drill.ip ?? '').replace(/[^0-9a-fA-F.:]/g, '').slice(0, 64),
+    dmarc: drill.dmarc === 'pass' || drill.dmarc === 'fail' ? drill.dmarc : '',
+    range,
+  };
+}
+
+const drillOf = (f: ExplorerFilters) =>
+  Object.fromEntries(
+    Object.entries({ domain: f.domain, ip: f.ip, dmarc: f.dmarc, dateRange: f.range }).filter(([, v]) => v),
+  );
+
 /** A DKIM or SPF result of a row: aligned with the header From (DMARC's verdict) or not. */
 function ResultBadge({ result }: { result: DmarcResult }) {
   const { t } = useTranslation();
@@ -145,7 +178,7 @@ function UploadReport() {
     <Stack gap="sm">
       <Group gap="sm" wrap="wrap">
         <FileButton
-          accept=".xml,.gz,.zip,application/xml,text/xml,application/gzip,application/zip"
+          accept=".xml,.gz,.zip,.json,.eml,application/xml,text/xml,application/gzip,application/zip,application/json,message/rfc822"
           onChange={(file) => file && upload.mutate(file)}
         >
           {(props) => (
@@ -170,12 +203,21 @@ function UploadReport() {
         <Alert color={done.duplicate ? 'blue' : 'green'} variant="light" role="status">
           {done.duplicate
             ? t('dmarc.explorer.duplicate', { reporter: done.orgName, domain: done.domain })
-            : t('dmarc.explorer.added', {
-                reporter: done.orgName,
-                domain: done.domain,
-                count: done.rows,
-                messages: done.messages,
-              })}
+            : done.kind === 'failure'
+              ? t('dmarc.failure.added', { reporter: done.orgName, domain: done.domain })
+              : done.kind === 'tls'
+                ? t('dmarc.tls.added', {
+                    reporter: done.orgName,
+                    domain: done.domain,
+                    count: done.messages,
+                    formatted: done.messages.toLocaleString(),
+                  })
+                : t('dmarc.explorer.added', {
+                    reporter: done.orgName,
+                    domain: done.domain,
+                    count: done.rows,
+                    messages: done.messages,
+                  })}
         </Alert>
       )}
     </Stack>
@@ -189,21 +231,30 @@ function UploadReport() {
  */
 export function ReportsExplorerScreen() {
   const { t, i18n } = useTranslation();
-  const [draft, setDraft] = useState({ domain: '', ip: '' });
-  const [filters, setFilters] = useState<{ domain: string; ip: string; dmarc: '' | DmarcResult }>({
-    domain: '',
-    ip: '',
-    dmarc: '',
-  });
+  const [params, setParams] = useSearchParams();
+  // The starting filter comes from the drill-down (the navigation's period, the Overview's source).
+  const filters = filtersOf(decodeDrillDown(params.get('drillDown')));
+  const [draft, setDraft] = useState({ domain: filters.domain, ip: filters.ip });
   const [page, setPage] = useState(1);
+  const setFilters = (change: (f: ExplorerFilters) => ExplorerFilters) => {
+    const next = new URLSearchParams(params);
+    next.set('drillDown', encodeDrillDown(drillOf(change(filters))));
+    setParams(next, { replace: true });
+  };
+  const [from] = useState(() => new Date());
+  const since = filters.range
+    ? new Date(from.getTime() - DRILL_DOWN_DAYS[filters.range] * 86_400_000).toISOString()
+    : undefined;
   const query = useDmarcRecords({
     domain: filters.domain || undefined,
     ip: filters.ip || undefined,
     dmarc: filters.dmarc || undefined,
+    from: since,
     limit: QUARANTINE_PAGE_SIZE,
     offset: (page - 1) * QUARANTINE_PAGE_SIZE,
   } as RecordsQuery);
   const data = query.data;
+  const reverse = useReverseNames(data?.items.map((r) => r.sourceIp) ?? []);
   const number = (n: number) => n.toLocaleString(i18n.language);
 
   const submit = (event: FormEvent) => {
@@ -232,6 +283,23 @@ export function ReportsExplorerScreen() {
             onChange={(e) => setDraft({ ...draft, ip: e.currentTarget.value.replace(/[^0-9a-fA-F.:]/g, '') })}
             maxLength={64}
             style={{ flex: '1 1 10rem', maxWidth: '14rem' }}
+          />
+          <Select
+            label={t('dmarc.explorer.period')}
+            data={[
+              { value: '', label: t('dmarc.explorer.anyTime') },
+              ...(Object.keys(DRILL_DOWN_DAYS) as DrillDownRange[]).map((r) => ({
+                value: r,
+                label: t(`dmarc.explorer.range.${r}`),
+              })),
+            ]}
+            value={filters.range}
+            allowDeselect={false}
+            onChange={(value) => {
+              setFilters((f) => ({ ...f, range: (value ?? '') as ExplorerFilters['range'] }));
+              setPage(1);
+            }}
+            style={{ flex: '0 1 11rem' }}
           />
           <Select
             label={t('dmarc.explorer.result')}
@@ -269,6 +337,7 @@ export function ReportsExplorerScreen() {
             domain: filters.domain || undefined,
             ip: filters.ip || undefined,
             dmarc: filters.dmarc || undefined,
+            from: since,
           }}
           total={data?.total}
         />
@@ -277,7 +346,7 @@ export function ReportsExplorerScreen() {
         list={query}
         page={page}
         onPage={setPage}
-        filtered={filters.domain !== '' || filters.ip !== '' || filters.dmarc !== ''}
+        filtered={filters.domain !== '' || filters.ip !== '' || filters.dmarc !== '' || filters.range !== ''}
         caption={t('dmarc.explorer.caption')}
         emptyTitle={t('dmarc.explorer.emptyTitle')}
         emptyDescription={t('dmarc.explorer.emptyDescription')}
@@ -290,9 +359,16 @@ export function ReportsExplorerScreen() {
             card: 'title',
             width: '9rem',
             cell: (row) => (
-              <Text size="sm" fw={600} className="list-text-anywhere">
-                {row.sourceIp}
-              </Text>
+              <Stack gap={0}>
+                <Text size="sm" fw={600} className="list-text-anywhere">
+                  {row.sourceIp}
+                </Text>
+                {reverse.data?.names[row.sourceIp] && (
+                  <Text size="xs" c="dimmed" className="list-text-anywhere">
+                    {reverse.data.names[row.sourceIp]}
+                  </Text>
+                )}
+              </Stack>
             ),
           },
           {
@@ -374,6 +450,8 @@ export function ReportsExplorerScreen() {
         <Text size="sm">{t('dmarc.intake.intro')}</Text>
         <ReceivedReports />
       </Stack>
+      <FailureReportsSection />
+      <TlsReportsSection />
     </Stack>
   );
 }

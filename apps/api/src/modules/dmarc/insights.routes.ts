@@ -1,0 +1,50 @@
+import {
+  DMARC_API,
+  overviewQuerySchema,
+  recommendationsResponseSchema,
+  reverseQuerySchema,
+  reverseResponseSchema,
+} from '@moat/contracts/dmarc';
+import { errorResponseSchema } from '@moat/contracts/errors';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { tenantActorOf } from '../../plugins/app/session.ts';
+
+const errors = { 400: errorResponseSchema, 403: errorResponseSchema };
+
+/** DMARC's computed advice (issue 37): what to change next, and the reverse names of sources. Admins only. */
+export const dmarcInsightsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['dmarc'];
+  const common = { preHandler: app.requireAdmin };
+
+  app.get(
+    DMARC_API.recommendations,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary:
+          'Per domain, what to change next (publish, fix a source, a stricter policy, SPF, DKIM), explained',
+        querystring: overviewQuerySchema,
+        response: { 200: recommendationsResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { tenantId } = tenantActorOf(request);
+      return app.services.dmarcRecommendations.of(tenantId, request.query.days);
+    },
+  );
+
+  app.get(
+    DMARC_API.reverse,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'The reverse names (PTR) of up to 50 source addresses (`ip` repeated)',
+        querystring: reverseQuerySchema,
+        response: { 200: reverseResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ names: await app.services.reverseNames.namesOf(request.query.ip) }),
+  );
+};

@@ -1,0 +1,208 @@
+import { gunzipSync } from 'node:zlib';
+import { z } from 'zod/mini';
+import { REPORT_LIMITS, ReportRefused } from './aggregate-report.ts';
+
+/*
+ * SMTP TLS reports (RFC 8460, issue 37): the JSON a sending server (Google, Microsoft, …) sends
+ * about its TLS sessions to a domain's MX hosts under its MTA-STS or DANE policy — how many
+ * succeeded and which failed and why. Plain or gzip (`application/tlsrpt+gzip`, `.json.gz`), within
+ * the aggregate reports' bounds. Validated strictly: what is not a TLS report is refused with a
+ * reason. Known variants are taken: `mx-host` and `policy-string` as a string or a list, missing
+ * optional fields, date-times with an offset.
+ */
+
+const refuse = (why: string): never => {
+  throw new ReportRefused(why);
+};
+
+/** Policies in one report, and failure details in all of them, at most. */
+export const TLS_LIMITS = { policies: 1_000, failureDetails: REPORT_LIMITS.records } as const;
+
+const clip = (text: string) => text.trim().slice(0, REPORT_LIMITS.fieldChars);
+const text = z.pipe(z.string(), z.transform(clip));
+const optionalText = z._default(text, '');
+const count = z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER));
+/** A string, or a list of them (reporters write both). */
+const textList = z.pipe(
+  z.union([z.string(), z.array(z.string())]),
+  z.transform((v) => (Array.isArray(v) ? v : [v]).slice(0, 100).map(clip)),
+);
+const dateTime = z.pipe(
+  z.string(),
+  z.transform((v, ctx) => {
+    const date = new Date(v.trim());
+    if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(v.trim())) {
+      ctx.issues.push({ code: 'custom', message: `"${v.slice(0, 40)}" is not a date-time`, input: v });
+      return z.NEVER;
+    }
+    return date;
+  }),
+);
+
+const failureDetailSchema = z.object({
+  'result-type': z.pipe(
+    text,
+    z.transform((v) => v.toLowerCase()),
+  ),
+  'sending-mta-ip': optionalText,
+  'receiving-mx-hostname': optionalText,
+  'receiving-mx-helo': optionalText,
+  'receiving-ip': optionalText,
+  'failed-session-count': count,
+  'additional-information': optionalText,
+  'failure-reason-code': optionalText,
+});
+
+const POLICY_TYPES = ['sts', 'tlsa', 'no-policy-found'] as const;
+
+const policySchema = z.object({
+  policy: z.object({
+    'policy-type': z.pipe(
+      z.string(),
+      z.transform((v) => v.trim().toLowerCase()),
+    ),
+    'policy-string': z._default(textList, []),
+    'policy-domain': z.pipe(
+      text,
+      z.transform((v) => v.toLowerCase().replace(/\.$/, '')),
+    ),
+    'mx-host': z._default(textList, []),
+  }),
+  summary: z.object({
+    'total-successful-session-count': count,
+    'total-failure-session-count': count,
+  }),
+  'failure-details': z._default(z.array(failureDetailSchema), []),
+});
+
+const reportSchema = z.object({
+  'organization-name': text,
+  'date-range': z.object({ 'start-datetime': dateTime, 'end-datetime': dateTime }),
+  'contact-info': optionalText,
+  'report-id': text,
+  policies: z.array(policySchema).check(z.maxLength(TLS_LIMITS.policies)),
+});
+
+export interface TlsFailureDetail {
+  resultType: string;
+  sendingMtaIp: string;
+  receivingMxHostname: string;
+  receivingIp: string;
+  failedSessions: number;
+  additionalInformation: string;
+  failureReasonCode: string;
+}
+
+export interface TlsPolicy {
+  type: string;
+  domain: string;
+  strings: string[];
+  mxHosts: string[];
+  successful: number;
+  failed: number;
+  failureDetails: TlsFailureDetail[];
+}
+
+export interface TlsReport {
+  orgName: string;
+  contact: string;
+  reportId: string;
+  begin: Date;
+  end: Date;
+  policies: TlsPolicy[];
+}
+
+/** The JSON of a report file: inflated (gzip) within the bound, or as it is. */
+function reportJson(file: Uint8Array): string {
+  if (file.length === 0) refuse('The file is empty');
+  if (file.length > REPORT_LIMITS.fileBytes)
+    refuse(`The file is larger than ${REPORT_LIMITS.fileBytes / 1024 / 1024} MB; no report is that large`);
+  let bytes: Uint8Array = file;
+  if (file[0] === 0x1f && file[1] === 0x8b) {
+    try {
+      bytes = gunzipSync(file, { maxOutputLength: REPORT_LIMITS.xmlBytes });
+    } catch (error) {
+      return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+        ? refuse(`The gzip file inflates to more than ${REPORT_LIMITS.xmlBytes / 1024 / 1024} MB`)
+        : refuse('The gzip file is damaged');
+    }
+  }
+  return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+}
+
+/** Where in the report a problem is (`policies[0].summary`), for the reason. */
+const pathOf = (path: ReadonlyArray<PropertyKey>) =>
+  path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
+
+/** The report in a file (JSON or gzip), or ReportRefused saying why not. */
+export function parseTlsReport(file: Uint8Array): TlsReport {
+  const json = reportJson(file);
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return refuse(`The file is not JSON: ${(error as Error).message.slice(0, 200)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    refuse('The file is not an SMTP TLS report (RFC 8460): its JSON is not an object');
+  const object = value as Record<string, unknown>;
+  if (!('policies' in object) || !('organization-name' in object) || !('report-id' in object))
+    refuse(
+      'The file is not an SMTP TLS report (RFC 8460): it has no organization-name, report-id and policies',
+    );
+  const parsed = reportSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return refuse(
+      `The SMTP TLS report is not valid: ${pathOf(issue.path) || 'the report'}: ${issue.message}`.slice(
+        0,
+        500,
+      ),
+    );
+  }
+  const r = parsed.data;
+  if (!r['organization-name'] || !r['report-id']) refuse('The report has no reporter or report id');
+  if (r.policies.length === 0) refuse('The report has no policy');
+  if (r['date-range']['end-datetime'] < r['date-range']['start-datetime'])
+    refuse('The report ends before it starts');
+  let details = 0;
+  const policies = r.policies.map((p): TlsPolicy => {
+    const type = p.policy['policy-type'];
+    if (!(POLICY_TYPES as readonly string[]).includes(type))
+      refuse(`A policy's type is "${type.slice(0, 40)}"; RFC 8460 knows sts, tlsa and no-policy-found`);
+    const domain = p.policy['policy-domain'];
+    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(domain))
+      refuse(`A policy's domain is not a domain name ("${domain.slice(0, 60)}")`);
+    details += p['failure-details'].length;
+    if (details > TLS_LIMITS.failureDetails)
+      refuse(`The report has more than ${TLS_LIMITS.failureDetails.toLocaleString('en')} failure details`);
+    return {
+      type,
+      domain,
+      strings: p.policy['policy-string'],
+      mxHosts: p.policy['mx-host'],
+      successful: p.summary['total-successful-session-count'],
+      failed: p.summary['total-failure-session-count'],
+      failureDetails: p['failure-details'].map((d) => ({
+        resultType: d['result-type'],
+        sendingMtaIp: d['sending-mta-ip'],
+        receivingMxHostname: d['receiving-mx-hostname'] || d['receiving-mx-helo'],
+        receivingIp: d['receiving-ip'],
+        failedSessions: d['failed-session-count'],
+        additionalInformation: d['additional-information'],
+        failureReasonCode: d['failure-reason-code'],
+      })),
+    };
+  });
+  return {
+    orgName: r['organization-name'],
+    contact: r['contact-info'],
+    reportId: r['report-id'],
+    begin: r['date-range']['start-datetime'],
+    end: r['date-range']['end-datetime'],
+    policies,
+  };
+}
