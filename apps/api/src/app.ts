@@ -1050,6 +1050,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await retraction.stop();
     await clickTime.flush();
     await dmarc.close();
+    await dmarcFailureTls.close();
     await mailer.stop();
     await counters.close();
     caches.stop();

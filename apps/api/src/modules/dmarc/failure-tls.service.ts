@@ -9,9 +9,10 @@ import type {
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { createWorkerPool } from '../../lib/worker-pool.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import { ReportRefused } from './aggregate-report.ts';
-import { looksLikeMessage, parseFailureReport } from './failure-report.ts';
+import { type FailureReport, looksLikeMessage, parseFailureReport } from './failure-report.ts';
 import type {
   FailureReportRow,
   FailureTlsFilter,
@@ -19,7 +20,13 @@ import type {
   FailureTlsRepo,
   TlsReportRow,
 } from './failure-tls.repo.ts';
-import { parseTlsReport } from './tls-report.ts';
+import type { OtherReportRead, OtherReportTask } from './report.worker.ts';
+import { parseTlsReport, type TlsReport } from './tls-report.ts';
+
+/** Files at least this large are read on the report worker: what a sender sends must not hold the loop. */
+const OFF_THREAD_BYTES = 32 * 1024;
+/** A file that takes longer than this to read is refused (its worker is ended). */
+const READ_TIMEOUT_MS = 20_000;
 
 /*
  * Failure reports (RFC 6591) and SMTP TLS reports (RFC 8460), issue 37: taken in from the report
@@ -118,6 +125,28 @@ export function createFailureTlsService(deps: {
   clock: Clock;
 }) {
   const { repo } = deps;
+  const pool = createWorkerPool<OtherReportTask, OtherReportRead>({
+    worker: 'report.worker',
+    besideUrl: import.meta.url,
+  });
+
+  /** A file read as `kind`, off the event loop when large; ReportRefused says why it is not one. */
+  async function parse(kind: 'failure', file: Uint8Array): Promise<FailureReport>;
+  async function parse(kind: 'tls', file: Uint8Array): Promise<TlsReport>;
+  async function parse(kind: FailureTlsKind, file: Uint8Array): Promise<FailureReport | TlsReport> {
+    if (file.length < OFF_THREAD_BYTES)
+      return kind === 'failure' ? parseFailureReport(file) : parseTlsReport(file);
+    let read: OtherReportRead;
+    try {
+      read = await pool.run({ kind, file }, { timeoutMs: READ_TIMEOUT_MS });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ETIMEDOUT')
+        throw new ReportRefused(`Reading the report took longer than ${READ_TIMEOUT_MS / 1000} s`);
+      throw error;
+    }
+    if (read.refused !== undefined) throw new ReportRefused(read.refused);
+    return read.report as FailureReport | TlsReport;
+  }
 
   async function takeInFailure(
     tenantId: string,
@@ -126,7 +155,7 @@ export function createFailureTlsService(deps: {
     actor: Actor,
     refused: (reason: string) => Promise<Done>,
   ): Promise<Done> {
-    const report = parseFailureReport(file);
+    const report = await parse('failure', file);
     const domains = await deps.domainsOf(tenantId);
     const domain = ownDomainOf(report.reportedDomain, domains);
     if (!domain) return refused(notOurs(report.reportedDomain, domains));
@@ -168,7 +197,7 @@ export function createFailureTlsService(deps: {
     actor: Actor,
     refused: (reason: string) => Promise<Done>,
   ): Promise<Done> {
-    const report = parseTlsReport(file);
+    const report = await parse('tls', file);
     const domains = await deps.domainsOf(tenantId);
     const reported = [...new Set(report.policies.map((p) => p.domain))];
     const foreign = reported.find((d) => !ownDomainOf(d, domains));
@@ -239,6 +268,8 @@ export function createFailureTlsService(deps: {
 
   return {
     takeIn,
+
+    close: () => pool.close(),
 
     /** An uploaded failure or TLS report taken in; a 400 saying why it is not a report of the tenant's. */
     async ingest(

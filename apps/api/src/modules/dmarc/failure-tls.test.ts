@@ -165,6 +165,33 @@ describe('TLS reports: upload and list', () => {
     expect(badDays.statusCode).toBe(400);
   });
 
+  it('reads a large TLS report on the report worker, and refuses a large broken one with the reason', async () => {
+    // 2,000 failure details (over 250 KB): past the size read on the event loop.
+    const report = JSON.parse(TLS_RFC_REPORT);
+    report['report-id'] = 'large-report-1';
+    const detail = report.policies[0]['failure-details'][0];
+    report.policies[0]['failure-details'] = Array.from({ length: 2_000 }, (_, i) => ({
+      ...detail,
+      'sending-mta-ip': `2001:db8:abcd::${(i + 1).toString(16)}`,
+      'failed-session-count': 1,
+    }));
+    report.policies[0].summary['total-failure-session-count'] = 2_000;
+    const body = JSON.stringify(report);
+    expect(body.length).toBeGreaterThan(250_000);
+    const taken = await upload(body, 'application/json');
+    expect(taken.statusCode, taken.body).toBe(201);
+    expect(taken.json()).toMatchObject({ kind: 'tls', duplicate: false, orgName: 'Company-X' });
+    const [row] = await t.db
+      .select()
+      .from(dmarcTlsReports)
+      .where(and(eq(dmarcTlsReports.tenantId, tenantId), eq(dmarcTlsReports.reportId, 'large-report-1')));
+    expect(row).toMatchObject({ failed: 2_000 });
+
+    const broken = await upload(gzipSync(`${body.slice(0, -2)}`), 'application/gzip');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().message).toMatch(/TLS report|JSON/);
+  });
+
   it('is for admins only', async () => {
     expect((await get(DMARC_API.tlsReports, {}, user)).statusCode).toBe(403);
     expect((await get(DMARC_API.failureReports, {}, user)).statusCode).toBe(403);
