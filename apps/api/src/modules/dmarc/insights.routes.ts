@@ -20,6 +20,8 @@ export const dmarcInsightsRoutes: FastifyPluginAsyncZod = async (app) => {
     DMARC_API.recommendations,
     {
       ...common,
+      // Each look asks DNS (DMARC, SPF, DKIM) and reads the period's failing rows.
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags,
         summary:
@@ -38,6 +40,8 @@ export const dmarcInsightsRoutes: FastifyPluginAsyncZod = async (app) => {
     DMARC_API.reverse,
     {
       ...common,
+      // Up to 50 PTR lookups a request, each answer kept an hour: a page of the Explorer at a time.
+      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
       schema: {
         tags,
         summary: 'The reverse names (PTR) of up to 50 source addresses (`ip` repeated)',
