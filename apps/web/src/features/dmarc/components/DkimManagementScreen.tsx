@@ -1,20 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Center,
-  Code,
-  CopyButton,
-  EmptyState,
-  Group,
-  List,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type {
   DkimDomain,
   DkimPlan,
@@ -25,10 +9,7 @@ import type {
   DkimSeverity,
   DkimStep,
 } from '@moat/contracts/dmarc';
-import { ROUTES } from '@moat/contracts/routes';
 import { useId } from 'react';
-import { Link } from 'react-router';
-import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { type TranslationKey, useTranslation } from '../../../lib/i18n';
 import { useDkim } from '../api/dkim';
 import {
@@ -38,6 +19,8 @@ import {
   DKIM_SEEN_TEXT,
   DKIM_STEP_TEXT,
 } from '../dkim-labels';
+import { DomainsFrame } from './DomainsFrame';
+import { RecordToPublish, WRAP } from './RecordToPublish';
 
 type T = ReturnType<typeof useTranslation>['t'];
 type Limits = DkimResponse['limits'];
@@ -48,8 +31,6 @@ const SEVERITY: Record<DkimSeverity, { color: string; title: TranslationKey }> =
   info: { color: 'blue', title: 'dmarc.dkim.severity.info' },
 };
 
-/** Long records and names wrap anywhere: the screen never scrolls sideways, even at 360 px. */
-const WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', wordBreak: 'break-all' } as const;
 /** The steps' records take the list's whole width, however short the step's words. */
 const STEPS = { itemWrapper: { display: 'block' }, itemLabel: { display: 'block' } } as const;
 const BADGE = { className: 'quarantine-badge', variant: 'light', size: 'sm', tt: 'none' } as const;
@@ -169,46 +150,6 @@ function SelectorCard({ s, domain, limits }: { s: DkimSelector; domain: string; 
   );
 }
 
-/** A DNS name and, when there is one, the record to publish there, each with its copy button. */
-function Publish({ name, value }: { name: string; value: string | null }) {
-  const { t } = useTranslation();
-  const copy = (text: string, label: TranslationKey) => (
-    <CopyButton value={text}>
-      {({ copied, copy: onCopy }) => (
-        <Button variant="default" size="xs" onClick={onCopy}>
-          {copied ? t('dmarc.dkim.copied') : t(label)}
-        </Button>
-      )}
-    </CopyButton>
-  );
-  return (
-    <Stack gap={6} mt={4}>
-      <Stack gap={2}>
-        <Text size="xs" fw={600}>
-          {t('dmarc.dkim.recordName')}
-        </Text>
-        <Code block style={WRAP}>
-          {name}
-        </Code>
-      </Stack>
-      {value !== null && (
-        <Stack gap={2}>
-          <Text size="xs" fw={600}>
-            {t('dmarc.dkim.recordValue')}
-          </Text>
-          <Code block style={WRAP}>
-            {value}
-          </Code>
-        </Stack>
-      )}
-      <Group gap="xs" wrap="wrap">
-        {copy(name, 'dmarc.dkim.copyName')}
-        {value !== null && copy(value, 'dmarc.dkim.copyValue')}
-      </Group>
-    </Stack>
-  );
-}
-
 const kindOf = (t: T, step: DkimStep) =>
   t(step.value?.includes('k=ed25519') ? 'dmarc.dkim.kind.ed25519' : 'dmarc.dkim.kind.rsa');
 
@@ -226,7 +167,9 @@ function StepItem({ step, rotation }: { step: DkimStep; rotation: DkimRotation }
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
         {text}
       </Text>
-      {(step.code === 'publish' || step.code === 'revoke') && <Publish name={step.name} value={step.value} />}
+      {(step.code === 'publish' || step.code === 'revoke') && (
+        <RecordToPublish name={step.name} value={step.value} />
+      )}
     </List.Item>
   );
 }
@@ -269,7 +212,7 @@ function Plan({
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
               {t('dmarc.dkim.step.publishFirst', { name: plan.publish.name, kind: kindOf(t, plan.publish) })}
             </Text>
-            <Publish name={plan.publish.name} value={plan.publish.value} />
+            <RecordToPublish name={plan.publish.name} value={plan.publish.value} />
           </List.Item>
         </List>
       )}
@@ -365,33 +308,18 @@ export function DkimManagementScreen() {
   const query = useDkim();
   const data = query.data;
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
-        <Text size="sm" style={{ flex: '1 1 18rem' }}>
-          {t('dmarc.dkim.intro')}
-        </Text>
+    <DomainsFrame
+      intro={t('dmarc.dkim.intro')}
+      control={
         <Button variant="default" onClick={() => void query.refetch()} loading={query.isFetching}>
           {t('dmarc.dkim.checkAgain')}
         </Button>
-      </Group>
-      {query.isPending && (
-        <Center py="xl" role="status">
-          <Loader />
-          <VisuallyHidden>{t('dmarc.dkim.loading')}</VisuallyHidden>
-        </Center>
-      )}
-      {query.isError && <ApiErrorAlert error={query.error} />}
-      {data && data.domains.length === 0 && (
-        <EmptyState
-          title={t('dmarc.dkim.emptyTitle')}
-          description={t('dmarc.dkim.emptyDescription')}
-          withIndicatorBackground
-        >
-          <Button component={Link} to={`${ROUTES.configuration}/settings`} variant="light">
-            {t('dmarc.dkim.emptyAction')}
-          </Button>
-        </EmptyState>
-      )}
+      }
+      query={query}
+      loading={t('dmarc.dkim.loading')}
+      noDomains={data !== undefined && data.domains.length === 0}
+      empty={{ title: t('dmarc.dkim.emptyTitle'), description: t('dmarc.dkim.emptyDescription') }}
+    >
       {data && data.domains.length > 0 && (
         <>
           <Text size="xs" c="dimmed" role="status">
@@ -410,6 +338,6 @@ export function DkimManagementScreen() {
           </Text>
         </>
       )}
-    </Stack>
+    </DomainsFrame>
   );
 }

@@ -3,16 +3,10 @@ import {
   Alert,
   Anchor,
   Badge,
-  Button,
-  Center,
   Code,
   ColorSwatch,
-  CopyButton,
-  EmptyState,
   Group,
-  Loader,
   Paper,
-  SegmentedControl,
   SimpleGrid,
   Stack,
   Table,
@@ -20,23 +14,16 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { type DomainOverview, OVERVIEW_DAYS, suggestedDmarcRecord } from '@moat/contracts/dmarc';
+import { type DomainOverview, suggestedDmarcRecord } from '@moat/contracts/dmarc';
 import { ROUTES } from '@moat/contracts/routes';
 import { useId } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
-import {
-  daysOfRange,
-  decodeDrillDown,
-  drillDownHref,
-  encodeDrillDown,
-  rangeOfDays,
-} from '../../../lib/drill-down';
+import { Link } from 'react-router';
+import { drillDownHref, rangeOfDays } from '../../../lib/drill-down';
 import { type TranslationKey, useTranslation } from '../../../lib/i18n';
 import { useDmarcOverview, useReverseNames } from '../api/dmarc';
-
-/** Long records wrap anywhere: the screen never scrolls sideways, even at 360 px. */
-const WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', wordBreak: 'break-all' } as const;
+import { DomainsFrame } from './DomainsFrame';
+import { OnlyDomain, PeriodControl, useDrillPeriod } from './Period';
+import { RecordToPublish, WRAP } from './RecordToPublish';
 
 const EXPLORER = `${ROUTES.dmarc}/rua-explorer`;
 
@@ -101,30 +88,8 @@ function PublishRecord({ domain }: { domain: DomainOverview }) {
       title={t('dmarc.overview.publishTitle')}
       classNames={{ title: 'alert-title-text' }}
     >
-      <Stack gap="xs">
-        <Text size="sm">{intro}</Text>
-        <Text size="sm" fw={600}>
-          {t('dmarc.overview.recordName')}
-        </Text>
-        <Code block style={WRAP}>
-          {name}
-        </Code>
-        <Text size="sm" fw={600}>
-          {t('dmarc.overview.recordValue')}
-        </Text>
-        <Code block style={WRAP}>
-          {value}
-        </Code>
-        <Group gap="sm">
-          <CopyButton value={value}>
-            {({ copied, copy }) => (
-              <Button variant="default" size="xs" onClick={copy}>
-                {copied ? t('dmarc.overview.copied') : t('dmarc.overview.copy')}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
-      </Stack>
+      <Text size="sm">{intro}</Text>
+      <RecordToPublish name={name} value={value} />
     </Alert>
   );
 }
@@ -346,67 +311,22 @@ function DomainCard({ domain, days }: { domain: DomainOverview; days: number }) 
  */
 export function DmarcOverviewScreen() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const drill = decodeDrillDown(params.get('drillDown'));
-  const days = daysOfRange(drill.dateRange) ?? 30;
+  const { days, only, choose } = useDrillPeriod();
   const query = useDmarcOverview(days);
-  const data = query.data;
-  const only = drill.domain?.toLowerCase();
-  const domains = data?.domains.filter((d) => !only || d.domain === only) ?? [];
-  const choose = (value: string) => {
-    const range = rangeOfDays(Number(value));
-    const next = new URLSearchParams(params);
-    next.set('drillDown', encodeDrillDown({ ...drill, ...(range ? { dateRange: range } : {}) }));
-    setParams(next, { replace: true });
-  };
+  const domains = query.data?.domains.filter((d) => !only || d.domain === only) ?? [];
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
-        <Text size="sm" style={{ flex: '1 1 18rem' }}>
-          {t('dmarc.overview.intro')}
-        </Text>
-        <SegmentedControl
-          aria-label={t('dmarc.overview.period')}
-          fullWidth
-          style={{ flex: '0 1 22rem' }}
-          value={String(days)}
-          onChange={choose}
-          data={OVERVIEW_DAYS.map((d) => ({ value: String(d), label: t(`dmarc.overview.days.${d}`) }))}
-        />
-      </Group>
-      {only && (
-        <Group gap="xs">
-          <Text size="sm">{t('dmarc.overview.onlyDomain', { domain: only })}</Text>
-          <Anchor
-            component={Link}
-            to={drillDownHref(`${ROUTES.dmarc}/overview`, { dateRange: rangeOfDays(days) })}
-            size="sm"
-          >
-            {t('dmarc.overview.allDomains')}
-          </Anchor>
-        </Group>
-      )}
-      {query.isPending && (
-        <Center py="xl" role="status">
-          <Loader />
-          <VisuallyHidden>{t('dmarc.overview.loading')}</VisuallyHidden>
-        </Center>
-      )}
-      {query.isError && <ApiErrorAlert error={query.error} />}
-      {data && domains.length === 0 && (
-        <EmptyState
-          title={t('dmarc.overview.emptyTitle')}
-          description={t('dmarc.overview.emptyDescription')}
-          withIndicatorBackground
-        >
-          <Button component={Link} to={`${ROUTES.configuration}/settings`} variant="light">
-            {t('dmarc.overview.emptyAction')}
-          </Button>
-        </EmptyState>
-      )}
+    <DomainsFrame
+      intro={t('dmarc.overview.intro')}
+      control={<PeriodControl days={days} onChange={choose} />}
+      query={query}
+      loading={t('dmarc.overview.loading')}
+      noDomains={query.data !== undefined && domains.length === 0}
+      empty={{ title: t('dmarc.overview.emptyTitle'), description: t('dmarc.overview.emptyDescription') }}
+    >
+      <OnlyDomain domain={only} path={`${ROUTES.dmarc}/overview`} days={days} />
       {domains.map((domain) => (
         <DomainCard key={domain.domain} domain={domain} days={days} />
       ))}
-    </Stack>
+    </DomainsFrame>
   );
 }

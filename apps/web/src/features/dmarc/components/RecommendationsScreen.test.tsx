@@ -101,6 +101,6 @@ describe('DMARC → Recommendations (/dmarc/domain-recommendations)', () => {
     expect(
       within(fresh).getByText('v=DMARC1; p=none; rua=mailto:dmarc-reports@new.test'),
     ).toBeInTheDocument();
-    expect(within(fresh).getByRole('button', { name: 'Copy value' })).toBeInTheDocument();
+    expect(within(fresh).getByRole('button', { name: 'Copy record' })).toBeInTheDocument();
   });
 });

@@ -1,42 +1,14 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Center,
-  Code,
-  CopyButton,
-  EmptyState,
-  Group,
-  Loader,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
-import {
-  OVERVIEW_DAYS,
-  type Recommendation,
-  type RecommendationSeverity,
-  type RecommendationsResponse,
-} from '@moat/contracts/dmarc';
+import { Anchor, Badge, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import type { Recommendation, RecommendationSeverity, RecommendationsResponse } from '@moat/contracts/dmarc';
 import { ROUTES } from '@moat/contracts/routes';
 import { useId } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
-import {
-  daysOfRange,
-  decodeDrillDown,
-  drillDownHref,
-  encodeDrillDown,
-  rangeOfDays,
-} from '../../../lib/drill-down';
+import { Link } from 'react-router';
+import { drillDownHref, rangeOfDays } from '../../../lib/drill-down';
 import { type TranslationKey, useTranslation } from '../../../lib/i18n';
 import { useDmarcRecommendations, useReverseNames } from '../api/dmarc';
-
-const WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', wordBreak: 'break-all' } as const;
+import { DomainsFrame } from './DomainsFrame';
+import { OnlyDomain, PeriodControl, useDrillPeriod } from './Period';
+import { RecordToPublish, WRAP } from './RecordToPublish';
 
 const SEVERITY: Record<RecommendationSeverity, { color: string; label: TranslationKey; mark: string }> = {
   action: { color: 'red', label: 'dmarc.recommendations.severity.action', mark: '!' },
@@ -135,31 +107,7 @@ function Step({
             </Badge>
           </Group>
           <Text size="sm">{why}</Text>
-          {step.record && (
-            <Stack gap={4}>
-              <Text size="xs" fw={600}>
-                {t('dmarc.recommendations.recordName')}
-              </Text>
-              <Code block style={WRAP}>
-                {step.record.name}
-              </Code>
-              <Text size="xs" fw={600}>
-                {t('dmarc.recommendations.recordValue')}
-              </Text>
-              <Code block style={WRAP}>
-                {step.record.value}
-              </Code>
-              <Group>
-                <CopyButton value={step.record.value}>
-                  {({ copied, copy }) => (
-                    <Button variant="default" size="xs" onClick={copy}>
-                      {copied ? t('dmarc.recommendations.copied') : t('dmarc.recommendations.copy')}
-                    </Button>
-                  )}
-                </CopyButton>
-              </Group>
-            </Stack>
-          )}
+          {step.record && <RecordToPublish name={step.record.name} value={step.record.value} />}
           <FollowUp step={step} domain={domain} range={range} />
         </Stack>
       </Group>
@@ -219,73 +167,31 @@ function DomainSteps({ advice, days }: { advice: DomainAdvice; days: number }) {
  */
 export function RecommendationsScreen() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const drill = decodeDrillDown(params.get('drillDown'));
-  const days = daysOfRange(drill.dateRange) ?? 30;
+  const { days, only, choose } = useDrillPeriod();
   const query = useDmarcRecommendations(days);
   const data = query.data;
-  const only = drill.domain?.toLowerCase();
   const domains = data?.domains.filter((d) => !only || d.domain === only) ?? [];
-  const choose = (value: string) => {
-    const range = rangeOfDays(Number(value));
-    const next = new URLSearchParams(params);
-    next.set('drillDown', encodeDrillDown({ ...drill, ...(range ? { dateRange: range } : {}) }));
-    setParams(next, { replace: true });
-  };
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
-        <Text size="sm" style={{ flex: '1 1 18rem' }}>
-          {data
-            ? t('dmarc.recommendations.intro', {
-                quarantine: data.thresholds.quarantine,
-                reject: data.thresholds.reject,
-                minDays: data.thresholds.minDays,
-              })
-            : t('dmarc.recommendations.introShort')}
-        </Text>
-        <SegmentedControl
-          aria-label={t('dmarc.overview.period')}
-          fullWidth
-          style={{ flex: '0 1 22rem' }}
-          value={String(days)}
-          onChange={choose}
-          data={OVERVIEW_DAYS.map((d) => ({ value: String(d), label: t(`dmarc.overview.days.${d}`) }))}
-        />
-      </Group>
-      {only && (
-        <Group gap="xs">
-          <Text size="sm">{t('dmarc.overview.onlyDomain', { domain: only })}</Text>
-          <Anchor
-            component={Link}
-            to={drillDownHref(`${ROUTES.dmarc}/domain-recommendations`, { dateRange: rangeOfDays(days) })}
-            size="sm"
-          >
-            {t('dmarc.overview.allDomains')}
-          </Anchor>
-        </Group>
-      )}
-      {query.isPending && (
-        <Center py="xl" role="status">
-          <Loader />
-          <VisuallyHidden>{t('dmarc.recommendations.loading')}</VisuallyHidden>
-        </Center>
-      )}
-      {query.isError && <ApiErrorAlert error={query.error} />}
-      {data && domains.length === 0 && (
-        <EmptyState
-          title={t('dmarc.overview.emptyTitle')}
-          description={t('dmarc.overview.emptyDescription')}
-          withIndicatorBackground
-        >
-          <Button component={Link} to={`${ROUTES.configuration}/settings`} variant="light">
-            {t('dmarc.overview.emptyAction')}
-          </Button>
-        </EmptyState>
-      )}
+    <DomainsFrame
+      intro={
+        data
+          ? t('dmarc.recommendations.intro', {
+              quarantine: data.thresholds.quarantine,
+              reject: data.thresholds.reject,
+              minDays: data.thresholds.minDays,
+            })
+          : t('dmarc.recommendations.introShort')
+      }
+      control={<PeriodControl days={days} onChange={choose} />}
+      query={query}
+      loading={t('dmarc.recommendations.loading')}
+      noDomains={data !== undefined && domains.length === 0}
+      empty={{ title: t('dmarc.overview.emptyTitle'), description: t('dmarc.overview.emptyDescription') }}
+    >
+      <OnlyDomain domain={only} path={`${ROUTES.dmarc}/domain-recommendations`} days={days} />
       {domains.map((advice) => (
         <DomainSteps key={advice.domain} advice={advice} days={days} />
       ))}
-    </Stack>
+    </DomainsFrame>
   );
 }

@@ -2,38 +2,30 @@ import {
   Alert,
   Badge,
   Button,
-  Center,
   Code,
   CopyButton,
-  EmptyState,
   Group,
   List,
-  Loader,
   Paper,
   Progress,
   SimpleGrid,
   Stack,
   Text,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import type { SpfChange, SpfDomain, SpfNode, SpfProblem, SpfSeverity } from '@moat/contracts/dmarc';
-import { ROUTES } from '@moat/contracts/routes';
 import { useId } from 'react';
-import { Link } from 'react-router';
-import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { type TranslationKey, useTranslation } from '../../../lib/i18n';
 import { useSpf } from '../api/spf';
 import { SPF_CHANGE_TEXT, SPF_FAILURE_TEXT, SPF_NODE_STATUS_TEXT, SPF_PROBLEM_TEXT } from '../spf-labels';
+import { DomainsFrame } from './DomainsFrame';
+import { WRAP } from './RecordToPublish';
 
 const SEVERITY: Record<SpfSeverity, { color: string; title: TranslationKey }> = {
   error: { color: 'red', title: 'dmarc.spf.severity.error' },
   warning: { color: 'yellow', title: 'dmarc.spf.severity.warning' },
   info: { color: 'blue', title: 'dmarc.spf.severity.info' },
 };
-
-/** Long records and names wrap anywhere: the screen never scrolls sideways, even at 360 px. */
-const WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', wordBreak: 'break-all' } as const;
 
 /** "N of limit" as a bar: green well within, yellow near the limit, red past it. */
 function Meter({ label, count, limit, help }: { label: string; count: number; limit: number; help: string }) {
@@ -344,33 +336,18 @@ export function SpfManagementScreen() {
   const query = useSpf();
   const data = query.data;
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
-        <Text size="sm" style={{ flex: '1 1 18rem' }}>
-          {t('dmarc.spf.intro')}
-        </Text>
+    <DomainsFrame
+      intro={t('dmarc.spf.intro')}
+      control={
         <Button variant="default" onClick={() => void query.refetch()} loading={query.isFetching}>
           {t('dmarc.spf.checkAgain')}
         </Button>
-      </Group>
-      {query.isPending && (
-        <Center py="xl" role="status">
-          <Loader />
-          <VisuallyHidden>{t('dmarc.spf.loading')}</VisuallyHidden>
-        </Center>
-      )}
-      {query.isError && <ApiErrorAlert error={query.error} />}
-      {data && data.domains.length === 0 && (
-        <EmptyState
-          title={t('dmarc.spf.emptyTitle')}
-          description={t('dmarc.spf.emptyDescription')}
-          withIndicatorBackground
-        >
-          <Button component={Link} to={`${ROUTES.configuration}/settings`} variant="light">
-            {t('dmarc.spf.emptyAction')}
-          </Button>
-        </EmptyState>
-      )}
+      }
+      query={query}
+      loading={t('dmarc.spf.loading')}
+      noDomains={data !== undefined && data.domains.length === 0}
+      empty={{ title: t('dmarc.spf.emptyTitle'), description: t('dmarc.spf.emptyDescription') }}
+    >
       {data && data.domains.length > 0 && (
         <>
           <Text size="xs" c="dimmed" role="status">
@@ -386,6 +363,6 @@ export function SpfManagementScreen() {
           ))}
         </>
       )}
-    </Stack>
+    </DomainsFrame>
   );
 }
