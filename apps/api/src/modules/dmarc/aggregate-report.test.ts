@@ -71,6 +71,16 @@ describe('DMARC aggregate reports', () => {
     });
   });
 
+  it('reads a Mimecast gzip with the CRLF its mailer puts after the gzip trailer, and still refuses a cut one', () => {
+    const gz = gzipSync(GOOGLE_REPORT);
+    const report = parseAggregateReport(Buffer.concat([gz, Buffer.from('\r\n')]));
+    expect(report.orgName).toBe('google.com');
+    expect(report.records).toHaveLength(2);
+    expect(refusal(Buffer.concat([gz.subarray(0, gz.length - 12), Buffer.from('\r\n')]))).toMatch(
+      /gzip file is damaged/,
+    );
+  });
+
   it('refuses what is not a report, with a reason a person can act on', () => {
     expect(refusal(Buffer.from('hello'))).toMatch(/not a readable XML report/);
     expect(refusal(Buffer.from('<html><body>hi</body></html>'))).toMatch(/no <feedback>/);

@@ -72,20 +72,39 @@ const refuse = (why: string): never => {
   throw new ReportRefused(why);
 };
 
+/** Bytes some reporters add after a gzip file (Mimecast: a CRLF), which are no part of it. */
+const TRAILING = new Set([0x0d, 0x0a, 0x20, 0x09]);
+/** At most this many of them are tried off. */
+const TRAILING_MAX = 4;
+
+/**
+ * A gzip report file inflated within the bound. A file that fails only for the line end a
+ * reporter's mailer put after the gzip trailer (Mimecast ends its files with CRLF) is read without
+ * it, a byte at a time; anything else damaged is refused.
+ */
+export function gunzipReport(file: Uint8Array): Buffer {
+  const failed = (error: unknown): never =>
+    (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+      ? refuse(`The gzip file inflates to more than ${REPORT_LIMITS.xmlBytes / 1024 / 1024} MB`)
+      : refuse('The gzip file is damaged');
+  let end = file.length;
+  for (;;) {
+    try {
+      return gunzipSync(file.subarray(0, end), { maxOutputLength: REPORT_LIMITS.xmlBytes });
+    } catch (error) {
+      const more = file.length - end < TRAILING_MAX && end > 18 && TRAILING.has(file[end - 1]!);
+      if (!more || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return failed(error);
+      end--;
+    }
+  }
+}
+
 /** The XML of a report file: inflated (gzip, zip with one XML file) within the bound, or as it is. */
 export function reportXml(file: Uint8Array): Buffer {
   if (file.length === 0) refuse('The file is empty');
   if (file.length > REPORT_LIMITS.fileBytes)
     refuse(`The file is larger than ${REPORT_LIMITS.fileBytes / 1024 / 1024} MB; no report is that large`);
-  if (file[0] === 0x1f && file[1] === 0x8b) {
-    try {
-      return gunzipSync(file, { maxOutputLength: REPORT_LIMITS.xmlBytes });
-    } catch (error) {
-      return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
-        ? refuse(`The gzip file inflates to more than ${REPORT_LIMITS.xmlBytes / 1024 / 1024} MB`)
-        : refuse('The gzip file is damaged');
-    }
-  }
+  if (file[0] === 0x1f && file[1] === 0x8b) return gunzipReport(file);
   if (file[0] === 0x50 && file[1] === 0x4b) {
     let opened: ReturnType<typeof unzipBounded>;
     try {

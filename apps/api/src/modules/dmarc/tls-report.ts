@@ -1,6 +1,5 @@
-import { gunzipSync } from 'node:zlib';
 import { z } from 'zod/mini';
-import { REPORT_LIMITS, ReportRefused } from './aggregate-report.ts';
+import { gunzipReport, REPORT_LIMITS, ReportRefused } from './aggregate-report.ts';
 
 /*
  * SMTP TLS reports (RFC 8460, issue 37): the JSON a sending server (Google, Microsoft, …) sends
@@ -118,15 +117,7 @@ function reportJson(file: Uint8Array): string {
   if (file.length > REPORT_LIMITS.fileBytes)
     refuse(`The file is larger than ${REPORT_LIMITS.fileBytes / 1024 / 1024} MB; no report is that large`);
   let bytes: Uint8Array = file;
-  if (file[0] === 0x1f && file[1] === 0x8b) {
-    try {
-      bytes = gunzipSync(file, { maxOutputLength: REPORT_LIMITS.xmlBytes });
-    } catch (error) {
-      return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
-        ? refuse(`The gzip file inflates to more than ${REPORT_LIMITS.xmlBytes / 1024 / 1024} MB`)
-        : refuse('The gzip file is damaged');
-    }
-  }
+  if (file[0] === 0x1f && file[1] === 0x8b) bytes = gunzipReport(file);
   return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
 }
 
