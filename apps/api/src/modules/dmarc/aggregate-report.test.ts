@@ -81,6 +81,15 @@ describe('DMARC aggregate reports', () => {
     );
   });
 
+  it('reads a report its XML declaration says is ISO-8859-1, and spells an IPv6 source one way', () => {
+    const xml = GOOGLE_REPORT.replace('UTF-8', 'ISO-8859-1')
+      .replace('google.com</org_name>', 'g\u00f6ogle.com</org_name>')
+      .replace('2001:db8::7', '2001:DB8::7');
+    const report = parseAggregateReport(Buffer.from(xml, 'latin1'));
+    expect(report.orgName).toBe('g\u00f6ogle.com');
+    expect(report.records.map((r) => r.sourceIp)).toEqual(['203.0.113.25', '2001:db8::7']);
+  });
+
   it('refuses what is not a report, with a reason a person can act on', () => {
     expect(refusal(Buffer.from('hello'))).toMatch(/not a readable XML report/);
     expect(refusal(Buffer.from('<html><body>hi</body></html>'))).toMatch(/no <feedback>/);

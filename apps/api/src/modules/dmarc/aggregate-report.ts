@@ -152,6 +152,18 @@ export function parseAggregateReport(file: Uint8Array): AggregateReport {
   return parseReportXml(reportXml(file));
 }
 
+/**
+ * The encoding the XML declaration names, of those reporters use (UTF-8 by default, as XML says;
+ * some write ISO-8859-1 or windows-1252 for a reporter name with accents).
+ */
+function declaredEncoding(xml: Buffer): 'utf-8' | 'latin1' | 'windows-1252' {
+  const head = xml.subarray(0, 200).toString('latin1');
+  const named = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1]?.toLowerCase();
+  if (named === 'iso-8859-1' || named === 'latin1' || named === 'iso_8859-1') return 'latin1';
+  if (named === 'windows-1252' || named === 'cp1252') return 'windows-1252';
+  return 'utf-8';
+}
+
 /** The report in a file's XML (`reportXml`), or ReportRefused saying why not. */
 export function parseReportXml(xml: Buffer): AggregateReport {
   const parser = new SaxesParser({ xmlns: false, position: false });
@@ -221,7 +233,8 @@ export function parseReportXml(xml: Buffer): AggregateReport {
       } else if (at === 'feedback/record/row/source_ip') {
         const ip = clip(value);
         if (!isIP(ip)) refuse(`A row's source address is not an IP address ("${ip.slice(0, 60)}")`);
-        r.sourceIp = ip;
+        // One spelling per address: `2001:DB8::1` and `2001:db8::1` are one source.
+        r.sourceIp = ip.toLowerCase();
       } else if (at === 'feedback/record/row/count') {
         const count = Number(value.trim());
         if (!Number.isSafeInteger(count) || count < 0)
@@ -260,7 +273,7 @@ export function parseReportXml(xml: Buffer): AggregateReport {
   try {
     // In slices: a large report is read as it is decoded, never as one string.
     const SLICE = 256 * 1024;
-    const decoder = new TextDecoder('utf-8');
+    const decoder = new TextDecoder(declaredEncoding(xml));
     for (let offset = 0; offset < xml.length; offset += SLICE)
       parser.write(decoder.decode(xml.subarray(offset, offset + SLICE), { stream: true }));
     parser.write(decoder.decode()).close();
