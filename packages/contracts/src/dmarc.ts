@@ -924,7 +924,8 @@ const failureTlsQuery = {
       ),
     30,
   ),
-  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 20),
+  // A page of 50 at most: a report carries its policies and failures (bounded: TLS_KEPT_DETAILS).
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), 20),
   offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000)), 0),
 };
 export const failureReportsQuerySchema = z.object(failureTlsQuery);
@@ -988,9 +989,13 @@ export const tlsPolicySchema = z.object({
   mxHosts: z.array(z.string()),
   successful: z.number(),
   failed: z.number(),
+  /** The policy's failures with the most sessions (TLS_KEPT_DETAILS at most), and how many more it reported. */
   failureDetails: z.array(tlsFailureDetailSchema),
+  moreFailureDetails: z.optional(z.number()),
 });
 export type TlsPolicy = z.infer<typeof tlsPolicySchema>;
+/** Failure details kept of each policy of a TLS report: those with the most failed sessions. */
+export const TLS_KEPT_DETAILS = 10;
 
 export const tlsReportSchema = z.object({
   id: z.string(),

@@ -1629,6 +1629,8 @@ export const dmarcTlsReports = pgTable(
     orgName: text('org_name').notNull(),
     contact: text('contact').notNull().default(''),
     reportId: text('report_id').notNull(),
+    /** A report is the same report only with the same content: a forged one sent first under a real id blocks nothing. */
+    contentHash: text('content_hash').notNull(),
     beginAt: timestamp('begin_at', { withTimezone: true }).notNull(),
     endAt: timestamp('end_at', { withTimezone: true }).notNull(),
     successful: bigint('successful', { mode: 'number' }).notNull().default(0),
@@ -1638,7 +1640,7 @@ export const dmarcTlsReports = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('dmarc_tls_reports_once_idx').on(t.tenantId, t.orgName, t.reportId),
+    uniqueIndex('dmarc_tls_reports_once_idx').on(t.tenantId, t.orgName, t.reportId, t.contentHash),
     index('dmarc_tls_reports_tenant_begin_idx').on(t.tenantId, t.beginAt),
     check('dmarc_tls_reports_source_check', inList(t.source, REPORT_SOURCES)),
   ],

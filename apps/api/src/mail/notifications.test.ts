@@ -425,6 +425,7 @@ describe('defang', () => {
       ['see 192.0.2.7/login', 'see 192[.]0[.]2[.]7/login'],
       ['invoice.zip', 'invoice[.]zip'],
       ['javascript:alert(1)', 'javascript[:]alert(1)'],
+      ['login.evil.xn--p1ai', 'login[.]evil[.]xn--p1ai'],
       // What is plainly no host stays readable.
       ['invoice.pdf.exe', 'invoice.pdf.exe'],
       ['eicar.com.txt', 'eicar.com.txt'],

@@ -393,7 +393,11 @@ export function defang(text: string): string {
       .replace(/\b(javascript|vbscript|data):/gi, '$1[:]')
       .replace(DOTTED, (word) => {
         const last = word.slice(word.lastIndexOf('.') + 1);
-        const host = IPV4.test(word) || (/^\p{L}{2,}$/u.test(last) && !FILE_ENDINGS.has(last.toLowerCase()));
+        // A punycode top-level label (`xn--p1ai`) is a host as much as a lettered one.
+        const host =
+          IPV4.test(word) ||
+          /^xn--[a-z0-9-]+$/i.test(last) ||
+          (/^\p{L}{2,}$/u.test(last) && !FILE_ENDINGS.has(last.toLowerCase()));
         return host ? word.replaceAll('.', '[.]') : word;
       })
   );

@@ -36,6 +36,7 @@ CREATE TABLE "dmarc_tls_reports" (
 	"org_name" text NOT NULL,
 	"contact" text DEFAULT '' NOT NULL,
 	"report_id" text NOT NULL,
+	"content_hash" text NOT NULL,
 	"begin_at" timestamp with time zone NOT NULL,
 	"end_at" timestamp with time zone NOT NULL,
 	"successful" bigint DEFAULT 0 NOT NULL,
@@ -47,5 +48,5 @@ CREATE TABLE "dmarc_tls_reports" (
 );
 --> statement-breakpoint
 ALTER TABLE "dmarc_tls_reports" ADD CONSTRAINT "dmarc_tls_reports_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "dmarc_tls_reports_once_idx" ON "dmarc_tls_reports" USING btree ("tenant_id","org_name","report_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "dmarc_tls_reports_once_idx" ON "dmarc_tls_reports" USING btree ("tenant_id","org_name","report_id","content_hash");--> statement-breakpoint
 CREATE INDEX "dmarc_tls_reports_tenant_begin_idx" ON "dmarc_tls_reports" USING btree ("tenant_id","begin_at");

@@ -85,19 +85,24 @@ export function createDnsChangesRepo(db: DbOrTx) {
     },
 
     /**
-     * The DKIM selectors that signed as the domain itself in the reports received after `since`
-     * (all of them when null) up to `until`: `<selector>._domainkey.<domain>` holds their keys.
+     * The DKIM selectors that signed as the domain itself, and verified, in the reports received
+     * after `since` (all of them when null) up to `until`: `<selector>._domainkey.<domain>` holds
+     * their keys. Only a passing signature names one (anyone can send a report naming junk
+     * selectors; nobody can make a receiver verify a signature without the domain's key), most
+     * messages first, each a valid DNS label.
      */
     async selectorsSeen(tenantId: string, domain: string, since: Date | null, until: Date, limit: number) {
       const rows = await db.execute(
-        sql`select distinct lower(e->>'selector') as selector
+        sql`select lower(e->>'selector') as selector
               from ${dmarcReports}
               join ${dmarcRecords} on ${dmarcRecords.reportId} = ${dmarcReports.id}
               cross join lateral jsonb_array_elements(${dmarcRecords.dkimResults}) as e
              where ${dmarcReports.tenantId} = ${tenantId} and ${dmarcReports.domain} = ${domain}
                and ${dmarcReports.receivedAt} <= ${until}
                ${since ? sql`and ${dmarcReports.receivedAt} > ${since}` : sql``}
-               and lower(e->>'domain') = ${domain} and coalesce(e->>'selector', '') <> ''
+               and lower(e->>'domain') = ${domain} and lower(e->>'result') = 'pass'
+               and lower(e->>'selector') ~ '^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?([.][a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$'
+             group by 1 order by sum(${dmarcRecords.count}) desc, 1
              limit ${limit}`,
       );
       return rowsOf(rows).map((r) => String(r.selector));

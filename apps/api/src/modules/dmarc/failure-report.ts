@@ -57,6 +57,8 @@ const refuse = (why: string): never => {
 /** At most this many parts, nested this deep: a report has three. */
 const MAX_PARTS = 50;
 const MAX_DEPTH = 4;
+/** A header value is read up to this many characters. */
+const HEADER_CHARS = 4_000;
 /** At most this many Received headers of the sample are kept (the chain, newest first). */
 const MAX_RECEIVED = 20;
 
@@ -106,14 +108,22 @@ function splitHead(text: string): { headers: Header[]; body: string } {
   const headers: Header[] = [];
   for (const line of head.split(/\r?\n/)) {
     if (/^[ \t]/.test(line) && headers.length > 0) {
-      headers[headers.length - 1]![1] += ` ${line.trim()}`;
+      // A folded header grows to HEADER_CHARS at most: what a person reads of it, and all the parser needs.
+      const last = headers[headers.length - 1]!;
+      if (last[1].length < HEADER_CHARS) last[1] = `${last[1]} ${line.trim()}`.slice(0, HEADER_CHARS);
       continue;
     }
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim();
     if (!/^[\x21-\x39\x3b-\x7e]+$/.test(name)) continue;
-    headers.push([name, line.slice(colon + 1).trim()]);
+    headers.push([
+      name,
+      line
+        .slice(colon + 1)
+        .trim()
+        .slice(0, HEADER_CHARS),
+    ]);
     if (headers.length > 2_000) break;
   }
   return { headers, body };
@@ -223,9 +233,10 @@ const domainOf = (address: string) => {
 
 /** The first address in a header value (`Name <a@b>` or `a@b`), lower case. */
 function addressIn(value: string): string {
-  const angle = /<([^<>\s]+@[^<>\s]+)>/.exec(value);
+  // No `@` inside either side: each try fails at once, so a header of 30,000 `@` is read in linear time.
+  const angle = /<([^<>\s@]+@[^<>\s@]+)>/.exec(value);
   if (angle) return angle[1]!.toLowerCase();
-  const bare = /([^\s<>"',;:]+@[A-Za-z0-9.-]+)/.exec(value);
+  const bare = /([^\s<>"',;:@]+@[A-Za-z0-9.-]+)/.exec(value);
   return bare ? bare[1]!.toLowerCase() : '';
 }
 
@@ -234,7 +245,10 @@ const DOMAIN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+
 /** A date header, or null when it is not one. */
 function dateOf(value: string): Date | null {
   if (!value) return null;
-  const date = new Date(value.replace(/\s*\([^)]*\)\s*$/, ''));
+  // A trailing comment (`(PST)`) cut where its parenthesis opens: no regular expression to backtrack.
+  const open = value.lastIndexOf('(');
+  const bare = open >= 0 && value.trimEnd().endsWith(')') ? value.slice(0, open) : value;
+  const date = new Date(bare.trim().slice(0, 200));
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
@@ -243,7 +257,7 @@ function dkimTags(value: string): string {
   const tags = Object.fromEntries(
     value.split(';').map((t) => {
       const eq = t.indexOf('=');
-      return [t.slice(0, eq).trim().toLowerCase(), t.slice(eq + 1).replace(/\s+/g, '')];
+      return [t.slice(0, eq).trim().toLowerCase(), clip(t.slice(eq + 1).replace(/\s+/g, ''), 255)];
     }),
   );
   return [tags.d ? `d=${tags.d}` : '', tags.s ? `s=${tags.s}` : ''].filter(Boolean).join('; ');

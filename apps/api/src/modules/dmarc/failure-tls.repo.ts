@@ -85,7 +85,7 @@ export function createFailureTlsRepo(db: DbOrTx) {
       return row ?? null;
     },
 
-    /** The TLS report and what became of its file, unless taken in before (reporter, report id): null. */
+    /** The TLS report and what became of its file, unless taken in before (reporter, report id, content): null. */
     async insertTls(
       tenantId: string,
       domain: string,
@@ -103,6 +103,7 @@ export function createFailureTlsRepo(db: DbOrTx) {
             orgName: report.orgName,
             contact: report.contact,
             reportId: report.reportId,
+            contentHash: report.hash,
             beginAt: report.begin,
             endAt: report.end,
             successful: report.policies.reduce((n, p) => n + p.successful, 0),
@@ -122,7 +123,7 @@ export function createFailureTlsRepo(db: DbOrTx) {
       });
     },
 
-    async findTls(tenantId: string, orgName: string, reportId: string) {
+    async findTls(tenantId: string, orgName: string, reportId: string, hash: string) {
       const [row] = await db
         .select()
         .from(dmarcTlsReports)
@@ -131,6 +132,7 @@ export function createFailureTlsRepo(db: DbOrTx) {
             eq(dmarcTlsReports.tenantId, tenantId),
             eq(dmarcTlsReports.orgName, orgName),
             eq(dmarcTlsReports.reportId, reportId),
+            eq(dmarcTlsReports.contentHash, hash),
           ),
         );
       return row ?? null;
@@ -184,8 +186,9 @@ export function createFailureTlsRepo(db: DbOrTx) {
         .select({
           domain: dmarcTlsReports.domain,
           reports: sql<number>`count(*)::int`,
-          successful: sql<number>`coalesce(sum(${dmarcTlsReports.successful}), 0)::bigint`,
-          failed: sql<number>`coalesce(sum(${dmarcTlsReports.failed}), 0)::bigint`,
+          // numeric: a sum of many reports never overflows (read as a number, exact below 2^53).
+          successful: sql<number>`coalesce(sum(${dmarcTlsReports.successful}), 0)::numeric`,
+          failed: sql<number>`coalesce(sum(${dmarcTlsReports.failed}), 0)::numeric`,
         })
         .from(dmarcTlsReports)
         .where(condition)

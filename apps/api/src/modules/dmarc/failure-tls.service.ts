@@ -134,7 +134,9 @@ export function createFailureTlsService(deps: {
   async function parse(kind: 'failure', file: Uint8Array): Promise<FailureReport>;
   async function parse(kind: 'tls', file: Uint8Array): Promise<TlsReport>;
   async function parse(kind: FailureTlsKind, file: Uint8Array): Promise<FailureReport | TlsReport> {
-    if (file.length < OFF_THREAD_BYTES)
+    // Small and not compressed: read here. A gzip of a few KB may inflate to 50 MB: the worker reads it.
+    const gzip = file[0] === 0x1f && file[1] === 0x8b;
+    if (file.length < OFF_THREAD_BYTES && !gzip)
       return kind === 'failure' ? parseFailureReport(file) : parseTlsReport(file);
     let read: OtherReportRead;
     try {
@@ -205,7 +207,7 @@ export function createFailureTlsService(deps: {
     const domain = reported[0]!;
     const source = entry.source as ReportSource;
     const stored = await repo.insertTls(tenantId, domain, report, source, deps.clock.now(), entry);
-    const row = stored ?? (await repo.findTls(tenantId, report.orgName, report.reportId));
+    const row = stored ?? (await repo.findTls(tenantId, report.orgName, report.reportId, report.hash));
     if (!row) throw new Error('a TLS report neither stored nor found');
     const result: UploadResult = {
       id: row.id,

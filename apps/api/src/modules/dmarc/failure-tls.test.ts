@@ -186,10 +186,41 @@ describe('TLS reports: upload and list', () => {
       .from(dmarcTlsReports)
       .where(and(eq(dmarcTlsReports.tenantId, tenantId), eq(dmarcTlsReports.reportId, 'large-report-1')));
     expect(row).toMatchObject({ failed: 2_000 });
+    // The ten failures with most sessions are kept, the rest counted.
+    expect(row!.policies[0]!.failureDetails).toHaveLength(10);
+    expect(row!.policies[0]!.moreFailureDetails).toBe(1_990);
 
     const broken = await upload(gzipSync(`${body.slice(0, -2)}`), 'application/gzip');
     expect(broken.statusCode).toBe(400);
     expect(broken.json().message).toMatch(/TLS report|JSON/);
+  });
+
+  it('keeps what a forged report sends within what PostgreSQL stores and sums: no NUL, no lone surrogate, bounded counts', async () => {
+    const report = JSON.parse(TLS_RFC_REPORT);
+    report['report-id'] = 'forged-1';
+    report['organization-name'] = 'Org\u0000X\ud800';
+    report.policies[0].policy['mx-host'] = 'mx\udc00.acme.test';
+    const taken = await upload(JSON.stringify(report), 'application/json');
+    expect(taken.statusCode, taken.body).toBe(201);
+    const [row] = await t.db
+      .select()
+      .from(dmarcTlsReports)
+      .where(and(eq(dmarcTlsReports.tenantId, tenantId), eq(dmarcTlsReports.reportId, 'forged-1')));
+    expect(row!.orgName).toBe('Org X\ufffd');
+    // A forged report under a real reporter's id first does not make the real one a duplicate.
+    const real = JSON.parse(TLS_RFC_REPORT);
+    real['report-id'] = 'predictable-1';
+    const forged = structuredClone(real);
+    forged.policies[0].summary['total-failure-session-count'] = 999;
+    expect((await upload(JSON.stringify(forged), 'application/json')).statusCode).toBe(201);
+    expect((await upload(JSON.stringify(real), 'application/json')).statusCode).toBe(201);
+    expect((await upload(JSON.stringify(real), 'application/json')).json()).toMatchObject({ duplicate: true });
+    // A count past a trillion sessions is no report (two such would overflow any sum).
+    report['report-id'] = 'forged-2';
+    report.policies[0].summary['total-successful-session-count'] = 9_007_199_254_740_991;
+    const huge = await upload(JSON.stringify(report), 'application/json');
+    expect(huge.statusCode).toBe(400);
+    expect((await get(DMARC_API.tlsReports)).statusCode).toBe(200);
   });
 
   it('is for admins only', async () => {

@@ -19,6 +19,9 @@ const headOf = (raw: Buffer) => {
   return raw.subarray(0, end < 0 ? Math.min(raw.length, 64 * 1024) : end).toString('latin1');
 };
 
+/** Report files read of one message (each costs a parse and an intake row). */
+export const FILES_PER_MESSAGE = 20;
+
 /**
  * The report files of a message sent to a report address: its attachments that are reports by
  * type or name (a TLS report by its own type), or the body itself when a reporter sent the XML
@@ -37,7 +40,8 @@ export function reportFilesOf(raw: Buffer, parsed: ParsedMessage): ReportFile[] 
     else if (AGGREGATE_TYPE.test(type) || AGGREGATE_NAME.test(a.filename))
       files.push({ name: a.filename, kind: 'aggregate', content: a.content });
   }
-  if (files.length > 0) return files;
+  // A reporter sends one file a message, a few at most: the first FILES_PER_MESSAGE are read.
+  if (files.length > 0) return files.slice(0, FILES_PER_MESSAGE);
   const text = parsed.text.trim();
   if (/^(<\?xml|<feedback[\s>])/i.test(text))
     return [{ name: 'report in the message body', kind: 'aggregate', content: Buffer.from(text) }];

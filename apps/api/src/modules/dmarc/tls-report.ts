@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { TLS_KEPT_DETAILS } from '@moat/contracts/dmarc';
 import { z } from 'zod/mini';
 import { gunzipReport, REPORT_LIMITS, ReportRefused } from './aggregate-report.ts';
 
@@ -15,12 +17,20 @@ const refuse = (why: string): never => {
 };
 
 /** Policies in one report, and failure details in all of them, at most. */
-export const TLS_LIMITS = { policies: 1_000, failureDetails: REPORT_LIMITS.records } as const;
+/** A report names a few policies (one per policy domain and MX set): more than 100 is no report. */
+export const TLS_LIMITS = { policies: 100, failureDetails: REPORT_LIMITS.records } as const;
 
-const clip = (text: string) => text.trim().slice(0, REPORT_LIMITS.fieldChars);
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are dropped
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/** A UTF-16 half with no other half: JSON allows `"\ud800"`, PostgreSQL's text does not. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** A reporter's string as it may be kept: no control characters or lone surrogates, trimmed, bounded. */
+const clip = (text: string) =>
+  text.replace(CONTROL, ' ').replace(LONE_SURROGATE, '\ufffd').trim().slice(0, REPORT_LIMITS.fieldChars);
 const text = z.pipe(z.string(), z.transform(clip));
 const optionalText = z._default(text, '');
-const count = z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER));
+/** Sessions of one policy: at most a trillion (no receiver makes more), so any sum of reports stays exact. */
+const count = z.number().check(z.int(), z.gte(0), z.lte(1e12));
 /** A string, or a list of them (reporters write both). */
 const textList = z.pipe(
   z.union([z.string(), z.array(z.string())]),
@@ -82,6 +92,19 @@ const reportSchema = z.object({
   policies: z.array(policySchema).check(z.maxLength(TLS_LIMITS.policies)),
 });
 
+/** The `keep` details with the most failed sessions, in the reporter's order. */
+function largest<D extends { 'failed-session-count': number }>(details: D[], keep: number): D[] {
+  if (details.length <= keep) return details;
+  const kept = new Set(
+    details
+      .map((d, i) => [d['failed-session-count'], i] as const)
+      .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+      .slice(0, keep)
+      .map(([, i]) => i),
+  );
+  return details.filter((_, i) => kept.has(i));
+}
+
 export interface TlsFailureDetail {
   resultType: string;
   sendingMtaIp: string;
@@ -100,6 +123,8 @@ export interface TlsPolicy {
   successful: number;
   failed: number;
   failureDetails: TlsFailureDetail[];
+  /** Failure details reported beyond those kept. */
+  moreFailureDetails: number;
 }
 
 export interface TlsReport {
@@ -109,6 +134,8 @@ export interface TlsReport {
   begin: Date;
   end: Date;
   policies: TlsPolicy[];
+  /** What the report says, hashed: the same report sent again is the same; another under its id is not. */
+  hash: string;
 }
 
 /** The JSON of a report file: inflated (gzip) within the bound, or as it is. */
@@ -177,7 +204,8 @@ export function parseTlsReport(file: Uint8Array): TlsReport {
       mxHosts: p.policy['mx-host'],
       successful: p.summary['total-successful-session-count'],
       failed: p.summary['total-failure-session-count'],
-      failureDetails: p['failure-details'].map((d) => ({
+      // The failures with the most sessions are kept; the rest are counted (a report may list 100,000).
+      failureDetails: largest(p['failure-details'], TLS_KEPT_DETAILS).map((d) => ({
         resultType: d['result-type'],
         sendingMtaIp: d['sending-mta-ip'],
         receivingMxHostname: d['receiving-mx-hostname'] || d['receiving-mx-helo'],
@@ -186,9 +214,10 @@ export function parseTlsReport(file: Uint8Array): TlsReport {
         additionalInformation: d['additional-information'],
         failureReasonCode: d['failure-reason-code'],
       })),
+      moreFailureDetails: Math.max(0, p['failure-details'].length - TLS_KEPT_DETAILS),
     };
   });
-  return {
+  const said = {
     orgName: r['organization-name'],
     contact: r['contact-info'],
     reportId: r['report-id'],
@@ -196,4 +225,5 @@ export function parseTlsReport(file: Uint8Array): TlsReport {
     end: r['date-range']['end-datetime'],
     policies,
   };
+  return { ...said, hash: createHash('sha256').update(JSON.stringify(said)).digest('hex') };
 }

@@ -68,6 +68,7 @@ function Failure({ detail }: { detail: TlsFailureDetail }) {
 function Policies({ report }: { report: TlsReportItem }) {
   const { t } = useTranslation();
   const failures = report.policies.flatMap((p) => p.failureDetails);
+  const more = report.policies.reduce((n, p) => n + (p.moreFailureDetails ?? 0), 0);
   return (
     <Stack gap={6}>
       {report.policies.map((p, i) => (
@@ -88,6 +89,11 @@ function Policies({ report }: { report: TlsReportItem }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: failure details have no identity but their place
           <Failure key={i} detail={d} />
         ))
+      )}
+      {more > 0 && (
+        <Text size="xs" c="dimmed">
+          {t('dmarc.tls.moreDetails', { count: more })}
+        </Text>
       )}
     </Stack>
   );
