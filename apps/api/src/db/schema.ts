@@ -1562,6 +1562,40 @@ export const dmarcSourceMonths = pgTable(
 );
 
 /**
+ * The same sums per UTC quarter (migration 0041): a year's failing sources' candidates are read
+ * from five quarters' worst rather than thirteen months'.
+ */
+export const dmarcSourceQuarters = pgTable(
+  'dmarc_source_quarters',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    /** The quarter's first day. */
+    quarter: date('quarter', { mode: 'string' }).notNull(),
+    sourceIp: text('source_ip').notNull(),
+    messages: bigint('messages', { mode: 'number' }).notNull().default(0),
+    passed: bigint('passed', { mode: 'number' }).notNull().default(0),
+    reports: integer('reports').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.domain, t.quarter, t.sourceIp] }),
+    index('dmarc_source_quarters_failing_idx')
+      .on(
+        t.tenantId,
+        t.domain,
+        t.quarter,
+        sql`(${t.messages} - ${t.passed}) desc`,
+        t.sourceIp,
+        t.messages,
+        t.passed,
+      )
+      .where(sql`${t.messages} > ${t.passed}`),
+  ],
+);
+
+/**
  * The reports summed per domain and UTC day of their period (migration 0039): their rows and how
  * many passed, the messages and how many passed, and how many reports. The Overview's trend and
  * the Explorer's totals read these instead of the rows.

@@ -111,6 +111,37 @@ beforeAll(async () => {
   }
   // A report without rows still counts as a report.
   await take(report('empty.test', 'reporter0.example', START + 3 * DAY, 'quarantine', []));
+  // year.test: a report a week for fourteen months (a year's Overview reads quarters, migration
+  // 0041). Each quarter, 40 senders of its own fail most (8 a week, then 3 a week the quarter
+  // after): every quarter's worst, none of them failing most over a year. 3 senders fail 7 a week
+  // all along: never among a quarter's worst, yet the year's top. And a tail failing now and then.
+  for (let week = 0; week < 61; week++) {
+    const begin = Date.UTC(2025, 9, 6) + week * 7 * DAY;
+    const date = new Date(begin);
+    const quarter = date.getUTCFullYear() * 4 + Math.floor(date.getUTCMonth() / 3);
+    const spiky = (q: number, count: number) =>
+      Array.from({ length: 40 }, (_, i) => row(`198.18.${q % 100}.${i}`, count, 'fail', 'fail'));
+    const steady = [0, 1, 2].flatMap((i) => [
+      row(`192.0.2.${i}`, 7, 'fail', 'fail'),
+      row(`192.0.2.${i}`, 20 + Math.floor(random() * 30), 'pass', random() < 0.5 ? 'pass' : 'fail'),
+    ]);
+    const tail = Array.from({ length: 12 }, () =>
+      row(
+        `2001:db8:ff::${Math.floor(400 * random()).toString(16)}`,
+        1 + Math.floor(random() * 30),
+        'fail',
+        'fail',
+      ),
+    );
+    await take(
+      report('year.test', 'reporter0.example', begin, 'reject', [
+        ...spiky(quarter, 8),
+        ...spiky(quarter - 1, 3),
+        ...steady,
+        ...tail,
+      ]),
+    );
+  }
 });
 afterAll(async () => {
   await t.close();
@@ -209,6 +240,12 @@ describe('DMARC at scale: sums instead of rows', () => {
       ['2026-12-01', 10],
       ['2026-12-03', 4],
       ['2026-11-01', 3],
+      // A year (the Overview's 365 days) and more: the candidates come from quarters.
+      ['2025-12-05', 10],
+      ['2025-12-05', 3],
+      ['2025-10-01', 5],
+      ['2026-02-17', 2],
+      ['2025-11-20', 1],
     ] as const) {
       const found = await repo.overview(tenantId, from, top);
       const days = rowsOf(
@@ -242,6 +279,9 @@ describe('DMARC at scale: sums instead of rows', () => {
         reports: Number(r.reports),
       }));
       expect(found.failing).toEqual(failing);
+      // The senders failing a little every week, never among a quarter's worst, are found.
+      if (from === '2025-12-05' && top === 10)
+        expect(found.failing.filter((f) => f.sourceIp.startsWith('192.0.2.'))).toHaveLength(3);
       expect(found.failing.filter((f) => f.domain === 'even.test')).toHaveLength(
         Math.min(top, failing.filter((f) => f.domain === 'even.test').length),
       );
@@ -254,6 +294,24 @@ describe('DMARC at scale: sums instead of rows', () => {
       ).map((r) => ({ domain: String(r.domain), reports: Number(r.reports), policy: String(r.policy) }));
       expect([...found.reports].sort((a, b) => (a.domain < b.domain ? -1 : 1))).toEqual(reports);
     }
+    const quarters = rowsOf(
+      await t.db.execute(
+        sql`select q.domain, q.quarter::text as quarter, q.source_ip, q.messages, q.passed, q.reports,
+              r.messages as rows_messages, r.passed as rows_passed, r.reports as rows_reports
+            from dmarc_source_quarters q full join (
+              select domain, date_trunc('quarter', begin_at at time zone 'UTC')::date as quarter, source_ip,
+                sum(count) as messages, coalesce(sum(count) filter (where dkim = 'pass' or spf = 'pass'), 0) as passed,
+                count(distinct report_id) as reports
+              from dmarc_records where tenant_id = ${tenantId} group by 1, 2, 3) r
+            using (domain, quarter, source_ip)
+            where q.tenant_id = ${tenantId} or q.tenant_id is null`,
+      ),
+    );
+    expect(quarters.length).toBeGreaterThan(1_000);
+    for (const q of quarters)
+      expect([q.messages, q.passed, q.reports].map(Number)).toEqual(
+        [q.rows_messages, q.rows_passed, q.rows_reports].map(Number),
+      );
     const year = await repo.overview(tenantId, '2026-01-01', 10);
     expect(year.reports.find((r) => r.domain === 'big.test')).toMatchObject({
       reports: 30,

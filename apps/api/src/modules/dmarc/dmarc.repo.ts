@@ -9,6 +9,7 @@ import {
   dmarcRecords,
   dmarcReports,
   dmarcSourceMonths,
+  dmarcSourceQuarters,
 } from '../../db/schema.ts';
 import type { AggregateReport } from './aggregate-report.ts';
 
@@ -68,6 +69,11 @@ const DAY_MS = 86_400_000;
 const textArray = (values: string[]) =>
   sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]`;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The first day of the UTC quarter a day (YYYY-MM-DD) falls in. */
+const quarterOf = (day: string) => {
+  const month = Number(day.slice(5, 7));
+  return `${day.slice(0, 4)}-${String(month - ((month - 1) % 3)).padStart(2, '0')}-01`;
+};
 
 /** Rows written in one statement (a report has up to 100,000). */
 const INSERT_BATCH = 1_000;
@@ -89,6 +95,8 @@ export interface RecordsFilter {
 const passes = sql`(${dmarcRecords.dkim} = 'pass' or ${dmarcRecords.spf} = 'pass')`;
 /** The failing sources' candidates per day past which every source of a domain is summed. */
 const FAILING_CANDIDATES_MAX = 2_000;
+/** Past this many months of data, the failing sources' candidates come from quarters, not months. */
+const FAILING_MONTHS_MAX = 6;
 
 export function createDmarcRepo(db: DbOrTx) {
   /** The rows' filter, with the time range given apart (the totals split it into days). */
@@ -175,19 +183,42 @@ export function createDmarcRepo(db: DbOrTx) {
 
   /**
    * Per domain, the `top` sources whose mail failed DMARC most from the day `from`, exact, without
-   * summing every source of the period (a year holds tens of thousands). Each month's `k` sources
-   * failing most (`dmarc_source_months`, the month `from` falls in whole) are the candidates, summed
-   * over the period (its whole months, and `dmarc_daily`'s days before the first of them). A source
-   * that is none of them failed, in each month, at most as much as its k-th (nothing in a month of
-   * fewer than k), so over the period at most the sum of those: when the top'th candidate's sum is
-   * above that bound, no other source can be in the top. Otherwise k grows, and past a bound every
-   * source is summed.
+   * summing every source of the period (a year holds tens of thousands). The candidates are each
+   * bucket's `k` sources failing most, the buckets being the months the period touches
+   * (`dmarc_source_months`) or, when its data spans more than a few months (`quarters`), its
+   * quarters (`dmarc_source_quarters`); they are summed over the period exactly (its whole months,
+   * and `dmarc_daily`'s days before the first of them). A source that is none of them failed, in
+   * each bucket, at most as much as its k-th (nothing in a bucket of fewer than k), so over the
+   * period at most the sum of those: when the top'th candidate's sum is above that bound, no other
+   * source can be in the top. Otherwise k grows, and past a bound every source is summed. Fewer,
+   * longer buckets give a tighter bound over a long period: senders failing a little every month
+   * each reach a month's k-th but few reach a quarter's.
    */
-  async function failingSources(tenantId: string, from: string, domains: string[], top: number) {
+  async function failingSources(
+    tenantId: string,
+    from: string,
+    domains: string[],
+    top: number,
+    quarters: boolean,
+  ) {
     const [y, m, d] = from.split('-').map(Number) as [number, number, number];
     // The month `from` falls in, and the first that starts on or after it.
     const startMonth = dayOf(Date.UTC(y, m - 1, 1));
     const firstMonth = dayOf(Date.UTC(y, d === 1 ? m - 1 : m, 1));
+    // The buckets the candidates are read from: from the one `from` falls in.
+    const bucket = quarters
+      ? {
+          start: quarterOf(from),
+          unit: sql.raw(`'quarter'`),
+          table: dmarcSourceQuarters,
+          column: sql.raw('x.quarter'),
+        }
+      : {
+          start: startMonth,
+          unit: sql.raw(`'month'`),
+          table: dmarcSourceMonths,
+          column: sql.raw('x.month'),
+        };
     const found: Array<{ domain: string; sourceIp: string; messages: number; reports: number }> = [];
     let pending = domains;
     for (let k = Math.max(4 * top, 20); pending.length > 0; k *= 4) {
@@ -197,13 +228,13 @@ export function createDmarcRepo(db: DbOrTx) {
         : rowsOf(
             await db.execute(
               sql`select p.domain, p.period, t.source_ip, t.failed
-                  from (select distinct domain, date_trunc('month', day)::date as period
+                  from (select distinct domain, date_trunc(${bucket.unit}, day)::date as period
                         from ${dmarcDomainDays}
-                        where tenant_id = ${tenantId} and day >= ${startMonth} and messages > passed
+                        where tenant_id = ${tenantId} and day >= ${bucket.start} and messages > passed
                           and domain = any(${textArray(pending)})) p
                   cross join lateral (
-                    select x.source_ip, x.messages - x.passed as failed from ${dmarcSourceMonths} x
-                    where x.tenant_id = ${tenantId} and x.domain = p.domain and x.month = p.period
+                    select x.source_ip, x.messages - x.passed as failed from ${bucket.table} x
+                    where x.tenant_id = ${tenantId} and x.domain = p.domain and ${bucket.column} = p.period
                       and x.messages > x.passed
                     order by x.messages - x.passed desc limit ${k}) t`,
             ),
@@ -362,6 +393,24 @@ export function createDmarcRepo(db: DbOrTx) {
                 reports: sql`${dmarcSourceMonths.reports} + excluded.reports`,
               },
             });
+        const quarter = quarterOf(month);
+        for (let i = 0; i < daily.length; i += INSERT_BATCH)
+          await tx
+            .insert(dmarcSourceQuarters)
+            .values(daily.slice(i, i + INSERT_BATCH).map(({ day: _day, ...sum }) => ({ ...sum, quarter })))
+            .onConflictDoUpdate({
+              target: [
+                dmarcSourceQuarters.tenantId,
+                dmarcSourceQuarters.domain,
+                dmarcSourceQuarters.quarter,
+                dmarcSourceQuarters.sourceIp,
+              ],
+              set: {
+                messages: sql`${dmarcSourceQuarters.messages} + excluded.messages`,
+                passed: sql`${dmarcSourceQuarters.passed} + excluded.passed`,
+                reports: sql`${dmarcSourceQuarters.reports} + excluded.reports`,
+              },
+            });
         await tx
           .insert(dmarcDomainDays)
           .values(domainDayOf(tenantId, report))
@@ -432,23 +481,31 @@ export function createDmarcRepo(db: DbOrTx) {
       for (const d of days) reportCounts.set(d.domain, (reportCounts.get(d.domain) ?? 0) + d.reports);
       const reported = [...reportCounts].filter(([, n]) => n > 0).map(([domain]) => domain);
       const since = `${from}T00:00:00Z`;
-      const policies = reported.length
-        ? rowsOf(
-            await db.execute(
-              sql`select d.domain, (select ${dmarcReports.policy}->>'p' from ${dmarcReports}
+      // The months the period's data spans: past a few, the failing sources read quarters.
+      const monthOf = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7));
+      const lastDay = days.reduce((last, d) => (d.day > last ? d.day : last), from);
+      const quarters = monthOf(lastDay) - monthOf(from) + 1 > FAILING_MONTHS_MAX;
+      // Independent of each other: read at once (each on a connection of its own).
+      const [policies, failing] = await Promise.all([
+        reported.length
+          ? db
+              .execute(
+                sql`select d.domain, (select ${dmarcReports.policy}->>'p' from ${dmarcReports}
                     where ${dmarcReports.tenantId} = ${tenantId} and ${dmarcReports.domain} = d.domain
                       and ${dmarcReports.beginAt} >= ${since}::timestamptz
                     order by ${dmarcReports.endAt} desc limit 1) as policy
                   from unnest(${textArray(reported)}) as d(domain)`,
-            ),
-          )
-        : [];
-      const failing = await failingSources(
-        tenantId,
-        from,
-        [...new Set(days.filter((d) => d.messages > d.passed).map((d) => d.domain))],
-        topFailing,
-      );
+              )
+              .then(rowsOf)
+          : [],
+        failingSources(
+          tenantId,
+          from,
+          [...new Set(days.filter((d) => d.messages > d.passed).map((d) => d.domain))],
+          topFailing,
+          quarters,
+        ),
+      ]);
       return {
         days: days
           .filter((d) => d.messages > 0)
