@@ -1384,6 +1384,8 @@ export const dmarcReports = pgTable(
     orgName: text('org_name').notNull(),
     orgEmail: text('org_email').notNull().default(''),
     reportId: text('report_id').notNull(),
+    /** The report's XML hashed (migration 0042): the same id with other content is another report. Empty: taken in before. */
+    contentHash: text('content_hash').notNull().default(''),
     beginAt: timestamp('begin_at', { withTimezone: true }).notNull(),
     endAt: timestamp('end_at', { withTimezone: true }).notNull(),
     policy: jsonb('policy')
@@ -1396,7 +1398,7 @@ export const dmarcReports = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('dmarc_reports_once_idx').on(t.tenantId, t.orgName, t.reportId, t.domain),
+    uniqueIndex('dmarc_reports_once_idx').on(t.tenantId, t.orgName, t.reportId, t.domain, t.contentHash),
     index('dmarc_reports_tenant_begin_idx').on(t.tenantId, t.beginAt),
     index('dmarc_reports_tenant_domain_end_idx').on(t.tenantId, t.domain, t.endAt),
     check('dmarc_reports_source_check', inList(t.source, REPORT_SOURCES)),

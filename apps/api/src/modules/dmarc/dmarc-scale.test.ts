@@ -73,7 +73,7 @@ beforeAll(async () => {
     part: 0,
   };
   const take = (r: AggregateReport) =>
-    repo.insertReport(tenantId, r, 'upload', new Uint8Array([1]), new Date(START + 20 * DAY), intake);
+    repo.insertReport(tenantId, r, 'upload', new Uint8Array([1]), '', new Date(START + 20 * DAY), intake);
   for (let day = 0; day < 10; day++) {
     const midnight = START + day * DAY;
     // big.test: 3 reporters, one of them starting its day at 07:00; 60 rows each from a pool of

@@ -1,5 +1,5 @@
 import type { DmarcResult, IntakeOutcome, ReportSource } from '@moat/contracts/dmarc';
-import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, rowsOf } from '../../db/client.ts';
 import { orderOf } from '../../db/list-order.ts';
 import {
@@ -312,6 +312,7 @@ export function createDmarcRepo(db: DbOrTx) {
       report: AggregateReport,
       source: ReportSource,
       rawGzip: Uint8Array,
+      contentHash: string,
       now: Date,
       intake: IntakeEntry,
     ): Promise<ReportRow | null> {
@@ -324,6 +325,7 @@ export function createDmarcRepo(db: DbOrTx) {
             orgName: report.orgName,
             orgEmail: report.email,
             reportId: report.reportId,
+            contentHash,
             beginAt: report.begin,
             endAt: report.end,
             policy: {
@@ -524,7 +526,14 @@ export function createDmarcRepo(db: DbOrTx) {
       };
     },
 
-    async findReport(tenantId: string, orgName: string, reportId: string, domain: string) {
+    /** The report taken in before with this content, or one taken in before contents were hashed. */
+    async findReport(
+      tenantId: string,
+      orgName: string,
+      reportId: string,
+      domain: string,
+      contentHash: string,
+    ) {
       const [row] = await db
         .select()
         .from(dmarcReports)
@@ -534,8 +543,10 @@ export function createDmarcRepo(db: DbOrTx) {
             eq(dmarcReports.orgName, orgName),
             eq(dmarcReports.reportId, reportId),
             eq(dmarcReports.domain, domain),
+            inArray(dmarcReports.contentHash, [contentHash, '']),
           ),
-        );
+        )
+        .limit(1);
       return row ?? null;
     },
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import {
   type DmarcIntake,
@@ -189,8 +190,20 @@ export function createDmarcService(deps: {
       return refused(
         `The report is about ${domain}, which is not one of your domains (${domains.join(', ') || 'none yet'})`,
       );
-    const gzip = gzipSync(read_.xml);
-    const stored = await repo.insertReport(tenantId, report, entry.source, gzip, deps.clock.now(), entry);
+    // The same report is the same reporter, id, domain and content: a forged one under a real id blocks nothing.
+    const contentHash = createHash('sha256').update(read_.xml).digest('hex');
+    const earlier = await repo.findReport(tenantId, report.orgName, report.reportId, domain, contentHash);
+    const stored = earlier
+      ? null
+      : await repo.insertReport(
+          tenantId,
+          report,
+          entry.source,
+          gzipSync(read_.xml),
+          contentHash,
+          deps.clock.now(),
+          entry,
+        );
     if (stored) {
       await deps.audit.record(actor, {
         tenantId,
@@ -207,7 +220,8 @@ export function createDmarcService(deps: {
       });
       return { outcome: 'added', reason: '', row: stored };
     }
-    const row = await repo.findReport(tenantId, report.orgName, report.reportId, domain);
+    const row =
+      earlier ?? (await repo.findReport(tenantId, report.orgName, report.reportId, domain, contentHash));
     if (!row) throw new Error('a report neither stored nor found');
     await repo.recordIntake(tenantId, { ...entry, outcome: 'duplicate', reportId: row.id });
     return { outcome: 'duplicate', reason: '', row };

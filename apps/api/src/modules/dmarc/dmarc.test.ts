@@ -4,7 +4,7 @@ import { DMARC_API, rawReportPath } from '@moat/contracts/dmarc';
 import { and, eq } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, dmarcRecords } from '../../db/schema.ts';
+import { auditLog, dmarcRecords, dmarcReports } from '../../db/schema.ts';
 import { buildTestApp, CSRF } from '../../test/app.ts';
 import { buildSession, buildTenant, buildUser } from '../../test/factories.ts';
 import { GOOGLE_REPORT } from './test-reports.ts';
@@ -181,6 +181,33 @@ describe('DMARC aggregate reports: upload and Reports Explorer', () => {
     expect(lines[0]).toMatch(/^begin,end,reporter,domain,source_ip,count/);
     expect(lines).toHaveLength(3);
     expect(lines.every((l, i) => i === 0 || l.includes('"2001:db8::7"'))).toBe(true);
+  });
+
+  it("lets no forged report under a real reporter's id make the real one a duplicate; a report of before still counts once", async () => {
+    const real = GOOGLE_REPORT.replace(
+      '<report_id>4312398455187346520</report_id>',
+      '<report_id>guessable-1</report_id>',
+    );
+    const forged = real.replace('<count>42</count>', '<count>1</count>');
+    expect((await upload(Buffer.from(forged), 'application/xml')).statusCode).toBe(201);
+    const first = await upload(Buffer.from(real), 'application/xml');
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({ duplicate: false, messages: 45 });
+    const again = await upload(gzipSync(real), 'application/gzip');
+    expect(again.json()).toMatchObject({ duplicate: true, id: first.json().id });
+
+    // A report taken in before contents were hashed (migration 0042) matches its id whatever it holds.
+    const old = GOOGLE_REPORT.replace(
+      '<report_id>4312398455187346520</report_id>',
+      '<report_id>before-1</report_id>',
+    );
+    expect((await upload(Buffer.from(old), 'application/xml')).statusCode).toBe(201);
+    await t.db
+      .update(dmarcReports)
+      .set({ contentHash: '' })
+      .where(and(eq(dmarcReports.tenantId, tenantId), eq(dmarcReports.reportId, 'before-1')));
+    const resent = await upload(Buffer.from(old.replace('</feedback>', '\n</feedback>')), 'application/xml');
+    expect(resent.json()).toMatchObject({ duplicate: true });
   });
 
   it('is for admins only', async () => {

@@ -214,7 +214,9 @@ describe('TLS reports: upload and list', () => {
     forged.policies[0].summary['total-failure-session-count'] = 999;
     expect((await upload(JSON.stringify(forged), 'application/json')).statusCode).toBe(201);
     expect((await upload(JSON.stringify(real), 'application/json')).statusCode).toBe(201);
-    expect((await upload(JSON.stringify(real), 'application/json')).json()).toMatchObject({ duplicate: true });
+    expect((await upload(JSON.stringify(real), 'application/json')).json()).toMatchObject({
+      duplicate: true,
+    });
     // A count past a trillion sessions is no report (two such would overflow any sum).
     report['report-id'] = 'forged-2';
     report.policies[0].summary['total-successful-session-count'] = 9_007_199_254_740_991;
