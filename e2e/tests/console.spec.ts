@@ -99,19 +99,19 @@ test.describe('side navigation by profile (SPEC §2.4, §6)', () => {
     [
       'admin',
       'admin@acme.test',
-      [...COMMON, 'archiving', 'policy', 'configuration', 'system-settings', 'add-ons-store'],
+      [...COMMON, 'archiving', 'dmarc', 'policy', 'configuration', 'system-settings', 'add-ons-store'],
     ],
     ['user', 'ivy@acme.test', [...PLAIN, 'policy', 'configuration', 'system-settings']],
     [
       'hidden user',
       'support@acme.test',
-      [...COMMON, 'archiving', 'policy', 'configuration', 'system-settings', 'add-ons-store'],
+      [...COMMON, 'archiving', 'dmarc', 'policy', 'configuration', 'system-settings', 'add-ons-store'],
     ],
     // The tenant's customer configs let the MSP sell add-ons (msp_allowed), so the store shows.
     [
       'MSP admin',
       'max@msp.test',
-      [...COMMON, 'archiving', 'policy', 'configuration', 'system-settings', 'add-ons-store'],
+      [...COMMON, 'archiving', 'dmarc', 'policy', 'configuration', 'system-settings', 'add-ons-store'],
     ],
     [
       'demo customer',
