@@ -150,6 +150,26 @@ export function createFailureTlsService(deps: {
     return read.report as FailureReport | TlsReport;
   }
 
+  /**
+   * A report stored (audited as `entry`) or found stored before (its file recorded a duplicate):
+   * what became of it.
+   */
+  async function settled(
+    tenantId: string,
+    entry: FailureTlsIntakeEntry,
+    actor: Actor,
+    added: boolean,
+    result: UploadResult,
+    audit: Omit<Parameters<AuditRepo['record']>[1], 'tenantId'>,
+  ): Promise<Done> {
+    if (!added) {
+      await repo.recordIntake(tenantId, { ...entry, outcome: 'duplicate' });
+      return { outcome: 'duplicate', reason: '', result };
+    }
+    await deps.audit.record(actor, { tenantId, ...audit });
+    return { outcome: 'added', reason: '', result };
+  }
+
   async function takeInFailure(
     tenantId: string,
     file: Uint8Array,
@@ -178,18 +198,12 @@ export function createFailureTlsService(deps: {
       rows: 1,
       kind: 'failure',
     };
-    if (!stored) {
-      await repo.recordIntake(tenantId, { ...entry, outcome: 'duplicate' });
-      return { outcome: 'duplicate', reason: '', result };
-    }
-    await deps.audit.record(actor, {
-      tenantId,
+    return settled(tenantId, entry, actor, stored !== null, result, {
       action: 'dmarc.failure_report_added',
       targetType: 'dmarc_report',
       targetId: row.id,
       details: { domain, reporter: row.reporter, source, auth_failure: row.authFailure },
     });
-    return { outcome: 'added', reason: '', result };
   }
 
   async function takeInTls(
@@ -221,12 +235,7 @@ export function createFailureTlsService(deps: {
       rows: row.policies.length,
       kind: 'tls',
     };
-    if (!stored) {
-      await repo.recordIntake(tenantId, { ...entry, outcome: 'duplicate' });
-      return { outcome: 'duplicate', reason: '', result };
-    }
-    await deps.audit.record(actor, {
-      tenantId,
+    return settled(tenantId, entry, actor, stored !== null, result, {
       action: 'dmarc.tls_report_added',
       targetType: 'dmarc_report',
       targetId: row.id,
@@ -239,7 +248,6 @@ export function createFailureTlsService(deps: {
         failed: row.failed,
       },
     });
-    return { outcome: 'added', reason: '', result };
   }
 
   /**
