@@ -3,6 +3,8 @@ import type { ScoredRule } from '../types.ts';
 import { bayesPart, COMBINATION_WEIGHTS, combinedSpamScore, spamParts } from './combine.ts';
 
 const rule = (name: string, score: number): ScoredRule => ({ name, score, description: '' });
+/** Two decimals, as the combination keeps its figures. */
+const r2 = (n: number) => Math.round(n * 100) / 100;
 const { rulesBesideMoat } = COMBINATION_WEIGHTS;
 const bayesBesideAnother = COMBINATION_WEIGHTS.bayesBesideAnother.spam;
 const hamBesideAnother = COMBINATION_WEIGHTS.bayesBesideAnother.ham;
@@ -26,7 +28,8 @@ describe('the one spam score', () => {
     expect(combinedSpamScore([])).toBe(0);
   });
 
-  it("counts Moat's evidence in full beside an rspamd whose Bayes is not trained; rspamd's rules by what it knew", () => {
+  it("counts Moat's evidence in full beside an rspamd whose Bayes is not trained; rspamd's rules beyond the make-up", () => {
+    const { beyond } = rulesBesideMoat;
     // A fresh rspamd: its local rules only, no BAYES_* symbol, no block list answered.
     const rspamd = {
       engine: 'rspamd',
@@ -36,18 +39,49 @@ describe('the one spam score', () => {
     };
     const [moat, r] = spamParts([moatPhishing, rspamd]);
     expect(moat).toMatchObject({ score: 6.5, counted: 6.5, weight: 1, notes: [] });
-    expect(r).toMatchObject({ counted: 1.2 * rulesBesideMoat.notJudged, weight: rulesBesideMoat.notJudged });
-    expect(r!.notes).toEqual([`rules 1.2 × ${rulesBesideMoat.notJudged}: its Bayes is not trained`]);
-    expect(combinedSpamScore([moatPhishing, rspamd])).toBe(6.5 + 1.2 * rulesBesideMoat.notJudged);
+    // Its rules' 1.2 points are within the make-up Moat read already: they do not count.
+    expect(r).toMatchObject({ counted: 0, weight: 0 });
+    expect(r!.notes).toEqual([
+      `rules 1.2: within their first ${beyond} points, the make-up Moat's rules read too; they do not count`,
+    ]);
+    expect(combinedSpamScore([moatPhishing, rspamd])).toBe(6.5);
+    // Rules that say much more than the make-up: what is beyond it counts.
+    const loud = { ...rspamd, score: 9, rules: [rule('PHISHING', 5), rule('R_SUSPICIOUS_URL', 4)] };
+    const [, l] = spamParts([moatPhishing, loud]);
+    expect(l!.counted).toBe(9 - beyond);
+    expect(l!.notes).toEqual([
+      `rules 9: what is beyond their first ${beyond} points counts (${9 - beyond}); the rest is the make-up Moat's rules read too`,
+    ]);
     // Moat's score never counts less than alone beside an engine that knew less: a phishing score stays one.
-    expect(combinedSpamScore([moatPhishing, rspamd])).toBeGreaterThanOrEqual(6.5);
-    // Its evidence of ham counts in full as well.
+    expect(combinedSpamScore([moatPhishing, loud])).toBeGreaterThanOrEqual(6.5);
+    // Moat's evidence of ham counts in full, and so does the other engine's.
     expect(
       combinedSpamScore([
         { engine: 'moat_spam', score: -3, rules: [rule('BAYES_00', -3)] },
         { engine: 'rspamd', score: 5, rules: [rule('REPLYTO_EQ_TO_ADDR', 5)] },
       ]),
-    ).toBe(-3 + 5 * rulesBesideMoat.notJudged);
+    ).toBe(-3 + 5 - beyond);
+    expect(
+      combinedSpamScore([
+        { engine: 'moat_spam', score: 2, rules: [rule('HTML_ONLY', 2)] },
+        { engine: 'spamassassin', score: -1, rules: [rule('DKIM_VALID_AU', -1)] },
+      ]),
+    ).toBe(1);
+  });
+
+  it("weighs another engine's rules beyond the make-up by whether its Bayes judged, when the weights say so", () => {
+    const weights = { ...COMBINATION_WEIGHTS, rulesBesideMoat: { beyond: 1, judged: 0.5, notJudged: 0.25 } };
+    const untrained = {
+      engine: 'rspamd',
+      score: 5,
+      rules: [rule('PHISHING', 5)],
+      knowledge: { bayes: 'untrained', lookups: 'unknown' } as const,
+    };
+    const [, r] = spamParts([moatPhishing, untrained], weights);
+    expect(r!.counted).toBe(1);
+    expect(r!.notes).toEqual([
+      "rules 5: what is beyond their first 1 points counts × 0.25 (its Bayes is not trained) (1); the rest is the make-up Moat's rules read too",
+    ]);
   });
 
   it("discounts the duplicated Bayes part when two engines' Bayes judged the same words, never Moat's rules", () => {
@@ -68,12 +102,12 @@ describe('the one spam score', () => {
     // Each Bayes's spam evidence by bayesBesideAnother; Moat's rules in full, rspamd's beside them.
     expect(m!.counted).toBe(6 * bayesBesideAnother + 3);
     expect(m!.notes).toEqual([`Bayes 6 × ${bayesBesideAnother}: rspamd judged the same words`]);
-    expect(r!.counted).toBe(4.5 * bayesBesideAnother + 2 * rulesBesideMoat.judged);
+    expect(r!.counted).toBe(r2(4.5 * bayesBesideAnother));
     expect(r!.notes).toEqual([
       `Bayes 4.5 × ${bayesBesideAnother}: Moat judged the same words`,
-      `rules 2 × ${rulesBesideMoat.judged}: beside Moat's, which look at much the same`,
+      `rules 2: within their first ${rulesBesideMoat.beyond} points, the make-up Moat's rules read too; they do not count`,
     ]);
-    expect(combinedSpamScore([moat, rspamd])).toBe(m!.counted + r!.counted);
+    expect(combinedSpamScore([moat, rspamd])).toBe(r2(m!.counted + r!.counted));
     // Bayes evidence of ham by its own weight.
     const hamMoat = { engine: 'moat_spam', score: -3, rules: [rule('BAYES_00', -3)] };
     const hamRspamd = {
@@ -82,15 +116,12 @@ describe('the one spam score', () => {
       rules: [rule('BAYES_HAM', -3), rule('MIME_HTML_ONLY', 1)],
     };
     expect(spamParts([hamMoat, hamRspamd]).map((p) => p.counted)).toEqual([
-      -3 * hamBesideAnother,
-      -3 * hamBesideAnother + rulesBesideMoat.judged,
+      r2(-3 * hamBesideAnother),
+      r2(-3 * hamBesideAnother),
     ]);
     // A Bayes that did not judge (too few words: 0 points) is not a duplicate: Moat's rules and rspamd's Bayes count.
     const fewWords = { ...moat, rules: [rule('BAYES_TOO_FEW_WORDS', 0), rule('MISMATCHED_LINK_TEXT', 3)] };
-    expect(spamParts([fewWords, rspamd]).map((p) => p.counted)).toEqual([
-      9,
-      4.5 + 2 * rulesBesideMoat.judged,
-    ]);
+    expect(spamParts([fewWords, rspamd]).map((p) => p.counted)).toEqual([9, 4.5]);
     // Three Bayes: each one's spam evidence discounted once.
     const sa = {
       engine: 'spamassassin',
@@ -98,9 +129,7 @@ describe('the one spam score', () => {
       rules: [rule('BAYES_99', 3.5), rule('BAYES_999', 0.2), rule('HTML_MESSAGE', 1.3)],
     };
     const [, , s] = spamParts([moat, rspamd, sa]);
-    expect(s!.counted).toBe(
-      Math.round((3.7 * bayesBesideAnother + 1.3 * rulesBesideMoat.judged) * 100) / 100,
-    );
+    expect(s!.counted).toBe(r2(3.7 * bayesBesideAnother));
     expect(s!.notes[0]).toBe(`Bayes 3.7 × ${bayesBesideAnother}: Moat and rspamd judged the same words`);
   });
 
