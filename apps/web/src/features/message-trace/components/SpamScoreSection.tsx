@@ -10,6 +10,14 @@ import { BandBadge, ScoredRules, signedPoints } from './ScoredRules';
  * Why the message's spam score is what it is (issue 13): each scoring engine's rules with their
  * points, the thresholds, and the admin's "spam / not spam" that teaches the engine.
  */
+/** How one engine's score counted: as it is, weighted, or not at all (its rules were within the make-up). */
+const spamEngineKey = (weight: number) =>
+  weight === 1
+    ? 'trace.spam.engine'
+    : weight === 0
+      ? 'trace.spam.engineNotCounted'
+      : 'trace.spam.engineWeighted';
+
 export function SpamScoreSection({
   spam,
   by,
@@ -49,7 +57,7 @@ export function SpamScoreSection({
           {spam.engines.map((engine) => (
             <Stack key={engine.engine} gap={6} data-engine={engine.engine}>
               <Text size="sm" fw={600}>
-                {t(engine.weight === 1 ? 'trace.spam.engine' : 'trace.spam.engineWeighted', {
+                {t(spamEngineKey(engine.weight), {
                   engine: engineText(engine.engine, t, lang),
                   score: signedPoints(engine.score, lang),
                   weight: engine.weight.toLocaleString(lang),
