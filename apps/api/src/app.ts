@@ -81,6 +81,13 @@ import { deploymentRoutes } from './modules/deployment/deployment.routes.ts';
 import { createDeploymentService, type DeploymentService } from './modules/deployment/deployment.service.ts';
 import { createDigestRepo } from './modules/digest/digest.repo.ts';
 import { createDigestService, type DigestService } from './modules/digest/digest.service.ts';
+import { createDkimSigner } from './modules/dkim-signing/dkim-signer.ts';
+import { createDkimSigningRepo } from './modules/dkim-signing/dkim-signing.repo.ts';
+import { dkimSigningRoutes } from './modules/dkim-signing/dkim-signing.routes.ts';
+import {
+  createDkimSigningService,
+  type DkimSigningService,
+} from './modules/dkim-signing/dkim-signing.service.ts';
 import { createDkimRepo } from './modules/dmarc/dkim.repo.ts';
 import { dkimRoutes } from './modules/dmarc/dkim.routes.ts';
 import { createDkimService, type DkimService, dkimResolver } from './modules/dmarc/dkim.service.ts';
@@ -300,6 +307,8 @@ export interface Services {
   dnsChanges: DnsChangesService;
   /** DKIM Management: each domain's selectors and keys checked, a rotation plan (issue 37). */
   dkim: DkimService;
+  /** DKIM signing: the tenant domains' own keys, their records, signing on or off, rotation (issue 38). */
+  dkimSigning: DkimSigningService;
   /** DMARC Recommendations: what to change next per domain (issue 37). */
   dmarcRecommendations: RecommendationsService;
   /** Reverse names of the sources the DMARC reports name. */
@@ -511,6 +520,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     queueDepths: () => metricsRepo.queueDepths(QUEUE_DEPTH_TIMEOUT_MS),
     log: app.log,
   });
+  const dkimSigningRepo = createDkimSigningRepo(db);
+  const dkimSigner = createDkimSigner({ repo: dkimSigningRepo, serverKey, clock });
   const mailer = createMailer({
     repo: createOutboxRepo(db),
     relayUrl: config.smtpRelayUrl,
@@ -526,6 +537,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nextHopOf: (tenantId) => nextHopOf(tenantId),
     nextHopNetworks: config.nextHopNetworks,
     metrics,
+    // Moat's own mail from a tenant domain that signs goes out DKIM-signed (issue 38).
+    sign: async (message, fromDomain) => (await dkimSigner.sign(message, fromDomain)).message,
   });
   let senderOf = async (
     _tenantId: string,
@@ -707,6 +720,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     resolver: options.dkimResolver ?? dkimResolver(config.dnsServers),
     clock,
   });
+  const dkimSigning = createDkimSigningService({
+    db,
+    repo: dkimSigningRepo,
+    audit,
+    clock,
+    serverKey,
+    resolver: options.dkimResolver ?? dkimResolver(config.dnsServers),
+    changed: () => dkimSigner.invalidate(),
+  });
   const dnsChanges = createDnsChangesService({
     repo: createDnsChangesRepo(db),
     alertsRepo: repos.alerts,
@@ -879,6 +901,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     retraction,
     spf,
     dkim,
+    dkimSigning,
     dmarc,
     dnsChanges,
     dmarcFailureTls,
@@ -1116,6 +1139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dnsChangesRoutes);
   await app.register(failureTlsRoutes);
   await app.register(dkimRoutes);
+  await app.register(dkimSigningRoutes);
   await app.register(dmarcInsightsRoutes);
   await app.register(auditRoutes);
   await app.register(userManagementRoutes);
@@ -1132,7 +1156,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(analyticsRoutes);
   await app.register(messageTraceRoutes);
   await app.register(spamLearningRoutes);
-  if (options.cliBridgeToken) await app.register(cliBridgeRoutes, { token: options.cliBridgeToken });
+  if (options.cliBridgeToken)
+    await app.register(cliBridgeRoutes, { token: options.cliBridgeToken, serverKey });
   await app.register(spaRoutes, { distDir: config.webDistDir });
 
   return app;

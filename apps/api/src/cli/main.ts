@@ -3,9 +3,12 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { acquireDataDirLock, DataDirBusyError, isProcessAlive } from '../db/data-dir-lock.ts';
 import { systemClock } from '../lib/clock.ts';
+import { ServerKey } from '../lib/server-key.ts';
 import { createMailer } from '../mail/outbound.ts';
 import { createOutboxRepo } from '../mail/outbox.repo.ts';
 import { createSenderOf } from '../mail/sender.ts';
+import { createDkimSigner } from '../modules/dkim-signing/dkim-signer.ts';
+import { createDkimSigningRepo } from '../modules/dkim-signing/dkim-signing.repo.ts';
 import { createTenantsRepo } from '../modules/tenants/tenants.repo.ts';
 import { BridgeError, callBridge } from './bridge-client.ts';
 import { type CliResult, parseCommandLine, runCommand } from './commands.ts';
@@ -94,6 +97,12 @@ async function main(): Promise<never> {
   try {
     await database.migrate();
     const tenants = createTenantsRepo(database.db);
+    const serverKey = ServerKey.fromEnvOrFile(config.secretKey, config.dataDir);
+    const signer = createDkimSigner({
+      repo: createDkimSigningRepo(database.db),
+      serverKey,
+      clock: systemClock,
+    });
     const mailer = createMailer({
       repo: createOutboxRepo(database.db),
       relayUrl: config.smtpRelayUrl,
@@ -110,10 +119,12 @@ async function main(): Promise<never> {
         error: (o: unknown) => process.stderr.write(`mail: ${JSON.stringify(o)}\n`),
       },
       clock: systemClock,
+      sign: async (message, fromDomain) => (await signer.sign(message, fromDomain)).message,
     });
     const result = await runCommand(argv, {
       db: database.db,
       config,
+      serverKey,
       clock: systemClock,
       cwd,
       stdin,

@@ -11,6 +11,7 @@ import {
   SECURITY_TOOLS,
   USER_STATUSES,
 } from '@moat/contracts/deployment';
+import { DKIM_ALGORITHMS, DKIM_KEY_STATES } from '@moat/contracts/dkim-signing';
 import {
   DMARC_ALERT_KINDS,
   DMARC_RESULTS,
@@ -186,6 +187,8 @@ export const tenantDomains = pgTable(
      * relay is configured, else off), callout, known (the tenant's users and held recipients), off.
      */
     recipientVerification: text('recipient_verification').notNull().default('auto'),
+    /** Mail from this domain through Moat is DKIM-signed with its active keys (issue 38, 0043). */
+    dkimSigning: boolean('dkim_signing').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1698,6 +1701,44 @@ export const dmarcDkimKeys = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.domain, t.selector, t.keyHash] })],
+);
+
+/**
+ * Moat's own DKIM keys per tenant domain (issue 38, 0043): the private key sealed with the server
+ * key; `active` signs (one per algorithm and domain), `pending` is a rotation's next key,
+ * `retired` signed before it and stays published for mail in flight.
+ */
+export const dkimSigningKeys = pgTable(
+  'dkim_signing_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    domain: text('domain')
+      .notNull()
+      .references(() => tenantDomains.domain, { onDelete: 'cascade' }),
+    selector: text('selector').notNull(),
+    algorithm: text('algorithm', { enum: DKIM_ALGORITHMS }).notNull(),
+    bits: integer('bits').notNull(),
+    privateKey: text('private_key').notNull(),
+    publicKey: text('public_key').notNull(),
+    state: text('state', { enum: DKIM_KEY_STATES }).notNull(),
+    createdAt: createdAt(),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('dkim_signing_keys_domain_selector_idx').on(t.domain, t.selector),
+    uniqueIndex('dkim_signing_keys_one_active_idx')
+      .on(t.domain, t.algorithm)
+      .where(sql`${t.state} = 'active'`),
+    uniqueIndex('dkim_signing_keys_one_pending_idx')
+      .on(t.domain, t.algorithm)
+      .where(sql`${t.state} = 'pending'`),
+    check('dkim_signing_keys_algorithm_check', inList(t.algorithm, DKIM_ALGORITHMS)),
+    check('dkim_signing_keys_state_check', inList(t.state, DKIM_KEY_STATES)),
+  ],
 );
 
 /**

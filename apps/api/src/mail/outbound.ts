@@ -128,6 +128,12 @@ export function createMailer(deps: {
   retryWindowMs?: number;
   /** `moat_relay_errors_total` (issue 14); the CLI, which serves no metrics, has none. */
   metrics?: Pick<Metrics, 'relayErrors'>;
+  /**
+   * DKIM signing of Moat's own mail (issue 38): the composed bytes and the From address's domain
+   * in, the bytes to send out (signed when that domain signs). Mail sent on as it was (a release)
+   * is the original sender's and is never signed here.
+   */
+  sign?: (message: Buffer, fromDomain: string) => Promise<Buffer>;
 }) {
   const transport: Relay | null = deps.relayUrl ? createRelay(deps.relayUrl) : null;
   /** This node sends mail: through the deployment's relay, or at least to tenants' own next hops. */
@@ -211,8 +217,9 @@ export function createMailer(deps: {
   /** Moat's own mail (a notice, a code) as the bytes that go out. */
   async function composed(row: DeliveryRow): Promise<Buffer> {
     const MailComposer = await mailComposer();
-    return new MailComposer({
-      from: { name: row.fromName, address: senderOf(row) },
+    const from = senderOf(row);
+    const bytes = await new MailComposer({
+      from: { name: row.fromName, address: from },
       to: row.toAddress,
       subject: row.subject,
       text: row.text,
@@ -221,6 +228,7 @@ export function createMailer(deps: {
     })
       .compile()
       .build();
+    return deps.sign ? deps.sign(bytes, from.slice(from.lastIndexOf('@') + 1)) : bytes;
   }
 
   /** The way out for a mail: its tenant's next hop if it has one, else the deployment's relay. */

@@ -140,6 +140,8 @@ export const queryKeys = {
     alerts: () => ['dmarc', 'alerts'] as const,
     /** DKIM Management: every domain's selectors and keys, looked up now. */
     dkim: () => ['dmarc', 'dkim'] as const,
+    /** DKIM signing: each domain's own keys, their records, signing on or off. */
+    dkimSigning: () => ['dmarc', 'dkim-signing'] as const,
     /** Per domain over a period: reports, pass rate, policy, trend, failing sources. */
     overview: (days: number) => ['dmarc', 'overview', days] as const,
     /** What to change next, per domain, over a period. */

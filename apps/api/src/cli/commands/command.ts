@@ -5,11 +5,15 @@ import type { Config } from '../../config.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { ServerKey } from '../../lib/server-key.ts';
 import { createGatewayPolicyRepo } from '../../mail/gateway/gateway-policy.repo.ts';
 import { createSenderListsCliRepo } from '../../mail/gateway/sender-lists-cli.repo.ts';
 import type { Mailer } from '../../mail/outbound.ts';
 import { createAuditRepo } from '../../modules/audit/audit.repo.ts';
 import { createUserTokensRepo } from '../../modules/auth/user-tokens.repo.ts';
+import { createDkimSigningRepo } from '../../modules/dkim-signing/dkim-signing.repo.ts';
+import { createDkimSigningService } from '../../modules/dkim-signing/dkim-signing.service.ts';
+import { dkimResolver } from '../../modules/dmarc/dkim.service.ts';
 import { createFeaturesRepo } from '../../modules/features/features.repo.ts';
 import { restorePolicyFrom } from '../../modules/quarantine/policy.ts';
 import { createQuarantineRepo } from '../../modules/quarantine/quarantine.repo.ts';
@@ -21,7 +25,9 @@ import { createUsersService } from '../../modules/users/users.service.ts';
 
 export interface CliContext {
   db: Db;
-  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'supportEmail'>>;
+  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'supportEmail' | 'dnsServers'>>;
+  /** The server's key, which seals secrets (DKIM keys); the server's own through the bridge. */
+  serverKey?: ServerKey;
   /** Outgoing mail: the server's when the command runs through it, else the CLI's own. */
   mailer?: Mailer;
   clock: Clock;
@@ -52,6 +58,17 @@ export function createCliDeps(ctx: CliContext) {
     restorePolicy: async (tenantId: string, verdict: Verdict, tx?: DbOrTx) =>
       restorePolicyFrom(await quarantine.restorePoliciesOf(tenantId, tx), verdict),
     tenantsService: createTenantsService({ db, tenants, features, audit }),
+    /** DKIM signing keys (tenant:dkim); only where the server's key is at hand. */
+    dkimSigning: ctx.serverKey
+      ? createDkimSigningService({
+          db,
+          repo: createDkimSigningRepo(db),
+          audit,
+          clock,
+          serverKey: ctx.serverKey,
+          resolver: dkimResolver(ctx.config.dnsServers ?? []),
+        })
+      : null,
     usersService: createUsersService({ db, clock, users, tenants, audit }),
   };
 }

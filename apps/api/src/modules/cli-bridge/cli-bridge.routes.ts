@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { runCommand } from '../../cli/commands.ts';
 import { AppError } from '../../errors.ts';
 import { isDirectLocalCaller } from '../../lib/local-caller.ts';
+import type { ServerKey } from '../../lib/server-key.ts';
 import { safeEqual } from '../../lib/tokens.ts';
 
 export const CLI_BRIDGE_PATH = '/internal/cli';
@@ -11,7 +12,10 @@ export const CLI_BRIDGE_PATH = '/internal/cli';
  * The CLI's way in while this server owns the embedded database: loopback connections only,
  * with the secret from DATA_DIR/control.json. Not part of the public API.
  */
-export const cliBridgeRoutes: FastifyPluginAsyncZod<{ token: string }> = async (app, opts) => {
+export const cliBridgeRoutes: FastifyPluginAsyncZod<{ token: string; serverKey: ServerKey }> = async (
+  app,
+  opts,
+) => {
   app.post(
     CLI_BRIDGE_PATH,
     {
@@ -36,6 +40,7 @@ export const cliBridgeRoutes: FastifyPluginAsyncZod<{ token: string }> = async (
       return runCommand(argv, {
         db: app.database.db,
         config: app.config,
+        serverKey: opts.serverKey,
         clock: app.clock,
         cwd,
         stdin,

@@ -1,3 +1,4 @@
+import type { DkimSigningDomain, DkimSigningResponse } from '@moat/contracts/dkim-signing';
 import type { DkimDomain, DkimResponse } from '@moat/contracts/dmarc';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -6,7 +7,14 @@ import { buildCurrentUser, jsonResponse, renderRoute, stubApi } from '../../../t
 
 const PAGE = '/dmarc/dkim-management';
 const API = 'GET /api/v1/dmarc/dkim';
-const signedIn = { 'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser()) };
+const SIGNING = 'GET /api/v1/dkim-signing';
+const noSigning = (...domains: string[]): DkimSigningResponse => ({
+  domains: domains.map((domain) => ({ domain, enabled: false, keys: [], warnings: [] })),
+});
+const signedIn = {
+  'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser()),
+  [SIGNING]: () => jsonResponse(200, noSigning('acme.test', 'new.test')),
+};
 const answer = (domains: DkimDomain[]): DkimResponse => ({
   checkedAt: '2026-01-15T10:00:00.000Z',
   probed: ['google', 'selector1', 'selector2', 'k1', 's1', 's2', 'default', 'dkim', 'mail'],
@@ -168,5 +176,78 @@ describe('DMARC → DKIM Management (/dmarc/dkim-management)', () => {
     expect(asked()).toBe(1);
     await user.click(screen.getByRole('button', { name: 'Check again' }));
     await waitFor(() => expect(asked()).toBe(2));
+  });
+
+  it("makes Moat's own signing key, shows the record to publish, and turns signing on with DNS's warning", async () => {
+    const user = userEvent.setup();
+    const record = 'v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA';
+    const key = {
+      selector: 'moat1',
+      algorithm: 'rsa-sha256' as const,
+      bits: 2048,
+      state: 'active' as const,
+      recordName: 'moat1._domainkey.new.test',
+      recordValue: record,
+      published: 'no' as const,
+      createdAt: '2026-12-07T10:00:00.000Z',
+      activatedAt: '2026-12-07T10:00:00.000Z',
+      retiredAt: null,
+      removeAfter: null,
+    };
+    const warning =
+      'The RSA key moat1 is not visible in DNS yet: publish a TXT record at moat1._domainkey.new.test with the value shown; publish it before you turn signing on.';
+    const made: DkimSigningDomain = { domain: 'new.test', enabled: false, keys: [key], warnings: [warning] };
+    const api = stubApi({
+      ...signedIn,
+      [API]: () => jsonResponse(200, answer([EMPTY])),
+      [SIGNING]: () => jsonResponse(200, noSigning('new.test')),
+      'POST /api/v1/dkim-signing/new.test/keys': () => jsonResponse(200, made),
+      'PUT /api/v1/dkim-signing/new.test/signing': () =>
+        jsonResponse(200, {
+          ...made,
+          enabled: true,
+          warnings: [
+            warning.replace(
+              'publish it before you turn signing on.',
+              'receivers fail DKIM for the mail Moat signs with it until it is.',
+            ),
+          ],
+        }),
+      'POST /api/v1/dkim-signing/new.test/rotate': () =>
+        jsonResponse(409, {
+          statusCode: 409,
+          code: 'conflict',
+          message: 'A rotation of new.test’s RSA key is under way: finish it first',
+          details: null,
+        }),
+    });
+    renderRoute(PAGE);
+    const fresh = await screen.findByRole('region', { name: 'new.test' });
+    const panel = await within(fresh).findByRole('region', { name: 'Signing by Moat new.test' });
+    expect(within(panel).getByText('No signing key yet')).toBeInTheDocument();
+    expect(within(panel).getByRole('switch', { name: 'Sign mail from new.test' })).not.toBeChecked();
+
+    await user.click(within(panel).getByRole('button', { name: 'Create signing key' }));
+    const card = await within(panel).findByRole('region', { name: 'Selector moat1' });
+    expect(within(card).getByText('RSA 2048 bits')).toBeInTheDocument();
+    expect(within(card).getByText('Signs')).toBeInTheDocument();
+    expect(within(card).getByText('Not in DNS yet')).toBeInTheDocument();
+    expect(within(card).getByText('moat1._domainkey.new.test')).toBeInTheDocument();
+    expect(within(card).getByText(record)).toBeInTheDocument();
+    expect(within(panel).getByText(warning)).toBeInTheDocument();
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ algorithm: 'rsa-sha256' });
+
+    await user.click(within(panel).getByRole('switch', { name: 'Sign mail from new.test' }));
+    await waitFor(() =>
+      expect(within(panel).getByRole('switch', { name: 'Sign mail from new.test' })).toBeChecked(),
+    );
+    expect(within(panel).getByText(/receivers fail DKIM for the mail Moat signs/)).toBeInTheDocument();
+
+    // A refused change says why, inline, and the panel stays as it was.
+    await user.click(within(panel).getByRole('button', { name: 'Rotate key' }));
+    expect(
+      await within(panel).findByText(/A rotation of new\.test’s RSA key is under way/),
+    ).toBeInTheDocument();
+    expect(within(panel).getByRole('region', { name: 'Selector moat1' })).toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
-import { Alert, Badge, Button, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, List, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import type { DkimSigningDomain } from '@moat/contracts/dkim-signing';
 import type {
   DkimDomain,
   DkimPlan,
@@ -10,8 +11,10 @@ import type {
   DkimStep,
 } from '@moat/contracts/dmarc';
 import { useId } from 'react';
+import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { type TranslationKey, useTranslation } from '../../../lib/i18n';
 import { useDkim } from '../api/dkim';
+import { useDkimSigning } from '../api/dkim-signing';
 import {
   DKIM_PLAN_TEXT,
   DKIM_PROBLEM_TEXT,
@@ -19,6 +22,7 @@ import {
   DKIM_SEEN_TEXT,
   DKIM_STEP_TEXT,
 } from '../dkim-labels';
+import { DkimSigningPanel } from './DkimSigningPanel';
 import { DomainsFrame } from './DomainsFrame';
 import { RecordToPublish, WRAP } from './RecordToPublish';
 
@@ -251,7 +255,17 @@ function statusBadge(t: T, domain: DkimDomain) {
   return { color: 'teal', text: t('dmarc.dkim.status.none_due') };
 }
 
-function DomainDkim({ domain, limits }: { domain: DkimDomain; limits: Limits }) {
+function DomainDkim({
+  domain,
+  limits,
+  signing,
+  signingQuery,
+}: {
+  domain: DkimDomain;
+  limits: Limits;
+  signing: DkimSigningDomain | undefined;
+  signingQuery: ReturnType<typeof useDkimSigning>;
+}) {
   const { t } = useTranslation();
   const headingId = useId();
   const badge = statusBadge(t, domain);
@@ -275,6 +289,13 @@ function DomainDkim({ domain, limits }: { domain: DkimDomain; limits: Limits }) 
           // biome-ignore lint/suspicious/noArrayIndexKey: problems are in order
           <ProblemAlert key={i} problem={problem} domain={domain.domain} limits={limits} />
         ))}
+        {signing ? (
+          <DkimSigningPanel domain={signing} headingOf={headingId} />
+        ) : signingQuery.isError ? (
+          <ApiErrorAlert error={signingQuery.error} />
+        ) : (
+          signingQuery.isPending && <Loader size="sm" aria-label={t('dmarc.dkimSigning.loading')} />
+        )}
         <Stack gap="xs">
           <Title order={3} size="h5">
             {t('dmarc.dkim.selectorsTitle')}
@@ -306,12 +327,20 @@ function DomainDkim({ domain, limits }: { domain: DkimDomain; limits: Limits }) 
 export function DkimManagementScreen() {
   const { t, i18n } = useTranslation();
   const query = useDkim();
+  const signing = useDkimSigning();
   const data = query.data;
   return (
     <DomainsFrame
       intro={t('dmarc.dkim.intro')}
       control={
-        <Button variant="default" onClick={() => void query.refetch()} loading={query.isFetching}>
+        <Button
+          variant="default"
+          onClick={() => {
+            void query.refetch();
+            void signing.refetch();
+          }}
+          loading={query.isFetching || signing.isFetching}
+        >
           {t('dmarc.dkim.checkAgain')}
         </Button>
       }
@@ -331,7 +360,13 @@ export function DkimManagementScreen() {
             })}
           </Text>
           {data.domains.map((domain) => (
-            <DomainDkim key={domain.domain} domain={domain} limits={data.limits} />
+            <DomainDkim
+              key={domain.domain}
+              domain={domain}
+              limits={data.limits}
+              signing={signing.data?.domains.find((d) => d.domain === domain.domain)}
+              signingQuery={signing}
+            />
           ))}
           <Text size="xs" c="dimmed">
             {t('dmarc.dkim.probed', { selectors: data.probed.join(', ') })}

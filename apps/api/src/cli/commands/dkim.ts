@@ -1,0 +1,84 @@
+import type { DkimAlgorithm, DkimSigningDomain } from '@moat/contracts/dkim-signing';
+import { AppError } from '../../errors.ts';
+import { cliActor } from '../../lib/actor.ts';
+import { type Command, HELP, oneOf, required, UsageError } from './command.ts';
+
+const ALGORITHMS: Record<string, DkimAlgorithm> = { rsa: 'rsa-sha256', ed25519: 'ed25519-sha256' };
+const PUBLISHED_WORD = {
+  yes: 'published',
+  other: 'DNS shows another key there',
+  no: 'not in DNS yet',
+  unknown: 'DNS did not answer',
+} as const;
+
+/** One domain as the admin reads it: signing on or off, each key with its record, then the warnings. */
+function describe(d: DkimSigningDomain): string {
+  const lines = [`${d.domain}: signing ${d.enabled ? 'on' : 'off'}`];
+  for (const k of d.keys) {
+    const kind = k.algorithm === 'ed25519-sha256' ? 'Ed25519' : `RSA ${k.bits}`;
+    const state = k.state === 'active' ? 'signs' : k.state === 'pending' ? 'next key (rotation)' : 'retired';
+    lines.push(`  ${k.selector} (${kind}, ${state}; ${PUBLISHED_WORD[k.published]})`);
+    if (k.state !== 'retired' || k.published === 'yes') {
+      lines.push(`    TXT name:  ${k.recordName}`, `    TXT value: ${k.recordValue}`);
+    }
+    if (k.removeAfter) lines.push(`    may be removed from DNS after ${k.removeAfter}`);
+  }
+  for (const w of d.warnings) lines.push(`  warning: ${w}`);
+  return lines.join('\n');
+}
+
+/** Outbound DKIM signing (issue 38): the same service and audit as DKIM Management in the console. */
+export const dkimCommands: Record<string, Command> = {
+  'tenant:dkim': {
+    summary:
+      "A tenant domain's DKIM signing key and the TXT record to publish (a key is made when it has none); signing on or off, rotation",
+    usage:
+      'tenant:dkim --tenant ID|DOMAIN [--domain DOMAIN] [--enable | --disable] [--add-key rsa|ed25519] [--rotate rsa|ed25519] [--finish-rotation rsa|ed25519]',
+    options: {
+      ...HELP,
+      tenant: { type: 'string' },
+      domain: { type: 'string' },
+      enable: { type: 'boolean' },
+      disable: { type: 'boolean' },
+      'add-key': { type: 'string' },
+      rotate: { type: 'string' },
+      'finish-rotation': { type: 'string' },
+    },
+    async run({ values }, _ctx, deps) {
+      const service = deps.dkimSigning;
+      if (!service) throw new AppError('internal_error', "The server's key is not available to this command");
+      const tenant = await deps.tenantsService.resolve(required(values, 'tenant'));
+      const actions = ['enable', 'disable', 'add-key', 'rotate', 'finish-rotation'].filter(
+        (name) => values[name] !== undefined,
+      );
+      if (actions.length > 1) throw new UsageError(`give one of --${actions.join(', --')}, not several`);
+      const algorithm = (name: string) =>
+        ALGORITHMS[oneOf(values[name], Object.keys(ALGORITHMS), name) ?? 'rsa']!;
+      // --tenant may name the domain itself; otherwise every domain of the tenant.
+      const named = typeof values.domain === 'string' ? values.domain : null;
+      const ref = required(values, 'tenant').trim().toLowerCase();
+      const all = await deps.tenants.domainsOf(tenant.id);
+      const domains = named ? [named] : actions.length > 0 && all.includes(ref) ? [ref] : all;
+      if (actions.length > 0 && domains.length !== 1) {
+        throw new UsageError(`the tenant has ${domains.length} domains: say which with --domain`);
+      }
+      const out: string[] = [];
+      for (const domain of domains) {
+        const action = actions[0];
+        const done =
+          action === 'enable' || action === 'disable'
+            ? await service.setSigning(tenant.id, domain, action === 'enable', cliActor)
+            : action === 'add-key'
+              ? await service.createKey(tenant.id, domain, algorithm('add-key'), cliActor)
+              : action === 'rotate'
+                ? await service.rotate(tenant.id, domain, algorithm('rotate'), cliActor)
+                : action === 'finish-rotation'
+                  ? await service.finishRotation(tenant.id, domain, algorithm('finish-rotation'), cliActor)
+                  : await service.ensureKey(tenant.id, domain, cliActor);
+        out.push(describe(done));
+      }
+      if (actions.length > 0) out.push('A running server signs with the change within 30 s.');
+      return out.join('\n\n');
+    },
+  },
+};
