@@ -745,6 +745,7 @@ export async function benchCluster() {
         HOST: '127.0.0.1',
         PORT: String(node.port),
         SMTP_PORT: String(node.smtpPort),
+        SUBMISSION_PORT: '0',
         DATA_DIR: node.dataDir,
         DATABASE_URL: databaseUrl,
         SECRET_KEY: secretKey,

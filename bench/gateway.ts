@@ -107,6 +107,7 @@ async function startMoat(
         : {}),
       PORT: String(httpPort),
       SMTP_PORT: String(smtpPort),
+      SUBMISSION_PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
       ADMIN_EMAIL: 'admin@acme.test',

@@ -42,6 +42,7 @@ async function timeStart(
       ...process.env,
       PORT: String(port),
       SMTP_PORT: String(await freePort()),
+      SUBMISSION_PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       ...extraEnv,

@@ -26,6 +26,7 @@ export async function productionEnv(o: { port: number; dataDir: string; secretKe
     HOST: '127.0.0.1',
     PORT: String(o.port),
     SMTP_PORT: String(await freePort()),
+    SUBMISSION_PORT: '0',
     DATA_DIR: o.dataDir,
     SECRET_KEY: o.secretKey,
   };

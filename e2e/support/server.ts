@@ -105,6 +105,8 @@ async function startMoatOnce(options: {
       ...process.env,
       PORT: String(port),
       SMTP_PORT: String(smtpPort),
+      // Outbound submission on a port of its own choosing: servers started side by side never meet.
+      SUBMISSION_PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       ...options.env,

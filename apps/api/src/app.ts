@@ -36,8 +36,10 @@ import { createGatewayProcessor, type DnsResolver, type GatewayProcessor } from 
 import { createRecipientVerifier } from './mail/gateway/recipient-verify.ts';
 import { createSmtpIn, type SmtpIn } from './mail/gateway/smtp-in.ts';
 import { createMailer, type Mailer } from './mail/outbound.ts';
+import { createOutboundRoutes, systemMxResolver } from './mail/outbound-routes.ts';
 import { createOutboxRepo } from './mail/outbox.repo.ts';
 import { createSenderOf } from './mail/sender.ts';
+import { createSubmissionIn, type SubmissionIn } from './mail/submission/submission-in.ts';
 import { createAddOnsRepo } from './modules/add-ons/add-ons.repo.ts';
 import { addOnsRoutes } from './modules/add-ons/add-ons.routes.ts';
 import { type AddOnsService, createAddOnsService } from './modules/add-ons/add-ons.service.ts';
@@ -154,6 +156,13 @@ import {
   type OnboardingService,
   systemResolver,
 } from './modules/onboarding/onboarding.service.ts';
+import { outboundRoutes } from './modules/outbound/outbound.routes.ts';
+import { createOutboundService, type OutboundService } from './modules/outbound/outbound.service.ts';
+import { createSmtpCredentialsRepo } from './modules/outbound/smtp-credentials.repo.ts';
+import {
+  createSmtpCredentialsService,
+  type SmtpCredentialsService,
+} from './modules/outbound/smtp-credentials.service.ts';
 import { createOverviewRepo } from './modules/overview/overview.repo.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { createOverviewService, type OverviewService } from './modules/overview/overview.service.ts';
@@ -358,6 +367,13 @@ export interface Services {
     /** The SMTP front door as the configuration sets it, storing for this processor (not listening yet). */
     frontDoor: () => SmtpIn;
   };
+  /** Outbound mail (issue 38): submission credentials, the submission port, what accepts its mail. */
+  outbound: {
+    credentials: SmtpCredentialsService;
+    service: OutboundService;
+    /** The submission port as the configuration sets it (not listening yet). */
+    submission: () => SubmissionIn;
+  };
   digest: DigestService;
   /** The shared key's check across nodes. */
   cluster: ClusterService;
@@ -539,6 +555,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     metrics,
     // Moat's own mail from a tenant domain that signs goes out DKIM-signed (issue 38).
     sign: async (message, fromDomain) => (await dkimSigner.sign(message, fromDomain)).message,
+    // The tenants' outbound mail: through OUTBOUND_RELAY_URL, or to the recipients' MX.
+    outbound: createOutboundRoutes({
+      relayUrl: config.outboundRelayUrl,
+      resolver: systemMxResolver(config.dnsServers),
+      mxPort: config.outboundMxPort,
+      heloName: config.gateway.hostname,
+    }),
   });
   let senderOf = async (
     _tenantId: string,
@@ -719,6 +742,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     repo: createDkimRepo(db),
     resolver: options.dkimResolver ?? dkimResolver(config.dnsServers),
     clock,
+  });
+  const smtpCredentials = createSmtpCredentialsService({
+    repo: createSmtpCredentialsRepo(db),
+    audit,
+    clock,
+  });
+  const outboundService = createOutboundService({
+    db,
+    mailer,
+    sign: async (message, fromDomain) => (await dkimSigner.sign(message, fromDomain)).message,
+    clock,
+    hostname: config.gateway.hostname,
+    log: app.log,
   });
   const dkimSigning = createDkimSigningService({
     db,
@@ -1037,6 +1073,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           },
         }),
     },
+    outbound: {
+      credentials: smtpCredentials,
+      service: outboundService,
+      submission: () =>
+        createSubmissionIn({
+          authenticate: smtpCredentials.authenticate,
+          domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
+          accept: outboundService.accept,
+          clock,
+          log: app.log,
+          counters,
+          options: {
+            hostname: config.gateway.hostname,
+            maxMessageBytes: config.gateway.maxMessageBytes,
+            maxRecipients: 100,
+            tls: config.gateway.tls,
+          },
+        }),
+    },
     digest: createDigestService({
       repo: repos.digest,
       restorePolicyOf: restorePolicy,
@@ -1140,6 +1195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(failureTlsRoutes);
   await app.register(dkimRoutes);
   await app.register(dkimSigningRoutes);
+  await app.register(outboundRoutes);
   await app.register(dmarcInsightsRoutes);
   await app.register(auditRoutes);
   await app.register(userManagementRoutes);

@@ -136,6 +136,22 @@ const envSchema = z.object({
   PORT: port(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   SMTP_PORT: port(2525),
+  /** Outbound submission (issue 38): 587 in production; `off` turns it off. */
+  SUBMISSION_PORT: z
+    .string()
+    .default('2587')
+    .transform((value, ctx) => {
+      if (value === 'off') return null;
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || n > 65535) {
+        ctx.addIssue({ code: 'custom', message: `must be a port from 0 to 65535, or off (got "${value}")` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  OUTBOUND_RELAY_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://smarthost.example:587'),
+  /** The port of recipients' MX servers (25); only tests point it elsewhere. */
+  OUTBOUND_MX_PORT: port(25),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:'], 'postgres://user@127.0.0.1:5432/moat'),
   PUBLIC_URL: optionalUrl(['http:', 'https:'], 'https://moat.example.com'),
@@ -258,6 +274,11 @@ export interface Config {
   port: number;
   host: string;
   smtpPort: number;
+  /** Outbound submission's port (SUBMISSION_PORT); null: off. */
+  submissionPort: number | null;
+  /** The tenants' outbound mail goes through this smarthost instead of to the recipients' MX. */
+  outboundRelayUrl: string | undefined;
+  outboundMxPort: number;
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string;
@@ -400,6 +421,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     smtpPort: e.SMTP_PORT,
+    submissionPort: e.SUBMISSION_PORT,
+    outboundRelayUrl: e.OUTBOUND_RELAY_URL,
+    outboundMxPort: e.OUTBOUND_MX_PORT,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl,

@@ -98,6 +98,22 @@ async function main(): Promise<void> {
     releaseLock();
     fail(`Cannot listen for SMTP on ${config.host}:${config.smtpPort}: ${(error as Error).message}`);
   }
+  // Outbound submission (issue 38): the tenants' servers hand their mail to Moat here.
+  const submission = config.submissionPort === null ? null : app.services.outbound.submission();
+  let submissionPort: number | null = null;
+  if (submission && config.submissionPort !== null) {
+    try {
+      submissionPort = await submission.listen(config.submissionPort, config.host);
+    } catch (error) {
+      await smtp.close();
+      await app.close();
+      await database.close();
+      releaseLock();
+      fail(
+        `Cannot listen for submission on ${config.host}:${config.submissionPort}: ${(error as Error).message} (set SUBMISSION_PORT to a free port, or off)`,
+      );
+    }
+  }
   // Mail stored before a crash or restart is processed first.
   processor.start();
   app.services.digest.start();
@@ -107,6 +123,7 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await smtp.close();
+    await submission?.close();
     await app.close();
     await database.close();
     releaseLock();
@@ -136,6 +153,7 @@ async function main(): Promise<void> {
     {
       url,
       smtpPort,
+      submissionPort,
       database: database.kind,
       node: config.nodeName,
       counters: app.services.counters.kind,
@@ -155,7 +173,7 @@ async function main(): Promise<void> {
     try {
       // While SMTP sessions finish, the mail waiting for a relay connection goes back to the
       // table for the other nodes; then the messages waiting for processing go back too.
-      await Promise.all([smtp.close(), app.services.mailer.stop()]);
+      await Promise.all([smtp.close(), submission?.close(), app.services.mailer.stop()]);
       await app.close();
       await database.close();
     } finally {

@@ -63,6 +63,8 @@ export const AUDIT_ACTIONS = [
   'exception.import',
   'gateway.policy_update',
   'licence.contact_requested',
+  'outbound.credential_created',
+  'outbound.credential_revoked',
   'mfa.disable',
   'mfa.disable_failed',
   'mfa.enable',

@@ -3,10 +3,10 @@ import { AppError } from '../errors.ts';
 import { authCommands } from './commands/auth.ts';
 import { type CliContext, type Command, createCliDeps, UsageError } from './commands/command.ts';
 import { databaseCommands } from './commands/database.ts';
-import { dkimCommands } from './commands/dkim.ts';
 import { featureCommands } from './commands/features.ts';
 import { gatewayCommands } from './commands/gateway.ts';
 import { incidentCommands } from './commands/incident.ts';
+import { outboundCommands } from './commands/outbound.ts';
 import { quarantineCommands } from './commands/quarantine.ts';
 import { tenantCommands } from './commands/tenant.ts';
 import { trialCommands } from './commands/trial.ts';
@@ -23,7 +23,7 @@ export interface CliResult {
 /** Every command, one file per group under commands/; `--help` lists them in this order. */
 export const COMMANDS: Record<string, Command> = {
   ...tenantCommands,
-  ...dkimCommands,
+  ...outboundCommands,
   ...featureCommands,
   ...userCommands,
   ...authCommands,

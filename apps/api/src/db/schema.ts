@@ -1741,6 +1741,27 @@ export const dkimSigningKeys = pgTable(
   ],
 );
 
+/** SMTP AUTH credentials for outbound submission (issue 38, 0043): the password as an argon2id hash. */
+export const smtpCredentials = pgTable(
+  'smtp_credentials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    label: text('label').notNull().default(''),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('smtp_credentials_username_idx').on(t.username),
+    index('smtp_credentials_tenant_idx').on(t.tenantId),
+  ],
+);
+
 /**
  * DNS Change-Log (issue 37): each record of a domain Moat polls (its kind and the name asked), as
  * last seen: `value` null when none is published; `first_seen_at` null until a poll answered.

@@ -10,6 +10,7 @@ import { LOCAL_NODE } from '../lib/node-name.ts';
 import { createPeriodic } from '../lib/periodic.ts';
 import { mailComposer } from './compose.ts';
 import { checkedRelayUrl, type NextHopNetworks, whyNotDelivered } from './next-hop.ts';
+import type { OutboundRoutes } from './outbound-routes.ts';
 import type { DeliveryRow, OutboxRepo, OutboxRow } from './outbox.repo.ts';
 import { createRelay, type Relay, type RelayError, unsent } from './relay.ts';
 import type { Rendered } from './templates.ts';
@@ -27,6 +28,9 @@ export interface OutgoingMail extends Rendered {
   /** Queue this mail at most once per key; a second send with the key returns the first one's id. */
   idempotencyKey?: string;
 }
+
+/** The kind of the tenants' own outbound mail (submitted on SUBMISSION_PORT): routed by MX or the smarthost. */
+export const OUTBOUND_KIND = 'outbound';
 
 /** How long mail is retried before it bounces (Postfix's maximal_queue_lifetime is 5 days). */
 export const DEFAULT_RETRY_WINDOW_MS = 5 * 86_400_000;
@@ -134,10 +138,15 @@ export function createMailer(deps: {
    * is the original sender's and is never signed here.
    */
   sign?: (message: Buffer, fromDomain: string) => Promise<Buffer>;
+  /**
+   * The way out for the tenants' outbound mail (kind `outbound`, issue 38): the smarthost or the
+   * recipients' MX. Without it, such mail waits for a node that has it.
+   */
+  outbound?: Pick<OutboundRoutes, 'send' | 'close'>;
 }) {
   const transport: Relay | null = deps.relayUrl ? createRelay(deps.relayUrl) : null;
   /** This node sends mail: through the deployment's relay, or at least to tenants' own next hops. */
-  const delivering = transport !== null || deps.nextHopOf !== undefined;
+  const delivering = transport !== null || deps.nextHopOf !== undefined || deps.outbound !== undefined;
   /** One pooled relay per tenant next hop in use, to the address checked when it was made. */
   const hops = new Map<string, { relay: Relay; until: number }>();
   const parallel = transport?.connections ?? 4;
@@ -263,7 +272,7 @@ export function createMailer(deps: {
     /** Sent to a tenant's own server: what it said is kept only as an SMTP reply (next-hop.ts). */
     let viaHop = false;
     try {
-      const relay = await routeOf(row);
+      const relay = row.kind === OUTBOUND_KIND ? (deps.outbound ?? null) : await routeOf(row);
       viaHop = relay !== null && relay !== transport;
       if (!relay) {
         // Neither a next hop of its tenant nor a relay here: it waits for a node that has one.
@@ -331,6 +340,7 @@ export function createMailer(deps: {
         leases.until(),
         Math.min(room, 50),
         transport === null,
+        deps.outbound !== undefined,
       );
       if (rows.length === 0) return;
       const started = rows.map((row) => deliver(row));
@@ -344,7 +354,8 @@ export function createMailer(deps: {
   let reservedBytes = 0;
 
   /** Has a way out here for a tenant's mail (without a relay, only its own next hop is one). */
-  async function routable(tenantId: string | null | undefined): Promise<boolean> {
+  async function routable(tenantId: string | null | undefined, kind?: string): Promise<boolean> {
+    if (kind === OUTBOUND_KIND) return deps.outbound !== undefined;
     if (transport) return true;
     return Boolean(tenantId && deps.nextHopOf && (await deps.nextHopOf(tenantId)));
   }
@@ -353,7 +364,7 @@ export function createMailer(deps: {
    * Claim a stored mail and deliver it. `tenantId`, when the caller knows it: a node without a
    * relay delivers at once to a tenant's own next hop; otherwise its next pass finds the mail.
    */
-  function startDelivery(id: string, tenantId?: string | null): void {
+  function startDelivery(id: string, tenantId?: string | null, kind?: string): void {
     // A stopped node leaves it queued for the other nodes (or its own next start).
     if (!delivering || stopping) return;
     // No room: the mail stays queued for the next free connection (or the next pass).
@@ -361,7 +372,7 @@ export function createMailer(deps: {
       backlog = true;
       return;
     }
-    void routable(tenantId)
+    void routable(tenantId, kind)
       .then((ok) => (ok ? repo.claimOne(id, nodeId, deps.clock.now(), leases.until()) : null))
       .then((row) => (row ? deliver(row) : undefined))
       .catch((error) => deps.log.error({ err: error, outboxId: id }, 'mail delivery crashed'));
@@ -371,15 +382,17 @@ export function createMailer(deps: {
   async function sendMail(mail: OutgoingMail, tx?: DbOrTx): Promise<string> {
     // Relayed mail keeps its own envelope sender. Moat's own mail, and a message it sends again
     // (a release) without one, come from the tenant's sender.
+    // A notice from the null sender (a bounce) still needs a From header: the tenant's address.
+    const notice = mail.envelopeFrom === '';
     const sender =
-      mail.tenantId && mail.envelopeFrom === undefined && deps.senderOf
+      mail.tenantId && (mail.envelopeFrom === undefined || notice) && deps.senderOf
         ? await deps.senderOf(mail.tenantId, tx)
         : null;
     const id = await repo.insert(
       {
         tenantId: mail.tenantId,
         kind: mail.kind,
-        fromName: sender?.name ?? mail.fromName,
+        fromName: notice ? mail.fromName : (sender?.name ?? mail.fromName),
         fromAddress: sender?.address ?? null,
         toAddress: mail.to,
         subject: mail.subject,
@@ -396,14 +409,14 @@ export function createMailer(deps: {
     if (!id) return (await repo.idByKey(mail.idempotencyKey ?? '', tx))!;
     // Inside a transaction, delivery waits for the commit (`deliverStored`).
     if (tx) return id;
-    if (!(await routable(mail.tenantId))) {
+    if (!(await routable(mail.tenantId, mail.kind))) {
       deps.log.info(
         { outboxId: id, to: mail.to, kind: mail.kind, subject: mail.subject },
         'mail queued in the outbox; this process has no SMTP_RELAY_URL, a node with one sends it',
       );
       return id;
     }
-    startDelivery(id, mail.tenantId);
+    startDelivery(id, mail.tenantId, mail.kind);
     return id;
   }
 
@@ -481,7 +494,7 @@ export function createMailer(deps: {
      */
     send: sendMail,
     /** Start delivering a mail stored inside a transaction, once that transaction committed. */
-    deliverStored: (id: string, tenantId?: string | null) => startDelivery(id, tenantId),
+    deliverStored: (id: string, tenantId?: string | null, kind?: string) => startDelivery(id, tenantId, kind),
     /**
      * Room on this delivering node for `count` mails of `bytes` each, stored already claimed by it
      * (status `sending`, lease until `leaseUntil()`, first attempt counted) and handed over from
@@ -546,6 +559,7 @@ export function createMailer(deps: {
       // its way to the relay finishes (for a while): a message is not cut off mid-DATA, and what
       // the relay accepted is marked sent. What is left keeps its lease until it runs out.
       transport?.close();
+      deps.outbound?.close();
       for (const { relay } of hops.values()) relay.close();
       const stopped = passes.stop();
       const until = Date.now() + STOP_WAIT_MS;

@@ -68,7 +68,8 @@ export function createOutboxRepo(db: Db) {
     /**
      * Claim up to `limit` due mails, oldest first (those taken over from a dead node before the
      * rest), skipping rows another node is claiming right now;
-     * `onlyTenantHops`: only mail of tenants with their own next hop (a node without SMTP_RELAY_URL).
+     * `onlyTenantHops`: only mail of tenants with their own next hop (a node without SMTP_RELAY_URL),
+     * and with `outboundToo` the tenants' outbound mail as well (MX delivery needs no relay).
      */
     async claimDue(
       owner: string,
@@ -76,10 +77,14 @@ export function createOutboxRepo(db: Db) {
       leaseUntil: Date,
       limit: number,
       onlyTenantHops = false,
+      outboundToo = false,
     ): Promise<DeliveryRow[]> {
-      const routable = onlyTenantHops
-        ? sql`and tenant_id in (select id from ${tenants} where ${tenants.nextHopUrl} is not null)`
-        : sql``;
+      const hops = sql`tenant_id in (select id from ${tenants} where ${tenants.nextHopUrl} is not null)`;
+      const routable = !onlyTenantHops
+        ? sql``
+        : outboundToo
+          ? sql`and (${hops} or kind = 'outbound')`
+          : sql`and ${hops}`;
       return db
         .update(outbox)
         .set({ status: 'sending', leaseOwner: owner, leaseUntil, attempts: sql`${outbox.attempts} + 1` })

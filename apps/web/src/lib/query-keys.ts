@@ -124,6 +124,10 @@ export const queryKeys = {
     clicks: (filters: ListKeyFilters) => ['click-time', 'clicks', filters] as const,
   },
   /** DMARC: the aggregate reports taken in, and the sources they name. */
+  outbound: {
+    /** The tenant's submission credentials and where to submit. */
+    credentials: () => ['outbound', 'credentials'] as const,
+  },
   dmarc: {
     all: () => ['dmarc'] as const,
     /** Failure reports (RFC 6591) and SMTP TLS reports (RFC 8460) taken in. */

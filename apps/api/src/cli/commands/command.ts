@@ -15,6 +15,8 @@ import { createDkimSigningRepo } from '../../modules/dkim-signing/dkim-signing.r
 import { createDkimSigningService } from '../../modules/dkim-signing/dkim-signing.service.ts';
 import { dkimResolver } from '../../modules/dmarc/dkim.service.ts';
 import { createFeaturesRepo } from '../../modules/features/features.repo.ts';
+import { createSmtpCredentialsRepo } from '../../modules/outbound/smtp-credentials.repo.ts';
+import { createSmtpCredentialsService } from '../../modules/outbound/smtp-credentials.service.ts';
 import { restorePolicyFrom } from '../../modules/quarantine/policy.ts';
 import { createQuarantineRepo } from '../../modules/quarantine/quarantine.repo.ts';
 import { createIncidentsRepo } from '../../modules/service-status/incidents.repo.ts';
@@ -25,7 +27,7 @@ import { createUsersService } from '../../modules/users/users.service.ts';
 
 export interface CliContext {
   db: Db;
-  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'supportEmail' | 'dnsServers'>>;
+  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'supportEmail' | 'dnsServers' | 'submissionPort'>>;
   /** The server's key, which seals secrets (DKIM keys); the server's own through the bridge. */
   serverKey?: ServerKey;
   /** Outgoing mail: the server's when the command runs through it, else the CLI's own. */
@@ -58,6 +60,7 @@ export function createCliDeps(ctx: CliContext) {
     restorePolicy: async (tenantId: string, verdict: Verdict, tx?: DbOrTx) =>
       restorePolicyFrom(await quarantine.restorePoliciesOf(tenantId, tx), verdict),
     tenantsService: createTenantsService({ db, tenants, features, audit }),
+    smtpCredentials: createSmtpCredentialsService({ repo: createSmtpCredentialsRepo(db), audit, clock }),
     /** DKIM signing keys (tenant:dkim); only where the server's key is at hand. */
     dkimSigning: ctx.serverKey
       ? createDkimSigningService({

@@ -82,6 +82,8 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, TranslationKey> = {
   'restore_request.decline': 'systemLogs.action.restore_request_decline',
   'sender_list.block': 'systemLogs.action.sender_list_block',
   'settings.sign_in_updated': 'systemLogs.action.settings_sign_in_updated',
+  'outbound.credential_created': 'systemLogs.action.outbound_credential_created',
+  'outbound.credential_revoked': 'systemLogs.action.outbound_credential_revoked',
   'settings.update': 'systemLogs.action.settings_update',
   'spam_learning.ham': 'systemLogs.action.spam_learning_ham',
   'spam_learning.spam': 'systemLogs.action.spam_learning_spam',

@@ -1,5 +1,6 @@
+import type { SmtpCredential, SmtpCredentialList } from '@moat/contracts/outbound';
 import type { Settings } from '@moat/contracts/settings';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import {
@@ -102,4 +103,71 @@ describe('Settings (/configuration/settings)', () => {
     expect(screen.getByRole('switch', { name: /Require MFA for everyone/ })).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
   }, 30_000);
+});
+
+const LIST = 'GET /api/v1/outbound/credentials';
+const endpoint = { port: 587, host: 'mx.moat.example', starttls: true };
+const credential = (extra: Partial<SmtpCredential> = {}): SmtpCredential => ({
+  id: '0b5c3c1e-6a8e-4a59-9d44-2a2b2b8f0a11',
+  username: 'smtp-k3j9xq2m7p',
+  label: 'Exchange server',
+  createdAt: '2026-12-07T10:00:00.000Z',
+  lastUsedAt: null,
+  revokedAt: null,
+  ...extra,
+});
+
+describe('Settings → Mail flow → Outbound submission', () => {
+  it('makes a credential, shows its password once, and revokes one after a second click', async () => {
+    const user = userEvent.setup();
+    let list: SmtpCredentialList = { credentials: [], endpoint };
+    const api = stubApi({
+      'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'admin' })),
+      'GET /api/v1/settings': () => jsonResponse(200, SETTINGS),
+      [LIST]: () => jsonResponse(200, list),
+      'POST /api/v1/outbound/credentials': () => {
+        list = { credentials: [credential()], endpoint };
+        return jsonResponse(200, { credential: credential(), password: 'Zx9-secret-shown-once' });
+      },
+      'DELETE /api/v1/outbound/credentials/0b5c3c1e-6a8e-4a59-9d44-2a2b2b8f0a11': () => {
+        list = { credentials: [credential({ revokedAt: '2026-12-07T11:00:00.000Z' })], endpoint };
+        return jsonResponse(200, list.credentials[0]);
+      },
+    });
+    renderRoute('/configuration/settings');
+    const section = await screen.findByRole('region', { name: 'Outbound submission' });
+    expect(await within(section).findByText('No credentials yet')).toBeInTheDocument();
+    expect(
+      within(section).getByText(/at mx\.moat\.example, port 587, with STARTTLS and SMTP AUTH/),
+    ).toBeInTheDocument();
+
+    await user.type(within(section).getByRole('textbox', { name: /Label/ }), 'Exchange server');
+    await user.click(within(section).getByRole('button', { name: 'Create credential' }));
+    expect(await within(section).findByText('Zx9-secret-shown-once')).toBeInTheDocument();
+    expect(within(section).getAllByText('smtp-k3j9xq2m7p').length).toBeGreaterThan(0);
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ label: 'Exchange server' });
+    await user.click(within(section).getByRole('button', { name: 'Done' }));
+    expect(within(section).queryByText('Zx9-secret-shown-once')).not.toBeInTheDocument();
+
+    const card = within(section).getByRole('listitem');
+    expect(within(card).getByText('Active')).toBeInTheDocument();
+    expect(within(card).getByText('Exchange server')).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Revoke smtp-k3j9xq2m7p' }));
+    // Nothing is revoked on the first click: it asks.
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await user.click(within(card).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(within(section).getByText('Revoked')).toBeInTheDocument());
+  });
+
+  it('says when submission is off, and when logins are only taken from the Moat host', async () => {
+    stubApi({
+      'GET /api/v1/current_user': () => jsonResponse(200, buildCurrentUser({ role: 'admin' })),
+      'GET /api/v1/settings': () => jsonResponse(200, SETTINGS),
+      [LIST]: () =>
+        jsonResponse(200, { credentials: [], endpoint: { port: 2587, host: 'mx.test', starttls: false } }),
+    });
+    renderRoute('/configuration/settings');
+    const section = await screen.findByRole('region', { name: 'Outbound submission' });
+    expect(await within(section).findByText(/No TLS certificate is set on this server/)).toBeInTheDocument();
+  });
 });

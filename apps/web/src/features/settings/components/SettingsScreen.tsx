@@ -26,6 +26,7 @@ import { isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
 import { useDraft } from '../../../lib/use-draft';
 import { MailFlowSettings } from '../../onboarding/components/MailFlowSettings';
+import { SubmissionCredentials } from '../../outbound/components/SubmissionCredentials';
 import { MailboxConnectionSettings } from '../../retraction/components/MailboxConnectionSettings';
 import { currentUserQueryOptions } from '../../session/api/get-current-user';
 import { settingsQueryOptions, useSaveSettings } from '../api/settings';
@@ -292,6 +293,8 @@ export function SettingsScreen() {
         <MailFlowSettings />
         <Divider />
         <MailboxConnectionSettings />
+        <Divider />
+        <SubmissionCredentials />
       </Section>
       <Section id="settings-sso" title={t('settings.sso.title')}>
         <SingleSignOnSettings />

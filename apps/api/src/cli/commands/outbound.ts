@@ -27,8 +27,8 @@ function describe(d: DkimSigningDomain): string {
   return lines.join('\n');
 }
 
-/** Outbound DKIM signing (issue 38): the same service and audit as DKIM Management in the console. */
-export const dkimCommands: Record<string, Command> = {
+/** Outbound mail (issue 38): DKIM signing and submission credentials, through the console's services and audit. */
+export const outboundCommands: Record<string, Command> = {
   'tenant:dkim': {
     summary:
       "A tenant domain's DKIM signing key and the TXT record to publish (a key is made when it has none); signing on or off, rotation",
@@ -79,6 +79,56 @@ export const dkimCommands: Record<string, Command> = {
       }
       if (actions.length > 0) out.push('A running server signs with the change within 30 s.');
       return out.join('\n\n');
+    },
+  },
+
+  'tenant:smtp-credential': {
+    summary:
+      "Make a credential for the tenant's mail server to submit outbound mail (SMTP AUTH on SUBMISSION_PORT); the password is printed once",
+    usage: 'tenant:smtp-credential --tenant ID|DOMAIN [--label TEXT] | --list | --revoke USERNAME',
+    options: {
+      ...HELP,
+      tenant: { type: 'string' },
+      label: { type: 'string' },
+      list: { type: 'boolean' },
+      revoke: { type: 'string' },
+    },
+    async run({ values }, ctx, deps) {
+      const tenant = await deps.tenantsService.resolve(required(values, 'tenant'));
+      const service = deps.smtpCredentials;
+      if (values.list === true && values.revoke !== undefined) {
+        throw new UsageError('give --list or --revoke, not both');
+      }
+      if (values.list === true) {
+        const all = await service.list(tenant.id);
+        if (all.length === 0) return `"${tenant.name}" has no submission credentials yet`;
+        return all
+          .map(
+            (c) =>
+              `${c.username}  ${c.revokedAt ? `revoked ${c.revokedAt.slice(0, 10)}` : 'active'}  made ${c.createdAt.slice(0, 10)}  last used ${c.lastUsedAt?.slice(0, 16).replace('T', ' ') ?? 'never'}${c.label ? `  (${c.label})` : ''}`,
+          )
+          .join('\n');
+      }
+      if (typeof values.revoke === 'string') {
+        const name = values.revoke.trim().toLowerCase();
+        const found = (await service.list(tenant.id)).find((c) => c.username === name && !c.revokedAt);
+        if (!found) throw new AppError('not_found', `"${tenant.name}" has no active credential ${name}`);
+        await service.revoke(tenant.id, found.id, cliActor);
+        return `Revoked ${name}: a server that uses it is refused from now on`;
+      }
+      const label = typeof values.label === 'string' ? values.label.trim() : '';
+      if (label.length > 100) throw new UsageError('--label is at most 100 characters');
+      const { credential, password } = await service.create(tenant.id, label, cliActor);
+      const port = ctx.config.submissionPort;
+      return [
+        `Made a submission credential for "${tenant.name}"${label ? ` (${label})` : ''}.`,
+        `  user name: ${credential.username}`,
+        `  password:  ${password}`,
+        'The password is shown this once and stored only as a hash: keep it in your mail server now.',
+        port === null || port === undefined
+          ? 'Submission is off on this server (SUBMISSION_PORT=off).'
+          : `Submit on port ${port} with STARTTLS and SMTP AUTH (PLAIN or LOGIN); only senders of the tenant's domains are taken.`,
+      ].join('\n');
     },
   },
 };

@@ -1,0 +1,357 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../cli/commands.ts';
+import { outbox } from '../../db/schema.ts';
+import { cliActor } from '../../lib/actor.ts';
+import { buildTestApp } from '../../test/app.ts';
+import { selfSignedCertificate } from '../../test/certificates.ts';
+import { startDnsServer, type TestZone } from '../../test/dns-server.ts';
+import { buildTenant } from '../../test/factories.ts';
+import { until } from '../../test/gateway.ts';
+
+const run = promisify(execFile);
+
+/** What one receiving server took: envelope and bytes. */
+interface Received {
+  from: string;
+  to: string[];
+  raw: Buffer;
+}
+
+/** A receiving MTA on loopback (what the recipients' MX and the tenant's own server are here). */
+async function startReceiver(refuse: (rcpt: string) => string | null = () => null) {
+  const got: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      const why = refuse(address.address);
+      if (why) return callback(Object.assign(new Error(why), { responseCode: 550 }));
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        got.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.server.address() as { port: number }).port;
+  return { got, port, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const zone: TestZone = {
+  'outside.test': { MX: [{ priority: 10, exchange: 'mx.outside.test' }] },
+  // The first MX listens nowhere: the next one is tried in the same attempt.
+  'partner.test': {
+    MX: [
+      { priority: 5, exchange: 'down.partner.test' },
+      { priority: 10, exchange: 'mx.outside.test' },
+    ],
+  },
+  'down.partner.test': { A: ['127.0.0.9'] },
+  'mx.outside.test': { A: ['127.0.0.1'] },
+  'nomail.test': { MX: [{ priority: 0, exchange: '' }] },
+};
+
+const message = (from: string, to: string, subject: string) =>
+  [
+    `From: Ana <${from}>`,
+    `To: ${to}`,
+    `Subject: ${subject}`,
+    'Date: Mon, 07 Dec 2026 10:00:00 +0000',
+    `Message-ID: <${Math.random().toString(36).slice(2)}@acme.test>`,
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'The figures are attached to the next message.',
+    '',
+  ].join('\r\n');
+
+/** One SMTP session against the submission port; what each command was answered. */
+async function submit(
+  port: number,
+  o: { user?: string; pass?: string; from: string; to: string[]; raw: string; tls?: boolean },
+): Promise<{ ok: boolean; code?: number; response?: string }> {
+  const connection = new SMTPConnection({
+    host: '127.0.0.1',
+    port,
+    ignoreTLS: !o.tls,
+    requireTLS: o.tls === true,
+    tls: { rejectUnauthorized: false },
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      connection.once('error', reject);
+      connection.connect(() => resolve());
+    });
+    if (o.user !== undefined) {
+      await new Promise<void>((resolve, reject) =>
+        connection.login({ user: o.user!, pass: o.pass ?? '' }, (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
+    }
+    const info = await new Promise<{ response: string }>((resolve, reject) =>
+      connection.send({ from: o.from, to: o.to }, o.raw, (error, result) =>
+        error ? reject(error) : resolve(result as { response: string }),
+      ),
+    );
+    return { ok: true, response: info.response };
+  } catch (error) {
+    const e = error as { responseCode?: number; response?: string; message: string };
+    return { ok: false, code: e.responseCode, response: e.response ?? e.message };
+  } finally {
+    connection.close();
+  }
+}
+
+describe('outbound: submission with SMTP AUTH, DKIM-signed, delivered by MX', () => {
+  let dns: Awaited<ReturnType<typeof startDnsServer>>;
+  let mx: Awaited<ReturnType<typeof startReceiver>>;
+  let own: Awaited<ReturnType<typeof startReceiver>>;
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let port: number;
+  let close: () => Promise<void>;
+  let tenantId: string;
+  let user: string;
+  let pass: string;
+  let otherUser: string;
+  let otherPass: string;
+  const cert = selfSignedCertificate('submit.moat.test');
+
+  beforeAll(async () => {
+    dns = await startDnsServer(zone);
+    mx = await startReceiver((rcpt) => (rcpt.startsWith('gone@') ? '5.1.1 No such user' : null));
+    own = await startReceiver();
+    t = await buildTestApp({
+      env: {
+        DNS_SERVERS: dns.address,
+        OUTBOUND_MX_PORT: String(mx.port),
+        // The tenant's own server, where bounces to its people arrive.
+        SMTP_RELAY_URL: `smtp://127.0.0.1:${own.port}?pool=false`,
+        SMTP_HOSTNAME: 'mx.moat.test',
+        SMTP_TLS_KEY: cert.keyFile,
+        SMTP_TLS_CERT: cert.certFile,
+      },
+    });
+    tenantId = (await buildTenant(t.db, { domain: 'acme.test' })).id;
+    const other = await buildTenant(t.db, { domain: 'other.test' });
+    const made = await t.app.services.outbound.credentials.create(tenantId, 'laptop', cliActor);
+    user = made.credential.username;
+    pass = made.password;
+    const theirs = await t.app.services.outbound.credentials.create(other.id, '', cliActor);
+    otherUser = theirs.credential.username;
+    otherPass = theirs.password;
+    // acme.test signs its mail; its key is published.
+    const signing = await t.app.services.dkimSigning.setSigning(tenantId, 'acme.test', true, cliActor);
+    const key = signing.keys[0]!;
+    zone[key.recordName] = { TXT: [key.recordValue.match(/.{1,255}/g)!] };
+    await t.app.services.mailer.start({ intervalMs: 60_000 });
+    const submission = t.app.services.outbound.submission();
+    port = await submission.listen(0, '127.0.0.1');
+    close = () => submission.close();
+  });
+  afterAll(async () => {
+    await close?.();
+    await t?.close();
+    await Promise.all([dns?.close(), mx?.close(), own?.close()]);
+    fs.rmSync(cert.dir, { recursive: true, force: true });
+  });
+
+  it('takes mail from a tenant credential over STARTTLS, signs it and delivers it to the MX', async () => {
+    const sent = await submit(port, {
+      user,
+      pass,
+      tls: true,
+      from: 'ana@acme.test',
+      to: ['bo@outside.test', 'cy@partner.test'],
+      raw: message('ana@acme.test', 'bo@outside.test, cy@partner.test', 'Quarterly figures'),
+    });
+    expect(sent).toMatchObject({ ok: true });
+    expect(sent.response).toMatch(/^250 2\.0\.0 Ok: queued as [0-9a-f-]{36}/);
+    await until(() => mx.got.filter((m) => m.raw.includes('Quarterly figures')).length === 2);
+    const delivered = mx.got.filter((m) => m.raw.includes('Quarterly figures'));
+    expect(delivered.map((m) => m.to).sort()).toEqual([['bo@outside.test'], ['cy@partner.test']]);
+    for (const m of delivered) {
+      expect(m.from).toBe('ana@acme.test');
+      const text = m.raw.toString();
+      expect(text).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=acme\.test;/);
+      expect(text).toMatch(/\r\nReceived: from \[127\.0\.0\.1\] by mx\.moat\.test \(Moat\) with ESMTPSA id /);
+      const { results } = await dkimVerify(m.raw, {
+        resolver: async (name: string) => {
+          const found = zone[name]?.TXT;
+          if (!found) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+          return found;
+        },
+      } as Parameters<typeof dkimVerify>[1]);
+      expect(results.map((r) => [r.status.result, r.signingDomain])).toEqual([['pass', 'acme.test']]);
+    }
+    // The outbox records each delivery once the receiving server took it.
+    const statuses = async () =>
+      (await t.db.select().from(outbox).where(eq(outbox.kind, 'outbound')))
+        .filter((r) => r.subject === 'Quarterly figures')
+        .map((r) => r.status);
+    await until(async () => (await statuses()).join() === 'sent,sent');
+  });
+
+  it('takes the same from swaks with AUTH LOGIN (a real client)', async () => {
+    const { stdout } = await run('swaks', [
+      '--server',
+      `127.0.0.1:${port}`,
+      '--tls',
+      '--tls-verify',
+      '--tls-ca-path',
+      cert.certFile,
+      '--auth',
+      'LOGIN',
+      '--auth-user',
+      user,
+      '--auth-password',
+      pass,
+      '--from',
+      'news@eu.acme.test',
+      '--to',
+      'bo@outside.test',
+      '--header',
+      'From: News <news@eu.acme.test>',
+      '--header',
+      'Subject: From swaks',
+      '--ehlo',
+      'client.acme.test',
+    ]).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+    expect(stdout).toContain('250 2.0.0 Ok: queued as');
+    await until(() => mx.got.some((m) => m.raw.includes('From swaks')));
+  });
+
+  it('is no open relay: no login, a wrong one, another tenant’s domain or From are refused, nothing stored', async () => {
+    const before = (await t.db.select().from(outbox)).length;
+    const raw = message('ana@acme.test', 'bo@outside.test', 'Should not leave');
+    const anonymous = await submit(port, { from: 'ana@acme.test', to: ['bo@outside.test'], raw });
+    expect(anonymous).toMatchObject({ ok: false, code: 530 });
+    const wrong = await submit(port, {
+      user,
+      pass: 'not it',
+      from: 'ana@acme.test',
+      to: ['bo@outside.test'],
+      raw,
+    });
+    expect(wrong).toMatchObject({ ok: false, code: 535 });
+    // Another tenant's credential cannot send as acme.test, in the envelope or in the From header.
+    const spoofEnvelope = await submit(port, {
+      user: otherUser,
+      pass: otherPass,
+      from: 'ana@acme.test',
+      to: ['bo@outside.test'],
+      raw,
+    });
+    expect(spoofEnvelope).toMatchObject({ ok: false, code: 553 });
+    expect(spoofEnvelope.response).toContain("not in your organisation's domains");
+    const spoofHeader = await submit(port, {
+      user: otherUser,
+      pass: otherPass,
+      from: 'x@other.test',
+      to: ['bo@outside.test'],
+      raw,
+    });
+    expect(spoofHeader).toMatchObject({ ok: false, code: 550 });
+    expect(spoofHeader.response).toContain("From header's domain acme.test is not your organisation's");
+    // A lookalike of the tenant's domain is not its subdomain.
+    const lookalike = await submit(port, {
+      user,
+      pass,
+      from: 'ana@notacme.test',
+      to: ['bo@outside.test'],
+      raw,
+    });
+    expect(lookalike).toMatchObject({ ok: false, code: 553 });
+    expect((await t.db.select().from(outbox)).length).toBe(before);
+  });
+
+  it('bounces to the sender what the destination refuses, and what cannot be delivered at all', async () => {
+    for (const to of ['gone@outside.test', 'x@nomail.test', 'y@nxdomain.test']) {
+      const sent = await submit(port, {
+        user,
+        pass,
+        from: 'ana@acme.test',
+        to: [to],
+        raw: message('ana@acme.test', to, `To ${to}`),
+      });
+      expect(sent).toMatchObject({ ok: true });
+    }
+    await until(() => own.got.filter((m) => m.to[0] === 'ana@acme.test').length === 3);
+    const bounces = own.got.filter((m) => m.to[0] === 'ana@acme.test').map((m) => m.raw.toString());
+    expect(bounces.every((b) => /Subject: Undelivered Mail: To /.test(b))).toBe(true);
+    expect(bounces.join('\n')).toContain('5.1.1 No such user');
+    expect(bounces.join('\n')).toContain('accepts no mail (null MX)');
+    expect(bounces.join('\n')).toContain('nxdomain.test does not exist');
+    // Bounces come from the null sender, as RFC 5321 §4.5.5 asks.
+    expect(own.got.filter((m) => m.to[0] === 'ana@acme.test').every((m) => m.from === '')).toBe(true);
+  });
+
+  it('refuses a revoked credential', async () => {
+    const list = await t.app.services.outbound.credentials.list(tenantId);
+    const laptop = list.find((c) => c.username === user)!;
+    await t.app.services.outbound.credentials.revoke(tenantId, laptop.id, cliActor);
+    const after = await submit(port, {
+      user,
+      pass,
+      from: 'ana@acme.test',
+      to: ['bo@outside.test'],
+      raw: message('ana@acme.test', 'bo@outside.test', 'After revoke'),
+    });
+    expect(after).toMatchObject({ ok: false, code: 535 });
+  });
+
+  it('tenant:smtp-credential prints a user name and password once, and they submit', async () => {
+    const ctx = {
+      db: t.db,
+      config: { publicUrl: 'http://localhost', submissionPort: port },
+      clock: { now: () => new Date() },
+      cwd: process.cwd(),
+    };
+    const made = await runCommand(
+      ['tenant:smtp-credential', '--tenant', 'acme.test', '--label', 'postfix'],
+      ctx,
+    );
+    expect(made.exitCode).toBe(0);
+    const username = /user name: (\S+)/.exec(made.stdout)![1]!;
+    const password = /password: {2}(\S+)/.exec(made.stdout)![1]!;
+    expect(made.stdout).toContain(`Submit on port ${port} with STARTTLS`);
+    const sent = await submit(port, {
+      user: username,
+      pass: password,
+      from: 'ana@acme.test',
+      to: ['bo@outside.test'],
+      raw: message('ana@acme.test', 'bo@outside.test', 'Via the CLI credential'),
+    });
+    expect(sent).toMatchObject({ ok: true });
+    const listed = await runCommand(['tenant:smtp-credential', '--tenant', 'acme.test', '--list'], ctx);
+    expect(listed.stdout).toMatch(new RegExp(`${username} {2}active .*\\(postfix\\)`));
+    expect(listed.stdout).not.toContain(password);
+    const revoked = await runCommand(
+      ['tenant:smtp-credential', '--tenant', 'acme.test', '--revoke', username],
+      ctx,
+    );
+    expect(revoked.stdout).toContain(`Revoked ${username}`);
+    const missing = await runCommand(
+      ['tenant:smtp-credential', '--tenant', 'acme.test', '--revoke', username],
+      ctx,
+    );
+    expect(missing.exitCode).not.toBe(0);
+  });
+});
