@@ -739,6 +739,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const dkim = createDkimService({
     domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
+    ownKeys: (tenantId) => dkimSigning.publishedKeys(tenantId),
     repo: createDkimRepo(db),
     resolver: options.dkimResolver ?? dkimResolver(config.dnsServers),
     clock,

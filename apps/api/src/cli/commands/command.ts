@@ -27,7 +27,8 @@ import { createUsersService } from '../../modules/users/users.service.ts';
 
 export interface CliContext {
   db: Db;
-  config: Pick<Config, 'publicUrl'> & Partial<Pick<Config, 'supportEmail' | 'dnsServers' | 'submissionPort'>>;
+  config: Pick<Config, 'publicUrl'> &
+    Partial<Pick<Config, 'supportEmail' | 'dnsServers' | 'submissionPort' | 'gateway'>>;
   /** The server's key, which seals secrets (DKIM keys); the server's own through the bridge. */
   serverKey?: ServerKey;
   /** Outgoing mail: the server's when the command runs through it, else the CLI's own. */

@@ -127,7 +127,9 @@ export const outboundCommands: Record<string, Command> = {
         'The password is shown this once and stored only as a hash: keep it in your mail server now.',
         port === null || port === undefined
           ? 'Submission is off on this server (SUBMISSION_PORT=off).'
-          : `Submit on port ${port} with STARTTLS and SMTP AUTH (PLAIN or LOGIN); only senders of the tenant's domains are taken.`,
+          : ctx.config.gateway && !ctx.config.gateway.tls
+            ? `Submit on port ${port} with SMTP AUTH (PLAIN or LOGIN). No TLS certificate is set (SMTP_TLS_KEY, SMTP_TLS_CERT): logins are taken only from this host until one is.`
+            : `Submit on port ${port} with STARTTLS and SMTP AUTH (PLAIN or LOGIN); only senders of the tenant's domains are taken.`,
       ].join('\n');
     },
   },

@@ -196,6 +196,19 @@ export function createDkimSigningService(deps: {
 
     domain: domainView,
 
+    /** The keys that sign or are about to (active first), with their records, for DKIM Management's check. */
+    async publishedKeys(tenantId: string) {
+      const domains = (await repo.domainsOf(tenantId)).map((d) => d.domain);
+      return (await repo.keysOf(tenantId, domains))
+        .filter((k) => k.state !== 'retired')
+        .sort((a, b) => (a.state === b.state ? 0 : a.state === 'active' ? -1 : 1))
+        .map((k) => ({
+          domain: k.domain,
+          selector: k.selector,
+          recordValue: recordValue(k.algorithm, k.publicKey),
+        }));
+    },
+
     /** A first key of `algorithm` for the domain (RSA 2048 by default); refused when it has one. */
     async createKey(tenantId: string, domain: string, algorithm: DkimAlgorithm, actor: Actor) {
       const own = await ownDomain(tenantId, domain);

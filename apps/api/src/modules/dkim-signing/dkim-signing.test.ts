@@ -6,6 +6,7 @@ import {
   dkimSigningChangeResponseSchema,
   dkimSigningResponseSchema,
 } from '@moat/contracts/dkim-signing';
+import { type DkimResponse, DMARC_API } from '@moat/contracts/dmarc';
 import { and, eq } from 'drizzle-orm';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,6 +125,15 @@ describe('DKIM signing keys and outbound signatures', () => {
     expect(row!.privateKey).not.toContain('PRIVATE KEY');
     expect(t.serverKey.decrypt(DKIM_KEY_PURPOSE, row!.privateKey)).toContain('BEGIN PRIVATE KEY');
 
+    // DKIM Management's check asks DNS for Moat's selector, and its plan says to publish that key.
+    const checked = (await call('GET', `${DMARC_API.dkim}?domain=acme.test`)).json() as DkimResponse;
+    expect(checked.domains[0]!.plan.publish).toEqual({
+      code: 'publish',
+      name: 'moat1._domainkey.acme.test',
+      value: key.recordValue,
+      days: null,
+    });
+
     // A second RSA key while one exists is refused, and changes nothing.
     const again = await call('POST', at(DKIM_SIGNING_API.keys, 'acme.test'), { algorithm: 'rsa-sha256' });
     expect(again.statusCode).toBe(409);
@@ -143,6 +153,10 @@ describe('DKIM signing keys and outbound signatures', () => {
     const acme = listed.domains.find((d) => d.domain === 'acme.test')!;
     expect(acme.keys[0]!.published).toBe('yes');
     expect(acme.warnings).toEqual([]);
+    const checked = (await call('GET', `${DMARC_API.dkim}?domain=acme.test`)).json() as DkimResponse;
+    expect(checked.domains[0]!.selectors.map((s) => [s.selector, s.lookup, s.key?.bits])).toEqual([
+      ['moat1', 'found', 2048],
+    ]);
 
     const { message: signed, selectors } = await signer().sign(message('ana@acme.test'), 'acme.test');
     expect(selectors).toEqual(['moat1']);

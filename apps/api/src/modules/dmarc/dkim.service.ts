@@ -79,6 +79,11 @@ const latest = (a: Date | null, b: Date | null) => (!a ? b : !b ? a : a > b ? a 
  */
 export function createDkimService(deps: {
   domainsOf: (tenantId: string) => Promise<string[]>;
+  /**
+   * The keys Moat holds itself for the tenant's domains (DKIM signing, issue 38): their selectors
+   * are asked of DNS too, and a domain with no key published yet is told to publish Moat's.
+   */
+  ownKeys?: (tenantId: string) => Promise<Array<{ domain: string; selector: string; recordValue: string }>>;
   repo: DkimRepo;
   resolver: DkimResolver;
   clock: Clock;
@@ -99,10 +104,11 @@ export function createDkimService(deps: {
     const now = deps.clock.now();
     const domains = chosen.map((d) => d.toLowerCase());
     const since = new Date(now.getTime() - DKIM_LIMITS.lookbackDays * DAY);
-    const [reported, mailed, remembered] = await Promise.all([
+    const [reported, mailed, remembered, own] = await Promise.all([
       deps.repo.reportSelectors(tenantId, domains, since),
       deps.repo.mailSelectors(tenantId, domains, since),
       deps.repo.keysSeen(tenantId),
+      deps.ownKeys ? deps.ownKeys(tenantId) : Promise.resolve([]),
     ]);
 
     // Each domain's selectors: those seen signing, then the usual ones.
@@ -134,6 +140,7 @@ export function createDkimService(deps: {
     const known = [...remembered].sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime());
     for (const d of domains) {
       for (const r of known.filter((k) => k.domain === d).slice(0, SELECTORS_MAX)) add(d, r.selector, 'dns');
+      for (const k of own.filter((k) => k.domain === d)) add(d, k.selector, 'dns');
       for (const s of COMMON_SELECTORS) add(d, s, 'dns');
     }
 
@@ -191,6 +198,16 @@ export function createDkimService(deps: {
       );
       // DNS gave no answer at all: the plan cannot say more than that.
       if (failedLookups > 0 && selectors.length === 0) plan.status = 'unknown';
+      // Moat holds a key for the domain: the first record to publish is that one, in full.
+      const moatKey = own.find((k) => k.domain === d);
+      if (plan.status === 'publish' && moatKey) {
+        plan.publish = {
+          code: 'publish',
+          name: keyName(moatKey.selector, d),
+          value: moatKey.recordValue,
+          days: null,
+        };
+      }
       return { domain: d, selectors, problems: sorted(problems), plan };
     });
     await deps.repo.rememberKeys(tenantId, fresh, now);

@@ -214,7 +214,12 @@ function Plan({
         <List type="ordered" size="sm" spacing="sm" withPadding styles={STEPS}>
           <List.Item>
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {t('dmarc.dkim.step.publishFirst', { name: plan.publish.name, kind: kindOf(t, plan.publish) })}
+              {plan.publish.value && !plan.publish.value.includes('<')
+                ? t('dmarc.dkim.step.publishMoat', { name: plan.publish.name })
+                : t('dmarc.dkim.step.publishFirst', {
+                    name: plan.publish.name,
+                    kind: kindOf(t, plan.publish),
+                  })}
             </Text>
             <RecordToPublish name={plan.publish.name} value={plan.publish.value} />
           </List.Item>

@@ -133,10 +133,15 @@ export function SubmissionCredentials() {
           <Text size="sm" c="dimmed">
             {list.data.endpoint.port === null
               ? t('outbound.credentials.off')
-              : t('outbound.credentials.intro', {
-                  host: list.data.endpoint.host,
-                  port: list.data.endpoint.port,
-                })}
+              : t(
+                  list.data.endpoint.starttls
+                    ? 'outbound.credentials.intro'
+                    : 'outbound.credentials.introNoTls',
+                  {
+                    host: list.data.endpoint.host,
+                    port: list.data.endpoint.port,
+                  },
+                )}
           </Text>
           {list.data.endpoint.port !== null && !list.data.endpoint.starttls && (
             <Alert color="yellow" variant="light">
