@@ -354,4 +354,34 @@ describe('outbound: submission with SMTP AUTH, DKIM-signed, delivered by MX', ()
     );
     expect(missing.exitCode).not.toBe(0);
   });
+
+  // Last: it leaves this client address locked out for ten minutes.
+  it('tells an address that keeps guessing passwords to wait, whatever it tries next', async () => {
+    const made = await t.app.services.outbound.credentials.create(tenantId, 'after guessing', cliActor);
+    const raw = message('ana@acme.test', 'bo@outside.test', 'After guessing');
+    let refused: Awaited<ReturnType<typeof submit>> | null = null;
+    for (let i = 0; i < 12; i += 1) {
+      const guess = await submit(port, {
+        user: made.credential.username,
+        pass: `guess ${i}`,
+        from: 'ana@acme.test',
+        to: ['bo@outside.test'],
+        raw,
+      });
+      if (guess.code === 421) {
+        refused = guess;
+        break;
+      }
+      expect(guess.code).toBe(535);
+    }
+    expect(refused?.response).toContain('Too many failed logins');
+    const right = await submit(port, {
+      user: made.credential.username,
+      pass: made.password,
+      from: 'ana@acme.test',
+      to: ['bo@outside.test'],
+      raw,
+    });
+    expect(right).toMatchObject({ ok: false, code: 421 });
+  });
 });

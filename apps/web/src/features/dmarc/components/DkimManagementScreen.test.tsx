@@ -230,7 +230,7 @@ describe('DMARC → DKIM Management (/dmarc/dkim-management)', () => {
     await user.click(within(panel).getByRole('button', { name: 'Create signing key' }));
     const card = await within(panel).findByRole('region', { name: 'Selector moat1' });
     expect(within(card).getByText('RSA 2048 bits')).toBeInTheDocument();
-    expect(within(card).getByText('Signs')).toBeInTheDocument();
+    expect(within(card).getByText('Current key')).toBeInTheDocument();
     expect(within(card).getByText('Not in DNS yet')).toBeInTheDocument();
     expect(within(card).getByText('moat1._domainkey.new.test')).toBeInTheDocument();
     expect(within(card).getByText(record)).toBeInTheDocument();
