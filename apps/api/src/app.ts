@@ -554,13 +554,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nextHopNetworks: config.nextHopNetworks,
     metrics,
     // Moat's own mail from a tenant domain that signs goes out DKIM-signed (issue 38).
-    sign: async (message, fromDomain) => (await dkimSigner.sign(message, fromDomain)).message,
+    sign: async (message, fromDomain, tenantId) =>
+      (await dkimSigner.sign(message, fromDomain, tenantId)).message,
     // The tenants' outbound mail: through OUTBOUND_RELAY_URL, or to the recipients' MX.
     outbound: createOutboundRoutes({
       relayUrl: config.outboundRelayUrl,
       resolver: systemMxResolver(config.dnsServers),
       mxPort: config.outboundMxPort,
       heloName: config.gateway.hostname,
+      networks: config.outboundMxNetworks,
     }),
   });
   let senderOf = async (
@@ -751,8 +753,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const outboundService = createOutboundService({
     db,
+    // Read when a message arrives: the engines are built after this service.
+    malwareEngines: () => engines.filter((e) => e.tool === 'anti_malware'),
     mailer,
-    sign: async (message, fromDomain) => (await dkimSigner.sign(message, fromDomain)).message,
+    sign: async (message, fromDomain, tenantId) =>
+      (await dkimSigner.sign(message, fromDomain, tenantId)).message,
     clock,
     hostname: config.gateway.hostname,
     log: app.log,
@@ -1081,7 +1086,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         createSubmissionIn({
           authenticate: smtpCredentials.authenticate,
           domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
+          ownerOf: (domain) => repos.tenants.domainOwner(domain),
+          stillValid: smtpCredentials.stillValid,
           accept: outboundService.accept,
+          refusalOf: outboundService.refusalOf,
           clock,
           log: app.log,
           counters,

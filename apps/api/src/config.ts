@@ -108,6 +108,8 @@ const envSchema = z.object({
     .optional(),
   /** The DNS servers Moat asks (SPF, DKIM, DMARC, Onboarding's checks); empty: the system's. */
   NEXT_HOP_NETWORKS: z.enum(NEXT_HOP_NETWORKS).default('public'),
+  /** Where outbound mail may be delivered by MX: `public` (no private or loopback address) or `any`. */
+  OUTBOUND_MX_NETWORKS: z.enum(NEXT_HOP_NETWORKS).default('public'),
   DNS_SERVERS: commaList(
     /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$|^[0-9a-fA-F:]+$/,
     'IP addresses, each with :port if not 53',
@@ -285,6 +287,8 @@ export interface Config {
   smtpRelayUrl: string | undefined;
   /** NEXT_HOP_NETWORKS: where an organisation's own next hop may be (mail/next-hop.ts). */
   nextHopNetworks: NextHopNetworks;
+  /** OUTBOUND_MX_NETWORKS: which addresses MX delivery may connect to. */
+  outboundMxNetworks: NextHopNetworks;
   /** DNS_SERVERS: the servers every lookup asks; empty: the system's resolver configuration. */
   dnsServers: string[];
   /** DMARC_DNS_POLL_MINUTES: how often the DNS Change-Log polls each domain's records. */
@@ -432,6 +436,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsServers: e.DNS_SERVERS,
     dmarcDnsPollMinutes: e.DMARC_DNS_POLL_MINUTES,
     nextHopNetworks: e.NEXT_HOP_NETWORKS,
+    outboundMxNetworks: e.OUTBOUND_MX_NETWORKS,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD || undefined,
     logLevel: e.LOG_LEVEL,

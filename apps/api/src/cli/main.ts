@@ -119,7 +119,8 @@ async function main(): Promise<never> {
         error: (o: unknown) => process.stderr.write(`mail: ${JSON.stringify(o)}\n`),
       },
       clock: systemClock,
-      sign: async (message, fromDomain) => (await signer.sign(message, fromDomain)).message,
+      sign: async (message, fromDomain, tenantId) =>
+        (await signer.sign(message, fromDomain, tenantId)).message,
     });
     const result = await runCommand(argv, {
       db: database.db,

@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import { isIP } from 'node:net';
+import { addressRefusal, type NextHopNetworks } from './next-hop.ts';
 import { createRelay, type Relay, type RelayEnvelope, type RelayError } from './relay.ts';
 
 /** The DNS questions MX delivery asks (node's Resolver answers them; tests give a local server). */
@@ -49,6 +50,12 @@ export function createOutboundRoutes(deps: {
   mxPort: number;
   /** The name Moat says in EHLO. */
   heloName: string;
+  /**
+   * Which addresses an MX may have (OUTBOUND_MX_NETWORKS): `public` never connects to a private,
+   * loopback or link-local one, so a domain whose MX points inside cannot make Moat probe its own
+   * network; `any` (a test, a closed network) allows private and loopback ones.
+   */
+  networks?: NextHopNetworks;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -135,7 +142,12 @@ export function createOutboundRoutes(deps: {
       const hosts = (await hostsOf(domain)).slice(0, MX_TRIED);
       let last: RelayError | null = null;
       for (const host of hosts) {
-        const addresses = await addressesOf(host);
+        const found = await addressesOf(host);
+        const addresses = found.filter((a) => addressRefusal(a, deps.networks ?? 'public') === null);
+        if (found.length > 0 && addresses.length === 0) {
+          last = permanent(`5.4.4 ${host} (MX of ${domain}) has no address this server delivers to`, 550);
+          continue;
+        }
         if (addresses.length === 0) {
           last = Object.assign(new Error(`4.4.4 ${host} (MX of ${domain}) has no address`), {
             code: 'ENOTFOUND',

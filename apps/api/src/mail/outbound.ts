@@ -27,6 +27,8 @@ export interface OutgoingMail extends Rendered {
   envelopeFrom?: string;
   /** Queue this mail at most once per key; a second send with the key returns the first one's id. */
   idempotencyKey?: string;
+  /** A bounce or delay notice about the tenant's own outbound mail: From the tenant's sender. */
+  aboutOwnMail?: boolean;
 }
 
 /** The kind of the tenants' own outbound mail (submitted on SUBMISSION_PORT): routed by MX or the smarthost. */
@@ -137,7 +139,7 @@ export function createMailer(deps: {
    * in, the bytes to send out (signed when that domain signs). Mail sent on as it was (a release)
    * is the original sender's and is never signed here.
    */
-  sign?: (message: Buffer, fromDomain: string) => Promise<Buffer>;
+  sign?: (message: Buffer, fromDomain: string, tenantId: string | null) => Promise<Buffer>;
   /**
    * The way out for the tenants' outbound mail (kind `outbound`, issue 38): the smarthost or the
    * recipients' MX. Without it, such mail waits for a node that has it.
@@ -237,7 +239,7 @@ export function createMailer(deps: {
     })
       .compile()
       .build();
-    return deps.sign ? deps.sign(bytes, from.slice(from.lastIndexOf('@') + 1)) : bytes;
+    return deps.sign ? deps.sign(bytes, from.slice(from.lastIndexOf('@') + 1), row.tenantId) : bytes;
   }
 
   /** The way out for a mail: its tenant's next hop if it has one, else the deployment's relay. */
@@ -382,8 +384,10 @@ export function createMailer(deps: {
   async function sendMail(mail: OutgoingMail, tx?: DbOrTx): Promise<string> {
     // Relayed mail keeps its own envelope sender. Moat's own mail, and a message it sends again
     // (a release) without one, come from the tenant's sender.
-    // A notice from the null sender (a bounce) still needs a From header: the tenant's address.
-    const notice = mail.envelopeFrom === '';
+    // A notice about the tenant's own outbound mail, from the null sender, still comes From the
+    // tenant's address; one about relayed inbound mail goes to an outside sender (maybe forged)
+    // and keeps the deployment's, unsigned.
+    const notice = mail.envelopeFrom === '' && mail.aboutOwnMail === true;
     const sender =
       mail.tenantId && (mail.envelopeFrom === undefined || notice) && deps.senderOf
         ? await deps.senderOf(mail.tenantId, tx)
@@ -443,6 +447,7 @@ export function createMailer(deps: {
         html: '',
         envelopeFrom: '',
         idempotencyKey: `bounce:${row.id}`,
+        aboutOwnMail: row.kind === OUTBOUND_KIND,
       });
     }
   }
@@ -467,6 +472,7 @@ export function createMailer(deps: {
         html: '',
         envelopeFrom: '',
         idempotencyKey: `delay:${row.id}`,
+        aboutOwnMail: row.kind === OUTBOUND_KIND,
       });
     }
   }

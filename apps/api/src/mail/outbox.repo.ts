@@ -80,11 +80,14 @@ export function createOutboxRepo(db: Db) {
       outboundToo = false,
     ): Promise<DeliveryRow[]> {
       const hops = sql`tenant_id in (select id from ${tenants} where ${tenants.nextHopUrl} is not null)`;
+      // A node without a way out for outbound mail (the CLI) never claims it.
       const routable = !onlyTenantHops
-        ? sql``
+        ? outboundToo
+          ? sql``
+          : sql`and kind <> 'outbound'`
         : outboundToo
           ? sql`and (${hops} or kind = 'outbound')`
-          : sql`and ${hops}`;
+          : sql`and ${hops} and kind <> 'outbound'`;
       return db
         .update(outbox)
         .set({ status: 'sending', leaseOwner: owner, leaseUntil, attempts: sql`${outbox.attempts} + 1` })

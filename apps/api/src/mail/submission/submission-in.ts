@@ -8,6 +8,10 @@ import { checkMessage } from '../gateway/message-checks.ts';
 
 /** Failed AUTH attempts one client address may make in 10 minutes before it is told to wait (all nodes). */
 export const AUTH_FAILURES_PER_10_MIN = 10;
+/** Password checks one client address may have under way at once (this node). */
+const CHECKS_PER_IP = 2;
+/** Password checks under way at once on this node (each an argon2id run in the thread pool). */
+const CHECKS_AT_ONCE = 8;
 
 const ADDRESS =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -18,7 +22,12 @@ export interface SubmissionOptions {
   hostname: string;
   maxMessageBytes: number;
   maxRecipients: number;
+  /** Open sessions per client address on this node (20). */
   maxConnectionsPerIp?: number;
+  /** Messages one credential may submit per hour, across nodes (a stolen one cannot spew). */
+  maxMessagesPerHour?: number;
+  /** The message's size times its recipients: what it costs to store, at most this (100 MiB). */
+  maxStoredBytes?: number;
   tls?: { key: string; cert: string } | undefined;
 }
 
@@ -49,14 +58,31 @@ interface SessionUser {
   domains: string[];
 }
 
-/** `domain` is one of `own`, or a subdomain of one. */
-export const ownsDomain = (own: string[], domain: string) => {
-  const d = domain.toLowerCase();
-  return own.some((o) => d === o || d.endsWith(`.${o}`));
-};
+/**
+ * Whether the tenant may send as `domain`: the most specific registered domain it falls under
+ * (itself, or the nearest parent) is one of `own`. A subdomain another tenant registered is that
+ * tenant's, even under one of `own`; a lookalike (`notacme.test`) is under none.
+ */
+export async function mayUseDomain(
+  own: string[],
+  tenantId: string,
+  domain: string,
+  ownerOf: (domain: string) => Promise<string | null>,
+): Promise<boolean> {
+  const labels = domain.toLowerCase().replace(/\.$/, '').split('.');
+  for (let at = 0; at < labels.length - 1; at += 1) {
+    const name = labels.slice(at).join('.');
+    if (own.includes(name)) return true;
+    const owner = await ownerOf(name);
+    if (owner !== null) return owner === tenantId;
+  }
+  return false;
+}
 
 /** The unfolded header fields named `name` (lower case) of a message's own header. */
 function headerFields(raw: Buffer, name: string): string[] {
+  // A message that starts with an empty line has no header at all (its body is no header).
+  if (raw[0] === 13 || raw[0] === 10) return [];
   const end = raw.indexOf('\r\n\r\n');
   const head = raw.subarray(0, end === -1 ? Math.min(raw.length, 256 * 1024) : end).toString('latin1');
   const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
@@ -70,15 +96,42 @@ function headerFields(raw: Buffer, name: string): string[] {
 /** The first header field `name`'s value (unfolded, as sent), or null. */
 export const headerField = (raw: Buffer, name: string): string | null => headerFields(raw, name)[0] ?? null;
 
-/** The From header's single address's domain, or null (none, several, or no domain). */
-export function fromHeaderDomain(raw: Buffer): string | null {
-  const values = headerFields(raw, 'from');
+/**
+ * The domain of the single address in the header field `name` (From, Sender), or null when there
+ * is none, several, or one that is not a plain address (`ceo@victim.example@acme.test`); absent:
+ * undefined.
+ */
+export function headerAddressDomain(raw: Buffer, name: 'from' | 'sender'): string | null | undefined {
+  const values = headerFields(raw, name);
+  if (values.length === 0) return undefined;
   if (values.length !== 1) return null;
   const addresses = addressparser(values[0]!, { flatten: true });
   if (addresses.length !== 1) return null;
   const address = addresses[0]!.address ?? '';
-  const at = address.lastIndexOf('@');
-  return at > 0 ? address.slice(at + 1).toLowerCase() : null;
+  if (!ADDRESS.test(address)) return null;
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/** The From header's single address's domain, or null (none, several, or not a plain address). */
+export const fromHeaderDomain = (raw: Buffer): string | null => headerAddressDomain(raw, 'from') ?? null;
+
+/** The message without its Bcc header fields (RFC 6409 §8.1: the submission server removes them). */
+export function withoutBcc(raw: Buffer): Buffer {
+  const end = raw.indexOf('\r\n\r\n');
+  if (end === -1) return raw;
+  const lines = raw.subarray(0, end).toString('latin1').split('\r\n');
+  const kept: string[] = [];
+  let dropping = false;
+  for (const line of lines) {
+    if (/^[ \t]/.test(line)) {
+      if (!dropping) kept.push(line);
+      continue;
+    }
+    dropping = /^bcc\s*:/i.test(line);
+    if (!dropping) kept.push(line);
+  }
+  if (kept.length === lines.length) return raw;
+  return Buffer.concat([Buffer.from(kept.join('\r\n'), 'latin1'), raw.subarray(end)]);
 }
 
 /**
@@ -92,7 +145,13 @@ export function fromHeaderDomain(raw: Buffer): string | null {
 export function createSubmissionIn(deps: {
   authenticate: (username: string, password: string) => Promise<{ tenantId: string; id: string } | null>;
   domainsOf: (tenantId: string) => Promise<string[]>;
+  /** The tenant a domain is registered to (exactly that name), or null: the most specific one decides. */
+  ownerOf: (domain: string) => Promise<string | null>;
+  /** Whether a credential is still good (not revoked): asked at each message, not only at login. */
+  stillValid: (credentialId: string) => Promise<boolean>;
   accept: (message: SubmittedMessage) => Promise<string>;
+  /** What must not leave (malware): the refusal's words, answered 554 at the end of DATA. */
+  refusalOf?: (message: SubmittedMessage) => Promise<string | null>;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   options: SubmissionOptions;
@@ -101,6 +160,15 @@ export function createSubmissionIn(deps: {
   const { options } = deps;
   const counters = deps.counters ?? memoryCounters(deps.clock);
   const users = new Map<string, SessionUser>();
+  /** Password checks under way, per client address and in all (this node). */
+  const checking = new Map<string, number>();
+  let checkingTotal = 0;
+  /** Open sessions per client address on this node. */
+  const open = new Map<string, number>();
+  const counted = new Set<string>();
+  const perIp = options.maxConnectionsPerIp ?? 20;
+  const perHour = options.maxMessagesPerHour ?? 1_000;
+  const maxStored = options.maxStoredBytes ?? 100 * 1024 * 1024;
 
   const server = new SMTPServer({
     name: options.hostname,
@@ -119,6 +187,17 @@ export function createSubmissionIn(deps: {
     socketTimeout: 60_000,
     closeTimeout: 5_000,
 
+    onConnect(session, callback) {
+      const ip = session.remoteAddress;
+      const now = open.get(ip) ?? 0;
+      if (now >= perIp) {
+        return callback(new SmtpError('4.7.0 Too many connections from your address, try again later', 421));
+      }
+      open.set(ip, now + 1);
+      counted.add(session.id);
+      callback();
+    },
+
     onAuth(auth: SMTPServerAuthentication, session, callback) {
       const ip = session.remoteAddress;
       if (!session.secure && !LOOPBACK.test(ip)) {
@@ -126,6 +205,20 @@ export function createSubmissionIn(deps: {
         return callback(new SmtpError('5.7.11 Use STARTTLS before AUTH', 538));
       }
       const key = `smtp-auth-fail:${ip}`;
+      // Password checks (argon2id, in the thread pool) are few at a time, per address and in all:
+      // parallel guesses cannot race past the failure count, nor a flood starve the process.
+      const mine = checking.get(ip) ?? 0;
+      if (mine >= CHECKS_PER_IP || checkingTotal >= CHECKS_AT_ONCE) {
+        return callback(new SmtpError('4.7.0 Too many logins at once, try again in a moment', 454));
+      }
+      checking.set(ip, mine + 1);
+      checkingTotal += 1;
+      const done = () => {
+        checkingTotal -= 1;
+        const left = (checking.get(ip) ?? 1) - 1;
+        if (left <= 0) checking.delete(ip);
+        else checking.set(ip, left);
+      };
       counters
         .hits(key)
         .then(async (failures) => {
@@ -147,11 +240,16 @@ export function createSubmissionIn(deps: {
         .catch((error) => {
           deps.log.error({ err: error }, 'submission: login check failed');
           callback(new SmtpError('4.3.0 Temporary failure, try again later', 454));
-        });
+        })
+        .finally(done);
     },
 
     onClose(session) {
       users.delete(session.id);
+      if (!counted.delete(session.id)) return;
+      const left = (open.get(session.remoteAddress) ?? 1) - 1;
+      if (left <= 0) open.delete(session.remoteAddress);
+      else open.set(session.remoteAddress, left);
     },
 
     onMailFrom(address: SMTPServerAddress, session, callback) {
@@ -161,19 +259,42 @@ export function createSubmissionIn(deps: {
       if (!ADDRESS.test(sender)) {
         return callback(new SmtpError(`5.1.7 Bad sender address <${sender.slice(0, 100)}>`, 553));
       }
-      if (!ownsDomain(user.domains, sender.slice(sender.lastIndexOf('@') + 1))) {
-        return callback(
-          new SmtpError(
-            `5.7.1 <${sender.slice(0, 100)}>: Sender address is not in your organisation's domains`,
-            553,
-          ),
-        );
-      }
       const args = address.args as Record<string, string> | false;
       if (Number(args ? (args.SIZE ?? 0) : 0) > options.maxMessageBytes) {
         return callback(new SmtpError('5.3.4 Message too big', 552));
       }
-      callback();
+      const notOurs = () =>
+        new SmtpError(
+          `5.7.1 <${sender.slice(0, 100)}>: Sender address is not in your organisation's domains`,
+          553,
+        );
+      Promise.all([
+        deps.stillValid(user.credentialId),
+        mayUseDomain(user.domains, user.tenantId, sender.slice(sender.lastIndexOf('@') + 1), deps.ownerOf),
+        counters.hit(`submit-msgs:${user.credentialId}`, 3_600_000, perHour),
+      ])
+        .then(([valid, allowed, rate]) => {
+          // A credential revoked while this session was open ends here, not at its next login.
+          if (!valid) return callback(new SmtpError('5.7.8 Authentication credentials invalid', 535));
+          if (!allowed) return callback(notOurs());
+          if (rate.count > perHour) {
+            deps.log.warn(
+              { tenantId: user.tenantId, credential: user.credentialId, perHour },
+              'submission: a credential reached its hourly limit (a compromised account?)',
+            );
+            return callback(
+              new SmtpError(
+                `4.7.0 This account sent ${perHour} messages in the last hour: try again later`,
+                451,
+              ),
+            );
+          }
+          callback();
+        })
+        .catch((error) => {
+          deps.log.error({ err: error }, 'submission: sender check failed');
+          callback(new SmtpError('4.3.0 Temporary failure, try again later', 451));
+        });
     },
 
     onRcptTo(address: SMTPServerAddress, session, callback) {
@@ -205,7 +326,12 @@ export function createSubmissionIn(deps: {
         const user = users.get(session.id);
         const from = session.envelope.mailFrom;
         if (!user || !from) return callback(new SmtpError('5.7.0 Authentication required', 530));
-        const raw = Buffer.concat(chunks);
+        const raw = withoutBcc(Buffer.concat(chunks));
+        if (raw.length * session.envelope.rcptTo.length > maxStored) {
+          return callback(
+            new SmtpError('5.3.4 Message too big for that many recipients: send it to fewer at a time', 552),
+          );
+        }
         checkMessage(raw)
           .then(async (refusal) => {
             if (refusal) return callback(new SmtpError(refusal.message, refusal.code));
@@ -215,7 +341,7 @@ export function createSubmissionIn(deps: {
                 new SmtpError('5.6.0 Message refused: it needs one From header with one address', 550),
               );
             }
-            if (!ownsDomain(user.domains, fromDomain)) {
+            if (!(await mayUseDomain(user.domains, user.tenantId, fromDomain, deps.ownerOf))) {
               return callback(
                 new SmtpError(
                   `5.7.1 Message refused: the From header's domain ${fromDomain} is not your organisation's`,
@@ -223,7 +349,21 @@ export function createSubmissionIn(deps: {
                 ),
               );
             }
-            const id = await deps.accept({
+            // A Sender field names who sent it on the From's behalf: the same rule.
+            const senderDomain = headerAddressDomain(raw, 'sender');
+            if (
+              senderDomain === null ||
+              (senderDomain !== undefined &&
+                !(await mayUseDomain(user.domains, user.tenantId, senderDomain, deps.ownerOf)))
+            ) {
+              return callback(
+                new SmtpError(
+                  "5.7.1 Message refused: its Sender header is not an address of your organisation's",
+                  550,
+                ),
+              );
+            }
+            const submitted: SubmittedMessage = {
               tenantId: user.tenantId,
               credentialId: user.credentialId,
               envelopeFrom: from.address,
@@ -231,7 +371,10 @@ export function createSubmissionIn(deps: {
               fromDomain,
               raw,
               clientAddress: session.remoteAddress,
-            });
+            };
+            const refused = deps.refusalOf ? await deps.refusalOf(submitted) : null;
+            if (refused) return callback(new SmtpError(refused, 554));
+            const id = await deps.accept(submitted);
             callback(null, `2.0.0 Ok: queued as ${id}`);
           })
           .catch((error) => {

@@ -7,7 +7,7 @@ import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../cli/commands.ts';
-import { outbox } from '../../db/schema.ts';
+import { outbox, tenantDomains } from '../../db/schema.ts';
 import { cliActor } from '../../lib/actor.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { selfSignedCertificate } from '../../test/certificates.ts';
@@ -142,6 +142,8 @@ describe('outbound: submission with SMTP AUTH, DKIM-signed, delivered by MX', ()
       env: {
         DNS_SERVERS: dns.address,
         OUTBOUND_MX_PORT: String(mx.port),
+        // The test's MX is on loopback, which production never delivers to.
+        OUTBOUND_MX_NETWORKS: 'any',
         // The tenant's own server, where bounces to its people arrive.
         SMTP_RELAY_URL: `smtp://127.0.0.1:${own.port}?pool=false`,
         SMTP_HOSTNAME: 'mx.moat.test',
@@ -151,6 +153,8 @@ describe('outbound: submission with SMTP AUTH, DKIM-signed, delivered by MX', ()
     });
     tenantId = (await buildTenant(t.db, { domain: 'acme.test' })).id;
     const other = await buildTenant(t.db, { domain: 'other.test' });
+    // Another organisation registered a subdomain of acme.test: it is theirs, not acme's.
+    await t.db.insert(tenantDomains).values({ tenantId: other.id, domain: 'sub.acme.test' });
     const made = await t.app.services.outbound.credentials.create(tenantId, 'laptop', cliActor);
     user = made.credential.username;
     pass = made.password;
@@ -180,7 +184,7 @@ describe('outbound: submission with SMTP AUTH, DKIM-signed, delivered by MX', ()
       tls: true,
       from: 'ana@acme.test',
       to: ['bo@outside.test', 'cy@partner.test'],
-      raw: message('ana@acme.test', 'bo@outside.test, cy@partner.test', 'Quarterly figures'),
+      raw: `Bcc: secret-boss@acme.test\r\n${message('ana@acme.test', 'bo@outside.test, cy@partner.test', 'Quarterly figures')}`,
     });
     expect(sent).toMatchObject({ ok: true });
     expect(sent.response).toMatch(/^250 2\.0\.0 Ok: queued as [0-9a-f-]{36}/);
@@ -191,6 +195,8 @@ describe('outbound: submission with SMTP AUTH, DKIM-signed, delivered by MX', ()
       expect(m.from).toBe('ana@acme.test');
       const text = m.raw.toString();
       expect(text).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=acme\.test;/);
+      // RFC 6409 §8.1: Bcc is removed before the message leaves.
+      expect(text).not.toMatch(/^Bcc:/im);
       expect(text).toMatch(/\r\nReceived: from \[127\.0\.0\.1\] by mx\.moat\.test \(Moat\) with ESMTPSA id /);
       const { results } = await dkimVerify(m.raw, {
         resolver: async (name: string) => {
@@ -270,6 +276,41 @@ describe('outbound: submission with SMTP AUTH, DKIM-signed, delivered by MX', ()
     });
     expect(spoofHeader).toMatchObject({ ok: false, code: 550 });
     expect(spoofHeader.response).toContain("From header's domain acme.test is not your organisation's");
+    // A subdomain another organisation registered is theirs.
+    const theirSub = await submit(port, {
+      user,
+      pass,
+      from: 'x@sub.acme.test',
+      to: ['bo@outside.test'],
+      raw,
+    });
+    expect(theirSub).toMatchObject({ ok: false, code: 553 });
+    const theirSubHeader = await submit(port, {
+      user,
+      pass,
+      from: 'ana@acme.test',
+      to: ['bo@outside.test'],
+      raw: message('x@deep.sub.acme.test', 'bo@outside.test', 'Not theirs'),
+    });
+    expect(theirSubHeader).toMatchObject({ ok: false, code: 550 });
+    // An address with a second @ or a Sender of another domain does not pass as the tenant's.
+    const twoAts = await submit(port, {
+      user,
+      pass,
+      from: 'ana@acme.test',
+      to: ['bo@outside.test'],
+      raw: message('ceo@victim.example@acme.test', 'bo@outside.test', 'Two ats'),
+    });
+    expect(twoAts).toMatchObject({ ok: false, code: 550 });
+    const sender = await submit(port, {
+      user,
+      pass,
+      from: 'ana@acme.test',
+      to: ['bo@outside.test'],
+      raw: `Sender: boss@other.test\r\n${raw}`,
+    });
+    expect(sender).toMatchObject({ ok: false, code: 550 });
+    expect(sender.response).toContain('Sender header');
     // A lookalike of the tenant's domain is not its subdomain.
     const lookalike = await submit(port, {
       user,
@@ -353,6 +394,42 @@ describe('outbound: submission with SMTP AUTH, DKIM-signed, delivered by MX', ()
       ctx,
     );
     expect(missing.exitCode).not.toBe(0);
+  });
+
+  it('refuses mail that carries malware (the EICAR test file), storing nothing', async () => {
+    const eicar = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
+    const raw = [
+      'From: Ana <ana@acme.test>',
+      'To: bo@outside.test',
+      'Subject: The invoice',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b1"',
+      '',
+      '--b1',
+      'Content-Type: text/plain',
+      '',
+      'See attached.',
+      '--b1',
+      'Content-Type: application/octet-stream; name="invoice.com"',
+      'Content-Disposition: attachment; filename="invoice.com"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.from(eicar).toString('base64'),
+      '--b1--',
+      '',
+    ].join('\r\n');
+    const fresh = await t.app.services.outbound.credentials.create(tenantId, 'scan', cliActor);
+    const before = (await t.db.select().from(outbox)).length;
+    const sent = await submit(port, {
+      user: fresh.credential.username,
+      pass: fresh.password,
+      from: 'ana@acme.test',
+      to: ['bo@outside.test'],
+      raw,
+    });
+    expect(sent).toMatchObject({ ok: false, code: 554 });
+    expect(sent.response).toContain('it carries malware');
+    expect((await t.db.select().from(outbox)).length).toBe(before);
   });
 
   // Last: it leaves this client address locked out for ten minutes.

@@ -1,5 +1,6 @@
 import type { DkimAlgorithm } from '@moat/contracts/dkim-signing';
 import type { Clock } from '../../lib/clock.ts';
+import { packageOnFirstUse } from '../../lib/on-first-use.ts';
 import type { ServerKey } from '../../lib/server-key.ts';
 import type { DkimSigningRepo } from './dkim-signing.repo.ts';
 
@@ -32,14 +33,16 @@ const SIGNED_FIELDS = [
 
 interface Signing {
   domain: string;
+  tenantId: string;
   keys: Array<{ selector: string; algorithm: DkimAlgorithm; privateKey: string }>;
 }
 
-const dkimModule = () => import('mailauth/lib/dkim/sign.js');
+/** mailauth's signer, loaded with the first message signed, not at start (issue 14). */
+const dkimModule = packageOnFirstUse<typeof import('mailauth/lib/dkim/sign.js')>('mailauth/lib/dkim/sign.js');
 
 /**
- * DKIM signing of mail leaving through Moat: a message whose From domain is a tenant domain with
- * signing on (or a subdomain of one: relaxed alignment, RFC 7489 §3.1.1) gets one signature per
+ * DKIM signing of mail leaving through Moat: a tenant's message whose From domain is one of its
+ * domains with signing on (or a subdomain of one: relaxed alignment, RFC 7489 §3.1.1) gets one signature per
  * active key of that domain (RSA, and Ed25519 beside it when the domain has one), relaxed/relaxed,
  * d= the tenant domain. Keys are read and unsealed once per 30 s per node (and at once after a
  * change on this node); a message from any other domain goes out as it is.
@@ -58,6 +61,7 @@ export function createDkimSigner(deps: {
     for (const row of rows) {
       domains.set(row.domain, {
         domain: row.domain,
+        tenantId: row.tenantId,
         keys: row.keys.map((k) => ({
           selector: k.selector,
           algorithm: k.algorithm,
@@ -79,12 +83,15 @@ export function createDkimSigner(deps: {
     return read;
   }
 
-  /** The tenant domain that signs for `fromDomain`: itself, or the nearest parent that signs. */
-  function signingFor(all: Map<string, Signing>, fromDomain: string): Signing | null {
+  /**
+   * The domain of `tenantId`'s that signs for `fromDomain`: itself, or the nearest parent that
+   * signs. Another tenant's keys never sign this tenant's mail, whatever the names' nesting.
+   */
+  function signingFor(all: Map<string, Signing>, fromDomain: string, tenantId: string): Signing | null {
     const labels = fromDomain.toLowerCase().replace(/\.$/, '').split('.');
     for (let at = 0; at < labels.length - 1; at += 1) {
       const found = all.get(labels.slice(at).join('.'));
-      if (found && found.keys.length > 0) return found;
+      if (found && found.tenantId === tenantId && found.keys.length > 0) return found;
     }
     return null;
   }
@@ -95,8 +102,12 @@ export function createDkimSigner(deps: {
      * `fromDomain`. A key that cannot sign (a broken seal) throws: the caller keeps the mail queued
      * rather than send it unsigned from a domain that asked for signatures.
      */
-    async sign(message: Buffer, fromDomain: string): Promise<{ message: Buffer; selectors: string[] }> {
-      const signing = signingFor(await domains(), fromDomain);
+    async sign(
+      message: Buffer,
+      fromDomain: string,
+      tenantId: string | null,
+    ): Promise<{ message: Buffer; selectors: string[] }> {
+      const signing = tenantId ? signingFor(await domains(), fromDomain, tenantId) : null;
       if (!signing) return { message, selectors: [] };
       const { dkimSign } = await dkimModule();
       const result = await dkimSign(message, {

@@ -22,6 +22,8 @@ export interface NewSigningKey {
 /** A domain whose mail is signed, with its signing keys: what the signer needs. */
 export interface SigningDomain {
   domain: string;
+  /** Whose domain it is: its keys sign only that tenant's mail. */
+  tenantId: string;
   keys: Array<Pick<SigningKeyRow, 'selector' | 'algorithm' | 'privateKey'>>;
 }
 
@@ -87,17 +89,25 @@ export function createDkimSigningRepo(db: Db) {
       const rows = await (tx ?? db)
         .select({
           domain: dkimSigningKeys.domain,
+          tenantId: tenantDomains.tenantId,
           selector: dkimSigningKeys.selector,
           algorithm: dkimSigningKeys.algorithm,
           privateKey: dkimSigningKeys.privateKey,
         })
         .from(dkimSigningKeys)
         .innerJoin(tenantDomains, eq(tenantDomains.domain, dkimSigningKeys.domain))
-        .where(and(eq(tenantDomains.dkimSigning, true), eq(dkimSigningKeys.state, 'active')))
+        .where(
+          and(
+            eq(tenantDomains.dkimSigning, true),
+            eq(dkimSigningKeys.state, 'active'),
+            // A key belongs to the tenant that owns its domain now.
+            eq(dkimSigningKeys.tenantId, tenantDomains.tenantId),
+          ),
+        )
         .orderBy(asc(dkimSigningKeys.domain), asc(dkimSigningKeys.algorithm));
       const byDomain = new Map<string, SigningDomain>();
-      for (const { domain, ...key } of rows) {
-        const entry = byDomain.get(domain) ?? { domain, keys: [] };
+      for (const { domain, tenantId, ...key } of rows) {
+        const entry = byDomain.get(domain) ?? { domain, tenantId, keys: [] };
         entry.keys.push(key);
         byDomain.set(domain, entry);
       }

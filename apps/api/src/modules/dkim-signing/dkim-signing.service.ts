@@ -252,7 +252,12 @@ export function createDkimSigningService(deps: {
     async setSigning(tenantId: string, domain: string, enabled: boolean, actor: Actor) {
       const own = await ownDomain(tenantId, domain);
       if (enabled && !(await repo.keysOf(tenantId, [own.domain])).some((k) => k.state === 'active')) {
-        await makeKey(tenantId, own.domain, 'rsa-sha256', 'active');
+        const key = await makeKey(tenantId, own.domain, 'rsa-sha256', 'active');
+        await audit(actor, tenantId, 'dkim.key_created', {
+          domain: own.domain,
+          selector: key.selector,
+          algorithm: key.algorithm,
+        });
       }
       if (own.enabled !== enabled) {
         await repo.setSigning(tenantId, own.domain, enabled);
@@ -300,6 +305,14 @@ export function createDkimSigningService(deps: {
         throw new AppError(
           'conflict',
           `No rotation of ${own.domain}'s ${ALGORITHM_WORD[algorithm]} key is under way: start one first`,
+        );
+      }
+      // The switch waits for DNS: signing with a key receivers cannot find fails every message.
+      const shown = (await published([next])).get(next.id);
+      if (shown === 'no' || shown === 'other') {
+        throw new AppError(
+          'conflict',
+          `DNS does not show the next key at ${keyName(next.selector, own.domain)} yet: publish its record and finish the rotation once DNS shows it (until then ${own.domain}'s mail is signed with the current key)`,
         );
       }
       const from = keys.find((k) => k.algorithm === algorithm && k.state === 'active');

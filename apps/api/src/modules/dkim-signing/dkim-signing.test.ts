@@ -65,6 +65,7 @@ describe('DKIM signing keys and outbound signatures', () => {
   let admin: Record<string, string>;
   let user: Record<string, string>;
   let tenantId: string;
+  let otherTenantId: string;
   let now = new Date('2026-12-07T10:00:00Z');
   const clock = { now: () => now };
 
@@ -79,7 +80,7 @@ describe('DKIM signing keys and outbound signatures', () => {
     const u = await buildUser(t.db, tenantId, { email: 'ana@acme.test' });
     user = { cookie: `${SESSION_COOKIE}=${(await buildSession(t.db, u)).token}`, ...CSRF };
     // Another tenant's domain, which this tenant's admin may not touch.
-    await buildTenant(t.db, { domain: 'other.test' });
+    otherTenantId = (await buildTenant(t.db, { domain: 'other.test' })).id;
   });
   afterAll(async () => {
     await t?.close();
@@ -158,7 +159,11 @@ describe('DKIM signing keys and outbound signatures', () => {
       ['moat1', 'found', 2048],
     ]);
 
-    const { message: signed, selectors } = await signer().sign(message('ana@acme.test'), 'acme.test');
+    const { message: signed, selectors } = await signer().sign(
+      message('ana@acme.test'),
+      'acme.test',
+      tenantId,
+    );
     expect(selectors).toEqual(['moat1']);
     const header = signed.toString().split('\r\n\r\n')[0]!;
     expect(header).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=acme\.test;/);
@@ -174,14 +179,17 @@ describe('DKIM signing keys and outbound signatures', () => {
     ]);
 
     // A subdomain's mail is signed by its parent (relaxed alignment); other domains are not signed.
-    const sub = await signer().sign(message('ana@eu.acme.test'), 'eu.acme.test');
+    const sub = await signer().sign(message('ana@eu.acme.test'), 'eu.acme.test', tenantId);
     expect((await verify(sub.message))[0]).toMatchObject({ result: 'pass', domain: 'acme.test' });
     for (const from of ['acme-mail.test', 'other.test', 'notacme.test']) {
       const plain = message(`x@${from}`);
-      const out = await signer().sign(plain, from);
+      const out = await signer().sign(plain, from, tenantId);
       expect(out.selectors).toEqual([]);
       expect(out.message.equals(plain)).toBe(true);
     }
+
+    // Another tenant's mail is never signed with this tenant's keys, whatever its From says.
+    expect((await signer().sign(message('x@acme.test'), 'acme.test', otherTenantId)).selectors).toEqual([]);
 
     // A signature breaks when the body or a signed header is changed in transit.
     const tampered = Buffer.from(signed.toString().replace('as promised', 'as agreed'));
@@ -196,7 +204,7 @@ describe('DKIM signing keys and outbound signatures', () => {
     expect(ed).toMatchObject({ selector: 'moated1', bits: 256, state: 'active' });
     expect(ed.recordValue).toMatch(/^v=DKIM1; k=ed25519; p=[A-Za-z0-9+/]{43}=$/);
     publish(ed.recordName, ed.recordValue);
-    const { message: signed } = await signer().sign(message('ana@acme.test'), 'acme.test');
+    const { message: signed } = await signer().sign(message('ana@acme.test'), 'acme.test', tenantId);
     expect((await verify(signed)).sort((a, b) => a.selector.localeCompare(b.selector))).toEqual([
       { result: 'pass', domain: 'acme.test', selector: 'moat1', algo: 'rsa-sha256' },
       { result: 'pass', domain: 'acme.test', selector: 'moated1', algo: 'ed25519-sha256' },
@@ -209,9 +217,17 @@ describe('DKIM signing keys and outbound signatures', () => {
     expect(next.selector).toBe('moat2');
     expect(started.warnings.join(' ')).toContain('The next key moat2 is not visible in DNS yet');
     // During the rotation, mail is still signed with the current key.
-    expect((await signer().sign(message('a@acme.test'), 'acme.test')).selectors).toContain('moat1');
+    expect((await signer().sign(message('a@acme.test'), 'acme.test', tenantId)).selectors).toContain('moat1');
     // A second rotation at once is refused.
     expect((await call('POST', at(DKIM_SIGNING_API.rotate, 'acme.test'), {})).statusCode).toBe(409);
+
+    // Finishing before DNS shows the next key is refused: the current key keeps signing.
+    const early = await call('POST', at(DKIM_SIGNING_API.finishRotation, 'acme.test'), {});
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toContain(
+      'DNS does not show the next key at moat2._domainkey.acme.test yet',
+    );
+    expect((await signer().sign(message('a@acme.test'), 'acme.test', tenantId)).selectors).toContain('moat1');
 
     publish(next.recordName, next.recordValue);
     now = new Date('2026-12-07T10:20:00Z');
@@ -220,7 +236,7 @@ describe('DKIM signing keys and outbound signatures', () => {
     expect(bySelector.moat1).toMatchObject({ state: 'retired', removeAfter: '2026-12-14' });
     expect(bySelector.moat2).toMatchObject({ state: 'active', published: 'yes' });
     expect(done.warnings.join(' ')).toContain('Keep the retired key moat1 published');
-    const after = await signer().sign(message('a@acme.test'), 'acme.test');
+    const after = await signer().sign(message('a@acme.test'), 'acme.test', tenantId);
     expect(after.selectors.sort()).toEqual(['moat2', 'moated1']);
     expect((await verify(after.message)).every((r) => r.result === 'pass')).toBe(true);
 
@@ -282,7 +298,7 @@ describe('DKIM signing keys and outbound signatures', () => {
     expect(enabled.stdout).toContain('warning: The RSA key moat1 is not visible in DNS yet');
 
     // The server signs with what the CLI made (the same sealed key).
-    const out = await signer().sign(message('x@acme-mail.test'), 'acme-mail.test');
+    const out = await signer().sign(message('x@acme-mail.test'), 'acme-mail.test', tenantId);
     expect(out.selectors).toEqual(['moat1']);
 
     const wrong = await runCommand(['tenant:dkim', '--tenant', tenantId, '--enable'], ctx);
@@ -327,7 +343,7 @@ describe.skipIf(!rspamdInstalled && process.env.CI !== 'true')(
         serverKey: t.serverKey,
         clock: { now: () => new Date() },
       });
-      const { message: signed } = await signer.sign(message('ana@acme.test'), 'acme.test');
+      const { message: signed } = await signer.sign(message('ana@acme.test'), 'acme.test', tenantId);
 
       const check = async (body: Buffer) => {
         const response = await fetch(`${daemon.url}/checkv2`, {

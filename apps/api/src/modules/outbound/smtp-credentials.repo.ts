@@ -29,6 +29,13 @@ export function createSmtpCredentialsRepo(db: Db) {
         .where(and(eq(smtpCredentials.username, username), isNull(smtpCredentials.revokedAt)));
       return row ?? null;
     },
+    async isActive(id: string, tx?: DbOrTx): Promise<boolean> {
+      const [row] = await (tx ?? db)
+        .select({ id: smtpCredentials.id })
+        .from(smtpCredentials)
+        .where(and(eq(smtpCredentials.id, id), isNull(smtpCredentials.revokedAt)));
+      return row !== undefined;
+    },
     async touch(id: string, at: Date, tx?: DbOrTx): Promise<void> {
       await (tx ?? db).update(smtpCredentials).set({ lastUsedAt: at }).where(eq(smtpCredentials.id, id));
     },

@@ -77,6 +77,11 @@ export function createSmtpCredentialsService(deps: {
       return credentialView(row);
     },
 
+    /** Whether a credential is not revoked (asked at every message of an open session). */
+    async stillValid(id: string): Promise<boolean> {
+      return repo.isActive(id);
+    },
+
     /** The tenant a user name and password belong to, or null (unknown, revoked or wrong password). */
     async authenticate(username: string, password: string): Promise<{ tenantId: string; id: string } | null> {
       if (username.length > 64 || password.length > 256) return null;

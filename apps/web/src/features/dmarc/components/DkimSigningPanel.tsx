@@ -92,6 +92,9 @@ export function DkimSigningPanel({ domain, headingOf }: { domain: DkimSigningDom
   const ed = of('ed25519-sha256', 'active') ?? of('ed25519-sha256', 'pending');
   const edNext = of('ed25519-sha256', 'pending');
   const hasKey = domain.keys.some((k) => k.state === 'active');
+  // The switch moves at once; the answer (or a refusal, shown below it) then decides.
+  const asked = change.isPending ? change.variables : undefined;
+  const pendingSwitch = asked?.kind === 'signing' ? asked.enabled : undefined;
   const name = domain.domain;
   return (
     <Stack gap="sm" component="section" aria-labelledby={`${headingId} ${headingOf}`}>
@@ -101,7 +104,7 @@ export function DkimSigningPanel({ domain, headingOf }: { domain: DkimSigningDom
         </Title>
         <Switch
           label={t('dmarc.dkimSigning.switch', { domain: name })}
-          checked={domain.enabled}
+          checked={pendingSwitch ?? domain.enabled}
           disabled={busy}
           onChange={(e) => run({ kind: 'signing', domain: name, enabled: e.currentTarget.checked })}
         />

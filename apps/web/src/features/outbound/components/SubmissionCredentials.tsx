@@ -149,7 +149,12 @@ export function SubmissionCredentials() {
             </Alert>
           )}
           {made && (
-            <Alert color="teal" variant="light" title={t('outbound.credentials.madeTitle')}>
+            <Alert
+              color="teal"
+              variant="light"
+              title={t('outbound.credentials.madeTitle')}
+              classNames={{ title: 'alert-title-text' }}
+            >
               <Stack gap={6}>
                 <Text size="sm">{t('outbound.credentials.madeOnce')}</Text>
                 <Text size="xs" fw={600}>
