@@ -6,20 +6,12 @@ import type { Clock } from '../../lib/clock.ts';
 import { type Counters, memoryCounters } from '../../lib/counters.ts';
 import { LOCAL_NODE } from '../../lib/node-name.ts';
 import type { TenantsRepo } from '../../modules/tenants/tenants.repo.ts';
+import { ADDRESS, badRecipient, listenOn, readData, SmtpError } from '../smtp-common.ts';
 import type { ArrivedMessage } from './inbound.repo.ts';
 import { checkMessage } from './message-checks.ts';
 
 /** Unknown recipients one client address may try in 10 minutes before RCPT answers 421 (all nodes). */
 export const UNKNOWN_RECIPIENTS_PER_10_MIN = 20;
-
-/** An address the gateway takes: local part and a domain with a dot, no spaces or brackets. */
-const ADDRESS =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-/**
- * A local part that routes on: `victim%evil.example@` (the percent hack) and `evil.example!victim@`
- * (a UUCP bang path) name another host that a mail server behind the gateway may relay to.
- */
-const ROUTING_LOCAL_PART = /[%!]/;
 
 export interface SmtpInOptions {
   maxMessageBytes: number;
@@ -30,15 +22,6 @@ export interface SmtpInOptions {
   maxMessagesPerMinute: number;
   tls?: { key: string; cert: string } | undefined;
   hostname: string;
-}
-
-class SmtpError extends Error {
-  constructor(
-    message: string,
-    readonly responseCode: number,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -175,7 +158,7 @@ export function createSmtpIn(deps: {
 
     onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback) {
       const rcpt = address.address;
-      if (!ADDRESS.test(rcpt) || ROUTING_LOCAL_PART.test(rcpt.slice(0, rcpt.lastIndexOf('@')))) {
+      if (badRecipient(rcpt)) {
         return callback(new SmtpError(`5.1.3 Bad recipient address <${rcpt.slice(0, 100)}>`, 553));
       }
       if (session.envelope.rcptTo.length >= options.maxRecipients) {
@@ -232,22 +215,10 @@ export function createSmtpIn(deps: {
     },
 
     onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= options.maxMessageBytes) chunks.push(chunk);
-      });
-      stream.on('error', (error) => callback(error));
-      stream.on('end', () => {
-        if (
-          (stream as unknown as { sizeExceeded?: boolean }).sizeExceeded ||
-          size > options.maxMessageBytes
-        ) {
-          return callback(new SmtpError('5.3.4 Message too big for this gateway', 552));
-        }
+      readData(stream, options.maxMessageBytes).then((message) => {
+        if (!message) return callback(new SmtpError('5.3.4 Message too big for this gateway', 552));
         const ip = session.remoteAddress;
-        const message = Buffer.concat(chunks);
+        const size = message.length;
         counters
           .hit(`smtp-msg:${ip}`, 60_000, options.maxMessagesPerMinute)
           .then(({ count }) => {
@@ -272,7 +243,7 @@ export function createSmtpIn(deps: {
             deps.log.error({ err: error }, 'checking an inbound message failed');
             callback(new SmtpError('4.3.0 Temporary failure checking the message, try again later', 451));
           });
-      });
+      }, callback);
     },
   });
 
@@ -323,16 +294,7 @@ export function createSmtpIn(deps: {
 
   return {
     server,
-    listen(port: number, host: string): Promise<number> {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.server.address();
-          resolve(typeof address === 'object' && address ? address.port : port);
-        });
-      });
-    },
+    listen: (port: number, host: string) => listenOn(server, port, host),
     async close(): Promise<void> {
       clearInterval(renewal);
       await new Promise<void>((resolve) => server.close(() => resolve()));

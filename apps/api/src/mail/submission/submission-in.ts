@@ -5,6 +5,7 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerAuthentication } fro
 import type { Clock } from '../../lib/clock.ts';
 import { type Counters, memoryCounters } from '../../lib/counters.ts';
 import { checkMessage } from '../gateway/message-checks.ts';
+import { ADDRESS, badRecipient, listenOn, readData, SmtpError } from '../smtp-common.ts';
 
 /** Failed AUTH attempts one client address may make in 10 minutes before it is told to wait (all nodes). */
 export const AUTH_FAILURES_PER_10_MIN = 10;
@@ -13,9 +14,6 @@ const CHECKS_PER_IP = 2;
 /** Password checks under way at once on this node (each an argon2id run in the thread pool). */
 const CHECKS_AT_ONCE = 8;
 
-const ADDRESS =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-const ROUTING_LOCAL_PART = /[%!]/;
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 export interface SubmissionOptions {
@@ -41,15 +39,6 @@ export interface SubmittedMessage {
   fromDomain: string;
   raw: Buffer;
   clientAddress: string;
-}
-
-class SmtpError extends Error {
-  constructor(
-    message: string,
-    readonly responseCode: number,
-  ) {
-    super(message);
-  }
 }
 
 interface SessionUser {
@@ -299,7 +288,7 @@ export function createSubmissionIn(deps: {
 
     onRcptTo(address: SMTPServerAddress, session, callback) {
       const rcpt = address.address;
-      if (!ADDRESS.test(rcpt) || ROUTING_LOCAL_PART.test(rcpt.slice(0, rcpt.lastIndexOf('@')))) {
+      if (badRecipient(rcpt)) {
         return callback(new SmtpError(`5.1.3 Bad recipient address <${rcpt.slice(0, 100)}>`, 553));
       }
       if (session.envelope.rcptTo.length >= options.maxRecipients) {
@@ -309,24 +298,12 @@ export function createSubmissionIn(deps: {
     },
 
     onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= options.maxMessageBytes) chunks.push(chunk);
-      });
-      stream.on('error', (error) => callback(error));
-      stream.on('end', () => {
-        if (
-          (stream as unknown as { sizeExceeded?: boolean }).sizeExceeded ||
-          size > options.maxMessageBytes
-        ) {
-          return callback(new SmtpError('5.3.4 Message too big', 552));
-        }
+      readData(stream, options.maxMessageBytes).then((data) => {
+        if (!data) return callback(new SmtpError('5.3.4 Message too big', 552));
         const user = users.get(session.id);
         const from = session.envelope.mailFrom;
         if (!user || !from) return callback(new SmtpError('5.7.0 Authentication required', 530));
-        const raw = withoutBcc(Buffer.concat(chunks));
+        const raw = withoutBcc(data);
         if (raw.length * session.envelope.rcptTo.length > maxStored) {
           return callback(
             new SmtpError('5.3.4 Message too big for that many recipients: send it to fewer at a time', 552),
@@ -381,22 +358,13 @@ export function createSubmissionIn(deps: {
             deps.log.error({ err: error }, 'submission: storing a message failed');
             callback(new SmtpError('4.3.0 Temporary failure, try again later', 451));
           });
-      });
+      }, callback);
     },
   });
   server.on('error', (error) => deps.log.warn({ err: error }, 'submission: SMTP error'));
 
   return {
-    listen(port: number, host: string): Promise<number> {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.server.address();
-          resolve(typeof address === 'object' && address ? address.port : port);
-        });
-      });
-    },
+    listen: (port: number, host: string) => listenOn(server, port, host),
     close(): Promise<void> {
       return new Promise((resolve) => server.close(() => resolve()));
     },
