@@ -87,27 +87,31 @@ test('an admin makes a DKIM key and a submission credential, and a mail server s
   await expect(submission.getByText(password)).toHaveCount(0);
 
   // The organisation's mail server submits with it.
-  const out = await new Promise<string>((resolve) =>
-    execFile(
-      'swaks',
-      [
-        '--server',
-        `127.0.0.1:${submissionPort}`,
-        '--auth',
-        'LOGIN',
-        '--auth-user',
-        username,
-        '--auth-password',
-        password,
-        '--from',
-        'admin@acme.test',
-        '--to',
-        'partner@elsewhere.example',
-        '--header',
-        'Subject: Contract for signature',
-      ],
-      (_error, stdout, stderr) => resolve(`${stdout}${stderr}`),
-    ),
+  const submit = (...args: string[]) =>
+    new Promise<string>((resolve) =>
+      execFile(
+        'swaks',
+        [
+          '--server',
+          `127.0.0.1:${submissionPort}`,
+          '--auth',
+          'LOGIN',
+          '--auth-user',
+          username,
+          '--auth-password',
+          password,
+          ...args,
+        ],
+        (_error, stdout, stderr) => resolve(`${stdout}${stderr}`),
+      ),
+    );
+  const out = await submit(
+    '--from',
+    'admin@acme.test',
+    '--to',
+    'partner@elsewhere.example',
+    '--header',
+    'Subject: Contract for signature',
   );
   expect(out).toContain('250 2.0.0 Ok: queued as');
   const mail = await smarthost.waitFor(
@@ -126,26 +130,7 @@ test('an admin makes a DKIM key and a submission credential, and a mail server s
   ]);
 
   // The credential shows it was used; another organisation's domain is refused.
-  const refused = await new Promise<string>((resolve) =>
-    execFile(
-      'swaks',
-      [
-        '--server',
-        `127.0.0.1:${submissionPort}`,
-        '--auth',
-        'LOGIN',
-        '--auth-user',
-        username,
-        '--auth-password',
-        password,
-        '--from',
-        'ceo@elsewhere.example',
-        '--to',
-        'x@elsewhere.example',
-      ],
-      (_error, stdout, stderr) => resolve(`${stdout}${stderr}`),
-    ),
-  );
+  const refused = await submit('--from', 'ceo@elsewhere.example', '--to', 'x@elsewhere.example');
   expect(refused).toContain(
     "553 5.7.1 <ceo@elsewhere.example>: Sender address is not in your organisation's domains",
   );

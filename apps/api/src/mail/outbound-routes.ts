@@ -167,8 +167,6 @@ export function createOutboundRoutes(deps: {
       }
       throw last ?? new Error(`4.4.4 No mail host for ${domain}`);
     },
-    /** Connections a delivery pass may use at once (the mailer's parallelism). */
-    connections: smarthost?.connections ?? 8,
     close(): void {
       smarthost?.close();
       for (const relay of pools.values()) relay.close();

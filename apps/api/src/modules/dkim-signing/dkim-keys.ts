@@ -1,4 +1,4 @@
-import { createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
+import { generateKeyPair, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { DKIM_RSA_BITS, type DkimAlgorithm, type DkimPublished } from '@moat/contracts/dkim-signing';
 import { parseTags } from '../dmarc/dkim.ts';
@@ -36,14 +36,6 @@ const pem = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }).toS
 function ed25519Raw(key: KeyObject): string {
   const der = key.export({ type: 'spki', format: 'der' });
   return der.subarray(der.length - 32).toString('base64');
-}
-
-/** The public half of a stored private key, as p= (to check a sealed key still matches its record). */
-export function publicKeyOf(privatePem: string, algorithm: DkimAlgorithm): string {
-  const key = createPublicKey(privatePem);
-  return algorithm === 'ed25519-sha256'
-    ? ed25519Raw(key)
-    : key.export({ type: 'spki', format: 'der' }).toString('base64');
 }
 
 /** The TXT record to publish for a key, as one string. */

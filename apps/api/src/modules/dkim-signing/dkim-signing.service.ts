@@ -8,6 +8,7 @@ import {
   type DkimSigningResponse,
 } from '@moat/contracts/dkim-signing';
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -22,14 +23,6 @@ const DAY = 86_400_000;
 /** Selectors Moat gives its keys: moat1, moat2 … (RSA), moated1 … (Ed25519), never one in use. */
 const SELECTOR_BASE: Record<DkimAlgorithm, string> = { 'rsa-sha256': 'moat0', 'ed25519-sha256': 'moated0' };
 const ALGORITHM_WORD: Record<DkimAlgorithm, string> = { 'rsa-sha256': 'RSA', 'ed25519-sha256': 'Ed25519' };
-
-/** PostgreSQL's unique_violation (23505): another request made the same key at the same moment. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return true;
-  }
-  return false;
-}
 
 /**
  * DKIM signing (issue 38): each tenant domain's own keys, made here and sealed; the record to
@@ -159,9 +152,11 @@ export function createDkimSigningService(deps: {
     domain: string,
     algorithm: DkimAlgorithm,
     state: 'active' | 'pending',
+    /** The domain's keys as the caller just read them: their selectors are taken. */
+    existing: SigningKeyRow[],
   ): Promise<SigningKeyRow> {
     const made = await generateSigningKey(algorithm);
-    const taken = (await repo.keysOf(tenantId, [domain])).map((k) => k.selector);
+    const taken = existing.map((k) => k.selector);
     const now = deps.clock.now();
     try {
       return await repo.insert({
@@ -219,7 +214,7 @@ export function createDkimSigningService(deps: {
           `${own.domain} already has an ${ALGORITHM_WORD[algorithm]} key: rotate it to replace it`,
         );
       }
-      const key = await makeKey(tenantId, own.domain, algorithm, 'active');
+      const key = await makeKey(tenantId, own.domain, algorithm, 'active', keys);
       await audit(actor, tenantId, 'dkim.key_created', {
         domain: own.domain,
         selector: key.selector,
@@ -234,7 +229,7 @@ export function createDkimSigningService(deps: {
       const own = await ownDomain(tenantId, domain);
       const keys = await repo.keysOf(tenantId, [own.domain]);
       if (!keys.some((k) => k.state === 'active')) {
-        const key = await makeKey(tenantId, own.domain, 'rsa-sha256', 'active');
+        const key = await makeKey(tenantId, own.domain, 'rsa-sha256', 'active', keys);
         await audit(actor, tenantId, 'dkim.key_created', {
           domain: own.domain,
           selector: key.selector,
@@ -251,8 +246,9 @@ export function createDkimSigningService(deps: {
      */
     async setSigning(tenantId: string, domain: string, enabled: boolean, actor: Actor) {
       const own = await ownDomain(tenantId, domain);
-      if (enabled && !(await repo.keysOf(tenantId, [own.domain])).some((k) => k.state === 'active')) {
-        const key = await makeKey(tenantId, own.domain, 'rsa-sha256', 'active');
+      const keys = enabled ? await repo.keysOf(tenantId, [own.domain]) : [];
+      if (enabled && !keys.some((k) => k.state === 'active')) {
+        const key = await makeKey(tenantId, own.domain, 'rsa-sha256', 'active', keys);
         await audit(actor, tenantId, 'dkim.key_created', {
           domain: own.domain,
           selector: key.selector,
@@ -286,7 +282,7 @@ export function createDkimSigningService(deps: {
           `A rotation of ${own.domain}'s ${ALGORITHM_WORD[algorithm]} key is under way: finish it first`,
         );
       }
-      const next = await makeKey(tenantId, own.domain, algorithm, 'pending');
+      const next = await makeKey(tenantId, own.domain, algorithm, 'pending', keys);
       await audit(actor, tenantId, 'dkim.rotation_started', {
         domain: own.domain,
         from: current.selector,

@@ -6,19 +6,12 @@ import {
 } from '@moat/contracts/deployment';
 import { domainSchema } from '@moat/contracts/validation';
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { AuditRepo } from '../audit/audit.repo.ts';
 import type { FeaturesRepo } from '../features/features.repo.ts';
 import type { NewTenant, TenantRow, TenantsRepo } from './tenants.repo.ts';
-
-/** PostgreSQL's unique_violation (23505), as pg and PGlite report it (possibly wrapped by drizzle). */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return true;
-  }
-  return false;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
