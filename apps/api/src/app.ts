@@ -90,6 +90,9 @@ import {
   createDkimSigningService,
   type DkimSigningService,
 } from './modules/dkim-signing/dkim-signing.service.ts';
+import { createDlpRepo } from './modules/dlp/dlp.repo.ts';
+import { dlpRoutes } from './modules/dlp/dlp.routes.ts';
+import { createDlpService, type DlpService } from './modules/dlp/dlp.service.ts';
 import { createDkimRepo } from './modules/dmarc/dkim.repo.ts';
 import { dkimRoutes } from './modules/dmarc/dkim.routes.ts';
 import { createDkimService, type DkimService, dkimResolver } from './modules/dmarc/dkim.service.ts';
@@ -371,6 +374,8 @@ export interface Services {
   outbound: {
     credentials: SmtpCredentialsService;
     service: OutboundService;
+    /** DLP: the data types, custom rules and the check of each message (DLP Data Types). */
+    dlp: DlpService;
     /** The submission port as the configuration sets it (not listening yet). */
     submission: () => SubmissionIn;
   };
@@ -751,10 +756,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     audit,
     clock,
   });
+  const dlpRepo = createDlpRepo(db);
+  const gatewayPolicies = createGatewayPolicyRepo(db);
+  const dlp = createDlpService({
+    repo: dlpRepo,
+    exceptionsAmong: (tenantId, values) =>
+      gatewayPolicies.entriesAmong(tenantId, values, undefined, 'outbound'),
+    disabledToolsOf: (tenantId) => gatewayPolicies.disabledToolsOf(tenantId),
+    audit,
+    clock,
+    caches,
+  });
   const outboundService = createOutboundService({
     db,
     // Read when a message arrives: the engines are built after this service.
     malwareEngines: () => engines.filter((e) => e.tool === 'anti_malware'),
+    dlp,
+    dlpRepo,
+    alerts,
+    audit,
+    brandOf: (tenantId, tx) => repos.alerts.brandOf(tenantId, tx),
     mailer,
     sign: async (message, fromDomain, tenantId) =>
       (await dkimSigner.sign(message, fromDomain, tenantId)).message,
@@ -795,7 +816,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     vips: repos.vips,
     clickTime,
     mailFlow: createMailFlowRepo(db),
-    policies: createGatewayPolicyRepo(db),
+    policies: gatewayPolicies,
     quarantine,
     caches,
     concurrency: config.gateway.processingConcurrency,
@@ -1082,14 +1103,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     outbound: {
       credentials: smtpCredentials,
       service: outboundService,
+      dlp,
       submission: () =>
         createSubmissionIn({
           authenticate: smtpCredentials.authenticate,
           domainsOf: (tenantId) => repos.tenants.domainsOf(tenantId),
           ownerOf: (domain) => repos.tenants.domainOwner(domain),
           stillValid: smtpCredentials.stillValid,
-          accept: outboundService.accept,
-          refusalOf: outboundService.refusalOf,
+          submit: outboundService.submit,
           clock,
           log: app.log,
           counters,
@@ -1205,6 +1226,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dkimRoutes);
   await app.register(dkimSigningRoutes);
   await app.register(outboundRoutes);
+  await app.register(dlpRoutes);
   await app.register(dmarcInsightsRoutes);
   await app.register(auditRoutes);
   await app.register(userManagementRoutes);

@@ -60,6 +60,8 @@ export const AVAILABLE_SECURITY_TOOLS = [
   'anti_malware',
   'ap_avanan',
   'anti_spam',
+  /** Data loss prevention of outbound mail (issue 38): DLP Data Types and its exceptions. */
+  'dlp',
 ] as const satisfies readonly SecurityTool[];
 
 /** The gateway engine each tool of this edition is (the environment components name the engines). */
@@ -68,6 +70,7 @@ export const ENGINE_OF_TOOL: Record<(typeof AVAILABLE_SECURITY_TOOLS)[number], s
   ap_avanan: 'anti_phishing',
   // Moat's own anti-spam engine: always on; rspamd and SpamAssassin add their scores when configured.
   anti_spam: 'moat_spam',
+  dlp: 'dlp',
 };
 
 /** What a new tenant starts with: SMTP mail protected by every engine of this edition. */

@@ -34,14 +34,19 @@ export const EXCEPTION_SCOPES = [
   'url_reputation',
   /** Click-Time (issue 36): hosts and URLs never rewritten (allow) or always blocked at the click (block). */
   'click_time',
+  /**
+   * DLP (issue 38), the tenant's outbound mail only: mail from or to an allowed address or domain
+   * is not checked for sensitive data; mail from or to a blocked one is refused.
+   */
+  'dlp',
 ] as const;
 export type ExceptionScope = (typeof EXCEPTION_SCOPES)[number];
 /**
- * Pages of engines this edition does not have (Anomaly has none; DLP comes with the engine that
- * builds it). Entries stored under them earlier are kept as they were and
- * still count as they did: listed on the Exceptions page, deletable, never added anew.
+ * Pages of engines this edition does not have (Anomaly). Entries stored under them earlier are
+ * kept as they were and still count as they did: listed on the Exceptions page, deletable, never
+ * added anew.
  */
-export const RETIRED_EXCEPTION_SCOPES = ['anomaly', 'dlp'] as const;
+export const RETIRED_EXCEPTION_SCOPES = ['anomaly'] as const;
 export const STORED_EXCEPTION_SCOPES = [...EXCEPTION_SCOPES, ...RETIRED_EXCEPTION_SCOPES] as const;
 export type StoredExceptionScope = (typeof STORED_EXCEPTION_SCOPES)[number];
 

@@ -50,7 +50,7 @@ export const FEATURE_DEFAULTS = {
   mspSSPMBypass: false,
   cloudAppsTab: true,
   appStoreTab: true,
-  enableGoogleDlpScanTemplate: false,
+  enableGoogleDlpScanTemplate: true,
   enableTrustedSenders: true,
   userManagementTab: true,
   enableCustomLogo: true,

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { dlpHitSchema } from './dlp.ts';
 import { listQuerySchema, RANGE_ORDER_MESSAGE, rangeInOrder, textFilterParam } from './list.ts';
 import { MAIL_VERDICTS } from './mail-explorer.ts';
 import { POLICY_ACTIONS } from './policy.ts';
@@ -57,6 +58,8 @@ export const ENGINE_NAMES = [
   'dnsbl',
   /** Click-time protection: a click on a rewritten link (issue 36). */
   'click_time',
+  /** Data loss prevention on outbound mail (issue 38). */
+  'dlp',
   'gateway',
   'policy',
   'admin',
@@ -150,6 +153,10 @@ export const eventDetailsSchema = z.object({
   /** A click event: the link's URL and what Moat did (click-time protection). */
   url: z.optional(z.string()),
   outcome: z.optional(z.string()),
+  /** Outbound mail (issue 38): its direction, the DLP hits (matched data masked), the held copy. */
+  direction: z.optional(z.enum(['inbound', 'outbound'])),
+  dlp: z.optional(z.array(dlpHitSchema)),
+  outbound_held_id: z.optional(z.string()),
 });
 export type EventDetails = z.infer<typeof eventDetailsSchema>;
 

@@ -12,6 +12,7 @@ import {
   USER_STATUSES,
 } from '@moat/contracts/deployment';
 import { DKIM_ALGORITHMS, DKIM_KEY_STATES } from '@moat/contracts/dkim-signing';
+import { DLP_ACTIONS, DLP_CUSTOM_KINDS, type DlpHit } from '@moat/contracts/dlp';
 import {
   DMARC_ALERT_KINDS,
   DMARC_RESULTS,
@@ -23,6 +24,7 @@ import {
   type TlsPolicy,
 } from '@moat/contracts/dmarc';
 import type { SessionTls, StoredMessageDetails } from '@moat/contracts/message-trace';
+import { OUTBOUND_HELD_STATUSES } from '@moat/contracts/outbound';
 import { REPORT_KINDS, REPORT_STATUSES } from '@moat/contracts/phishing-reports';
 import { RESTORE_KINDS, RESTORE_MODES, RESTORE_REQUEST_STATUSES, VERDICTS } from '@moat/contracts/quarantine';
 import { ATTACHMENT_STATES, MESSAGE_STATES } from '@moat/contracts/quarantine-admin';
@@ -1856,3 +1858,78 @@ interface AuthResultRow {
   scope?: string;
   result: string;
 }
+
+/** DLP (issue 38, 0044): a built-in data type's settings for a tenant; no row: the defaults. */
+export const dlpDataTypes = pgTable(
+  'dlp_data_types',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    enabled: boolean('enabled').notNull(),
+    action: text('action', { enum: DLP_ACTIONS }).notNull(),
+    threshold: integer('threshold').notNull(),
+    fileTypes: jsonb('file_types').$type<string[]>().notNull().default([]),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.type] }),
+    check('dlp_data_types_action_check', inList(t.action, DLP_ACTIONS)),
+  ],
+);
+
+/** A tenant's own DLP rules: keywords (whole words, any case) or one RE2 expression. */
+export const dlpCustomRules = pgTable(
+  'dlp_custom_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: DLP_CUSTOM_KINDS }).notNull(),
+    keywords: jsonb('keywords').$type<string[]>().notNull().default([]),
+    pattern: text('pattern').notNull().default(''),
+    enabled: boolean('enabled').notNull(),
+    action: text('action', { enum: DLP_ACTIONS }).notNull(),
+    threshold: integer('threshold').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('dlp_custom_rules_tenant_idx').on(t.tenantId),
+    check('dlp_custom_rules_kind_check', inList(t.kind, DLP_CUSTOM_KINDS)),
+    check('dlp_custom_rules_action_check', inList(t.action, DLP_ACTIONS)),
+  ],
+);
+
+/**
+ * Outbound mail held for an admin (issue 38): its bytes as submitted (signed at release), the
+ * envelope, why (`dlp`), and the DLP hits with the matched data masked.
+ */
+export const outboundHeld = pgTable(
+  'outbound_held',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    envelopeFrom: text('envelope_from').notNull(),
+    fromDomain: text('from_domain').notNull(),
+    recipients: jsonb('recipients').$type<string[]>().notNull(),
+    subject: text('subject').notNull().default(''),
+    clientAddress: text('client_address').notNull().default(''),
+    raw: bytea('raw').notNull(),
+    reason: text('reason').notNull(),
+    hits: jsonb('hits').$type<DlpHit[]>().notNull().default([]),
+    status: text('status', { enum: OUTBOUND_HELD_STATUSES }).notNull().default('held'),
+    createdAt: createdAt(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: text('decided_by'),
+  },
+  (t) => [
+    index('outbound_held_tenant_status_created_idx').on(t.tenantId, t.status, t.createdAt),
+    check('outbound_held_status_check', inList(t.status, OUTBOUND_HELD_STATUSES)),
+  ],
+);

@@ -482,6 +482,16 @@ const ALERT_WORDS = {
     many: 'messages held for malware',
     screen: 'Quarantined Items',
   },
+  outbound_hold: {
+    one: 'an outgoing message held for review',
+    many: 'outgoing messages held for review',
+    screen: 'Held Outbound Mail',
+  },
+  dlp_hit: {
+    one: 'an outgoing message with sensitive data',
+    many: 'outgoing messages with sensitive data',
+    screen: 'Events',
+  },
 } as const;
 export type AlertKind = keyof typeof ALERT_WORDS;
 
@@ -741,5 +751,43 @@ export function mfaLockedEmail(
     ],
     action: { label: 'Reset my password', url: input.forgotPasswordUrl },
     footer: `You get this once for each pause. ${brand.name} never asks for your password or a code by email.`,
+  });
+}
+
+/**
+ * To the sender of outbound mail that DLP held (issue 38): what was found, by kind only (never
+ * the data), and that an administrator decides. No link: the sender has nothing to click.
+ */
+export function outboundHeldEmail(
+  brand: MailBrand,
+  input: { subject: string; recipients: string[]; found: string[] },
+): Notification {
+  const subject = defang(orNoSubject(input.subject));
+  const to = input.recipients.slice(0, 5).map(defang).join(', ') + (input.recipients.length > 5 ? ', …' : '');
+  return notification(brand, {
+    subject: `Your message is held for review: ${subject}`,
+    heading: 'Your message has not been sent yet',
+    paragraphs: [
+      `Your message "${subject}" to ${to} is held for review because it appears to contain: ${input.found.join(', ')}.`,
+      'An administrator of your organisation will send it on or decline it; you will be told if it is declined.',
+      'If you sent it by mistake, tell your administrator.',
+    ],
+  });
+}
+
+/** To the sender of held outbound mail an administrator declined: it was not sent. */
+export function outboundDeclinedEmail(
+  brand: MailBrand,
+  input: { subject: string; recipients: string[]; found: string[] },
+): Notification {
+  const subject = defang(orNoSubject(input.subject));
+  const to = input.recipients.slice(0, 5).map(defang).join(', ') + (input.recipients.length > 5 ? ', …' : '');
+  return notification(brand, {
+    subject: `Your message was not sent: ${subject}`,
+    heading: 'Your message was not sent',
+    paragraphs: [
+      `An administrator declined your message "${subject}" to ${to}: it appears to contain ${input.found.join(', ')}, which your organisation does not allow to leave by email.`,
+      'Nobody outside your organisation received it. Ask your administrator how to share this information safely.',
+    ],
   });
 }

@@ -12,6 +12,7 @@ export const ENGINE_LABEL: Record<EngineName, TranslationKey> = {
   spamassassin: 'engines.spamassassin',
   dnsbl: 'engines.dnsbl',
   click_time: 'engines.click_time',
+  dlp: 'engines.dlp',
   gateway: 'engines.gateway',
   policy: 'engines.policy',
   admin: 'engines.admin',

@@ -123,11 +123,17 @@ export const queryKeys = {
     settings: () => ['click-time', 'settings'] as const,
     clicks: (filters: ListKeyFilters) => ['click-time', 'clicks', filters] as const,
   },
-  /** DMARC: the aggregate reports taken in, and the sources they name. */
   outbound: {
     /** The tenant's submission credentials and where to submit. */
     credentials: () => ['outbound', 'credentials'] as const,
+    /** Outbound mail DLP held for review, by status filter. */
+    held: (status: string) => ['outbound', 'held', status] as const,
   },
+  /** DLP: the data types' settings and the custom rules. */
+  dlp: {
+    settings: () => ['dlp', 'settings'] as const,
+  },
+  /** DMARC: the aggregate reports taken in, and the sources they name. */
   dmarc: {
     all: () => ['dmarc'] as const,
     /** Failure reports (RFC 6591) and SMTP TLS reports (RFC 8460) taken in. */

@@ -1,5 +1,5 @@
 import type { Verdict } from '@moat/contracts/quarantine';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import {
   gatewayPolicies,
@@ -89,9 +89,16 @@ export function createGatewayPolicyRepo(db: DbOrTx) {
     /**
      * The tenant's entries among `values` (addresses, domains, URLs, SHA-256), looked up by the
      * primary key (tenant, list, value): the cost does not grow with the size of the lists.
-     * Expired entries come back too (with their expiry): the caller's clock decides.
+     * Expired entries come back too (with their expiry): the caller's clock decides. DLP's
+     * entries (scope `dlp`) are about the tenant's outbound mail only: inbound mail never sees
+     * them, and outbound mail sees only them.
      */
-    async entriesAmong(tenantId: string, values: string[], tx?: DbOrTx): Promise<ExceptionMatch[]> {
+    async entriesAmong(
+      tenantId: string,
+      values: string[],
+      tx?: DbOrTx,
+      direction: 'inbound' | 'outbound' = 'inbound',
+    ): Promise<ExceptionMatch[]> {
       if (values.length === 0) return [];
       const rows = await (tx ?? db)
         .select(matchColumns)
@@ -101,6 +108,7 @@ export function createGatewayPolicyRepo(db: DbOrTx) {
             eq(senderLists.tenantId, tenantId),
             inArray(senderLists.list, ['allow', 'block']),
             inArray(senderLists.value, values),
+            direction === 'outbound' ? eq(senderLists.scope, 'dlp') : ne(senderLists.scope, 'dlp'),
           ),
         );
       return rows as ExceptionMatch[];

@@ -128,7 +128,7 @@ export function withoutBcc(raw: Buffer): Buffer {
  * outbound mail to Moat here. SMTP AUTH (PLAIN, LOGIN) with a credential of the tenant's is
  * required for every message, over STARTTLS (or from this host when no certificate is set); the
  * envelope sender and the From header must be the tenant's own domains, whatever the credential
- * (no open relay, no spoofing another tenant); a message is answered 250 only once `accept` has
+ * (no open relay, no spoofing another tenant); a message is answered 250 only once `submit` has
  * stored it durably.
  */
 export function createSubmissionIn(deps: {
@@ -138,9 +138,11 @@ export function createSubmissionIn(deps: {
   ownerOf: (domain: string) => Promise<string | null>;
   /** Whether a credential is still good (not revoked): asked at each message, not only at login. */
   stillValid: (credentialId: string) => Promise<boolean>;
-  accept: (message: SubmittedMessage) => Promise<string>;
-  /** What must not leave (malware): the refusal's words, answered 554 at the end of DATA. */
-  refusalOf?: (message: SubmittedMessage) => Promise<string | null>;
+  /**
+   * Take the message: queued, held for an admin (both answered 250, once stored), or refused
+   * (malware, DLP: its words, answered 554 at the end of DATA).
+   */
+  submit: (message: SubmittedMessage) => Promise<{ queued: string } | { held: string } | { refused: string }>;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   options: SubmissionOptions;
@@ -349,10 +351,14 @@ export function createSubmissionIn(deps: {
               raw,
               clientAddress: session.remoteAddress,
             };
-            const refused = deps.refusalOf ? await deps.refusalOf(submitted) : null;
-            if (refused) return callback(new SmtpError(refused, 554));
-            const id = await deps.accept(submitted);
-            callback(null, `2.0.0 Ok: queued as ${id}`);
+            const outcome = await deps.submit(submitted);
+            if ('refused' in outcome) return callback(new SmtpError(outcome.refused, 554));
+            if ('held' in outcome)
+              return callback(
+                null,
+                `2.0.0 Ok: queued as ${outcome.held}, held for review by your organisation`,
+              );
+            callback(null, `2.0.0 Ok: queued as ${outcome.queued}`);
           })
           .catch((error) => {
             deps.log.error({ err: error }, 'submission: storing a message failed');

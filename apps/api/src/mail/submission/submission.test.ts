@@ -3,8 +3,6 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
-import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../cli/commands.ts';
 import { outbox, tenantDomains } from '../../db/schema.ts';
@@ -14,45 +12,9 @@ import { selfSignedCertificate } from '../../test/certificates.ts';
 import { startDnsServer, type TestZone } from '../../test/dns-server.ts';
 import { buildTenant } from '../../test/factories.ts';
 import { until } from '../../test/gateway.ts';
+import { startReceiver, submit } from '../../test/submission.ts';
 
 const run = promisify(execFile);
-
-/** What one receiving server took: envelope and bytes. */
-interface Received {
-  from: string;
-  to: string[];
-  raw: Buffer;
-}
-
-/** A receiving MTA on loopback (what the recipients' MX and the tenant's own server are here). */
-async function startReceiver(refuse: (rcpt: string) => string | null = () => null) {
-  const got: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      const why = refuse(address.address);
-      if (why) return callback(Object.assign(new Error(why), { responseCode: 550 }));
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        got.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.server.address() as { port: number }).port;
-  return { got, port, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 const zone: TestZone = {
   'outside.test': { MX: [{ priority: 10, exchange: 'mx.outside.test' }] },
@@ -81,44 +43,6 @@ const message = (from: string, to: string, subject: string) =>
     'The figures are attached to the next message.',
     '',
   ].join('\r\n');
-
-/** One SMTP session against the submission port; what each command was answered. */
-async function submit(
-  port: number,
-  o: { user?: string; pass?: string; from: string; to: string[]; raw: string; tls?: boolean },
-): Promise<{ ok: boolean; code?: number; response?: string }> {
-  const connection = new SMTPConnection({
-    host: '127.0.0.1',
-    port,
-    ignoreTLS: !o.tls,
-    requireTLS: o.tls === true,
-    tls: { rejectUnauthorized: false },
-  });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      connection.once('error', reject);
-      connection.connect(() => resolve());
-    });
-    if (o.user !== undefined) {
-      await new Promise<void>((resolve, reject) =>
-        connection.login({ user: o.user!, pass: o.pass ?? '' }, (error) =>
-          error ? reject(error) : resolve(),
-        ),
-      );
-    }
-    const info = await new Promise<{ response: string }>((resolve, reject) =>
-      connection.send({ from: o.from, to: o.to }, o.raw, (error, result) =>
-        error ? reject(error) : resolve(result as { response: string }),
-      ),
-    );
-    return { ok: true, response: info.response };
-  } catch (error) {
-    const e = error as { responseCode?: number; response?: string; message: string };
-    return { ok: false, code: e.responseCode, response: e.response ?? e.message };
-  } finally {
-    connection.close();
-  }
-}
 
 describe('outbound: submission with SMTP AUTH, DKIM-signed, delivered by MX', () => {
   let dns: Awaited<ReturnType<typeof startDnsServer>>;

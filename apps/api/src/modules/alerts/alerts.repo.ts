@@ -5,9 +5,11 @@ import type { DbOrTx } from '../../db/client.ts';
 import {
   alertSettings,
   alertWindows,
+  outboundHeld,
   phishingReports,
   quarantineMessages,
   restoreRequests,
+  securityEvents,
   tenants,
   users,
 } from '../../db/schema.ts';
@@ -91,16 +93,32 @@ export function createAlertsRepo(db: DbOrTx) {
                 .select({ n: count() })
                 .from(phishingReports)
                 .where(and(eq(phishingReports.tenantId, tenantId), gt(phishingReports.createdAt, since)))
-            : await q
-                .select({ n: count() })
-                .from(quarantineMessages)
-                .where(
-                  and(
-                    eq(quarantineMessages.tenantId, tenantId),
-                    eq(quarantineMessages.verdict, 'malware'),
-                    gt(quarantineMessages.receivedAt, since),
-                  ),
-                );
+            : kind === 'outbound_hold'
+              ? await q
+                  .select({ n: count() })
+                  .from(outboundHeld)
+                  .where(and(eq(outboundHeld.tenantId, tenantId), gt(outboundHeld.createdAt, since)))
+              : kind === 'dlp_hit'
+                ? await q
+                    .select({ n: count() })
+                    .from(securityEvents)
+                    .where(
+                      and(
+                        eq(securityEvents.tenantId, tenantId),
+                        eq(securityEvents.engine, 'dlp'),
+                        gt(securityEvents.createdAt, since),
+                      ),
+                    )
+                : await q
+                    .select({ n: count() })
+                    .from(quarantineMessages)
+                    .where(
+                      and(
+                        eq(quarantineMessages.tenantId, tenantId),
+                        eq(quarantineMessages.verdict, 'malware'),
+                        gt(quarantineMessages.receivedAt, since),
+                      ),
+                    );
       return Number(row?.n ?? 0);
     },
 

@@ -1,3 +1,4 @@
+import { OUTBOUND_HELD_ROUTE } from '@moat/contracts/outbound';
 import type { AlertBadge, AlertSettings } from '@moat/contracts/phishing-reports';
 import { ROUTES, USER_INTERACTION_ROUTES } from '@moat/contracts/routes';
 import type { DbOrTx } from '../../db/client.ts';
@@ -12,7 +13,8 @@ import type { AlertsRepo } from './alerts.repo.ts';
 /** At most one alert email of a kind per tenant in this window; the next one tells the count. */
 export const ALERT_WINDOW_MS = 10 * 60_000;
 
-const SETTING_OF: Record<AlertKind, keyof AlertSettings> = {
+/** The tenant's choice for each alert; outbound holds and DLP notices are the policy's own choice (DLP Data Types). */
+const SETTING_OF: Partial<Record<AlertKind, keyof AlertSettings>> = {
   restore_request: 'alert_restore_requests',
   report: 'alert_reports',
   malware_hold: 'alert_malware_holds',
@@ -21,6 +23,8 @@ const SCREEN_OF: Record<AlertKind, string> = {
   restore_request: USER_INTERACTION_ROUTES.restoreRequests,
   report: `${ROUTES.userInteraction}/reported-phishing`,
   malware_hold: USER_INTERACTION_ROUTES.quarantineItems,
+  outbound_hold: OUTBOUND_HELD_ROUTE,
+  dlp_hit: `${ROUTES.securityEvents}?engine=dlp`,
 };
 
 /** The admins' alerts of new restore requests, reports and malware holds (issue 11). */
@@ -39,8 +43,8 @@ export function createAlerts(deps: {
      * mail it queued is returned for the caller to deliver after its commit.
      */
     async raise(tenantId: string, kind: AlertKind, tx?: DbOrTx): Promise<string[]> {
-      const settings = await repo.settingsOf(tenantId, tx);
-      if (!settings[SETTING_OF[kind]]) return [];
+      const setting = SETTING_OF[kind];
+      if (setting && !(await repo.settingsOf(tenantId, tx))[setting]) return [];
       const now = clock.now();
       const since = await repo.claimWindow(
         tenantId,

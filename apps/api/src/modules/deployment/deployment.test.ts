@@ -400,7 +400,7 @@ describe('PUT /api/v1/apps (SaaS Applications and Security Engines)', () => {
     const admin = await signedInAs(t.app, t.db, { apps: ['smtp_emails'] });
     for (const body of [
       { apps: [{ name: 'slack', state: 'enabled' }] },
-      { tools: [{ name: 'dlp', state: 'enabled' }] },
+      { tools: [{ name: 'archiving', state: 'enabled' }] },
       { apps: [{ name: 'smtp_emails', state: 'pending' }] },
       { apps: [] },
       {},

@@ -67,7 +67,10 @@ export function createExceptionsRepo(db: DbOrTx) {
     const where: (SQL | undefined)[] = [eq(senderLists.tenantId, tenantId)];
     if (filter.list) where.push(eq(senderLists.list, filter.list));
     if (filter.kind) where.push(eq(senderLists.kind, filter.kind));
-    if (filter.scope && filter.scope !== 'all') where.push(inArray(senderLists.scope, [filter.scope, 'all']));
+    // DLP's page is about outbound mail: entries for every (inbound) engine are not its own.
+    if (filter.scope === 'dlp') where.push(eq(senderLists.scope, 'dlp'));
+    else if (filter.scope && filter.scope !== 'all')
+      where.push(inArray(senderLists.scope, [filter.scope, 'all']));
     if (filter.from) where.push(gte(senderLists.createdAt, filter.from));
     if (filter.to) where.push(lt(senderLists.createdAt, filter.to));
     if (filter.liveAt)

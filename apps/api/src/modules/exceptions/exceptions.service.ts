@@ -174,7 +174,21 @@ export function createExceptionsService(deps: {
           'an allow entry is for a sender address or a domain; links, files and IP ranges can only be blocked',
       });
     }
-    if (list === 'block' && (kind === 'sender' || kind === 'domain') && value && isOwnDomain(value, own)) {
+    // DLP's entries are about the tenant's outbound mail: a sender of its own is what they name
+    // (an allowed payroll mailbox, a blocked compromised account), and a recipient anywhere.
+    if (scope === 'dlp' && kind && kind !== 'sender' && kind !== 'domain') {
+      errors.push({
+        field: 'kind',
+        message: 'a DLP entry is an address (a sender or a recipient) or a domain',
+      });
+    }
+    if (
+      list === 'block' &&
+      scope !== 'dlp' &&
+      (kind === 'sender' || kind === 'domain') &&
+      value &&
+      isOwnDomain(value, own)
+    ) {
       errors.push({ field: 'value', message: "must not be one of your organisation's own domains" });
     }
     if (errors.length > 0 || !list || !kind || !scope) return { ok: false, errors };

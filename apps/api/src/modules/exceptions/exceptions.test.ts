@@ -284,9 +284,9 @@ describe('sender_lists written without the new columns (other writers)', () => {
   });
 });
 
-describe('pages of engines this edition lacks (Anomaly, DLP)', () => {
+describe('pages of engines this edition lacks (Anomaly)', () => {
   it('takes no new entry for them, typed or imported, and keeps the ones stored before: listed, still counted, deletable', async () => {
-    for (const scope of ['anomaly', 'dlp']) {
+    for (const scope of ['anomaly']) {
       const res = await postJson(t.app, admin, URL_, {
         list: 'allow',
         kind: 'domain',

@@ -272,6 +272,14 @@ export const SCREENS: readonly ScreenEntry[] = [
     ),
   },
   {
+    // Security Settings → DLP Data Types (issue 38): its tabs (custom rules, try it, held mail) are sub-paths.
+    path: `${ROUTES.configuration}/data-types`,
+    Screen: screen(
+      () => import('../../features/dlp/components/DlpDataTypesScreen'),
+      (m) => m.DlpDataTypesScreen,
+    ),
+  },
+  {
     path: `${ROUTES.dmarc}/dkim-management`,
     Screen: screen(
       () => import('../../features/dmarc/components/DkimManagementScreen'),

@@ -10,11 +10,12 @@ export const SCOPE_PATHS: Record<Exclude<ExceptionScope, 'all'>, string> = {
   anti_spam: `${EXCEPTIONS_PATH}/spam-exceptions`,
   url_reputation: `${EXCEPTIONS_PATH}/external/url-reputation`,
   click_time: `${EXCEPTIONS_PATH}/clicktime-protection-list-management`,
+  dlp: `${EXCEPTIONS_PATH}/external/dlp`,
 };
 
 /**
  * The page's scope: the Exceptions page itself lists every engine's entries ('all'), and so does
- * an address of a page this edition does not have (an old link to Anomaly or DLP).
+ * an address of a page this edition does not have (an old link to Anomaly).
  */
 export function scopeOfPath(pathname: string): ExceptionScope {
   const path = pathname.replace(/\/+$/, '');
@@ -32,4 +33,5 @@ export const DEFAULT_KIND: Record<ExceptionScope, ExceptionKind> = {
   anti_spam: 'domain',
   url_reputation: 'url',
   click_time: 'domain',
+  dlp: 'sender',
 };

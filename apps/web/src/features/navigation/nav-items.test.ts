@@ -267,9 +267,14 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
 
   it('shows DLP Data Types with enableGoogleDlpScanTemplate and the DLP tool active', () => {
     const dlp = { apps: { tools: [{ name: 'dlp' as const, state: 'enabled' as const }] } };
-    expect(sees({ features: { enableGoogleDlpScanTemplate: true } }, 'data-types')).toBe(false);
-    expect(sees(dlp, 'data-types')).toBe(false);
+    expect(sees({ features: { enableGoogleDlpScanTemplate: true }, apps: { tools: [] } }, 'data-types')).toBe(
+      false,
+    );
+    expect(sees({ ...dlp, features: { enableGoogleDlpScanTemplate: false } }, 'data-types')).toBe(false);
     expect(sees({ ...dlp, features: { enableGoogleDlpScanTemplate: true } }, 'data-types')).toBe(true);
+    // DLP's exceptions page goes with the tool (outbound mail's entries).
+    expect(sees(dlp, 'exceptions-dlp')).toBe(true);
+    expect(sees({ apps: { tools: [] } }, 'exceptions-dlp')).toBe(false);
   });
 
   it('shows the Anti-Phishing exceptions only when the ap_avanan tool is active', () => {
@@ -294,12 +299,11 @@ describe('visibility rules (SPEC §2.4, §6)', () => {
     }
   });
 
-  it('has no exception page for an engine this edition lacks (Anomaly, DLP), and has Click-Time', () => {
+  it('has no exception page for an engine this edition lacks (Anomaly), and has Click-Time and DLP', () => {
     const ids = flattenNavItems().map((item) => item.id);
     expect(ids).toContain('exceptions-click-time');
-    for (const id of ['exceptions-anomaly', 'exceptions-dlp']) {
-      expect(ids).not.toContain(id);
-    }
+    expect(ids).toContain('exceptions-dlp');
+    expect(ids).not.toContain('exceptions-anomaly');
   });
 
   it('shows the User Interaction settings to admins with enableUserInteractionScreen', () => {

@@ -489,6 +489,14 @@ export const NAV_ITEMS: readonly NavItem[] = [
             icon: 'shadowIt',
             href: `${EXCEPTIONS}/clicktime-protection-list-management`,
           },
+          {
+            // Outbound mail's DLP entries: shown where DLP itself is (DLP Data Types).
+            id: 'exceptions-dlp',
+            title: 'nav.items.dlpExceptions',
+            icon: 'dataType',
+            href: `${EXCEPTIONS}/external/dlp`,
+            visible: (ctx) => toolActive(ctx, 'dlp'),
+          },
         ],
       },
       {

@@ -72,6 +72,6 @@ describe('Security Engines (/configuration/app-store)', () => {
     expect(within(spam).getByText('Off')).toBeInTheDocument();
     expect(within(spam).getByText('Not running on this server: RSPAMD_URL is not set.')).toBeInTheDocument();
     expect(screen.queryByRole('switch')).not.toBeInTheDocument();
-    expect(screen.getAllByText('Only an admin can turn this on or off.')).toHaveLength(3);
+    expect(screen.getAllByText('Only an admin can turn this on or off.')).toHaveLength(4);
   });
 });

@@ -32,6 +32,8 @@ export function endOfDayIso(day: string): string {
 
 /** Click-Time's entries name the sites and addresses of links. */
 const CLICK_TIME_KINDS = ['domain', 'url'] as const;
+/** DLP's entries name the people and domains outbound mail goes from or to. */
+const DLP_KINDS = ['sender', 'domain'] as const;
 
 /** Add an allow or block entry: its value checked as it is typed, with the form it is stored in. */
 export function AddExceptionDialog({
@@ -124,7 +126,12 @@ export function AddExceptionDialog({
               label={t('exceptions.form.kind')}
               value={kind}
               onChange={(e) => setKind(e.currentTarget.value as ExceptionKind)}
-              data={(scope === 'click_time' ? CLICK_TIME_KINDS : EXCEPTION_KINDS).map((k) => ({
+              data={(scope === 'click_time'
+                ? CLICK_TIME_KINDS
+                : scope === 'dlp'
+                  ? DLP_KINDS
+                  : EXCEPTION_KINDS
+              ).map((k) => ({
                 value: k,
                 label: t(KIND_LABEL[k]),
               }))}

@@ -90,9 +90,15 @@ export function ExceptionsScreen() {
       <Text size="sm">
         {scope === 'all'
           ? t('exceptions.intro')
-          : t('exceptions.introScope', { page: t(SCOPE_LABEL[scope]) })}
+          : scope === 'dlp'
+            ? t('exceptions.introDlp')
+            : t('exceptions.introScope', { page: t(SCOPE_LABEL[scope]) })}
       </Text>
-      {scope === 'click_time' ? (
+      {scope === 'dlp' ? (
+        <Alert color="blue" variant="light" title={t('exceptions.dlpNoteTitle')}>
+          {t('exceptions.dlpNote')}
+        </Alert>
+      ) : scope === 'click_time' ? (
         <Alert color="blue" variant="light" title={t('exceptions.clickTimeNoteTitle')}>
           {t('exceptions.clickTimeNote')}
         </Alert>
