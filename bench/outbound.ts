@@ -273,9 +273,13 @@ function peakRssMiB(child: ChildProcess): number {
 const TEXT = 'Please find the figures for this quarter below; reply with any questions. '.repeat(28);
 const HTML = `<html><body><p>${'Please find the figures for this quarter below; <b>reply</b> with any questions. '.repeat(26)}</p></body></html>`;
 
+/**
+ * Five hundred people send: a person past 200 messages an hour is held as a compromised account
+ * (outbound.service SENDER_MESSAGES_PER_HOUR), which a few senders of every run would be.
+ */
 function message(i: number, tag: string) {
   return {
-    from: `Sender ${i % 5} <sender${i % 5}@${DOMAIN}>`,
+    from: `Sender ${i % 500} <sender${i % 500}@${DOMAIN}>`,
     to: `person${i % 50}@customer${i % 7}.test`,
     subject: `Outbound ${tag}-${i}`,
     messageId: `<bench-${tag}-${i}@${DOMAIN}>`,

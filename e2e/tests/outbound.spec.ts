@@ -137,3 +137,111 @@ test('an admin makes a DKIM key and a submission credential, and a mail server s
   await page.reload();
   await expect(submission.getByText(/last used/)).toBeVisible();
 });
+
+test('DLP holds a card number leaving by mail; the admin sets the rules, tries them, sees it masked and releases it', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const made = (await env.cli('tenant:smtp-credential', '--tenant', 'acme.test', '--label', 'dlp')).stdout;
+  const username = made.match(/smtp-[a-z2-9]{10}/)![0];
+  const password = made.match(/password:?\s+(\S+)/i)![1]!;
+  const link = (await env.cli('auth:link', '--email', 'admin@acme.test')).stdout.trim().split('\n').at(-1)!;
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, env.moat.url));
+  await expect(page).toHaveURL(/#\/dashboard$/);
+  await dismissWelcome(page);
+
+  // Security Settings → DLP Data Types: IBANs are held from now on.
+  await page.getByRole('navigation').getByText('Security Settings', { exact: true }).click();
+  await page.getByRole('link', { name: 'DLP Data Types' }).click();
+  await expect(page).toHaveURL(/#\/configuration\/data-types$/);
+  await expect(page.getByRole('heading', { name: 'DLP Data Types', level: 1 })).toBeVisible();
+  const iban = page.getByRole('region', { name: 'IBANs' });
+  await iban.getByRole('combobox', { name: 'When found' }).selectOption('Hold for review');
+  await iban.getByRole('button', { name: 'Save' }).click();
+  await expect(iban.getByText('Saved. The gateway applies it to the next message.')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await inEachLook(page, async (slug, width) => {
+    await expectNoSidewaysScroll(page);
+    await keepShot(page, `${SHOTS}/dlp/types-${slug}-${width}.png`);
+  });
+
+  // A custom rule: a bad expression is refused with its reason, a good one is added.
+  await page.getByRole('tab', { name: 'Custom rules' }).click();
+  await expect(page.getByText('No custom rules yet. Add one below.')).toBeVisible();
+  const form = page.getByRole('form', { name: 'Add a custom rule' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('Customer numbers');
+  await form.getByText('Regular expression', { exact: true }).click();
+  await form.getByRole('textbox', { name: 'Regular expression' }).fill('CUST-(?=[0-9])');
+  await form.getByRole('button', { name: 'Add rule' }).click();
+  await expect(form.getByText('Look-around and back-references are not supported')).toBeVisible();
+  await form.getByRole('textbox', { name: 'Regular expression' }).fill('CUST-[0-9]{6}');
+  await form.getByRole('button', { name: 'Add rule' }).click();
+  await expect(page.getByText('Added the rule Customer numbers.')).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ hasText: 'CUST-[0-9]{6}' })).toBeVisible();
+  await inEachLook(page, async (slug, width) => {
+    await expectNoSidewaysScroll(page);
+    await keepShot(page, `${SHOTS}/dlp/custom-${slug}-${width}.png`);
+  });
+
+  // Try it: what the rules find, masked.
+  await page.getByRole('tab', { name: 'Try it' }).click();
+  await page.getByRole('textbox', { name: 'Text' }).fill('Card 4111 1111 1111 1111 for CUST-004211');
+  await page.getByRole('button', { name: 'Check' }).click();
+  await expect(page.getByText('4111 **** **** 1111')).toBeVisible();
+  await expect(page.getByText('Customer numbers')).toBeVisible();
+  await expect(page.getByRole('status').getByText(/CUST-004211/)).toHaveCount(0);
+  await inEachLook(page, async (slug, width) => {
+    await keepShot(page, `${SHOTS}/dlp/try-${slug}-${width}.png`);
+  });
+
+  // The mail server sends a card number: held, not sent.
+  const out = await new Promise<string>((resolve) =>
+    execFile(
+      'swaks',
+      [
+        '--server',
+        `127.0.0.1:${submissionPort}`,
+        '--auth',
+        'PLAIN',
+        '--auth-user',
+        username,
+        '--auth-password',
+        password,
+        '--from',
+        'admin@acme.test',
+        '--to',
+        'booking@hotel.example',
+        '--header',
+        'Subject: Card for the booking',
+        '--body',
+        'Please charge 4111 1111 1111 1111, expiry 12/29.',
+      ],
+      (_error, stdout, stderr) => resolve(`${stdout}${stderr}`),
+    ),
+  );
+  expect(out).toMatch(/250 2\.0\.0 Ok: queued as \S+, held for review/);
+
+  // Held mail: the card masked; released, it reaches its recipient.
+  await page.getByRole('tab', { name: 'Held mail' }).click();
+  await expect(page).toHaveURL(/#\/configuration\/data-types\/held$/);
+  const held = page.getByRole('listitem').filter({ hasText: 'Card for the booking' });
+  await expect(held.getByText('4111 **** **** 1111')).toBeVisible();
+  await expect(held.getByText('From admin@acme.test to booking@hotel.example')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await inEachLook(page, async (slug, width) => {
+    await expectNoSidewaysScroll(page);
+    await keepShot(page, `${SHOTS}/dlp/held-${slug}-${width}.png`);
+  });
+  await held.getByRole('button', { name: 'Release' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Release' }).click();
+  await expect(page.getByText('Released "Card for the booking": it is on its way.')).toBeVisible();
+  await smarthost.waitFor('booking@hotel.example', (m) => m.subject === 'Card for the booking');
+
+  // DLP exceptions: outbound mail's own page.
+  await page.goto(`${env.moat.url}/#/configuration/security-exceptions/external/dlp`);
+  await expect(page.getByText('Outbound mail only')).toBeVisible();
+  await inEachLook(page, async (slug, width) => {
+    await expectNoSidewaysScroll(page);
+    await keepShot(page, `${SHOTS}/dlp/exceptions-${slug}-${width}.png`);
+  });
+});

@@ -773,6 +773,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     malwareEngines: () => engines.filter((e) => e.tool === 'anti_malware'),
     dlp,
     dlpRepo,
+    counters,
     alerts,
     audit,
     brandOf: (tenantId, tx) => repos.alerts.brandOf(tenantId, tx),

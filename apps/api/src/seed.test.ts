@@ -40,7 +40,7 @@ describe('seedFirstTenant', () => {
       { name: 'smtp_emails', state: 'enabled' },
     ]);
     const tools = await database.db.select({ name: securityTools.name }).from(securityTools);
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['anti_malware', 'anti_spam', 'ap_avanan']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['anti_malware', 'anti_spam', 'ap_avanan', 'dlp']);
   });
 
   it('generates a strong password when none is given, and returns it once', async () => {

@@ -760,17 +760,23 @@ export function mfaLockedEmail(
  */
 export function outboundHeldEmail(
   brand: MailBrand,
-  input: { subject: string; recipients: string[]; found: string[] },
+  input: { subject: string; recipients: string[]; found: string[]; unusual?: boolean },
 ): Notification {
   const subject = defang(orNoSubject(input.subject));
   const to = input.recipients.slice(0, 5).map(defang).join(', ') + (input.recipients.length > 5 ? ', …' : '');
+  const why = [
+    ...(input.unusual ? ['your address sent unusually much mail in the last hour'] : []),
+    ...(input.found.length > 0 ? [`it appears to contain: ${input.found.join(', ')}`] : []),
+  ].join(', and ');
   return notification(brand, {
     subject: `Your message is held for review: ${subject}`,
     heading: 'Your message has not been sent yet',
     paragraphs: [
-      `Your message "${subject}" to ${to} is held for review because it appears to contain: ${input.found.join(', ')}.`,
+      `Your message "${subject}" to ${to} is held for review because ${why}.`,
       'An administrator of your organisation will send it on or decline it; you will be told if it is declined.',
-      'If you sent it by mistake, tell your administrator.',
+      input.unusual
+        ? 'If you did not send this much mail, someone may be using your account: change your password and tell your administrator.'
+        : 'If you sent it by mistake, tell your administrator.',
     ],
   });
 }
@@ -786,7 +792,9 @@ export function outboundDeclinedEmail(
     subject: `Your message was not sent: ${subject}`,
     heading: 'Your message was not sent',
     paragraphs: [
-      `An administrator declined your message "${subject}" to ${to}: it appears to contain ${input.found.join(', ')}, which your organisation does not allow to leave by email.`,
+      input.found.length > 0
+        ? `An administrator declined your message "${subject}" to ${to}: it appears to contain ${input.found.join(', ')}, which your organisation does not allow to leave by email.`
+        : `An administrator declined your message "${subject}" to ${to}, held because your address sent unusually much mail.`,
       'Nobody outside your organisation received it. Ask your administrator how to share this information safely.',
     ],
   });

@@ -68,3 +68,9 @@ CREATE TRIGGER dlp_custom_rules_changed AFTER INSERT OR UPDATE OR DELETE OR TRUN
 INSERT INTO "security_tools" ("tenant_id", "name", "state")
 SELECT "id", 'dlp', 'enabled' FROM "tenants"
 ON CONFLICT DO NOTHING;
+--> statement-breakpoint
+-- Entries filed under DLP before this edition had DLP blocked inbound mail (as every engine's
+-- block entries do) and excused nothing. The `dlp` scope is now outbound mail's: those block
+-- entries keep blocking inbound mail under `all`; the allow entries, which did nothing, become
+-- outbound DLP allow entries.
+UPDATE "sender_lists" SET "scope" = 'all' WHERE "scope" = 'dlp' AND "list" = 'block';

@@ -112,7 +112,7 @@ export function createDlpRepo(db: Db) {
 
     /**
      * Decide a held message once: the row moves from `held` to `status` only if it is still held
-     * (two admins deciding at once: one wins, the other is told). Returns it with its bytes.
+     * (two admins deciding at once: one wins, the other is told). Its bytes are emptied.
      */
     async decide(
       tenantId: string,
@@ -124,7 +124,8 @@ export function createDlpRepo(db: Db) {
     ): Promise<OutboundHeldRow | null> {
       const [row] = await (tx ?? db)
         .update(outboundHeld)
-        .set({ status, decidedBy: by, decidedAt: at })
+        // Its bytes are kept no longer than the decision needs them (a released copy is in the outbox).
+        .set({ status, decidedBy: by, decidedAt: at, raw: new Uint8Array() })
         .where(
           and(eq(outboundHeld.tenantId, tenantId), eq(outboundHeld.id, id), eq(outboundHeld.status, 'held')),
         )

@@ -36,7 +36,8 @@ import type { DlpCustomRuleRow, DlpRepo } from './dlp.repo.ts';
 const DEFAULTS: Record<DlpDataType, Omit<DlpDataTypeSetting, 'type'>> = {
   payment_card: { enabled: true, action: 'hold', threshold: 1, fileTypes: [] },
   iban: { enabled: true, action: 'notify', threshold: 1, fileTypes: [] },
-  us_ssn: { enabled: true, action: 'hold', threshold: 1, fileTypes: [] },
+  // Part and reference numbers share the SSN's 3-2-4 shape: alerted, not held, by default.
+  us_ssn: { enabled: true, action: 'notify', threshold: 1, fileTypes: [] },
   uk_nino: { enabled: true, action: 'notify', threshold: 1, fileTypes: [] },
   ca_sin: { enabled: true, action: 'notify', threshold: 1, fileTypes: [] },
   es_dni: { enabled: true, action: 'notify', threshold: 1, fileTypes: [] },
@@ -314,8 +315,12 @@ export function createDlpService(deps: {
         entries.find((e) => e.list === list && keys.includes(e.value));
       const block = [...senderSets, ...recipientSets].map((keys) => on('block', keys)).find(Boolean);
       if (block) return { hits: [], action: 'refuse', exception: { list: 'block', entry: block } };
+      // A sender is allowed only when every identity it shows is (the envelope sender and From):
+      // an allowed address written into one of them alone excuses nothing.
       const allowed =
-        senderSets.map((keys) => on('allow', keys)).find(Boolean) ??
+        (senderSets.length > 0 && senderSets.every((keys) => on('allow', keys))
+          ? on('allow', senderSets[0]!)
+          : undefined) ??
         (recipientSets.length > 0 && recipientSets.every((keys) => on('allow', keys))
           ? on('allow', recipientSets[0]!)
           : undefined);

@@ -182,6 +182,9 @@ describe('DLP on outbound mail: data types, actions, exceptions, held mail', () 
     expect(release.statusCode).toBe(200);
     expect(JSON.parse(release.body)).toMatchObject({ status: 'released', decidedBy: 'admin@acme.test' });
     await until(() => delivered('Card for the booking').length === 1);
+    // Its bytes are not kept once decided (the outbox holds the copy that is sent).
+    const [after] = await t.db.select().from(outboundHeld).where(eq(outboundHeld.id, held!.id));
+    expect(after!.raw.length).toBe(0);
     const again = await api('POST', `/api/v1/outbound/held/${held!.id}/decline`, {});
     expect(again.statusCode).toBe(409);
     expect(JSON.parse(again.body).message).toMatch(/released already by admin@acme\.test/);
@@ -314,13 +317,37 @@ describe('DLP on outbound mail: data types, actions, exceptions, held mail', () 
     );
     expect(payroll.response).not.toMatch(/held/);
     await until(() => delivered('Payroll card').length === 1);
+    // An allowed address in the envelope alone excuses nothing: every sender identity must be allowed.
+    const allowPayroll = await api('POST', '/api/v1/exceptions', {
+      list: 'allow',
+      kind: 'sender',
+      scope: 'dlp',
+      value: 'payroll@acme.test',
+    });
+    expect(allowPayroll.statusCode).toBe(200);
+    const forged = await send(
+      message({ from: 'eve@acme.test', subject: 'Forged allow', body: `Card ${CARD}` }),
+      {
+        from: 'payroll@acme.test',
+      },
+    );
+    expect(forged.response).toMatch(/held for review/);
+    // A card number in the subject is not kept there.
+    const inSubject = await send(message({ subject: `Card ${CARD}`, body: 'as discussed' }));
+    expect(inSubject.response).toMatch(/held for review/);
+    const withheld = await t.db
+      .select()
+      .from(outboundHeld)
+      .where(eq(outboundHeld.subject, '(subject withheld: it holds sensitive data)'));
+    expect(withheld.length).toBe(1);
+    expect(JSON.stringify(await t.db.select().from(securityEvents))).not.toContain('4111 1111 1111 1111');
     const mallory = await send(message({ from: 'mallory@acme.test', subject: 'Hello', body: 'hi' }), {
       from: 'mallory@acme.test',
     });
     expect(mallory).toMatchObject({ ok: false, code: 554 });
     // The gateway's inbound reader never returns DLP's entries.
     const rows = await t.db.select().from(senderLists).where(eq(senderLists.scope, 'dlp'));
-    expect(rows.length).toBe(2);
+    expect(rows.length).toBe(3);
     const policies = (await import('../../mail/gateway/gateway-policy.repo.ts')).createGatewayPolicyRepo(
       t.db,
     );
@@ -328,6 +355,22 @@ describe('DLP on outbound mail: data types, actions, exceptions, held mail', () 
     expect((await policies.entriesAmong(tenantId, ['mallory@acme.test'], undefined, 'outbound')).length).toBe(
       1,
     );
+  });
+
+  it('holds the mail of a sender past 200 messages an hour (a compromised account), with an event and an alert', async () => {
+    const key = `outbound-sender:${tenantId}:cy@acme.test:msgs`;
+    await t.app.services.counters.hitMany(Array.from({ length: 200 }, () => ({ key, windowMs: 3_600_000 })));
+    const sent = await send(message({ from: 'cy@acme.test', subject: 'Invoice overdue', body: 'Pay now.' }), {
+      from: 'cy@acme.test',
+    });
+    expect(sent.response).toMatch(/held for review/);
+    const [held] = await t.db.select().from(outboundHeld).where(eq(outboundHeld.subject, 'Invoice overdue'));
+    expect(held).toMatchObject({ reason: 'rate', hits: [] });
+    const [event] = await eventsOf('Invoice overdue');
+    expect(event).toMatchObject({ engine: 'gateway', type: 'hold', severity: 'high' });
+    expect(event!.description).toMatch(/cy@acme\.test sent 201 messages in the last hour/);
+    await until(() => noticeTo('unusually much mail').length >= 1);
+    expect(noticeTo('unusually much mail')[0]!.to).toEqual(['cy@acme.test']);
   });
 
   it('checks nothing when the tenant turned DLP off (Security Engines)', async () => {

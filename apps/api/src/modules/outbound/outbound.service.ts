@@ -7,6 +7,7 @@ import { engineInputOf } from '../../engines/engine-input.ts';
 import type { Engine } from '../../engines/types.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
+import type { Counters } from '../../lib/counters.ts';
 import { outboundDeclinedEmail, outboundHeldEmail } from '../../mail/notifications.ts';
 import { type Mailer, OUTBOUND_KIND } from '../../mail/outbound.ts';
 import { type ParsedMessage, parseMessage } from '../../mail/parse.ts';
@@ -40,6 +41,17 @@ function describeHits(hits: DlpHit[]): string {
 const SEVERITY_OF = { deliver: 'low', notify: 'medium', hold: 'high', refuse: 'high' } as const;
 
 /**
+ * A person's outbound mail past these in an hour is held for an admin with an alert: a compromised
+ * account sends spam or phishing in bulk, a person rarely writes to more than a few hundred
+ * people an hour. (The credential's own hourly limit bounds a whole server.)
+ */
+export const SENDER_MESSAGES_PER_HOUR = 200;
+export const SENDER_RECIPIENTS_PER_HOUR = 500;
+const HOUR_MS = 3_600_000;
+/** The stored and shown subject of outbound mail whose subject holds what DLP found. */
+const SUBJECT_WITHHELD = '(subject withheld: it holds sensitive data)';
+
+/**
  * The tenants' outbound mail, once submitted (issue 38): scanned for malware (refused), checked
  * by DLP (refused, held for an admin, or sent on with an event and maybe an alert), then given a
  * Received field for the submission hop and the DKIM signature of the From domain when it signs,
@@ -56,6 +68,8 @@ export function createOutboundService(deps: {
   malwareEngines?: () => Engine[];
   dlp?: DlpService;
   dlpRepo: DlpRepo;
+  /** Counted across nodes: each sender's messages and recipients per hour (a compromised account). */
+  counters?: Pick<Counters, 'hitMany'>;
   alerts?: Pick<Alerts, 'raise' | 'deliver'>;
   audit: Pick<AuditRepo, 'record'>;
   brandOf: (tenantId: string, tx?: DbOrTx) => Promise<Parameters<typeof mailBrand>[0]>;
@@ -127,11 +141,11 @@ export function createOutboundService(deps: {
   /** Queue one delivery per recipient of the signed bytes, on `tx`; the outbox ids to deliver after commit. */
   async function enqueue(
     tx: DbOrTx,
-    message: { id: string; tenantId: string; envelopeFrom: string; raw: Buffer },
+    message: { id: string; tenantId: string; envelopeFrom: string; subject: string },
     signed: Buffer,
     recipients: string[],
   ): Promise<string[]> {
-    const subject = (headerField(message.raw, 'subject') ?? '').slice(0, 300);
+    const { subject } = message;
     const stored: string[] = [];
     for (const to of recipients) {
       stored.push(
@@ -213,6 +227,27 @@ export function createOutboundService(deps: {
     );
   }
 
+  /** Why a sender's mail looks like a compromised account's this hour, in words; null when it does not. */
+  async function anomalyOf(tenantId: string, sender: string, recipients: number): Promise<string | null> {
+    if (!deps.counters || sender === '') return null;
+    const key = `outbound-sender:${tenantId}:${sender.toLowerCase()}`;
+    const counted = await deps.counters.hitMany([
+      { key: `${key}:msgs`, windowMs: HOUR_MS, limit: SENDER_MESSAGES_PER_HOUR },
+      ...Array.from({ length: recipients }, () => ({
+        key: `${key}:rcpts`,
+        windowMs: HOUR_MS,
+        limit: SENDER_RECIPIENTS_PER_HOUR,
+      })),
+    ]);
+    const messages = counted[0]?.count ?? 0;
+    const reached = Math.max(0, ...counted.slice(1).map((c) => c.count));
+    if (messages > SENDER_MESSAGES_PER_HOUR)
+      return `${sender} sent ${messages} messages in the last hour (more than ${SENDER_MESSAGES_PER_HOUR})`;
+    if (reached > SENDER_RECIPIENTS_PER_HOUR)
+      return `${sender} wrote to ${reached} recipients in the last hour (more than ${SENDER_RECIPIENTS_PER_HOUR})`;
+    return null;
+  }
+
   function heldView(row: Omit<OutboundHeldRow, 'raw'>) {
     return {
       id: row.id,
@@ -267,7 +302,10 @@ export function createOutboundService(deps: {
             async () => dlpContentOf(await parsedOnce()),
           )
         : { hits: [], action: null, exception: null };
-      const subject = (parsed?.subject ?? headerField(message.raw, 'subject') ?? '').slice(0, 300);
+      // A subject that holds what DLP found is not kept or repeated anywhere (events, held mail, notices).
+      const subject = decision.hits.some((h) => h.places.includes('subject'))
+        ? SUBJECT_WITHHELD
+        : (parsed?.subject ?? headerField(message.raw, 'subject') ?? '').slice(0, 300);
       const id = randomUUID();
       const mustRecord = decision.hits.length > 0 || decision.exception?.list === 'block';
 
@@ -285,7 +323,8 @@ export function createOutboundService(deps: {
         };
       }
 
-      if (decision.action === 'hold') {
+      const anomaly = await anomalyOf(message.tenantId, message.envelopeFrom, recipients.length);
+      if (decision.action === 'hold' || anomaly) {
         const queued = await deps.db.transaction(async (tx) => {
           const held = await deps.dlpRepo.hold(
             {
@@ -297,30 +336,60 @@ export function createOutboundService(deps: {
               subject,
               clientAddress: message.clientAddress,
               raw: message.raw,
-              reason: 'dlp',
+              reason: anomaly ? 'rate' : 'dlp',
               hits: decision.hits,
             },
             tx,
           );
-          await recordDlpEvent(tx, message, subject, decision, held.id);
+          if (decision.hits.length > 0) await recordDlpEvent(tx, message, subject, decision, held.id);
+          if (anomaly) {
+            await deps.dlpRepo.recordEvent(
+              {
+                tenantId: message.tenantId,
+                engine: 'gateway',
+                verdict: 'suspicious',
+                severity: 'high',
+                type: 'hold',
+                description: `Outbound mail held: ${anomaly}, as a compromised account would`.slice(0, 1_000),
+                recipient: recipients.join(', ').slice(0, 300),
+                sender: message.envelopeFrom,
+                subject,
+                details: {
+                  direction: 'outbound',
+                  decision: { verdict: 'suspicious', action: 'hold', source: 'gateway' },
+                  outbound_held_id: held.id,
+                },
+              },
+              tx,
+            );
+          }
           const notice = await noticeToSender(
             tx,
             message.tenantId,
             message.envelopeFrom,
             `outbound-held:${id}`,
-            (brand) => outboundHeldEmail(brand, { subject, recipients, found: foundKinds(decision.hits) }),
+            (brand) =>
+              outboundHeldEmail(brand, {
+                subject,
+                recipients,
+                found: foundKinds(decision.hits),
+                unusual: anomaly !== null,
+              }),
           );
           const alerts = (await deps.alerts?.raise(message.tenantId, 'outbound_hold', tx)) ?? [];
           return [...(notice ? [notice] : []), ...alerts];
         });
         for (const outboxId of queued) deps.mailer.deliverStored(outboxId);
-        deps.log.info({ submissionId: id, tenantId: message.tenantId }, 'outbound mail held: DLP');
+        deps.log.info(
+          { submissionId: id, tenantId: message.tenantId, anomaly },
+          anomaly ? 'outbound mail held: unusual volume' : 'outbound mail held: DLP',
+        );
         return { held: id };
       }
 
       const signed = await outgoingBytes({ ...message, id });
       const { ids, alerts } = await deps.db.transaction(async (tx) => {
-        const ids = await enqueue(tx, { ...message, id }, signed, recipients);
+        const ids = await enqueue(tx, { ...message, id, subject }, signed, recipients);
         if (mustRecord) await recordDlpEvent(tx, message, subject, decision);
         const alerts =
           decision.action === 'notify'
@@ -373,7 +442,7 @@ export function createOutboundService(deps: {
           tx,
         );
         if (!row) return { row: null, ids: [] };
-        const ids = await enqueue(tx, { ...row, raw }, signed, row.recipients);
+        const ids = await enqueue(tx, row, signed, row.recipients);
         await deps.audit.record(
           actor,
           {

@@ -25,6 +25,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { StatusNotice } from '../../../components/ui/StatusNotice';
+import { isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
 import { useDeleteRule, useSaveRule } from '../api/dlp';
 import { ACTION_COLOR, ACTION_LABEL } from '../labels';
@@ -66,7 +67,14 @@ function RuleForm({ rule, onDone }: { rule: DlpCustomRule | null; onDone: (messa
   const { t } = useTranslation();
   const save = useSaveRule();
   const [draft, setDraft] = useState<Draft>(rule ? draftOf(rule) : EMPTY);
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    if (save.isError) save.reset();
+  };
+  // The server's reason for a field (an expression RE2 cannot take, no keyword) goes under it.
+  const fieldError = (field: string) =>
+    isApiError(save.error) ? save.error.details?.find((d) => d.field === field)?.message : undefined;
+  const inlineError = fieldError('pattern') ?? fieldError('keywords');
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -125,6 +133,7 @@ function RuleForm({ rule, onDone }: { rule: DlpCustomRule | null; onDone: (messa
             minRows={3}
             maxRows={10}
             value={draft.keywords}
+            error={fieldError('keywords')}
             onChange={(e) => set('keywords', e.currentTarget.value)}
           />
         ) : (
@@ -134,6 +143,7 @@ function RuleForm({ rule, onDone }: { rule: DlpCustomRule | null; onDone: (messa
             ff="monospace"
             maxLength={DLP_PATTERN_MAX}
             value={draft.pattern}
+            error={fieldError('pattern')}
             onChange={(e) => set('pattern', e.currentTarget.value)}
           />
         )}
@@ -159,7 +169,7 @@ function RuleForm({ rule, onDone }: { rule: DlpCustomRule | null; onDone: (messa
             onChange={(e) => set('enabled', e.currentTarget.checked)}
           />
         </Group>
-        {save.isError && <ApiErrorAlert error={save.error} showServerMessage />}
+        {save.isError && !inlineError && <ApiErrorAlert error={save.error} showServerMessage />}
         <Group>
           <Button type="submit" size="xs" loading={save.isPending}>
             {rule ? t('dlp.save') : t('dlp.custom.add')}

@@ -93,7 +93,7 @@ function DataTypeCard({ setting }: { setting: DlpDataTypeSetting }) {
         <Text size="sm" c="dimmed">
           {t(TYPE_WHAT[setting.type])}
         </Text>
-        <Group gap="sm" align="flex-end" wrap="wrap">
+        <Group gap="sm" align="flex-start" wrap="wrap">
           <NativeSelect
             label={t('dlp.action')}
             value={action}
@@ -112,7 +112,7 @@ function DataTypeCard({ setting }: { setting: DlpDataTypeSetting }) {
             min={1}
             max={DLP_THRESHOLD_MAX}
             allowDecimal={false}
-            w={160}
+            w={240}
             onChange={(value) => {
               setThreshold(value);
               setSaved(false);

@@ -1,4 +1,15 @@
-import { Badge, Button, Center, Group, Loader, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { OUTBOUND_HELD_STATUSES, type OutboundHeld, type OutboundHeldStatus } from '@moat/contracts/outbound';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,6 +17,7 @@ import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { useTranslation } from '../../../lib/i18n';
+import { useCreateException } from '../../exceptions/api/create-exception';
 import { heldQueryOptions, useDecideHeld } from '../api/dlp';
 import { HELD_STATUS_LABEL } from '../labels';
 import { HitsList } from './HitsList';
@@ -20,7 +32,9 @@ const STATUS_COLOR: Record<OutboundHeldStatus, string> = {
 function HeldCard({ item, onDone }: { item: OutboundHeld; onDone: (message: string) => void }) {
   const { t, i18n } = useTranslation();
   const decide = useDecideHeld();
+  const block = useCreateException();
   const [asking, setAsking] = useState<'release' | 'decline' | null>(null);
+  const [blocking, setBlocking] = useState(false);
   const when = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const subject = item.subject || t('dlp.held.noSubject');
@@ -49,8 +63,14 @@ function HeldCard({ item, onDone }: { item: OutboundHeld; onDone: (message: stri
           {item.decidedAt &&
             ` · ${t('dlp.held.decided', { status: t(HELD_STATUS_LABEL[item.status]), by: item.decidedBy ?? '', date: when(item.decidedAt) })}`}
         </Text>
-        <HitsList hits={item.hits} />
+        {item.reason === 'rate' && (
+          <Alert color="orange" variant="light" p="xs">
+            <Text size="sm">{t('dlp.held.rate', { sender: item.sender })}</Text>
+          </Alert>
+        )}
+        {item.hits.length > 0 && <HitsList hits={item.hits} />}
         {decide.isError && <ApiErrorAlert error={decide.error} showServerMessage />}
+        {block.isError && <ApiErrorAlert error={block.error} showServerMessage />}
         {item.status === 'held' && (
           <Group gap="xs">
             <Button size="xs" onClick={() => setAsking('release')}>
@@ -59,9 +79,40 @@ function HeldCard({ item, onDone }: { item: OutboundHeld; onDone: (message: stri
             <Button size="xs" variant="default" color="red" onClick={() => setAsking('decline')}>
               {t('dlp.held.decline')}
             </Button>
+            <Button size="xs" variant="default" onClick={() => setBlocking(true)}>
+              {t('dlp.held.block', { sender: item.sender })}
+            </Button>
           </Group>
         )}
       </Stack>
+      <ConfirmDialog
+        opened={blocking}
+        title={t('dlp.held.blockTitle')}
+        confirmLabel={t('dlp.held.blockConfirm')}
+        confirmColor="red"
+        pending={block.isPending}
+        onClose={() => setBlocking(false)}
+        onConfirm={() =>
+          block.mutate(
+            {
+              list: 'block',
+              kind: 'sender',
+              scope: 'dlp',
+              value: item.sender,
+              comment: t('dlp.held.blockComment', { subject }),
+            },
+            {
+              onSuccess: () => {
+                setBlocking(false);
+                onDone(t('dlp.held.blocked', { sender: item.sender }));
+              },
+              onError: () => setBlocking(false),
+            },
+          )
+        }
+      >
+        {t('dlp.held.blockText', { sender: item.sender })}
+      </ConfirmDialog>
       <ConfirmDialog
         opened={asking !== null}
         title={asking === 'release' ? t('dlp.held.releaseTitle') : t('dlp.held.declineTitle')}
