@@ -248,6 +248,26 @@ export function createOutboundService(deps: {
     return null;
   }
 
+  /** The audit entry of an admin's decision on held mail, on its transaction. */
+  function auditDecision(
+    tx: DbOrTx,
+    actor: Actor,
+    row: OutboundHeldRow,
+    action: 'outbound.held_released' | 'outbound.held_declined',
+  ) {
+    return deps.audit.record(
+      actor,
+      {
+        tenantId: row.tenantId,
+        action,
+        targetType: 'tenant',
+        targetId: row.tenantId,
+        details: { id: row.id, sender: row.envelopeFrom, recipients: row.recipients.length },
+      },
+      tx,
+    );
+  }
+
   function heldView(row: Omit<OutboundHeldRow, 'raw'>) {
     return {
       id: row.id,
@@ -443,17 +463,7 @@ export function createOutboundService(deps: {
         );
         if (!row) return { row: null, ids: [] };
         const ids = await enqueue(tx, row, signed, row.recipients);
-        await deps.audit.record(
-          actor,
-          {
-            tenantId,
-            action: 'outbound.held_released',
-            targetType: 'tenant',
-            targetId: tenantId,
-            details: { id: row.id, sender: row.envelopeFrom, recipients: row.recipients.length },
-          },
-          tx,
-        );
+        await auditDecision(tx, actor, row, 'outbound.held_released');
         return { row, ids };
       });
       if (!row) throw await this.undecidable(tenantId, id);
@@ -485,17 +495,7 @@ export function createOutboundService(deps: {
               found: foundKinds(row.hits),
             }),
         );
-        await deps.audit.record(
-          actor,
-          {
-            tenantId,
-            action: 'outbound.held_declined',
-            targetType: 'tenant',
-            targetId: tenantId,
-            details: { id: row.id, sender: row.envelopeFrom, recipients: row.recipients.length },
-          },
-          tx,
-        );
+        await auditDecision(tx, actor, row, 'outbound.held_declined');
         return { row, notice };
       });
       if (!row) throw await this.undecidable(tenantId, id);
