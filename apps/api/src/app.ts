@@ -770,7 +770,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const outboundService = createOutboundService({
     db,
     // Read when a message arrives: the engines are built after this service.
-    malwareEngines: () => engines.filter((e) => e.tool === 'anti_malware'),
+    scanEngines: () => engines.filter((e) => e.tool === 'anti_malware' || e.tool === 'ap_avanan'),
     dlp,
     dlpRepo,
     counters,

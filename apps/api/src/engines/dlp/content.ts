@@ -5,6 +5,7 @@ import type { ParsedMessage } from '../../mail/parse.ts';
 import { encryptedArchive } from '../lures/archives.ts';
 import { encryptedOffice, extensionOf, placeName, sniffKind } from './files.ts';
 import { OFFICE_PARTS, officeText } from './office.ts';
+import { type CMapBudget, cmapBudget } from './pdf-fonts.ts';
 import { readPdf } from './pdf-text.ts';
 
 /** A file of the message: an attachment, or a file inside an attached archive. */
@@ -27,6 +28,13 @@ export interface DlpContent {
   /** The text of attachments (and of files inside archives), by place. */
   parts: Array<{ place: string; text: string }>;
   files: DlpFile[];
+  /**
+   * Places that could not be checked in full: a file past the message's bounds (archive entries,
+   * inflated bytes, nesting, text kept, PDF work), an archive that is not opened or whose listing
+   * disagrees with its contents, `body` when the message's text was cut short. DLP treats them as
+   * it treats locked files.
+   */
+  unchecked: string[];
 }
 
 /** Text kept of one file, and of a whole message (subject and body included). */
@@ -55,13 +63,55 @@ interface Reading {
   /** Characters of text that may still be kept. */
   chars: number;
   unzip: UnzipBudget;
+  /** Work left for the CMaps of the message's PDFs. */
+  cmap: CMapBudget;
 }
+
+/** A place that could not be checked in full, listed once. */
+function uncheck(reading: Reading, place: string): void {
+  if (!reading.content.unchecked.includes(place)) reading.content.unchecked.push(place);
+}
+
+/** Archive kinds whose entries are not opened: what they hold cannot be checked. */
+const UNOPENED_ARCHIVES = new Set(['tar', '7z', 'rar', 'bz2', 'xz']);
 
 function addText(reading: Reading, place: string, text: string): void {
   const kept = text.slice(0, Math.min(MAX_PART_CHARS, reading.chars));
   if (!kept) return;
   reading.chars -= kept.length;
   reading.content.parts.push({ place, text: kept });
+  // The message's text bound was reached in this file: what follows of it goes unchecked.
+  if (reading.chars <= 0) uncheck(reading, place);
+}
+
+/** Numeric character references (`&#160;`, `&#x41;`) as the characters they stand for. */
+export function decodeNumericEntities(text: string): string {
+  return text.replace(/&#(?:(\d{1,7})|[xX]([0-9A-Fa-f]{1,6}));/g, (entity, dec, hex) => {
+    const code = dec ? Number(dec) : Number.parseInt(hex, 16);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+  });
+}
+
+/** An HTML text as a reader sees it: tags dropped, named and numeric entities decoded. */
+const htmlText = (html: string, max?: number) => decodeNumericEntities(textOfHtml(html, max));
+
+/**
+ * RTF's text, crudely: hex escapes decoded, control words and group braces dropped, escaped
+ * braces and backslashes kept. Enough for the digits and words DLP looks for.
+ */
+export function rtfText(rtf: string): string {
+  return (
+    rtf
+      .replace(/\\'([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+      // `\uN` (a signed 16-bit code) and its one fallback character.
+      .replace(/\\u(-?\d{1,5}) ?(?:\\'[0-9a-fA-F]{2}|\?)?/g, (_, n: string) =>
+        String.fromCharCode((Number(n) + 65_536) % 65_536),
+      )
+      .replace(/\\(?:par|line|row|cell|tab)\b-?\d* ?/g, '\n')
+      .replace(/\\[a-zA-Z]{1,32}-?\d{0,10} ?/g, '')
+      .replace(/\\([\\{}])|[{}]/g, (_, escaped: string | undefined) => escaped ?? '')
+      .replace(/\\[^a-zA-Z]/g, '')
+  );
 }
 
 /** No NUL and hardly any control characters in the first 4 KB: text, whatever the name. */
@@ -75,13 +125,21 @@ function looksLikeText(bytes: Uint8Array): boolean {
   return head.length > 0 && control * 20 < head.length;
 }
 
-/** A text file's text: UTF-16 when its byte order mark says, UTF-8 otherwise; HTML without its tags. */
+/** A text file's text: UTF-16 when its byte order mark says, UTF-8 (Latin-1 when not valid UTF-8) otherwise; HTML without its tags, RTF without its control words. */
 function plainText(file: DlpFile, bytes: Uint8Array, max: number): string {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, max * 2));
-  const text =
-    buffer[0] === 0xff && buffer[1] === 0xfe ? buffer.toString('utf16le', 2) : buffer.toString('utf8');
+  const utf16 = buffer[0] === 0xff && buffer[1] === 0xfe;
+  const utf8 = utf16 ? '' : buffer.toString('utf8');
+  // Not UTF-8 (a replacement character before the last few, which a cut may split): Latin-1.
+  const bad = utf8.indexOf('\uFFFD');
+  const decoded = utf16
+    ? buffer.toString('utf16le', 2)
+    : bad !== -1 && bad < utf8.length - 3
+      ? buffer.toString('latin1')
+      : utf8;
   const html = /^html?$|^xhtml$/.test(file.extension) || /^text\/html/i.test(file.contentType);
-  return html ? textOfHtml(text, max * 2) : text;
+  if (html) return htmlText(decoded, max * 2);
+  return file.kind === 'rtf' ? rtfText(decoded) : decoded;
 }
 
 /** A locked archive's encryption; a damaged archive whose headers cannot be walked counts as none. */
@@ -113,14 +171,20 @@ function listName(reading: Reading, archive: string, name: string): void {
   });
 }
 
-/** The files of a zip, read in turn (the budget shared with the whole message), and the names left unread. */
+/**
+ * The files of a zip, read in turn (the budget shared with the whole message), and the names left
+ * unread. A zip that cannot be walked, runs past the budget, or whose directory disagrees with its
+ * entries is unchecked.
+ */
 function readZip(reading: Reading, place: string, bytes: Uint8Array, depth: number): void {
   let unzipped: ReturnType<typeof unzipBounded>;
   try {
     unzipped = unzipBounded(bytes, reading.unzip);
   } catch {
+    uncheck(reading, place);
     return;
   }
+  if (unzipped.exceeded || unzipped.mismatch) uncheck(reading, place);
   const read = new Set<string>();
   for (const [name, data] of unzipped.entries) {
     if (name.endsWith('/')) continue;
@@ -136,13 +200,17 @@ function readZip(reading: Reading, place: string, bytes: Uint8Array, depth: numb
  */
 function readGzip(reading: Reading, file: DlpFile, bytes: Uint8Array, depth: number): void {
   const limit = Math.min(reading.unzip.bytes, MAX_PART_CHARS * 4);
-  if (limit <= 0 || reading.unzip.entries <= 0) return;
+  if (limit <= 0 || reading.unzip.entries <= 0) {
+    uncheck(reading, file.place);
+    return;
+  }
   reading.unzip.entries -= 1;
   let inner: Buffer;
   try {
     inner = gunzipSync(bytes, { maxOutputLength: limit });
   } catch {
     reading.unzip.bytes -= limit;
+    uncheck(reading, file.place);
     return;
   }
   reading.unzip.bytes -= inner.length;
@@ -158,8 +226,12 @@ function readGzip(reading: Reading, file: DlpFile, bytes: Uint8Array, depth: num
 function readOffice(reading: Reading, file: DlpFile, bytes: Uint8Array, max: number): void {
   let entries: Array<[string, Uint8Array]> = [];
   try {
-    entries = unzipBounded(bytes, reading.unzip).entries;
-  } catch {}
+    const unzipped = unzipBounded(bytes, reading.unzip);
+    entries = unzipped.entries;
+    if (unzipped.exceeded || unzipped.mismatch) uncheck(reading, file.place);
+  } catch {
+    uncheck(reading, file.place);
+  }
   const manifest = entries.find(([name]) => name === 'META-INF/manifest.xml')?.[1];
   if (manifest && Buffer.from(manifest).includes('encryption-data')) {
     file.encrypted = true;
@@ -179,43 +251,80 @@ function readFile(
 ): void {
   const kind = sniffKind(bytes);
   const locked = kind === 'zip' || kind === '7z' || kind === 'rar' ? lockedArchive(bytes) : null;
-  const pdf = kind === 'pdf' ? readPdf(bytes, Math.min(MAX_PART_CHARS, reading.chars), reading.unzip) : null;
+  const pdf =
+    kind === 'pdf'
+      ? readPdf(bytes, Math.min(MAX_PART_CHARS, reading.chars), reading.unzip, reading.cmap)
+      : null;
   const encrypted = locked !== null || pdf?.encrypted === true || encryptedOffice(filename, bytes);
   const file: DlpFile = { place, filename, contentType, extension: extensionOf(filename), kind, encrypted };
   if (!listFile(reading, file)) return;
   const max = Math.min(MAX_PART_CHARS, reading.chars);
   if (locked) for (const name of locked.entries) listName(reading, place, name);
-  if (encrypted || max <= 0) return;
-  if (pdf) addText(reading, place, pdf.text);
+  if (encrypted) return;
+  if (max <= 0) {
+    // The message's text bound is spent: whatever this file holds goes unread.
+    if (bytes.length > 0) uncheck(reading, place);
+    return;
+  }
+  if (kind && UNOPENED_ARCHIVES.has(kind)) uncheck(reading, place);
+  if (pdf?.incomplete) uncheck(reading, place);
+  if (pdf && pdf.objects > 0) addText(reading, place, pdf.text);
   else if (kind && OFFICE_PARTS[kind]) readOffice(reading, file, bytes, max);
-  else if (kind === 'zip' && depth < MAX_DEPTH) readZip(reading, place, bytes, depth);
-  else if (kind === 'gz' && depth < MAX_DEPTH) readGzip(reading, file, bytes, depth);
-  else if (
-    kind === null &&
-    (TEXT_EXTENSIONS.has(file.extension) || TEXT_TYPES.test(contentType) || looksLikeText(bytes))
+  else if (kind === 'zip' || kind === 'gz') {
+    if (depth >= MAX_DEPTH) uncheck(reading, place);
+    else if (kind === 'zip') readZip(reading, place, bytes, depth);
+    else readGzip(reading, file, bytes, depth);
+  } else if (
+    kind === null
+      ? TEXT_EXTENSIONS.has(file.extension) || TEXT_TYPES.test(contentType) || looksLikeText(bytes)
+      : // A kind whose text is not extracted (or a PDF that does not parse) but whose bytes are
+        // text: a CSV starting `MZ,`, a file mentioning `%PDF-`, RTF. Its text is read all the same.
+        looksLikeText(bytes)
   ) {
     addText(reading, place, plainText(file, bytes, max));
   }
 }
 
 /**
- * What DLP reads of a parsed message: the subject, the body (the text part, or the text of the HTML
- * when there is none), the text of each attachment (text files, PDF, Word, Excel, PowerPoint,
+ * The body as recipients may see it: the text part and the text of the HTML part, both (a
+ * client shows either). Lines of the HTML's text the text part already holds are left out, so
+ * keywords are not counted twice.
+ */
+function bodyOf(parsed: ParsedMessage): string {
+  const text = parsed.text ?? '';
+  const html = parsed.html ? htmlText(parsed.html) : '';
+  if (!html) return text;
+  if (!text || html === text) return html;
+  const squash = (line: string) => line.replace(/\s+/g, ' ').trim();
+  if (squash(text) === squash(html)) return text;
+  const known = new Set(text.split('\n').map(squash));
+  const extra = html.split('\n').filter((line) => {
+    const key = squash(line);
+    return key !== '' && !known.has(key);
+  });
+  return extra.length === 0 ? text : `${text}\n${extra.join('\n')}`;
+}
+
+/**
+ * What DLP reads of a parsed message: the subject, the body (the text part and the text of
+ * the HTML part), the text of each attachment (text files, PDF, Word, Excel, PowerPoint,
  * OpenDocument, and the files inside zip and gzip archives), and every file with its sniffed kind
  * and whether it is locked. Bounded: 2 MiB of text per file, 8 MiB per message, archives two deep,
  * 200 archive entries and 32 MiB inflated per message.
  */
 export function dlpContentOf(parsed: ParsedMessage): DlpContent {
-  const content: DlpContent = { subject: '', body: '', parts: [], files: [] };
+  const content: DlpContent = { subject: '', body: '', parts: [], files: [], unchecked: [] };
   const reading: Reading = {
     content,
     chars: MAX_TEXT_CHARS,
     unzip: { bytes: MAX_INFLATED_BYTES, entries: MAX_ENTRIES },
+    cmap: cmapBudget(),
   };
   content.subject = parsed.subject.slice(0, reading.chars);
   reading.chars -= content.subject.length;
-  const body = parsed.text || (parsed.html ? textOfHtml(parsed.html) : '');
+  const body = bodyOf(parsed);
   content.body = body.slice(0, Math.min(reading.chars, MAX_TEXT_CHARS));
+  if (content.body.length < body.length) uncheck(reading, 'body');
   reading.chars -= content.body.length;
   for (const attachment of parsed.attachments) {
     const name = placeName(attachment.filename);

@@ -187,6 +187,7 @@ describe('dlpContentOf: the message', () => {
       body: 'Card 4111 1111 1111 1111\n',
       parts: [],
       files: [],
+      unchecked: [],
     });
     expect(findDlp(content, ALL_TYPES).map((f) => [f.type, f.places])).toEqual([
       ['payment_card', ['body']],
@@ -370,7 +371,7 @@ describe('findDlp: files', () => {
     );
     expect(finding(content, 'encrypted_file')).toEqual(
       expect.objectContaining({
-        ruleName: 'Encrypted file',
+        ruleName: 'Encrypted or uncheckable file',
         count: 3,
         samples: ['docs.zip', 'statement.pdf', 'salaries.xlsx'],
       }),

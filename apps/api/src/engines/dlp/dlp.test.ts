@@ -7,7 +7,7 @@ const ALL_TYPES = compileDlpRules({
   types: DLP_DATA_TYPES.map((type) => ({ type, threshold: 1, fileTypes: [] })),
   custom: [],
 });
-const inBody = (body: string): DlpContent => ({ subject: '', body, parts: [], files: [] });
+const inBody = (body: string): DlpContent => ({ subject: '', body, parts: [], files: [], unchecked: [] });
 const findIn = (body: string) => findDlp(inBody(body), ALL_TYPES);
 const typesIn = (body: string) => findIn(body).map((f) => f.type);
 const findingOf = (body: string, type: DlpDataType) => findIn(body).find((f) => f.type === type);
@@ -281,7 +281,13 @@ describe('findDlp: custom rules', () => {
   it('runs expressions on RE2 and masks what they match', () => {
     const compiled = compileDlpRules(rules({ kind: 'regex', pattern: '(?i)acme-\\d{6}', threshold: 2 }));
     const found = findDlp(
-      { subject: 'ACME-123456', body: 'see acme-654321 and ACME-123456 again', parts: [], files: [] },
+      {
+        subject: 'ACME-123456',
+        body: 'see acme-654321 and ACME-123456 again',
+        parts: [],
+        files: [],
+        unchecked: [],
+      },
       compiled,
     );
     expect(found).toEqual([
@@ -355,7 +361,8 @@ describe('findDlp: bounded work', () => {
     const body = `${filler.repeat(Math.ceil((8.5 * 1024 * 1024) / filler.length))}4111 1111 1111 1111`;
     expect(findingOf(body, 'payment_card')).toBeUndefined();
     expect(
-      findDlp({ subject: '4111 1111 1111 1111', body, parts: [], files: [] }, ALL_TYPES)[0]?.places,
+      findDlp({ subject: '4111 1111 1111 1111', body, parts: [], files: [], unchecked: [] }, ALL_TYPES)[0]
+        ?.places,
     ).toEqual(['subject']);
   });
 });

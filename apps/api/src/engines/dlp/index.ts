@@ -2,6 +2,7 @@ import type { DlpDataType } from '@moat/contracts/dlp';
 import type { DlpContent } from './content.ts';
 import { countDigits, type Detector } from './detector.ts';
 import { namesOfKind } from './files.ts';
+import { keywordForm } from './keywords.ts';
 import { maskShort } from './mask.ts';
 import { findCaSins, findEsDnis, findFrNirs, findUkNinos, findUsSsns } from './national-ids.ts';
 import { findIbans, findPaymentCards } from './numbers.ts';
@@ -36,7 +37,7 @@ export const DLP_TYPE_NAMES: Record<DlpDataType, string> = {
   api_key: 'API key or token',
   private_key: 'Private key',
   file_type: 'File type',
-  encrypted_file: 'Encrypted file',
+  encrypted_file: 'Encrypted or uncheckable file',
 };
 
 /**
@@ -87,7 +88,15 @@ class Tally {
   }
 }
 
-/** The places of the message, their text bounded to MAX_SCANNED_CHARS together. */
+/**
+ * Unicode spaces (no-break, the en/em/thin… spaces, zero-width space, narrow no-break, medium
+ * mathematical, ideographic): each is read as a plain space, so a number or a keyword split by
+ * them is still found. Tabs are kept: they part a spreadsheet's cells, and a number in one cell
+ * must not run on into the next (the card detector reads a tab between digit groups itself).
+ */
+const SEPARATORS = /[\u00a0\u2000-\u200b\u202f\u205f\u3000]/g;
+
+/** The places of the message, their text bounded to MAX_SCANNED_CHARS together, separators as spaces. */
 function placesOf(content: DlpContent): Array<{ place: string; text: string }> {
   const places: Array<{ place: string; text: string }> = [];
   let left = MAX_SCANNED_CHARS;
@@ -100,7 +109,7 @@ function placesOf(content: DlpContent): Array<{ place: string; text: string }> {
     if (!piece.text) continue;
     const text = piece.text.length > left ? piece.text.slice(0, left) : piece.text;
     left -= text.length;
-    places.push({ place: piece.place, text });
+    places.push({ place: piece.place, text: text.replace(SEPARATORS, ' ') });
   }
   return places;
 }
@@ -115,13 +124,14 @@ function findCustom(
   text: string,
   tally: Tally,
   matching: Set<CompiledCustom> | null,
+  keywordText: () => string,
 ): void {
   if (rule.kind === 'keywords') {
-    for (const match of text.matchAll(rule.words)) {
-      if (tally.count >= MAX_COUNT) return;
-      const spelled = rule.spelling.get(match[0].replace(/\s+/g, ' ').toLowerCase()) ?? match[0];
+    rule.words.find(keywordText(), (index) => {
+      const spelled = rule.spelling[index]!;
       tally.add(place, spelled, spelled, false);
-    }
+      return tally.count < MAX_COUNT;
+    });
     return;
   }
   // A yes-or-no pass is much cheaper than finding each match: most texts stop here.
@@ -146,6 +156,11 @@ function findFiles(content: DlpContent, compiled: CompiledDlp, tallies: Map<stri
             (file.kind !== null && namesOfKind(file.kind).some((name) => rule.fileTypes.has(name)));
       if (hit) tally.add(file.place, file.place, file.place);
     }
+    // What could not be checked (past a bound, an archive not opened) is held like a locked file.
+    // (A caller that builds its content by hand may leave the list out: nothing is then unchecked.)
+    if (rule.type === 'encrypted_file') {
+      for (const place of content.unchecked) tally.add(place, place, place);
+    }
   }
 }
 
@@ -169,8 +184,14 @@ export function findDlp(content: DlpContent, compiled: CompiledDlp): DlpFinding[
     const matching = expressions
       ? new Set(expressions.set.match(text).map((i) => expressions.rules[i]!))
       : null;
+    // The text in the keywords' form (white space runs as one space, lower case), made once.
+    let form: string | null = null;
+    const keywordText = () => {
+      form ??= keywordForm(text);
+      return form;
+    };
     for (const rule of compiled.custom) {
-      findCustom(rule, place, text, tallies.get(`custom:${rule.id}`)!, matching);
+      findCustom(rule, place, text, tallies.get(`custom:${rule.id}`)!, matching, keywordText);
     }
   }
   findFiles(content, compiled, tallies);

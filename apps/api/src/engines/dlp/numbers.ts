@@ -3,12 +3,41 @@ import { isDigit, isWordChar, type Report } from './detector.ts';
 import { maskEnds } from './mask.ts';
 
 /**
- * Runs of digits joined by single spaces or dashes, holding at least the fourteen digits the
- * shortest card has. A run that long matches from its first digit to its last (nothing follows the
- * greedy repeat to make it give back), and the scan resumes after it; a shorter run costs at most
- * fourteen steps a digit.
+ * Runs of digits joined by single separators (space, dash, dot, tab, line break), holding at least the
+ * fourteen digits the shortest card has, found by one forward walk (no backtracking, no stack:
+ * any length of run is safe). Each run is reported with where it starts and ends.
  */
-const DIGIT_RUN = /\d(?:[ -]?\d){13,}/g;
+function digitRuns(text: string, found: (start: number, end: number) => void): void {
+  // Fourteen digits with single separators between: a bounded pattern (no deep backtracking) to
+  // find where a run starts; the rest of the run is walked by hand.
+  const start14 = /\d(?:(?:\r\n|[ .\t\n-])?\d){13}/g;
+  for (let match = start14.exec(text); match; match = start14.exec(text)) {
+    const start = match.index;
+    let end = start + match[0].length;
+    while (end < text.length) {
+      if (isDigit(text[end])) {
+        end++;
+        continue;
+      }
+      const gap = separatorAt(text, end);
+      if (gap > 0 && isDigit(text[end + gap])) end += gap;
+      else break;
+    }
+    found(start, end);
+    start14.lastIndex = end;
+  }
+}
+
+/** The length of the group separator at `at` (`\r\n` counting two), 0 when none. */
+function separatorAt(text: string, at: number): number {
+  const ch = text[at];
+  if (ch === ' ' || ch === '-' || ch === '.' || ch === '\n' || ch === '\t') return 1;
+  return ch === '\r' && text[at + 1] === '\n' ? 2 : 0;
+}
+
+/** Runs longer than this are read in overlapping windows: no card spans more than 64 characters. */
+const RUN_WINDOW = 4_096;
+const RUN_OVERLAP = 64;
 
 /**
  * Whether a card number of this length can start with these digits (the card schemes' issuer
@@ -59,11 +88,12 @@ function standsAlone(text: string, start: number, end: number): boolean {
  * 4-4-4-4, 4-6-5, 4-4-4-4-3). Groups around it may be other numbers: an expiry month, a CVV.
  */
 function cardsInRun(run: string, report: Report): void {
-  const parts = run.split(/([ -])/);
+  const parts = run.split(/(\r\n|[ .\n\t-])/);
   for (let i = 0; i < parts.length; i += 2) {
     const first = parts[i]!;
     if (first.length >= 14) {
-      if (cardValid(first)) report(first, maskEnds(first));
+      // A long group beside a dot is a decimal's whole or fractional part, not a card.
+      if (parts[i - 1] !== '.' && parts[i + 1] !== '.' && cardValid(first)) report(first, maskEnds(first));
       continue;
     }
     if (first.length !== 4) continue;
@@ -84,11 +114,25 @@ function cardsInRun(run: string, report: Report): void {
 
 /** Payment card numbers: a known issuer range, the length of its scheme, the Luhn check digit right. */
 export function findPaymentCards(text: string, report: Report): void {
-  for (const match of text.matchAll(DIGIT_RUN)) {
-    const run = match[0];
-    if (!standsAlone(text, match.index, match.index + run.length)) continue;
-    cardsInRun(run, report);
-  }
+  digitRuns(text, (start, end) => {
+    if (!standsAlone(text, start, end)) return;
+    if (end - start <= RUN_WINDOW) {
+      cardsInRun(text.slice(start, end), report);
+      return;
+    }
+    // A very long run, in windows that start and end on a digit group's edge (a value found twice
+    // in the overlap counts once: counting is by distinct value).
+    for (let at = start; at < end; ) {
+      let stop = Math.min(end, at + RUN_WINDOW);
+      while (stop < end && isDigit(text[stop])) stop++;
+      cardsInRun(text.slice(at, stop), report);
+      if (stop >= end) break;
+      let next = Math.max(at + 1, stop - RUN_OVERLAP);
+      while (next < stop && isDigit(text[next - 1])) next++;
+      while (next < stop && !isDigit(text[next])) next++;
+      at = next;
+    }
+  });
 }
 
 /** IBAN lengths by country (the IBAN registry): SEPA and the other countries that issue them. */

@@ -28,14 +28,15 @@ const OPEN_DOCUMENT: XmlReading = {
   breaks: { p: '\n', h: '\n', 'line-break': '\n', 'table-row': '\n', 'table-cell': '\t', tab: '\t', s: ' ' },
 };
 
-/** The parts of each kind of document that hold its text, and how their XML is read. */
+/**
+ * The parts of each kind of document that hold its text, and how their XML is read. For Office
+ * Open XML every XML part under the document's folder is read (a part can be renamed and still
+ * open, its name being whatever the package's relationships say); the entry budget bounds them.
+ */
 export const OFFICE_PARTS: Record<string, { parts: RegExp; reading: XmlReading }> = {
-  docx: {
-    parts: /^word\/(?:document|header\d*|footer\d*|footnotes|endnotes|comments)\.xml$/,
-    reading: WORD,
-  },
-  xlsx: { parts: /^xl\/(?:sharedStrings|worksheets\/sheet\d+|comments\d*)\.xml$/, reading: SPREADSHEET },
-  pptx: { parts: /^ppt\/(?:slides\/slide|notesSlides\/notesSlide)\d+\.xml$/, reading: SLIDES },
+  docx: { parts: /^word\/.+\.xml$/i, reading: WORD },
+  xlsx: { parts: /^xl\/.+\.xml$/i, reading: SPREADSHEET },
+  pptx: { parts: /^ppt\/.+\.xml$/i, reading: SLIDES },
   odt: { parts: /^content\.xml$/, reading: OPEN_DOCUMENT },
   ods: { parts: /^content\.xml$/, reading: OPEN_DOCUMENT },
   odp: { parts: /^content\.xml$/, reading: OPEN_DOCUMENT },

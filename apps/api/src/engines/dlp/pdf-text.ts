@@ -1,5 +1,5 @@
 import { constants, inflateSync } from 'node:zlib';
-import { type FontDecoder, fontDecoder } from './pdf-fonts.ts';
+import { type CMapBudget, cmapBudget, type FontDecoder, fontDecoder } from './pdf-fonts.ts';
 import { showText } from './pdf-show.ts';
 
 /**
@@ -16,6 +16,14 @@ export const MAX_PDF_BYTES = 20 * 1024 * 1024;
 const MAX_STREAM_BYTES = 8 * 1024 * 1024;
 const MAX_OBJECTS = 100_000;
 const MAX_PAGES = 2_000;
+/**
+ * Object headers looked at, and characters of object dictionaries kept, per PDF: a malformed file
+ * (headers without `endobj`, the same object number over and over) costs at most this much to index.
+ * An object without `endobj` ends at the next object header, and at most 64 KiB on.
+ */
+const MAX_HEADERS = 50_000;
+const MAX_DICT_CHARS = 4 * 1024 * 1024;
+const MAX_OPEN_DICT = 65_536;
 
 export interface PdfObject {
   dict: string;
@@ -29,6 +37,8 @@ export interface PdfFile {
   objects: Map<number, PdfObject>;
   /** Bytes that may still be inflated. */
   budget: { bytes: number };
+  /** Work left for the fonts' CMaps, shared with the message's other PDFs. */
+  cmap: CMapBudget;
 }
 
 /** An encrypted PDF names its encryption dictionary in its trailer (or its cross-reference stream). */
@@ -43,22 +53,41 @@ function finder(text: string, token: string): (from: number) => number {
   };
 }
 
-/** Every object of the file as it lies there (a later one of the same number replacing the earlier). */
-function indexObjects(text: string): Map<number, PdfObject> {
+/**
+ * Every object of the file as it lies there (a later one of the same number replacing the earlier),
+ * and whether indexing stopped at its bounds before the end of the file.
+ */
+function indexObjects(text: string): { objects: Map<number, PdfObject>; truncated: boolean } {
   const objects = new Map<number, PdfObject>();
   const header = /(\d+)\s+\d+\s+obj\b/g;
+  const nextHeader = /\d+\s+\d+\s+obj\b/g;
   const nextStream = finder(text, 'stream');
   const nextEnd = finder(text, 'endobj');
-  for (let m = header.exec(text); m && objects.size < MAX_OBJECTS; m = header.exec(text)) {
+  let headers = 0;
+  let dictChars = 0;
+  let truncated = false;
+  for (let m = header.exec(text); m; m = header.exec(text)) {
+    if (objects.size >= MAX_OBJECTS || ++headers > MAX_HEADERS || dictChars > MAX_DICT_CHARS) {
+      truncated = true;
+      break;
+    }
     const start = m.index + m[0].length;
     const end = nextEnd(start);
     const streamAt = nextStream(start);
     if (streamAt === -1 || (end !== -1 && end < streamAt)) {
-      objects.set(Number(m[1]), { dict: text.slice(start, end === -1 ? start + 65_536 : end), stream: null });
-      if (end !== -1) header.lastIndex = end;
+      let dictEnd = end;
+      if (end === -1 || end - start > MAX_OPEN_DICT) {
+        nextHeader.lastIndex = start;
+        const following = nextHeader.exec(text)?.index ?? text.length;
+        dictEnd = Math.min(following, start + MAX_OPEN_DICT, end === -1 ? text.length : end);
+      }
+      objects.set(Number(m[1]), { dict: text.slice(start, dictEnd), stream: null });
+      dictChars += dictEnd - start;
+      header.lastIndex = Math.max(dictEnd, start);
       continue;
     }
-    const dict = text.slice(start, streamAt);
+    const dict = text.slice(start, Math.min(streamAt, start + MAX_OPEN_DICT));
+    dictChars += dict.length;
     let dataStart = streamAt + 6;
     if (text[dataStart] === '\r') dataStart += 1;
     if (text[dataStart] === '\n') dataStart += 1;
@@ -71,7 +100,7 @@ function indexObjects(text: string): Map<number, PdfObject> {
     objects.set(Number(m[1]), { dict, stream: [dataStart, dataEnd] });
     header.lastIndex = dataEnd;
   }
-  return objects;
+  return { objects, truncated };
 }
 
 /** A stream's bytes decoded: as stored, or inflated (FlateDecode) within the budget; null otherwise. */
@@ -167,7 +196,11 @@ function fontsOf(pdf: PdfFile, resources: string, cache: Map<number, FontDecoder
   for (const [name, number] of references(value(pdf, resources, 'Font') ?? '')) {
     let decoder = cache.get(number);
     if (!decoder) {
-      decoder = fontDecoder(pdf.objects.get(number)?.dict ?? '', (n) => streamBytes(pdf, pdf.objects.get(n)));
+      decoder = fontDecoder(
+        pdf.objects.get(number)?.dict ?? '',
+        (n) => streamBytes(pdf, pdf.objects.get(n)),
+        pdf.cmap,
+      );
       cache.set(number, decoder);
     }
     fonts.set(name, decoder);
@@ -216,21 +249,36 @@ function largePdfEncrypted(buffer: Buffer): boolean {
   );
 }
 
+/** What was read of a PDF. */
+export interface PdfReading {
+  encrypted: boolean;
+  text: string;
+  /** The file could not be read through: too large, or its indexing or font work bounds were reached. */
+  incomplete: boolean;
+  /** Objects found in the file: none means it is not a PDF that can be parsed. */
+  objects: number;
+}
+
 /**
  * A PDF's encryption, and the text of its pages (at most `maxChars` characters; empty for an
- * encrypted, damaged or too large file). Inflating takes from `budget`, shared with the rest of
- * the message.
+ * encrypted, damaged or too large file). Inflating takes from `budget`, and reading fonts' CMaps
+ * from `cmap`, both shared with the rest of the message.
  */
 export function readPdf(
   bytes: Uint8Array,
   maxChars: number,
   budget: { bytes: number },
-): { encrypted: boolean; text: string } {
+  cmap: CMapBudget = cmapBudget(),
+): PdfReading {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length > MAX_PDF_BYTES) return { encrypted: largePdfEncrypted(buffer), text: '' };
+  if (bytes.length > MAX_PDF_BYTES) {
+    return { encrypted: largePdfEncrypted(buffer), text: '', incomplete: true, objects: 0 };
+  }
   const text = buffer.toString('latin1');
-  if (pdfEncrypted(text)) return { encrypted: true, text: '' };
-  const pdf: PdfFile = { buffer, text, objects: indexObjects(text), budget };
+  if (pdfEncrypted(text)) return { encrypted: true, text: '', incomplete: false, objects: 0 };
+  const cmapSpentBefore = cmap.exhausted;
+  const { objects, truncated } = indexObjects(text);
+  const pdf: PdfFile = { buffer, text, objects, budget, cmap };
   addObjectStreams(pdf);
   const reader: Reader = {
     pdf,
@@ -253,5 +301,11 @@ export function readPdf(
       if (content?.includes('BT')) showText(content, new Map(), reader.out);
     }
   }
-  return { encrypted: false, text: reader.out.parts.join('').slice(0, maxChars) };
+  return {
+    encrypted: false,
+    text: reader.out.parts.join('').slice(0, maxChars),
+    // Fonts read while the shared budget was (or became) spent were skipped: the text may be missing.
+    incomplete: truncated || (cmap.exhausted && (!cmapSpentBefore || reader.fonts.size > 0)),
+    objects: pdf.objects.size,
+  };
 }

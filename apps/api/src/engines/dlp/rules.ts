@@ -1,5 +1,6 @@
 import { DLP_PATTERN_MAX, type DlpDataType } from '@moat/contracts/dlp';
 import { RE2JS, RE2JSSyntaxException, RE2Set } from 're2js';
+import { KeywordMatcher, keywordForm } from './keywords.ts';
 
 /** A tenant's enabled DLP rules, as the detector takes them. */
 export interface DlpRuleSet {
@@ -22,10 +23,10 @@ interface CompiledCustomBase {
 export type CompiledCustom =
   | (CompiledCustomBase & {
       kind: 'keywords';
-      /** Every keyword in one expression, whole words, any case. */
-      words: RegExp;
-      /** A keyword as the tenant wrote it, by its lower-case form. */
-      spelling: Map<string, string>;
+      /** Every keyword in one linear-time matcher, whole words, any case. */
+      words: KeywordMatcher;
+      /** Each keyword as the tenant wrote it, by its index in the matcher. */
+      spelling: string[];
     })
   | (CompiledCustomBase & { kind: 'regex'; expression: RE2JS });
 
@@ -100,36 +101,24 @@ export function checkDlpPattern(pattern: string): string | null {
   return null;
 }
 
-const escapeKeyword = (keyword: string) =>
-  keyword
-    .trim()
-    .replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
-    .replace(/\s+/g, '\\s+');
-
 /**
- * One expression finding any of the keywords as a whole word (not inside a longer word or number),
- * whatever the case, any run of white space standing for a space; longer keywords first, so
- * "project falcon" wins over "project". Keywords are escaped: they match literally.
+ * One matcher finding any of the keywords as a whole word (not inside a longer word or number),
+ * whatever the case, any run of white space standing for a space; the longest keyword at a
+ * position wins, so "project falcon" wins over "project". Keywords match literally. Null when
+ * there are none.
  */
-export function keywordExpression(keywords: string[]): RegExp | null {
-  const words = [...new Set(keywords.map((k) => k.trim()).filter(Boolean))].sort(
-    (a, b) => b.length - a.length,
-  );
-  if (words.length === 0) return null;
-  return new RegExp(
-    `(?<![\\p{L}\\p{N}_])(?:${words.map(escapeKeyword).join('|')})(?![\\p{L}\\p{N}_])`,
-    'giu',
-  );
+export function keywordMatcher(keywords: string[]): KeywordMatcher | null {
+  const matcher = new KeywordMatcher(keywords);
+  return matcher.words.length === 0 ? null : matcher;
 }
 
 function compileCustom(rule: DlpRuleSet['custom'][number]): CompiledCustom | null {
   const base = { id: rule.id, name: rule.name, threshold: rule.threshold };
   if (rule.kind === 'keywords') {
-    const words = keywordExpression(rule.keywords);
+    const words = keywordMatcher(rule.keywords);
     if (!words) return null;
-    const spelling = new Map(
-      rule.keywords.map((k) => [k.trim().replace(/\s+/g, ' ').toLowerCase(), k.trim()]),
-    );
+    const written = new Map(rule.keywords.map((k) => [keywordForm(k.trim()), k.trim()]));
+    const spelling = words.words.map((w) => written.get(w) ?? w);
     return { ...base, kind: 'keywords', words, spelling };
   }
   // A user's expression runs on RE2 only: a backtracking engine could be made to take exponential time.

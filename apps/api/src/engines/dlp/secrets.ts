@@ -8,6 +8,26 @@ interface TokenPattern {
   group?: number;
   /** A further check of the secret, for shapes ordinary text can take. */
   check?: (token: string) => boolean;
+  /** A check of what precedes the match in the text (it starts at `start`). */
+  context?: (text: string, start: number) => boolean;
+}
+
+/** Words that say a credential follows: a JWT counts only within this many characters after one. */
+const CREDENTIAL_WORD = /(?:bearer|authorization|token|jwt)/i;
+const CREDENTIAL_REACH = 20;
+
+/**
+ * A JSON Web Token counts as a credential only where the text hands it over as one: after
+ * `Bearer`, `Authorization`, `token` or `jwt` (a few characters before it), and not as part of a
+ * URL (right after `=`, `/`, `?` or `#`): sign-in links, password resets and unsubscribe links
+ * carry one-time tokens in their query, and mail holding them is ordinary.
+ */
+function jwtHandedOver(text: string, start: number): boolean {
+  const before = text[start - 1];
+  if (before === '=' || before === '/' || before === '?' || before === '#') return false;
+  const lead = text.slice(Math.max(0, start - CREDENTIAL_REACH), start);
+  if (/https?:\/\/\S*$/i.test(lead)) return false;
+  return CREDENTIAL_WORD.test(lead);
 }
 
 /** A random token mixes digits, upper- and lower-case letters: a slug or a word does not. */
@@ -54,6 +74,7 @@ const TOKENS: TokenPattern[] = [
     expression:
       /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,4000}\.eyJ[A-Za-z0-9_-]{8,8000}\.[A-Za-z0-9_-]{16,2000}(?![A-Za-z0-9_-])/g,
     check: jwtHeader,
+    context: jwtHandedOver,
   },
 ];
 
@@ -64,10 +85,11 @@ const TOKEN_HINT =
 /** API keys and tokens. */
 export function findApiKeys(text: string, report: Report): void {
   if (!TOKEN_HINT.test(text)) return;
-  for (const { expression, group, check } of TOKENS) {
+  for (const { expression, group, check, context } of TOKENS) {
     for (const match of text.matchAll(expression)) {
       const token = match[group ?? 0]!;
       if (check && !check(token)) continue;
+      if (context && !context(text, match.index)) continue;
       report(token, maskToken(token));
     }
   }

@@ -285,7 +285,13 @@ export function createDlpService(deps: {
 
     /** What the tenant's rules find in a text (the console's "try it"): nothing is stored. */
     async test(tenantId: string, text: string): Promise<DlpHit[]> {
-      return hitsOf(await rulesOf(tenantId), { subject: '', body: text, parts: [], files: [] });
+      return hitsOf(await rulesOf(tenantId), {
+        subject: '',
+        body: text,
+        parts: [],
+        files: [],
+        unchecked: [],
+      });
     },
 
     /**

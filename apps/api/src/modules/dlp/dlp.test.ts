@@ -373,6 +373,32 @@ describe('DLP on outbound mail: data types, actions, exceptions, held mail', () 
     expect(noticeTo('unusually much mail')[0]!.to).toEqual(['cy@acme.test']);
   });
 
+  it("holds outbound phishing (a brand lure from a compromised account) with the engine's evidence", async () => {
+    const raw = [
+      'From: "Microsoft 365" <dee@acme.test>',
+      'To: bo@outside.test',
+      'Subject: Unusual sign-in activity',
+      'Date: Mon, 07 Dec 2026 10:00:00 +0000',
+      'Message-ID: <lure-1@acme.test>',
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<p>We detected unusual sign-in activity. Verify your account within 24 hours.</p><a href="https://micros0ft-login.example/owa/auth">https://login.microsoftonline.com/</a>',
+      '',
+    ].join('\r\n');
+    const sent = await send(raw, { from: 'dee@acme.test' });
+    expect(sent.response).toMatch(/held for review/);
+    const [held] = await t.db
+      .select()
+      .from(outboundHeld)
+      .where(eq(outboundHeld.subject, 'Unusual sign-in activity'));
+    expect(held).toMatchObject({ reason: 'phishing' });
+    const [event] = await eventsOf('Unusual sign-in activity');
+    expect(event).toMatchObject({ engine: 'anti_phishing', verdict: 'phishing', type: 'hold' });
+    expect(event!.description).toMatch(/looks like phishing/);
+    expect(delivered('Unusual sign-in activity')).toEqual([]);
+  });
+
   it('checks nothing when the tenant turned DLP off (Security Engines)', async () => {
     await t.db.insert(securityTools).values({ tenantId, name: 'dlp', state: 'disabled' });
     t.app.services.caches.changed('security_tools');

@@ -62,10 +62,11 @@ const SUBJECT_WITHHELD = '(subject withheld: it holds sensitive data)';
 export function createOutboundService(deps: {
   db: Db;
   /**
-   * The malware engines (the embedded one, clamd when configured), as for inbound mail: what they
-   * find is refused at the door (the submitting server bounces it to its user), never sent on.
+   * The malware engines (the embedded one, clamd when configured) and the anti-phishing engine, as
+   * for inbound mail: malware is refused at the door (the submitting server bounces it to its
+   * user), never sent on; phishing is held for an admin (a compromised account sending lures).
    */
-  malwareEngines?: () => Engine[];
+  scanEngines?: () => Engine[];
   dlp?: DlpService;
   dlpRepo: DlpRepo;
   /** Counted across nodes: each sender's messages and recipients per hour (a compromised account). */
@@ -81,11 +82,15 @@ export function createOutboundService(deps: {
 }) {
   const { clock } = deps;
 
-  /** What the malware engines find in a submitted message: the reasons, none when clean. */
-  async function malwareIn(
+  /**
+   * What the engines find in a submitted message: malware's and phishing's reasons, none when
+   * clean. The sender logged in and the message will be signed for its domain: it is judged as
+   * authenticated mail (impersonation of the tenant's own domain is not the question here).
+   */
+  async function scanned(
     message: SubmittedMessage,
     engines: Engine[],
-  ): Promise<{ found: string[]; parsed: ParsedMessage }> {
+  ): Promise<{ found: string[]; phishing: string[]; parsed: ParsedMessage }> {
     const input = await engineInputOf(message.raw, {
       envelope: {
         mailFrom: message.envelopeFrom,
@@ -93,6 +98,7 @@ export function createOutboundService(deps: {
         helo: '',
         rcptTo: message.recipients,
       },
+      auth: { spf: 'pass', dkim: 'pass', dmarc: 'pass', authenticationResults: '' },
       tenant: { id: message.tenantId, domains: [], people: [] },
     });
     const findings = await Promise.all(
@@ -111,11 +117,10 @@ export function createOutboundService(deps: {
         ),
       ),
     );
+    const all = findings.flat();
     return {
-      found: findings
-        .flat()
-        .filter((f) => f.verdict === 'malware')
-        .map((f) => f.reason),
+      found: all.filter((f) => f.verdict === 'malware').map((f) => f.reason),
+      phishing: all.filter((f) => f.verdict === 'phishing').map((f) => f.reason),
       parsed: input.parsed,
     };
   }
@@ -291,18 +296,20 @@ export function createOutboundService(deps: {
      * stored in one transaction before the answer.
      */
     async submit(message: SubmittedMessage): Promise<SubmitOutcome> {
-      const engines = (deps.malwareEngines?.() ?? []).filter((e) => e.status === 'on');
+      const engines = (deps.scanEngines?.() ?? []).filter((e) => e.status === 'on');
       let parsed: ParsedMessage | null = null;
+      let phishing: string[] = [];
       if (engines.length > 0) {
-        const scanned = await malwareIn(message, engines);
-        parsed = scanned.parsed;
-        if (scanned.found.length > 0) {
+        const scan = await scanned(message, engines);
+        parsed = scan.parsed;
+        phishing = scan.phishing;
+        if (scan.found.length > 0) {
           deps.log.info(
-            { tenantId: message.tenantId, sender: message.envelopeFrom, reasons: scanned.found },
+            { tenantId: message.tenantId, sender: message.envelopeFrom, reasons: scan.found },
             'outbound mail refused: malware',
           );
           return {
-            refused: `5.7.1 Message refused: it carries malware (${scanned.found[0]!.slice(0, 200)})`,
+            refused: `5.7.1 Message refused: it carries malware (${scan.found[0]!.slice(0, 200)})`,
           };
         }
       }
@@ -343,7 +350,12 @@ export function createOutboundService(deps: {
         };
       }
 
-      const anomaly = await anomalyOf(message.tenantId, message.envelopeFrom, recipients.length);
+      const volume = await anomalyOf(message.tenantId, message.envelopeFrom, recipients.length);
+      const anomaly =
+        volume ??
+        (phishing.length > 0
+          ? `the message looks like phishing (${phishing.slice(0, 3).join('; ').slice(0, 400)})`
+          : null);
       if (decision.action === 'hold' || anomaly) {
         const queued = await deps.db.transaction(async (tx) => {
           const held = await deps.dlpRepo.hold(
@@ -356,7 +368,7 @@ export function createOutboundService(deps: {
               subject,
               clientAddress: message.clientAddress,
               raw: message.raw,
-              reason: anomaly ? 'rate' : 'dlp',
+              reason: volume ? 'rate' : phishing.length > 0 ? 'phishing' : 'dlp',
               hits: decision.hits,
             },
             tx,
@@ -366,17 +378,24 @@ export function createOutboundService(deps: {
             await deps.dlpRepo.recordEvent(
               {
                 tenantId: message.tenantId,
-                engine: 'gateway',
-                verdict: 'suspicious',
+                engine: volume ? 'gateway' : 'anti_phishing',
+                verdict: volume ? 'suspicious' : 'phishing',
                 severity: 'high',
                 type: 'hold',
-                description: `Outbound mail held: ${anomaly}, as a compromised account would`.slice(0, 1_000),
+                description: `Outbound mail held: ${anomaly}, as a compromised account would send`.slice(
+                  0,
+                  1_000,
+                ),
                 recipient: recipients.join(', ').slice(0, 300),
                 sender: message.envelopeFrom,
                 subject,
                 details: {
                   direction: 'outbound',
-                  decision: { verdict: 'suspicious', action: 'hold', source: 'gateway' },
+                  decision: {
+                    verdict: volume ? 'suspicious' : 'phishing',
+                    action: 'hold',
+                    source: 'gateway',
+                  },
                   outbound_held_id: held.id,
                 },
               },
@@ -392,8 +411,8 @@ export function createOutboundService(deps: {
               outboundHeldEmail(brand, {
                 subject,
                 recipients,
-                found: foundKinds(decision.hits),
-                unusual: anomaly !== null,
+                found: [...foundKinds(decision.hits), ...(phishing.length > 0 ? ['signs of phishing'] : [])],
+                unusual: volume !== null,
               }),
           );
           const alerts = (await deps.alerts?.raise(message.tenantId, 'outbound_hold', tx)) ?? [];
@@ -492,7 +511,7 @@ export function createOutboundService(deps: {
             outboundDeclinedEmail(brand, {
               subject: row.subject,
               recipients: row.recipients,
-              found: foundKinds(row.hits),
+              found: [...foundKinds(row.hits), ...(row.reason === 'phishing' ? ['signs of phishing'] : [])],
             }),
         );
         await auditDecision(tx, actor, row, 'outbound.held_declined');

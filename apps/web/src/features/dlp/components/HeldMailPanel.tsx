@@ -63,9 +63,13 @@ function HeldCard({ item, onDone }: { item: OutboundHeld; onDone: (message: stri
           {item.decidedAt &&
             ` · ${t('dlp.held.decided', { status: t(HELD_STATUS_LABEL[item.status]), by: item.decidedBy ?? '', date: when(item.decidedAt) })}`}
         </Text>
-        {item.reason === 'rate' && (
+        {(item.reason === 'rate' || item.reason === 'phishing') && (
           <Alert color="orange" variant="light" p="xs">
-            <Text size="sm">{t('dlp.held.rate', { sender: item.sender })}</Text>
+            <Text size="sm">
+              {item.reason === 'rate'
+                ? t('dlp.held.rate', { sender: item.sender })
+                : t('dlp.held.phishing', { sender: item.sender })}
+            </Text>
           </Alert>
         )}
         {item.hits.length > 0 && <HitsList hits={item.hits} />}
