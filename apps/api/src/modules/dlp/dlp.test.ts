@@ -168,8 +168,11 @@ describe('DLP on outbound mail: data types, actions, exceptions, held mail', () 
       expect(text.replace(/\D/g, '')).not.toContain(digits);
       expect(text).toContain('4111 **** **** 1111');
     }
-    await until(() => noticeTo('held for review').length >= 1 && noticeTo('outgoing message').length >= 1);
-    const notice = noticeTo('held for review')[0]!;
+    await until(
+      () =>
+        noticeTo('Your message is held for review').length >= 1 && noticeTo('outgoing message').length >= 1,
+    );
+    const notice = noticeTo('Your message is held for review')[0]!;
     expect(notice.to).toEqual(['ana@acme.test']);
     expect(notice.raw.toString().replace(/\s/g, '')).not.toContain(digits);
     expect(noticeTo('outgoing message')[0]!.to).toEqual(['admin@acme.test']);
