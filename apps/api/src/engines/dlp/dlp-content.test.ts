@@ -1,41 +1,11 @@
 import { deflateSync, gzipSync } from 'node:zlib';
-import { DLP_DATA_TYPES } from '@moat/contracts/dlp';
 import { strToU8, zipSync } from 'fflate';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import type Mail from 'nodemailer/lib/mailer/index.js';
 import { describe, expect, it } from 'vitest';
-import { parseMessage } from '../../mail/parse.ts';
 import { MAX_PART_CHARS } from './content.ts';
-import { compileDlpRules, type DlpContent, dlpContentOf, findDlp } from './index.ts';
+import { type DlpContent, dlpContentOf, findDlp } from './index.ts';
+import { allTypes, flate, message, pdf, withFiles } from './test-support.ts';
 
-const ALL_TYPES = compileDlpRules({
-  types: DLP_DATA_TYPES.map((type) => ({
-    type,
-    threshold: 1,
-    fileTypes: type === 'file_type' ? ['zip', 'exe', 'jpg'] : [],
-  })),
-  custom: [],
-});
-
-/** A message as a mail client writes it, parsed as the gateway parses it. */
-async function message(mail: Mail.Options) {
-  const raw = await new MailComposer({
-    from: 'ann@acme.test',
-    to: 'bob@example.test',
-    subject: 'Report',
-    ...mail,
-  })
-    .compile()
-    .build();
-  return parseMessage(raw);
-}
-const withFiles = async (...attachments: Array<{ filename: string; content: Buffer | Uint8Array }>) =>
-  dlpContentOf(
-    await message({
-      text: 'Please find the files attached.',
-      attachments: attachments.map((a) => ({ filename: a.filename, content: Buffer.from(a.content) })),
-    }),
-  );
+const ALL_TYPES = allTypes(['zip', 'exe', 'jpg']);
 const finding = (content: DlpContent, type: string) =>
   findDlp(content, ALL_TYPES).find((f) => f.type === type);
 
@@ -97,28 +67,6 @@ const odt = (locked: boolean) =>
   });
 
 /** A PDF of numbered objects (strings, or a dictionary with its stream), with a trailer. */
-function pdf(objects: Array<string | { dict: string; stream: Buffer }>, trailer = ''): Buffer {
-  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  objects.forEach((object, i) => {
-    if (typeof object === 'string') parts.push(Buffer.from(`${i + 1} 0 obj\n${object}\nendobj\n`, 'latin1'));
-    else {
-      parts.push(
-        Buffer.from(
-          `${i + 1} 0 obj\n<< ${object.dict} /Length ${object.stream.length} >>\nstream\n`,
-          'latin1',
-        ),
-        object.stream,
-        Buffer.from('\nendstream\nendobj\n', 'latin1'),
-      );
-    }
-  });
-  parts.push(Buffer.from(`trailer\n<< /Root 1 0 R ${trailer} >>\n%%EOF\n`, 'latin1'));
-  return Buffer.concat(parts);
-}
-const flate = (content: string) => ({
-  dict: '/Filter /FlateDecode',
-  stream: deflateSync(Buffer.from(content, 'latin1')),
-});
 const PAGES = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>'];
 
 /** What a word processor's PDF export gives: a standard font, text in a compressed content stream. */

@@ -1,63 +1,14 @@
 import { deflateSync, gzipSync } from 'node:zlib';
-import { DLP_DATA_TYPES } from '@moat/contracts/dlp';
 import { strToU8, zipSync } from 'fflate';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import type Mail from 'nodemailer/lib/mailer/index.js';
 import { describe, expect, it } from 'vitest';
-import { parseMessage } from '../../mail/parse.ts';
 import { compileDlpRules, type DlpContent, dlpContentOf, findDlp } from './index.ts';
 import { findPaymentCards } from './numbers.ts';
+import { allTypes, flate, inBody, message, pdf, withFiles } from './test-support.ts';
 
-const ALL_TYPES = compileDlpRules({
-  types: DLP_DATA_TYPES.map((type) => ({ type, threshold: 1, fileTypes: [] })),
-  custom: [],
-});
-
-async function message(mail: Mail.Options) {
-  const raw = await new MailComposer({
-    from: 'ann@acme.test',
-    to: 'bob@example.test',
-    subject: 'Report',
-    ...mail,
-  })
-    .compile()
-    .build();
-  return parseMessage(raw);
-}
-const withFiles = async (...attachments: Array<{ filename: string; content: Buffer | Uint8Array }>) =>
-  dlpContentOf(
-    await message({
-      text: 'Please find the files attached.',
-      attachments: attachments.map((a) => ({ filename: a.filename, content: Buffer.from(a.content) })),
-    }),
-  );
+const ALL_TYPES = allTypes();
 const finding = (content: DlpContent, type: string, rules = ALL_TYPES) =>
   findDlp(content, rules).find((f) => f.type === type);
-const inBody = (body: string): DlpContent => ({ subject: '', body, parts: [], files: [], unchecked: [] });
 const typesIn = (body: string) => findDlp(inBody(body), ALL_TYPES).map((f) => f.type);
-
-function pdf(objects: Array<string | { dict: string; stream: Buffer }>): Buffer {
-  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  objects.forEach((object, i) => {
-    if (typeof object === 'string') parts.push(Buffer.from(`${i + 1} 0 obj\n${object}\nendobj\n`, 'latin1'));
-    else {
-      parts.push(
-        Buffer.from(
-          `${i + 1} 0 obj\n<< ${object.dict} /Length ${object.stream.length} >>\nstream\n`,
-          'latin1',
-        ),
-        object.stream,
-        Buffer.from('\nendstream\nendobj\n', 'latin1'),
-      );
-    }
-  });
-  parts.push(Buffer.from('trailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1'));
-  return Buffer.concat(parts);
-}
-const flate = (content: string) => ({
-  dict: '/Filter /FlateDecode',
-  stream: deflateSync(Buffer.from(content, 'latin1')),
-});
 
 /** A page whose one font's ToUnicode CMap holds `ranges` full 2-byte ranges. */
 function cmapBomb(ranges: number): Buffer {

@@ -1,13 +1,10 @@
 import { DLP_DATA_TYPES, type DlpDataType } from '@moat/contracts/dlp';
 import { describe, expect, it } from 'vitest';
 import { luhnValid } from './checks.ts';
-import { checkDlpPattern, compileDlpRules, type DlpContent, type DlpRuleSet, findDlp } from './index.ts';
+import { checkDlpPattern, compileDlpRules, type DlpRuleSet, findDlp } from './index.ts';
+import { allTypes, inBody } from './test-support.ts';
 
-const ALL_TYPES = compileDlpRules({
-  types: DLP_DATA_TYPES.map((type) => ({ type, threshold: 1, fileTypes: [] })),
-  custom: [],
-});
-const inBody = (body: string): DlpContent => ({ subject: '', body, parts: [], files: [], unchecked: [] });
+const ALL_TYPES = allTypes();
 const findIn = (body: string) => findDlp(inBody(body), ALL_TYPES);
 const typesIn = (body: string) => findIn(body).map((f) => f.type);
 const findingOf = (body: string, type: DlpDataType) => findIn(body).find((f) => f.type === type);

@@ -26,6 +26,11 @@ export type SubmitOutcome = { queued: string } | { held: string } | { refused: s
 
 /** The kinds of data found, in words, once each: what the sender and the admins are told. */
 const foundKinds = (hits: DlpHit[]) => [...new Set(hits.map((h) => h.ruleName))];
+/** What the sender is told was found: the data kinds, and phishing when the engine saw it. */
+const foundIn = (hits: DlpHit[], phishing: boolean) => [
+  ...foundKinds(hits),
+  ...(phishing ? ['signs of phishing'] : []),
+];
 
 /** An event's line: each hit's kind, count, where, and its masked samples. */
 function describeHits(hits: DlpHit[]): string {
@@ -273,6 +278,47 @@ export function createOutboundService(deps: {
     );
   }
 
+  /** Why held mail could not be decided: not there, or decided already. */
+  async function undecidable(tenantId: string, id: string): Promise<Error> {
+    const row = await deps.dlpRepo.heldById(tenantId, id);
+    if (!row) return notFound('No such held message');
+    return new AppError(
+      'conflict',
+      `This message was ${row.status} already${row.decidedBy ? ` by ${row.decidedBy}` : ''}`,
+    );
+  }
+
+  /**
+   * An admin's decision on held mail, once: the row moves from held, `then` queues what follows
+   * (the deliveries, or the sender's notice) and the decision is audited, in one transaction; what
+   * was queued is delivered after it commits.
+   */
+  async function decide(
+    tenantId: string,
+    id: string,
+    status: 'released' | 'declined',
+    actor: Actor,
+    then: (tx: DbOrTx, row: OutboundHeldRow) => Promise<string[]>,
+  ) {
+    const { row, queued } = await deps.db.transaction(async (tx) => {
+      const row = await deps.dlpRepo.decide(tenantId, id, status, actor.email ?? actor.type, clock.now(), tx);
+      if (!row) return { row: null, queued: [] };
+      const queued = await then(tx, row);
+      await auditDecision(
+        tx,
+        actor,
+        row,
+        status === 'released' ? 'outbound.held_released' : 'outbound.held_declined',
+      );
+      return { row, queued };
+    });
+    if (!row) throw await undecidable(tenantId, id);
+    for (const outboxId of queued)
+      if (status === 'released') deps.mailer.deliverStored(outboxId, tenantId, OUTBOUND_KIND);
+      else deps.mailer.deliverStored(outboxId);
+    return heldView(row);
+  }
+
   function heldView(row: Omit<OutboundHeldRow, 'raw'>) {
     return {
       id: row.id,
@@ -411,7 +457,7 @@ export function createOutboundService(deps: {
               outboundHeldEmail(brand, {
                 subject,
                 recipients,
-                found: [...foundKinds(decision.hits), ...(phishing.length > 0 ? ['signs of phishing'] : [])],
+                found: foundIn(decision.hits, phishing.length > 0),
                 unusual: volume !== null,
               }),
           );
@@ -468,40 +514,14 @@ export function createOutboundService(deps: {
     /** An admin sends held mail on: signed and queued now, once (a second release is refused). */
     async release(tenantId: string, id: string, actor: Actor) {
       const stored = await deps.dlpRepo.heldById(tenantId, id);
-      if (stored?.status !== 'held') throw await this.undecidable(tenantId, id);
-      const raw = Buffer.from(stored.raw);
-      const signed = await outgoingBytes({ ...stored, raw });
-      const { row, ids } = await deps.db.transaction(async (tx) => {
-        const row = await deps.dlpRepo.decide(
-          tenantId,
-          id,
-          'released',
-          actor.email ?? actor.type,
-          clock.now(),
-          tx,
-        );
-        if (!row) return { row: null, ids: [] };
-        const ids = await enqueue(tx, row, signed, row.recipients);
-        await auditDecision(tx, actor, row, 'outbound.held_released');
-        return { row, ids };
-      });
-      if (!row) throw await this.undecidable(tenantId, id);
-      for (const outboxId of ids) deps.mailer.deliverStored(outboxId, tenantId, OUTBOUND_KIND);
-      return heldView(row);
+      if (stored?.status !== 'held') throw await undecidable(tenantId, id);
+      const signed = await outgoingBytes({ ...stored, raw: Buffer.from(stored.raw) });
+      return decide(tenantId, id, 'released', actor, (tx, row) => enqueue(tx, row, signed, row.recipients));
     },
 
     /** An admin declines held mail: it is never sent, and its sender is told. */
     async decline(tenantId: string, id: string, actor: Actor) {
-      const { row, notice } = await deps.db.transaction(async (tx) => {
-        const row = await deps.dlpRepo.decide(
-          tenantId,
-          id,
-          'declined',
-          actor.email ?? actor.type,
-          clock.now(),
-          tx,
-        );
-        if (!row) return { row: null, notice: null };
+      return decide(tenantId, id, 'declined', actor, async (tx, row) => {
         const notice = await noticeToSender(
           tx,
           tenantId,
@@ -511,25 +531,11 @@ export function createOutboundService(deps: {
             outboundDeclinedEmail(brand, {
               subject: row.subject,
               recipients: row.recipients,
-              found: [...foundKinds(row.hits), ...(row.reason === 'phishing' ? ['signs of phishing'] : [])],
+              found: foundIn(row.hits, row.reason === 'phishing'),
             }),
         );
-        await auditDecision(tx, actor, row, 'outbound.held_declined');
-        return { row, notice };
+        return notice ? [notice] : [];
       });
-      if (!row) throw await this.undecidable(tenantId, id);
-      if (notice) deps.mailer.deliverStored(notice);
-      return heldView(row);
-    },
-
-    /** Why held mail could not be decided: not there, or decided already. */
-    async undecidable(tenantId: string, id: string): Promise<Error> {
-      const row = await deps.dlpRepo.heldById(tenantId, id);
-      if (!row) return notFound('No such held message');
-      return new AppError(
-        'conflict',
-        `This message was ${row.status} already${row.decidedBy ? ` by ${row.decidedBy}` : ''}`,
-      );
     },
   };
 }

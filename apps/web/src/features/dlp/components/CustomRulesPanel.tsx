@@ -1,5 +1,4 @@
 import {
-  Badge,
   Button,
   Group,
   NativeSelect,
@@ -28,7 +27,8 @@ import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { isApiError } from '../../../lib/http';
 import { useTranslation } from '../../../lib/i18n';
 import { useDeleteRule, useSaveRule } from '../api/dlp';
-import { ACTION_COLOR, ACTION_LABEL } from '../labels';
+import { ACTION_LABEL } from '../labels';
+import { ActionBadge } from './ActionBadge';
 
 const WRAP = { overflowWrap: 'anywhere' } as const;
 
@@ -208,15 +208,7 @@ function RuleCard({ rule, onDone }: { rule: DlpCustomRule; onDone: (message: str
             <Text fw={600} style={WRAP}>
               {rule.name}
             </Text>
-            <Badge
-              className="quarantine-badge"
-              variant="light"
-              size="sm"
-              tt="none"
-              color={rule.enabled ? ACTION_COLOR[rule.action] : 'gray'}
-            >
-              {rule.enabled ? t(ACTION_LABEL[rule.action]) : t('dlp.off')}
-            </Badge>
+            <ActionBadge action={rule.action} off={!rule.enabled} />
           </Group>
           <Text size="sm" ff={rule.kind === 'regex' ? 'monospace' : undefined} style={WRAP}>
             {rule.kind === 'regex' ? rule.pattern : rule.keywords.join(', ')}

@@ -1,5 +1,4 @@
 import {
-  Badge,
   Button,
   Group,
   NativeSelect,
@@ -16,7 +15,8 @@ import { ApiErrorAlert } from '../../../components/ui/ApiErrorAlert';
 import { StatusNotice } from '../../../components/ui/StatusNotice';
 import { useTranslation } from '../../../lib/i18n';
 import { useUpdateDataType } from '../api/dlp';
-import { ACTION_COLOR, ACTION_LABEL, TYPE_NAME, TYPE_WHAT } from '../labels';
+import { ACTION_LABEL, TYPE_NAME, TYPE_WHAT } from '../labels';
+import { ActionBadge } from './ActionBadge';
 
 const fileTypesText = (types: string[]) => types.join(', ');
 const fileTypesOf = (text: string) =>
@@ -71,15 +71,7 @@ function DataTypeCard({ setting }: { setting: DlpDataTypeSetting }) {
             <Text fw={600} id={titleId}>
               {t(TYPE_NAME[setting.type])}
             </Text>
-            <Badge
-              className="quarantine-badge"
-              variant="light"
-              size="sm"
-              tt="none"
-              color={enabled ? ACTION_COLOR[action] : 'gray'}
-            >
-              {enabled ? t(ACTION_LABEL[action]) : t('dlp.off')}
-            </Badge>
+            <ActionBadge action={action} off={!enabled} />
           </Group>
           <Switch
             checked={enabled}

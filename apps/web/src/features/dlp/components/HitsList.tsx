@@ -1,7 +1,7 @@
-import { Badge, Group, List, Text } from '@mantine/core';
+import { Group, List, Text } from '@mantine/core';
 import type { DlpHit } from '@moat/contracts/dlp';
 import { useTranslation } from '../../../lib/i18n';
-import { ACTION_COLOR, ACTION_LABEL } from '../labels';
+import { ActionBadge } from './ActionBadge';
 
 const WRAP = { overflowWrap: 'anywhere' } as const;
 
@@ -16,15 +16,7 @@ export function HitsList({ hits }: { hits: DlpHit[] }) {
             <Text size="sm" fw={600} style={WRAP}>
               {hit.ruleName}
             </Text>
-            <Badge
-              className="quarantine-badge"
-              variant="light"
-              size="sm"
-              tt="none"
-              color={ACTION_COLOR[hit.action]}
-            >
-              {t(ACTION_LABEL[hit.action])}
-            </Badge>
+            <ActionBadge action={hit.action} />
           </Group>
           <Text size="sm" style={WRAP}>
             {t('dlp.hit.found', { count: hit.count, places: hit.places.join(', ') })}
