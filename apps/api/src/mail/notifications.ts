@@ -485,7 +485,7 @@ const ALERT_WORDS = {
   outbound_hold: {
     one: 'an outgoing message held for review',
     many: 'outgoing messages held for review',
-    screen: 'Held Outbound Mail',
+    screen: 'DLP Data Types > Held mail',
   },
   dlp_hit: {
     one: 'an outgoing message with sensitive data',
@@ -513,7 +513,11 @@ export function adminAlertEmail(
       `Review ${input.count === 1 ? 'it' : 'them'} in ${words.screen}. Further ones within ${input.windowMinutes} minutes are counted in the next alert.`,
     ],
     action: { label: `Open ${words.screen}`, url: input.consoleUrl },
-    footer: 'Choose which alerts you get in User Interaction > Dashboard.',
+    // Outbound holds and DLP alerts are the policy's own choice, not the dashboard's.
+    footer:
+      input.kind === 'outbound_hold' || input.kind === 'dlp_hit'
+        ? 'These alerts follow your DLP Data Types settings.'
+        : 'Choose which alerts you get in User Interaction > Dashboard.',
   });
 }
 
